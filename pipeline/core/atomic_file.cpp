@@ -1,0 +1,85 @@
+#include "core/atomic_file.hpp"
+
+#include "assetforge/plugin.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <random>
+#include <unistd.h>
+
+namespace af {
+namespace {
+[[noreturn]] void io_fail(const std::filesystem::path& p, const char* what) {
+    sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": " + what + ": " + strerror(errno));
+}
+} // namespace
+
+AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
+    auto dir = target_.parent_path();
+    if (!dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, dir.string() + ": cannot create directory: " + ec.message());
+    }
+    static thread_local std::mt19937_64 rng{std::random_device{}() ^ uint64_t(getpid())};
+    for (int attempt = 0; attempt < 16 && fd_ < 0; ++attempt) {
+        char suffix[32];
+        snprintf(suffix, sizeof suffix, "%016llx", (unsigned long long)rng());
+        temp_ = (dir.empty() ? std::filesystem::path(".") : dir) /
+                (std::string(kTempPrefix) + target_.filename().string() + "." + suffix);
+        fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd_ < 0 && errno != EEXIST) io_fail(temp_, "cannot create temporary file");
+    }
+    if (fd_ < 0) io_fail(temp_, "cannot create temporary file");
+}
+
+AtomicFile::~AtomicFile() {
+    if (fd_ >= 0) {
+        ::close(fd_);
+        ::unlink(temp_.c_str());
+    }
+}
+
+void AtomicFile::write(const void* data, uint64_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size) {
+        ssize_t n = ::write(fd_, p, size > (1u << 30) ? (1u << 30) : size);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            io_fail(temp_, "write failed");
+        }
+        p += n;
+        size -= uint64_t(n);
+    }
+}
+
+void AtomicFile::commit() {
+    // fsync before rename: after a crash the name either points at the old
+    // file or at complete new contents, never at a hole.
+    if (::fsync(fd_) != 0) io_fail(temp_, "fsync failed");
+    if (::close(fd_) != 0) {
+        fd_ = -1;
+        ::unlink(temp_.c_str());
+        io_fail(temp_, "close failed");
+    }
+    fd_ = -1;
+    if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+        int e = errno;
+        ::unlink(temp_.c_str());
+        errno = e;
+        io_fail(target_, "rename failed");
+    }
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> data) {
+    AtomicFile f(path);
+    f.write(data.data(), data.size());
+    f.commit();
+}
+
+void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
+    write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+} // namespace af

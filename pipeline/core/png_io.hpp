@@ -1,0 +1,32 @@
+// PNG read/write with libpng: 8 and 16 bit, grey/grey-alpha/RGB/RGBA, palette
+// expanded. 8-bit files read to RGBA8, 16-bit files to RGBA32F.
+#pragma once
+
+#include "core/image.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace af {
+
+struct PngWriteOptions {
+    int bit_depth = 8;        // 8 or 16
+    bool drop_alpha = false;  // write RGB when true
+    bool grey = false;        // write a grey(+alpha) PNG from the R channel
+    int compression = 6;      // zlib level 0..9
+};
+
+// `name` only appears in error messages. Throws af::sdk::Error on bad data.
+Image decode_png(std::span<const uint8_t> bytes, const std::string& name);
+Image read_png_file(const std::filesystem::path& path);
+
+// sRGB chunk written when img.srgb; a linear image gets gAMA 1.0.
+std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt = {});
+void write_png_file(const std::filesystem::path& path, const Image& img, const PngWriteOptions& opt = {});
+
+bool is_png(std::span<const uint8_t> head);
+
+} // namespace af

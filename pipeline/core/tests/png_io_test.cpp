@@ -1,0 +1,69 @@
+#include "core/png_io.hpp"
+
+#include "assetforge/plugin.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+using namespace af;
+
+TEST_CASE("PNG 8-bit RGBA round trip is exact") {
+    Image img = Image::make8(13, 7, true);
+    for (size_t i = 0; i < img.rgba8.size(); ++i) img.rgba8[i] = uint8_t(i * 31 + 7);
+    auto bytes = encode_png(img);
+    Image back = decode_png(bytes, "mem");
+    CHECK(back.width == 13);
+    CHECK(back.height == 7);
+    CHECK(back.srgb);
+    CHECK(back.rgba8 == img.rgba8);
+}
+
+TEST_CASE("PNG 16-bit round trip keeps 16 bits") {
+    Image img = Image::makef(5, 3, false);
+    for (size_t i = 0; i < img.rgba32f.size(); ++i) img.rgba32f[i] = float(i * 1031 % 65536) / 65535.0f;
+    PngWriteOptions o;
+    o.bit_depth = 16;
+    Image back = decode_png(encode_png(img, o), "mem");
+    REQUIRE(back.is_float());
+    CHECK_FALSE(back.srgb);
+    for (size_t i = 0; i < img.rgba32f.size(); ++i) CHECK(back.rgba32f[i] == Approx(img.rgba32f[i]).margin(1e-6));
+}
+
+TEST_CASE("grey, grey+alpha and RGB PNGs expand to RGBA") {
+    Image img = Image::make8(4, 4);
+    for (size_t i = 0; i < img.texels(); ++i) {
+        img.rgba8[i * 4] = img.rgba8[i * 4 + 1] = img.rgba8[i * 4 + 2] = uint8_t(i * 16);
+        img.rgba8[i * 4 + 3] = uint8_t(255 - i);
+    }
+    PngWriteOptions o;
+    o.grey = true;
+    Image ga = decode_png(encode_png(img, o), "ga");
+    CHECK(ga.rgba8 == img.rgba8);
+    o.drop_alpha = true;
+    Image g = decode_png(encode_png(img, o), "g");
+    CHECK(g.rgba8[4 * 5 + 1] == 80);
+    CHECK(g.rgba8[4 * 5 + 3] == 255);
+    o.grey = false;
+    Image rgb = decode_png(encode_png(img, o), "rgb");
+    CHECK(rgb.rgba8[3] == 255);
+    CHECK(rgb.rgba8[4 * 5] == 80);
+}
+
+TEST_CASE("real corpus PNG decodes") {
+    Image img = read_png_file(std::filesystem::path(AF_TEST_DATA) / "images" / "g_caustics.png");
+    CHECK(img.width > 0);
+    CHECK(img.height > 0);
+}
+
+TEST_CASE("broken PNGs give errors with offsets, not crashes") {
+    Image img = Image::make8(32, 32);
+    auto bytes = encode_png(img);
+    CHECK_THROWS_AS(decode_png(std::span(bytes).first(4), "x"), sdk::Error);
+    for (size_t cut = 8; cut < bytes.size(); cut += 7) {
+        std::vector<uint8_t> part(bytes.begin(), bytes.begin() + long(cut));
+        CHECK_THROWS_AS(decode_png(part, "cut"), sdk::Error);
+    }
+    bytes[20] ^= 0xff; // corrupt IHDR width: CRC error
+    CHECK_THROWS_AS(decode_png(bytes, "crc"), sdk::Error);
+}

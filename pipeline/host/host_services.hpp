@@ -1,0 +1,34 @@
+// The af_host table handed to plugins, and the process-wide settings behind it.
+#pragma once
+
+#include "assetforge/plugin_abi.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace af::host {
+
+class PluginRegistry;
+
+struct HostSettings {
+    uint64_t max_texture_bytes = 4ull << 30; // per allocation a plugin may request
+    uint32_t max_dimension = 65536;
+    uint32_t max_surfaces = 1u << 16;
+    int threads = 0;                         // 0 = all cores
+};
+
+// Installs the registry whose codecs af_host.convert uses. Call once at start-up.
+void set_registry(const PluginRegistry* registry);
+const PluginRegistry* registry();
+
+HostSettings& settings();
+const af_host* services();
+
+// Ctrl-C sets this; plugins see it through af_host.cancelled.
+void request_cancel();
+bool cancel_requested();
+
+// Runs fn on the host's task arena, capped at settings().threads.
+template <class F> void in_arena(F&& fn);
+
+} // namespace af::host

@@ -1,0 +1,293 @@
+// The C++ side of the SDK: write a plugin in plain C++ (exceptions, vectors,
+// spans) and let these helpers translate at the C boundary. Header-only.
+//
+//   af_status my_read(const af_host* h, const af_input* in, const af_options* o,
+//                     af_texture* out, af_error* e) {
+//       return af::sdk::guard(e, [&] { ... af::sdk::export_texture(h, tex, out); });
+//   }
+#pragma once
+
+#include "assetforge/plugin_abi.h"
+#include "assetforge/texture.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace af::sdk {
+
+// Thrown by plugin code; guard() turns it into an af_status + af_error.
+class Error : public std::runtime_error {
+public:
+    Error(af_status status, std::string message, uint64_t offset = AF_NO_OFFSET)
+        : std::runtime_error(std::move(message)), status_(status), offset_(offset) {}
+    af_status status() const { return status_; }
+    uint64_t offset() const { return offset_; }
+
+private:
+    af_status status_;
+    uint64_t offset_;
+};
+
+inline std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+inline std::string format(const char* fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+[[noreturn]] inline void fail(af_status s, uint64_t offset, std::string msg) { throw Error(s, std::move(msg), offset); }
+[[noreturn]] inline void invalid(uint64_t offset, std::string msg) { fail(AF_ERR_INVALID_DATA, offset, std::move(msg)); }
+[[noreturn]] inline void unsupported(std::string msg) { fail(AF_ERR_UNSUPPORTED, AF_NO_OFFSET, "unsupported: " + msg); }
+[[noreturn]] inline void usage(std::string msg) { fail(AF_ERR_USAGE, AF_NO_OFFSET, std::move(msg)); }
+
+inline void set_error(af_error* e, af_status s, uint64_t offset, std::string_view msg) {
+    if (!e) return;
+    e->code = s;
+    e->offset = offset;
+    size_t n = std::min(msg.size(), sizeof e->message - 1);
+    memcpy(e->message, msg.data(), n);
+    e->message[n] = 0;
+}
+
+// Runs fn, mapping exceptions to a status; nothing escapes into C.
+template <class F> af_status guard(af_error* e, F&& fn) noexcept {
+    try {
+        fn();
+        return AF_OK;
+    } catch (const Error& x) {
+        set_error(e, x.status(), x.offset(), x.what());
+        return x.status();
+    } catch (const std::bad_alloc&) {
+        set_error(e, AF_ERR_NO_MEMORY, AF_NO_OFFSET, "out of memory");
+        return AF_ERR_NO_MEMORY;
+    } catch (const std::exception& x) {
+        set_error(e, AF_ERR_INTERNAL, AF_NO_OFFSET, x.what());
+        return AF_ERR_INTERNAL;
+    } catch (...) {
+        set_error(e, AF_ERR_INTERNAL, AF_NO_OFFSET, "unknown exception");
+        return AF_ERR_INTERNAL;
+    }
+}
+
+// Fills a table header for the current SDK version.
+template <class T> constexpr void init_header(T& t) {
+    t.struct_size = sizeof(T);
+    t.api_major = AF_API_MAJOR;
+    t.api_minor = AF_API_MINOR;
+}
+
+// Read access to string options with typed getters and clear errors.
+class Options {
+public:
+    explicit Options(const af_options* o) : o_(o) {}
+    std::optional<std::string_view> get(std::string_view key) const {
+        if (!o_) return std::nullopt;
+        for (uint32_t i = 0; i < o_->count; ++i)
+            if (o_->items[i].key && key == o_->items[i].key)
+                return std::string_view(o_->items[i].value ? o_->items[i].value : "");
+        return std::nullopt;
+    }
+    std::string str(std::string_view key, std::string_view def) const { return std::string(get(key).value_or(def)); }
+    bool flag(std::string_view key, bool def) const {
+        auto v = get(key);
+        if (!v) return def;
+        if (*v == "" || *v == "1" || *v == "true" || *v == "yes" || *v == "on") return true;
+        if (*v == "0" || *v == "false" || *v == "no" || *v == "off") return false;
+        usage(format("option %.*s: expected true or false, got '%.*s'", int(key.size()), key.data(), int(v->size()),
+                     v->data()));
+    }
+    long long integer(std::string_view key, long long def, long long lo, long long hi) const {
+        auto v = get(key);
+        if (!v) return def;
+        std::string s(*v);
+        char* end = nullptr;
+        long long x = strtoll(s.c_str(), &end, 0);
+        if (s.empty() || *end || x < lo || x > hi)
+            usage(format("option %.*s: expected an integer in [%lld, %lld], got '%s'", int(key.size()), key.data(), lo,
+                         hi, s.c_str()));
+        return x;
+    }
+    double number(std::string_view key, double def) const {
+        auto v = get(key);
+        if (!v) return def;
+        std::string s(*v);
+        char* end = nullptr;
+        double x = strtod(s.c_str(), &end);
+        if (s.empty() || *end)
+            usage(format("option %.*s: expected a number, got '%s'", int(key.size()), key.data(), s.c_str()));
+        return x;
+    }
+    // One of a fixed set of words; the error lists the valid choices.
+    std::string choice(std::string_view key, std::string_view def, std::initializer_list<std::string_view> valid) const {
+        std::string v = str(key, def);
+        for (auto c : valid)
+            if (v == c) return v;
+        std::string list;
+        for (auto c : valid) list += (list.empty() ? "" : ", ") + std::string(c);
+        usage(format("option %.*s: '%s' is not one of: %s", int(key.size()), key.data(), v.c_str(), list.c_str()));
+    }
+
+private:
+    const af_options* o_;
+};
+
+// Owns the key/value storage behind an af_options built on the C++ side.
+struct OptionList {
+    std::vector<std::pair<std::string, std::string>> kv;
+    std::vector<af_kv> c;
+    void set(std::string k, std::string v) {
+        for (auto& p : kv)
+            if (p.first == k) { p.second = std::move(v); return; }
+        kv.emplace_back(std::move(k), std::move(v));
+    }
+    af_options view() {
+        c.clear();
+        for (auto& [k, v] : kv) c.push_back({k.c_str(), v.c_str()});
+        return {c.data(), uint32_t(c.size())};
+    }
+};
+
+inline uint8_t* host_alloc(const af_host* h, uint64_t n) {
+    void* p = h->alloc(n ? n : 1);
+    if (!p) fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, format("cannot allocate %llu bytes", (unsigned long long)n));
+    return static_cast<uint8_t*>(p);
+}
+
+inline char* host_strdup(const af_host* h, std::string_view s) {
+    char* p = reinterpret_cast<char*>(host_alloc(h, s.size() + 1));
+    memcpy(p, s.data(), s.size());
+    p[s.size()] = 0;
+    return p;
+}
+
+// Hands a texture to the host: data and palette are copied into host memory,
+// which the host owns from here on. Metadata is not exported (use stage items).
+inline void export_texture(const af_host* h, const Texture& t, af_texture* out) {
+    std::memset(out, 0, sizeof *out);
+    init_header(*out);
+    out->format = t.desc.format;
+    out->width = t.desc.width;
+    out->height = t.desc.height;
+    out->depth = t.desc.depth;
+    out->mip_count = t.desc.mips;
+    out->layer_count = t.desc.layers;
+    out->face_count = t.desc.faces;
+    out->flags = t.desc.flags;
+    out->alpha_mode = t.desc.alpha_mode;
+    out->data = host_alloc(h, t.data.size());
+    if (!t.data.empty()) memcpy(out->data, t.data.data(), t.data.size());
+    out->data_size = t.data.size();
+    if (!t.palette.empty()) {
+        out->palette = host_alloc(h, t.palette.size());
+        memcpy(out->palette, t.palette.data(), t.palette.size());
+        out->palette_size = t.palette.size();
+    }
+}
+
+// Copies a borrowed C texture into a C++ one, checking the buffer sizes.
+inline Texture import_texture(const af_texture& c) {
+    TextureDesc d;
+    d.format = c.format;
+    d.width = c.width;
+    d.height = c.height;
+    d.depth = c.depth ? c.depth : 1;
+    d.mips = c.mip_count ? c.mip_count : 1;
+    d.layers = c.layer_count ? c.layer_count : 1;
+    d.faces = c.face_count ? c.face_count : 1;
+    d.flags = c.flags;
+    d.alpha_mode = c.alpha_mode;
+    if (!format_info(d.format)) unsupported(format("format id %u", d.format));
+    if (texture_bytes(d) != c.data_size)
+        fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
+             format("texture buffer holds %llu bytes, its description needs %llu", (unsigned long long)c.data_size,
+                    (unsigned long long)texture_bytes(d)));
+    Texture t;
+    t.desc = d;
+    t.data.assign(c.data, c.data + c.data_size);
+    if (c.palette && c.palette_size) t.palette.assign(c.palette, c.palette + c.palette_size);
+    for (uint32_t i = 0; i < c.meta_count; ++i)
+        if (c.meta[i].key) t.meta[c.meta[i].key] = c.meta[i].value ? c.meta[i].value : "";
+    return t;
+}
+
+// Reads a possibly-older (shorter) table into a zeroed current-size copy.
+template <class T> T read_table(const void* p) {
+    T out{};
+    if (!p) return out;
+    uint32_t n = *static_cast<const uint32_t*>(p);
+    memcpy(&out, p, std::min<size_t>(n, sizeof(T)));
+    out.struct_size = n;
+    return out;
+}
+
+// Runs fn(begin, end) over [0, n) on the host arena.
+template <class F> void parallel_for(const af_host* h, uint64_t n, uint64_t grain, F&& fn) {
+    if (!h || !h->parallel_for || n <= grain) {
+        fn(uint64_t(0), n);
+        return;
+    }
+    struct Ctx {
+        F* fn;
+        std::exception_ptr error;
+        std::atomic_flag failed = ATOMIC_FLAG_INIT;
+    } ctx{&fn, nullptr};
+    h->parallel_for(
+        0, n, grain,
+        [](void* c, uint64_t b, uint64_t e) {
+            auto* x = static_cast<Ctx*>(c);
+            try {
+                (*x->fn)(b, e);
+            } catch (...) {
+                if (!x->failed.test_and_set()) x->error = std::current_exception();
+            }
+        },
+        &ctx);
+    if (ctx.error) std::rethrow_exception(ctx.error);
+}
+
+// Little-endian readers that never read past the end.
+class ByteReader {
+public:
+    ByteReader(const uint8_t* data, uint64_t size) : p_(data), n_(size) {}
+    uint64_t size() const { return n_; }
+    const uint8_t* data() const { return p_; }
+    void need(uint64_t off, uint64_t len, const char* what) const {
+        if (off > n_ || len > n_ - off)
+            invalid(off, format("truncated: %s needs %llu bytes at offset %llu, file has %llu", what,
+                                (unsigned long long)len, (unsigned long long)off, (unsigned long long)n_));
+    }
+    uint8_t u8(uint64_t off) const { need(off, 1, "u8"); return p_[off]; }
+    uint16_t u16(uint64_t off) const { need(off, 2, "u16"); return uint16_t(p_[off] | p_[off + 1] << 8); }
+    uint32_t u32(uint64_t off) const {
+        need(off, 4, "u32");
+        return uint32_t(p_[off]) | uint32_t(p_[off + 1]) << 8 | uint32_t(p_[off + 2]) << 16 | uint32_t(p_[off + 3]) << 24;
+    }
+    uint64_t u64(uint64_t off) const { return uint64_t(u32(off)) | uint64_t(u32(off + 4)) << 32; }
+    float f32(uint64_t off) const { uint32_t v = u32(off); float f; memcpy(&f, &v, 4); return f; }
+
+private:
+    const uint8_t* p_;
+    uint64_t n_;
+};
+
+} // namespace af::sdk
+
+// Declares the entry point. `table` is a function returning the static af_plugin.
+#define AF_DEFINE_PLUGIN(table_fn)                                                              \
+    extern "C" AF_EXPORT const af_plugin* assetforge_plugin_entry(const af_host* host) {        \
+        return table_fn(host);                                                                  \
+    }

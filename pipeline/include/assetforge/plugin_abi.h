@@ -1,0 +1,307 @@
+/* AssetForge plugin ABI — the only thing a plugin and the host share.
+ *
+ * Plain C so that a plugin built by another compiler (or another language)
+ * loads into any host speaking the same major version.
+ *
+ * Rules
+ * -----
+ * 1. Every table starts with AF_TABLE_HEADER: struct_size, api_major, api_minor.
+ *    The reader of a table only looks at the fields that struct_size covers;
+ *    anything past it counts as zero/NULL. Tables only grow at the end, and
+ *    every growth bumps AF_API_MINOR. Removing or reordering a field, or
+ *    changing its meaning, bumps AF_API_MAJOR; the host refuses plugins whose
+ *    major differs from its own.
+ * 2. Arrays of descriptors are arrays of *pointers*, because each descriptor
+ *    carries its own struct_size and so may be shorter than the host's.
+ * 3. Memory crossing the boundary is freed only by the side that allocated it.
+ *    Anything a plugin hands to the host to keep (texture data, palettes, text,
+ *    emitted bytes that the host adopts) is allocated with af_host.alloc and
+ *    freed by the host with af_host.free. Anything the host passes into a
+ *    plugin call is borrowed for the duration of that call only.
+ *    Descriptor tables and their strings are static in the plugin and must
+ *    stay valid until the library is unloaded.
+ * 4. No C++ types, exceptions or STL containers cross the boundary. A plugin
+ *    reports failure with an af_status and fills the af_error it was given.
+ * 5. Plugins never start threads; they call af_host.parallel_for, which runs
+ *    on the host's task arena, so a build never oversubscribes the machine.
+ * 6. The exported entry symbol is `assetforge_plugin_entry` (AF_ENTRY_SYMBOL).
+ *    It is called once, after loading, with the host services table, and
+ *    returns the plugin's af_plugin table (static storage).
+ */
+#ifndef ASSETFORGE_PLUGIN_ABI_H
+#define ASSETFORGE_PLUGIN_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AF_API_MAJOR 1
+#define AF_API_MINOR 0
+#define AF_ENTRY_SYMBOL "assetforge_plugin_entry"
+
+#if defined(_WIN32)
+#define AF_EXPORT __declspec(dllexport)
+#else
+#define AF_EXPORT __attribute__((visibility("default")))
+#endif
+
+#define AF_TABLE_HEADER   \
+    uint32_t struct_size; \
+    uint16_t api_major;   \
+    uint16_t api_minor
+
+typedef enum af_status {
+    AF_OK = 0,
+    AF_ERR_INVALID_DATA = 1, /* the input violates its format */
+    AF_ERR_UNSUPPORTED = 2,  /* well-formed, but a feature this plugin cannot handle */
+    AF_ERR_IO = 3,
+    AF_ERR_NO_MEMORY = 4,    /* allocation failed or a configured limit was hit */
+    AF_ERR_CANCELLED = 5,
+    AF_ERR_USAGE = 6,        /* bad options or arguments */
+    AF_ERR_INTERNAL = 7
+} af_status;
+
+#define AF_NO_OFFSET UINT64_MAX
+
+/* Filled by the side that fails. The host adds the file name. */
+typedef struct af_error {
+    int32_t code;       /* af_status */
+    uint32_t reserved;
+    uint64_t offset;    /* byte offset in the input the error refers to, or AF_NO_OFFSET */
+    char message[1024]; /* NUL-terminated, one line, no file name */
+} af_error;
+
+typedef struct af_kv {
+    const char* key;
+    const char* value;
+} af_kv;
+
+/* String options and step parameters: "quality" = "high", "mips" = "true". */
+typedef struct af_options {
+    const af_kv* items;
+    uint32_t count;
+} af_options;
+
+/* Texture flags */
+#define AF_TEX_SRGB 0x1u           /* colour data is sRGB encoded */
+#define AF_TEX_CUBE 0x2u           /* faces == 6, face order +X -X +Y -Y +Z -Z */
+#define AF_TEX_VOLUME 0x4u         /* depth > 1 is a 3-D texture */
+#define AF_TEX_NORMAL_MAP 0x8u     /* content is a tangent-space normal map */
+#define AF_TEX_PREMULTIPLIED 0x10u /* colour premultiplied by alpha */
+
+/* Alpha modes, same numbers as DDS_HEADER_DXT10.miscFlags2 */
+#define AF_ALPHA_UNKNOWN 0u
+#define AF_ALPHA_STRAIGHT 1u
+#define AF_ALPHA_PREMULTIPLIED 2u
+#define AF_ALPHA_OPAQUE 3u
+#define AF_ALPHA_CUSTOM 4u
+
+/* A texture: every surface of every mip, face and layer in one buffer.
+ * Order: for layer (array element / animation frame) → for face → for mip
+ * (largest first) → the surface, which holds all depth slices of that mip.
+ * A surface is tightly packed: rows of texels (or of 4×4 blocks for
+ * block-compressed formats, max(1, ceil(w/4)) per row), no padding.
+ * Format ids: DXGI_FORMAT numbers, or AssetForge ids >= 0x10000
+ * (see formats.hpp). P8 textures carry 256 RGBA8 palette entries per layer. */
+typedef struct af_texture {
+    AF_TABLE_HEADER;
+    uint32_t format;
+    uint32_t width, height, depth;
+    uint32_t mip_count;
+    uint32_t layer_count;
+    uint32_t face_count;
+    uint32_t flags;      /* AF_TEX_* */
+    uint32_t alpha_mode; /* AF_ALPHA_* */
+    uint8_t* data;
+    uint64_t data_size;
+    uint8_t* palette;    /* P8 only: layer_count * 256 * 4 bytes, R G B A */
+    uint64_t palette_size;
+    const af_kv* meta;   /* item metadata ({frame}, {face}, …) */
+    uint32_t meta_count;
+    uint32_t reserved;
+} af_texture;
+
+/* One surface for codec calls: a 2-D (or 3-D, depth slices back to back) image. */
+typedef struct af_surface {
+    uint32_t format;
+    uint32_t width, height, depth;
+    uint8_t* data;
+    uint64_t size;
+} af_surface;
+
+/* Bytes of an input file. The host maps the file; plugins never open it. */
+typedef struct af_input {
+    AF_TABLE_HEADER;
+    const char* path; /* for messages only */
+    const uint8_t* data;
+    uint64_t size;
+    /* Non-fatal problems (trailing bytes, odd flags). May be NULL. */
+    void* diag_ctx;
+    void (*warn)(void* diag_ctx, uint64_t offset, const char* message);
+} af_input;
+
+/* Where a writer puts its bytes. The host writes to a temporary file and
+ * renames it into place only when the call returned AF_OK. */
+typedef struct af_sink {
+    void* ctx;
+    af_status (*write)(void* ctx, const void* data, uint64_t size);
+} af_sink;
+
+typedef void (*af_range_fn)(void* ctx, uint64_t begin, uint64_t end);
+
+/* Services the host gives every plugin. */
+typedef struct af_host {
+    AF_TABLE_HEADER;
+    const char* host_version;
+    /* Returns NULL when out of memory or when the size exceeds the configured
+     * per-allocation limit; never throws. */
+    void* (*alloc)(uint64_t size);
+    void (*free)(void* ptr);
+#define AF_LOG_DEBUG 0
+#define AF_LOG_INFO 1
+#define AF_LOG_WARN 2
+#define AF_LOG_ERROR 3
+    void (*log)(int32_t level, const char* message);
+    /* Non-zero once the user asked to stop; long loops poll it. */
+    int32_t (*cancelled)(void);
+    void (*progress)(uint64_t done, uint64_t total);
+    /* Calls fn(ctx, b, e) for disjoint sub-ranges covering [begin, end),
+     * in parallel on the host's arena; returns when all are done. */
+    void (*parallel_for)(uint64_t begin, uint64_t end, uint64_t grain, af_range_fn fn, void* ctx);
+    /* Converts one surface between any two formats the host knows: through
+     * the core for uncompressed formats, through codec plugins for
+     * compressed ones. dst->format/width/height/depth are set by the caller;
+     * dst->data is allocated by the caller with dst->size bytes. */
+    af_status (*convert)(const af_surface* src, af_surface* dst, const af_options* options, af_error* error);
+    /* Limits the host enforces; plugins check sizes against them before
+     * allocating (0 = no limit). */
+    uint64_t max_texture_bytes;
+    uint32_t max_dimension;
+    uint32_t max_surfaces;
+} af_host;
+
+/* ---- descriptors ---------------------------------------------------- */
+
+#define AF_CAN_READ 0x1u
+#define AF_CAN_WRITE 0x2u
+#define AF_CAN_INFO 0x4u
+
+/* Probe scores */
+#define AF_PROBE_NO 0
+#define AF_PROBE_EXTENSION 10 /* name matches, contents unknown */
+#define AF_PROBE_MAGIC 100    /* magic bytes match */
+
+/* Text the plugin allocated with af_host.alloc; the host frees both. */
+typedef struct af_info_text {
+    char* json; /* one JSON object */
+    char* text; /* human-readable report, lines ending in '\n' */
+} af_info_text;
+
+typedef struct af_container {
+    AF_TABLE_HEADER;
+    const char* name;        /* "dds" */
+    const char* extensions;  /* ".dds;.DDS" style list, ';'-separated, lower case */
+    const char* description;
+    uint32_t version;        /* bump when output bytes change: part of action keys */
+    uint32_t caps;           /* AF_CAN_* */
+    /* Looks at the first bytes (up to 4096) and the path; returns AF_PROBE_*. */
+    int32_t (*probe)(const uint8_t* head, uint64_t head_size, const char* path);
+    af_status (*read)(const af_host* host, const af_input* in, const af_options* options, af_texture* out,
+                      af_error* error);
+    af_status (*write)(const af_host* host, const af_texture* tex, const af_options* options, af_sink* out,
+                       af_error* error);
+    af_status (*info)(const af_host* host, const af_input* in, const af_options* options, af_info_text* out,
+                      af_error* error);
+} af_container;
+
+typedef struct af_codec {
+    AF_TABLE_HEADER;
+    const char* name;      /* "bc" */
+    const char* description;
+    uint32_t version;
+    const uint32_t* formats; /* compressed format ids handled */
+    uint32_t format_count;
+    /* src: compressed surface. dst: uncompressed, format R8G8B8A8_UNORM(_SRGB),
+     * R16G16B16A16_FLOAT or R32G32B32A32_FLOAT, allocated by the caller. */
+    af_status (*decode)(const af_host* host, const af_surface* src, af_surface* dst, const af_options* options,
+                        af_error* error);
+    /* src: R8G8B8A8_UNORM(_SRGB) or R32G32B32A32_FLOAT; dst allocated by the caller. */
+    af_status (*encode)(const af_host* host, const af_surface* src, af_surface* dst, const af_options* options,
+                        af_error* error);
+} af_codec;
+
+/* An item flowing through a pipeline: raw bytes or a texture, with metadata. */
+typedef struct af_item {
+    AF_TABLE_HEADER;
+    const char* name;       /* relative name; used by output templates as {name} */
+    const uint8_t* bytes;   /* raw bytes, or NULL when texture is set */
+    uint64_t size;
+    const af_texture* texture;
+    const af_kv* meta;
+    uint32_t meta_count;
+    uint32_t reserved;
+} af_item;
+
+#define AF_STAGE_MAP 1    /* one item in, any number out */
+#define AF_STAGE_GATHER 2 /* all items of a job in, one out */
+
+#define AF_STAGE_TAKES_BYTES 0x1u
+#define AF_STAGE_TAKES_TEXTURE 0x2u
+
+typedef struct af_stage_io {
+    AF_TABLE_HEADER;
+    const af_item* const* inputs;
+    uint32_t input_count;
+    uint32_t reserved;
+    const char* base_dir; /* directory that relative paths in parameters resolve against */
+    void* ctx;
+    /* The host copies the item before returning. */
+    af_status (*emit)(void* ctx, const af_item* item);
+} af_stage_io;
+
+typedef struct af_stage {
+    AF_TABLE_HEADER;
+    const char* name;        /* YAML step name, "pages.extract" */
+    const char* description;
+    uint32_t version;
+    uint32_t kind;           /* AF_STAGE_MAP or AF_STAGE_GATHER */
+    uint32_t takes;          /* AF_STAGE_TAKES_* */
+    uint32_t reserved;
+    const char* const* params; /* NULL-terminated list of accepted parameter names */
+    af_status (*run)(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
+} af_stage;
+
+/* A CLI subcommand: `assetforge NAME args…`. Returns the process exit code
+ * (0 ok, 1 some input failed, 2 usage). Plugins print with stdio. */
+typedef struct af_command {
+    AF_TABLE_HEADER;
+    const char* name;
+    const char* summary;
+    int32_t (*run)(const af_host* host, int32_t argc, const char* const* argv);
+} af_command;
+
+typedef struct af_plugin {
+    AF_TABLE_HEADER;
+    const char* name;
+    const char* version;
+    const char* description;
+    const af_container* const* containers;
+    uint32_t container_count;
+    const af_codec* const* codecs;
+    uint32_t codec_count;
+    const af_stage* const* stages;
+    uint32_t stage_count;
+    const af_command* const* commands;
+    uint32_t command_count;
+} af_plugin;
+
+typedef const af_plugin* (*af_plugin_entry_fn)(const af_host* host);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
