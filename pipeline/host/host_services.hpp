@@ -28,7 +28,5 @@ const af_host* services();
 void request_cancel();
 bool cancel_requested();
 
-// Runs fn on the host's task arena, capped at settings().threads.
-template <class F> void in_arena(F&& fn);
 
 } // namespace af::host
