@@ -37,7 +37,7 @@ inline uint16_t pack565(int r, int g, int b) { return uint16_t(r << 11 | g << 5 
 inline uint16_t quantise(float r, float g, float b) {
     auto q = [](float v, int bits) {
         int n = (1 << bits) - 1;
-        int x = std::clamp(int(std::lround(v * n / 255.0f)), 0, n);
+        int x = int(std::clamp(v, 0.0f, 255.0f) * (float(n) / 255.0f) + 0.5f);
         // Bit replication makes rounding off by one near some values: check neighbours.
         int best = x;
         float be = std::fabs(float(tables::expand(x, bits)) - v);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <smmintrin.h>
 
 namespace af::bc {
 namespace {
@@ -156,6 +157,19 @@ inline uint8_t to_byte(float v) { return uint8_t(std::lround(std::clamp(v, 0.0f,
 // Signed data in the byte domain of the BC4 kernels: value + 128, 1..255.
 inline uint8_t to_signed_byte(float v) { return uint8_t(std::lround(std::clamp(v, -1.0f, 1.0f) * 127.0f) + 128); }
 
+// R and G bytes of 16 RGBA8 texels.
+inline void split_rg(const uint8_t* px, bool, uint8_t r[16], uint8_t g[16]) {
+    const __m128i rsel = _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128i gsel = _mm_setr_epi8(1, 5, 9, 13, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    for (int q = 0; q < 4; ++q) {
+        __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(px + 16 * q));
+        uint32_t rv = uint32_t(_mm_cvtsi128_si32(_mm_shuffle_epi8(x, rsel)));
+        uint32_t gv = uint32_t(_mm_cvtsi128_si32(_mm_shuffle_epi8(x, gsel)));
+        std::memcpy(r + 4 * q, &rv, 4);
+        std::memcpy(g + 4 * q, &gv, 4);
+    }
+}
+
 } // namespace
 
 std::optional<BcFormat> classify(uint32_t id) {
@@ -275,22 +289,28 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
             uint8_t* blk = out + row * bw * fmt.block_bytes;
             for (uint32_t bx = 0; bx < bw; ++bx, blk += fmt.block_bytes) {
                 // Gather the 4×4 texels, clamping coordinates at the right and bottom edges.
+                // Floats are made only where a kernel needs them.
+                const bool float_in = kind == Pixels::RGBA32F;
+                const bool need_float = float_in || (opt.normal_map && fmt.family == Family::BC5);
+                alignas(16) uint8_t px[64];
                 float fpx[64];
-                uint8_t px[64];
-                for (int y = 0; y < 4; ++y) {
-                    uint32_t sy = std::min(by * 4 + y, h - 1);
-                    for (int x = 0; x < 4; ++x) {
-                        uint32_t sx = std::min(bx * 4 + x, w - 1);
-                        const uint8_t* p = slice_in + sy * pitch + size_t(sx) * pixel_bytes(kind);
-                        int i = 4 * (4 * y + x);
-                        if (kind == Pixels::RGBA8) {
-                            for (int c = 0; c < 4; ++c) px[i + c] = p[c], fpx[i + c] = p[c] * (1.0f / 255.0f);
-                        } else {
-                            std::memcpy(fpx + i, p, 16);
+                if (!float_in && bx * 4 + 4 <= w && by * 4 + 4 <= h) {
+                    for (int y = 0; y < 4; ++y)
+                        std::memcpy(px + 16 * y, slice_in + (by * 4 + y) * pitch + size_t(bx) * 16, 16);
+                } else {
+                    for (int y = 0; y < 4; ++y) {
+                        uint32_t sy = std::min(by * 4 + y, h - 1);
+                        for (int x = 0; x < 4; ++x) {
+                            uint32_t sx = std::min(bx * 4 + x, w - 1);
+                            const uint8_t* p = slice_in + sy * pitch + size_t(sx) * pixel_bytes(kind);
+                            int i = 4 * (4 * y + x);
+                            if (float_in) std::memcpy(fpx + i, p, 16);
+                            else std::memcpy(px + i, p, 4);
                         }
                     }
                 }
-                const bool float_in = kind == Pixels::RGBA32F;
+                if (need_float && !float_in)
+                    for (int i = 0; i < 64; ++i) fpx[i] = px[i] * (1.0f / 255.0f);
                 switch (fmt.family) {
                 case Family::BC1:
                 case Family::BC2:
@@ -317,7 +337,9 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
                 case Family::BC4:
                 case Family::BC5: {
                     uint8_t r[16], g[16];
-                    for (int i = 0; i < 16; ++i) {
+                    if (!need_float) {
+                        split_rg(px, fmt.is_signed, r, g); // the kernels clamp signed bytes to 1..255
+                    } else for (int i = 0; i < 16; ++i) {
                         // Vector components in [-1, 1] for normal maps and signed formats.
                         float x, y, z;
                         if (fmt.is_signed) {
@@ -330,10 +352,6 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
                         if (opt.normal_map && fmt.family == Family::BC5) {
                             float l = std::sqrt(x * x + y * y + z * z);
                             if (l > 1e-6f) x /= l, y /= l;
-                        } else if (!float_in) { // keep 8-bit input bit-exact
-                            r[i] = fmt.is_signed ? std::max<uint8_t>(px[4 * i], 1) : px[4 * i];
-                            g[i] = fmt.is_signed ? std::max<uint8_t>(px[4 * i + 1], 1) : px[4 * i + 1];
-                            continue;
                         }
                         if (fmt.is_signed) r[i] = to_signed_byte(x), g[i] = to_signed_byte(y);
                         else r[i] = to_byte((x + 1) * 0.5f), g[i] = to_byte((y + 1) * 0.5f);
