@@ -1,7 +1,10 @@
 # BC6H/BC7 (BPTC) kernels, included by plugins/bc/CMakeLists.txt.
 set(BPTC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/bc7_decode.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/bc6h_decode.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/bc6h_decode.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/bc7_endpoint_fit.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/bc7_encode.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/bc6h_encode.cpp)
 set(BPTC_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tests/bc7_decode_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tests/bc6h_decode_test.cpp
@@ -15,3 +18,7 @@ set(BPTC_TEST_DEFINITIONS
 set_source_files_properties(${BPTC_SOURCES} ${BPTC_TEST_SOURCES} PROPERTIES
   INCLUDE_DIRECTORIES "${CMAKE_CURRENT_LIST_DIR};${CMAKE_CURRENT_LIST_DIR}/tests;${PROJECT_SOURCE_DIR}/pipeline")
 set_source_files_properties(${BPTC_TEST_SOURCES} PROPERTIES COMPILE_DEFINITIONS "${BPTC_TEST_DEFINITIONS}")
+# SSE4.1 is the project's baseline (issue 3); the kernels are written so the compiler can use it.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  set_source_files_properties(${BPTC_SOURCES} PROPERTIES COMPILE_OPTIONS "-msse4.1")
+endif()
