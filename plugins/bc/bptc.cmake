@@ -10,6 +10,7 @@ set(BPTC_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tests/bc6h_decode_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tests/bptc_pillow_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tests/bc7_encode_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tests/bc6h_encode_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tests/pillow_reference.cpp)
 # Compile definitions the tests need (the including CMakeLists applies them to its test target).
 set(BPTC_TEST_DEFINITIONS
