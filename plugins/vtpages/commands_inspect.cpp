@@ -48,13 +48,14 @@ template <class F> std::vector<FileResult> per_file(const CommandIo& io, const s
     return out;
 }
 
-int print_results(const CommandIo& io, const std::vector<FileResult>& rs, bool as_json) {
+// Failed files go to stderr unless `one_table` keeps every line together on stdout.
+int print_results(const CommandIo& io, const std::vector<FileResult>& rs, bool as_json, bool one_table = false) {
     bool all_ok = true;
     json arr = json::array();
     for (const auto& r : rs) {
         all_ok = all_ok && r.ok;
         if (as_json) arr.push_back(r.j);
-        else (r.ok ? io.out : io.err) << r.text << '\n';
+        else (r.ok || one_table ? io.out : io.err) << r.text << '\n';
     }
     if (as_json) io.out << arr.dump(1) << '\n';
     return all_ok ? 0 : 1;
@@ -97,11 +98,7 @@ int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
         return r;
     });
     if (!a.json()) io.out << format("%-32s %12s %6s %4s %9s %6s  %s\n", "file", "bytes", "across", "lvl", "nodes", "scale", "hdr");
-    int rc = print_results(io, rs, a.json());
-    if (!a.json()) {
-        // print_results sends failed lines to err; list wants every file in one table.
-    }
-    return rc;
+    return print_results(io, rs, a.json(), true);
 }
 
 int cmd_header(const CommandIo& io, const std::vector<std::string>& argv) {
