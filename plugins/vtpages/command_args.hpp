@@ -12,7 +12,7 @@
 namespace af::vtpages {
 
 class CommandArgs {
-public:
+  public:
     // `valued` flags take the next argument; `switches` take none. Anything else
     // starting with "--" is a usage error naming the accepted flags.
     CommandArgs(const std::vector<std::string>& argv, std::set<std::string> valued, std::set<std::string> switches)
@@ -58,7 +58,7 @@ public:
         return v;
     }
 
-private:
+  private:
     std::set<std::string> valued_, switches_;
     std::map<std::string, std::string> values_;
 };

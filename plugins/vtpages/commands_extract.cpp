@@ -66,29 +66,36 @@ int cmd_blocks(const CommandIo& io, const std::vector<std::string>& argv) {
     if (p.has_sub) {
         const PayloadLayout l = payload_layout(p.sub);
         for (int b = 0; b < kBlockCount; ++b)
-            if (l.block_size[b]) write(s + "." + std::string(block_name(b)) + ".hdp", p.payload_offset() + l.block_offset[b], l.block_size[b]);
+            if (l.block_size[b])
+                write(s + "." + std::string(block_name(b)) + ".hdp", p.payload_offset() + l.block_offset[b],
+                      l.block_size[b]);
         if (l.cover_size) write(s + ".cover.bin", p.payload_offset() + l.cover_offset, l.cover_size);
     } else if (p.node.compression == kCompDxt) {
         for (const auto& d : dxt_surfaces(p.payload))
-            write(s + "." + std::string(d.role) + (d.format == 71 ? ".bc1" : ".bc3"), p.payload_offset() + d.offset, d.size);
+            write(s + "." + std::string(d.role) + (d.format == 71 ? ".bc1" : ".bc3"), p.payload_offset() + d.offset,
+                  d.size);
     }
     j["written"] = written;
-    j["pixels"] = p.has_sub ? "HDP pixel decoding not supported" : p.node.compression == kCompDxt ? "use `pages pixels`" : "layout unknown";
+    j["pixels"] = p.has_sub                        ? "HDP pixel decoding not supported"
+                  : p.node.compression == kCompDxt ? "use `pages pixels`"
+                                                   : "layout unknown";
     write_file_atomic(dir / (s + ".json"), j.dump(1) + "\n");
     if (a.json()) {
         io.out << j.dump(1) << '\n';
         return 0;
     }
     for (const auto& w : written)
-        io.out << format("%-36s %8llu bytes from %llu\n", w["file"].get<std::string>().c_str(), ull(w["size"].get<uint64_t>()),
-                         ull(w["offset"].get<uint64_t>()));
+        io.out << format("%-36s %8llu bytes from %llu\n", w["file"].get<std::string>().c_str(),
+                         ull(w["size"].get<uint64_t>()), ull(w["offset"].get<uint64_t>()));
     if (j.contains("blocks"))
         for (const auto& b : j["blocks"])
             if (b.contains("plane_header"))
                 io.out << format("  %-9s plane header: %s\n", b["block"].get<std::string>().c_str(),
-                                 b["plane_header"].contains("error") ? b["plane_header"]["error"].get<std::string>().c_str()
-                                                                     : b["plane_header"]["summary"].get<std::string>().c_str());
-    io.out << "parsed: colour format, bands, component count, DC/LP/HP QPs of uniform planes; the coded data is not decoded\n";
+                                 b["plane_header"].contains("error")
+                                     ? b["plane_header"]["error"].get<std::string>().c_str()
+                                     : b["plane_header"]["summary"].get<std::string>().c_str());
+    io.out << "parsed: colour format, bands, component count, DC/LP/HP QPs of uniform planes; the coded data is not "
+              "decoded\n";
     return 0;
 }
 
@@ -107,7 +114,7 @@ int cmd_map(const CommandIo& io, const std::vector<std::string>& argv) {
                    {"max_bytes", m.max_used},
                    {"bar", "bottom strip, left = min_bytes, right = max_bytes"}};
     if (a.json()) {
-        io.out << json{{"file", a.pos[0]}, {"level", level}, {"grid", m.grid}, {"cell_pixels", m.cell},
+        io.out << json{{"file", a.pos[0]},     {"level", level}, {"grid", m.grid},      {"cell_pixels", m.cell},
                        {"present", m.present}, {"cells", cells}, {"png", out.string()}, {"legend", legend}}
                       .dump(1)
                << '\n';
@@ -138,14 +145,19 @@ int cmd_cover(const CommandIo& io, const std::vector<std::string>& argv) {
     uint64_t set = 0;
     for (uint8_t b : mask) set += uint64_t(__builtin_popcount(b));
     if (a.json())
-        io.out << json{{"page", stem(p)}, {"offset", p.payload_offset() + l.cover_offset}, {"bits_set", set},
-                       {"bits", 16384}, {"bit_order", order == BitOrder::LsbFirst ? "lsb" : "msb"}, {"png", out.string()}}
+        io.out << json{{"page", stem(p)},
+                       {"offset", p.payload_offset() + l.cover_offset},
+                       {"bits_set", set},
+                       {"bits", 16384},
+                       {"bit_order", order == BitOrder::LsbFirst ? "lsb" : "msb"},
+                       {"png", out.string()}}
                       .dump(1)
                << '\n';
     else
-        io.out << format("cover mask of %s at %llu: %llu of 16384 texels set -> %s (1-bit, %s-first; bit order unverified)\n",
-                         stem(p).c_str(), ull(p.payload_offset() + l.cover_offset), ull(set), out.string().c_str(),
-                         order == BitOrder::LsbFirst ? "LSB" : "MSB");
+        io.out << format(
+            "cover mask of %s at %llu: %llu of 16384 texels set -> %s (1-bit, %s-first; bit order unverified)\n",
+            stem(p).c_str(), ull(p.payload_offset() + l.cover_offset), ull(set), out.string().c_str(),
+            order == BitOrder::LsbFirst ? "LSB" : "MSB");
     return 0;
 }
 
@@ -163,8 +175,10 @@ int cmd_pixels(const CommandIo& io, const std::vector<std::string>& argv) {
         j.push_back(name);
         if (!a.json()) io.out << name << '\n';
     }
-    if (a.json()) io.out << json{{"written", j}, {"channel_assignment", "unverified"}}.dump(1) << '\n';
-    else io.out << "channel assignment of DXT page surfaces is unverified\n";
+    if (a.json())
+        io.out << json{{"written", j}, {"channel_assignment", "unverified"}}.dump(1) << '\n';
+    else
+        io.out << "channel assignment of DXT page surfaces is unverified\n";
     return 0;
 }
 

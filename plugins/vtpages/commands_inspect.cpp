@@ -54,8 +54,10 @@ int print_results(const CommandIo& io, const std::vector<FileResult>& rs, bool a
     json arr = json::array();
     for (const auto& r : rs) {
         all_ok = all_ok && r.ok;
-        if (as_json) arr.push_back(r.j);
-        else (r.ok || one_table ? io.out : io.err) << r.text << '\n';
+        if (as_json)
+            arr.push_back(r.j);
+        else
+            (r.ok || one_table ? io.out : io.err) << r.text << '\n';
     }
     if (as_json) io.out << arr.dump(1) << '\n';
     return all_ok ? 0 : 1;
@@ -91,13 +93,21 @@ int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
         FileResult r;
         r.ok = problems.empty();
         const std::string name = fs::relative(f, a.pos[0]).string();
-        r.text = format("%-32s %12llu %6d %4d %9d %6u  %s", name.c_str(), ull(file.size()), h.pages_wide,
-                        int(h.num_levels), h.total_pages, file.scale(), problems.empty() ? "ok" : problems.front().c_str());
-        r.j = {{"file", name}, {"bytes", file.size()},       {"across", h.pages_wide}, {"levels", h.num_levels},
-               {"nodes", h.total_pages}, {"scale", file.scale()}, {"header_ok", problems.empty()}, {"problems", problems}};
+        r.text =
+            format("%-32s %12llu %6d %4d %9d %6u  %s", name.c_str(), ull(file.size()), h.pages_wide, int(h.num_levels),
+                   h.total_pages, file.scale(), problems.empty() ? "ok" : problems.front().c_str());
+        r.j = {{"file", name},
+               {"bytes", file.size()},
+               {"across", h.pages_wide},
+               {"levels", h.num_levels},
+               {"nodes", h.total_pages},
+               {"scale", file.scale()},
+               {"header_ok", problems.empty()},
+               {"problems", problems}};
         return r;
     });
-    if (!a.json()) io.out << format("%-32s %12s %6s %4s %9s %6s  %s\n", "file", "bytes", "across", "lvl", "nodes", "scale", "hdr");
+    if (!a.json())
+        io.out << format("%-32s %12s %6s %4s %9s %6s  %s\n", "file", "bytes", "across", "lvl", "nodes", "scale", "hdr");
     return print_results(io, rs, a.json(), true);
 }
 
@@ -125,7 +135,8 @@ int cmd_header(const CommandIo& io, const std::vector<std::string>& argv) {
                << format("totalFileSize           %lld (file %llu)\n", (long long)h.total_file_size, ull(f.size()))
                << format("root pointer            compression %d (%s), top page at %llu, reserved %llu\n",
                          root.compression, std::string(compression_name(root.compression)).c_str(),
-                         ull(uint64_t(root.child_offset[0]) * f.scale()), ull(uint64_t(root.child_length[0]) * f.scale()));
+                         ull(uint64_t(root.child_offset[0]) * f.scale()),
+                         ull(uint64_t(root.child_length[0]) * f.scale()));
         auto problems = f.header_problems();
         io.out << "header check            " << (problems.empty() ? "ok" : "") << '\n';
         for (auto& p : problems) io.out << "  " << p << '\n';
@@ -195,8 +206,9 @@ int cmd_page(const CommandIo& io, const std::vector<std::string>& argv) {
                              ull(b["size"].get<uint64_t>()), ull(b["offset"].get<uint64_t>()));
             if (b.contains("plane_header")) {
                 const auto& ph = b["plane_header"];
-                io.out << ": " << (ph.contains("error") ? "plane header: " + ph["error"].get<std::string>()
-                                                        : ph["summary"].get<std::string>());
+                io.out << ": "
+                       << (ph.contains("error") ? "plane header: " + ph["error"].get<std::string>()
+                                                : ph["summary"].get<std::string>());
             }
             io.out << '\n';
         }
@@ -241,9 +253,11 @@ int cmd_stats(const CommandIo& io, const std::vector<std::string>& argv) {
         for (int b = 0; b < kBlockCount; ++b)
             t += format("\n    %-22s %12llu  %5.2f%%", std::string(block_name(b)).c_str(), ull(c.block_bytes[b]),
                         pct(c.block_bytes[b]));
-        t += format("\n    cover masks (%6llu)   %12llu  %5.2f%%", ull(c.cover_masks), ull(c.cover_bytes), pct(c.cover_bytes));
+        t += format("\n    cover masks (%6llu)   %12llu  %5.2f%%", ull(c.cover_masks), ull(c.cover_bytes),
+                    pct(c.cover_bytes));
         t += format("\n    even padding           %12llu", ull(c.pad_bytes));
-        t += format("\n    DXT/uncompressed       %12llu  %5.2f%%", ull(c.opaque_payload_bytes), pct(c.opaque_payload_bytes));
+        t += format("\n    DXT/uncompressed       %12llu  %5.2f%%", ull(c.opaque_payload_bytes),
+                    pct(c.opaque_payload_bytes));
         t += format("\n    slack                  %12llu  %5.2f%%  (%llu pages, %llu with exactly 2048, max %llu)",
                     ull(c.slack), pct(c.slack), ull(c.pages_with_slack), ull(c.slack_2048), ull(c.max_slack));
         t += "\n  flags histogram:";
@@ -265,8 +279,8 @@ int cmd_selftest(const CommandIo& io, const std::vector<std::string>& argv) {
         r.ok = true;
         const std::string shown = fs::path(name).filename().string();
         r.text = selftest_line(shown, c);
-        r.j = {{"file", name},     {"ok", true},          {"sentences", c.pages}, {"edges", c.edges},
-               {"used", c.used},   {"slack", c.slack},    {"bytes", c.file_size}, {"summary", r.text}};
+        r.j = {{"file", name},   {"ok", true},       {"sentences", c.pages}, {"edges", c.edges},
+               {"used", c.used}, {"slack", c.slack}, {"bytes", c.file_size}, {"summary", r.text}};
         json per_level = json::object();
         for (int l = 0; l < kMaxLevels; ++l)
             if (c.per_level[l]) per_level[std::to_string(l)] = c.per_level[l];
@@ -312,16 +326,18 @@ int cmd_region(const CommandIo& io, const std::vector<std::string>& argv) {
     }
     const uint64_t area = uint64_t(x1 - x0) * (y1 - y0);
     if (a.json()) {
-        io.out << json{{"level", level},  {"grid", n},          {"x", {x0, x1}},
-                       {"y", {y0, y1}},   {"area", area},       {"present", present},
-                       {"pages", pages},  {"extracted_to", a.value("--out").value_or("")}}
+        io.out << json{{"level", level}, {"grid", n},
+                       {"x", {x0, x1}},  {"y", {y0, y1}},
+                       {"area", area},   {"present", present},
+                       {"pages", pages}, {"extracted_to", a.value("--out").value_or("")}}
                       .dump(1)
                << '\n';
     } else {
         io.out << format("level %d (%ux%u pages): x [%u, %u) y [%u, %u): %llu of %llu pages present\n", level, n, n, x0,
                          x1, y0, y1, ull(present), ull(area));
         for (const auto& p : found)
-            io.out << format("  %u_%u_%u at %llu, %llu bytes\n", p.node.level, p.node.x, p.node.y, ull(p.offset), ull(p.used()));
+            io.out << format("  %u_%u_%u at %llu, %llu bytes\n", p.node.level, p.node.x, p.node.y, ull(p.offset),
+                             ull(p.used()));
         if (auto out = a.value("--out")) io.out << "payloads written to " << *out << " as LEVEL_X_Y.bin\n";
     }
     return 0;

@@ -75,7 +75,8 @@ int cmd_repack(const CommandIo& io, const std::vector<std::string>& argv) {
     CommandArgs a(argv, {"--replace", "--out", "--reserve", "--compression"}, {});
     a.need_positionals(1, "repack FILE [--replace DIR] --out FILE [--reserve BYTES] [--compression N] [--json]");
     const fs::path out = a.required("--out");
-    const uint64_t reserve = uint64_t(CommandArgs::integer(a.value("--reserve").value_or("0"), "--reserve", 0, 1 << 24));
+    const uint64_t reserve =
+        uint64_t(CommandArgs::integer(a.value("--reserve").value_or("0"), "--reserve", 0, 1 << 24));
     const int32_t comp = int32_t(CommandArgs::integer(a.value("--compression").value_or("5"), "--compression", 1, 6));
     auto f = PagesFile::open(a.pos[0]);
     Layout l = layout_of(f);

@@ -13,9 +13,9 @@
 namespace af::vtpages {
 
 struct OccupancyMap {
-    Image image;          // RGBA8: one cell per page, black = absent; a colour bar at the bottom
-    uint32_t grid = 0;    // pages per side at this level
-    uint32_t cell = 1;    // pixels per page
+    Image image;       // RGBA8: one cell per page, black = absent; a colour bar at the bottom
+    uint32_t grid = 0; // pages per side at this level
+    uint32_t cell = 1; // pixels per page
     uint64_t present = 0;
     uint64_t min_used = 0, max_used = 0; // colour bar: left = min, right = max bytes
 };

@@ -66,11 +66,10 @@ json page_json(const PagesFile& f, const PageInfo& p, bool with_planes) {
               {"slack", p.slack()}};
     json kids = json::array();
     for (int i = 0; i < 4; ++i)
-        kids.push_back(p.node.child_length[i]
-                           ? json{{"slot", i},
-                                  {"offset", uint64_t(p.node.child_offset[i]) * f.scale()},
-                                  {"reserved", uint64_t(p.node.child_length[i]) * f.scale()}}
-                           : json(nullptr));
+        kids.push_back(p.node.child_length[i] ? json{{"slot", i},
+                                                     {"offset", uint64_t(p.node.child_offset[i]) * f.scale()},
+                                                     {"reserved", uint64_t(p.node.child_length[i]) * f.scale()}}
+                                              : json(nullptr));
     j["children"] = kids;
     const uint64_t base = p.payload_offset();
     if (p.has_sub) {
@@ -82,10 +81,10 @@ json page_json(const PagesFile& f, const PageInfo& p, bool with_planes) {
         j["cover_mask"] = p.sub.has_cover();
         json blocks = json::array();
         for (int b = 0; b < kBlockCount; ++b) {
-            json bj = {{"block", std::string(block_name(b))},
-                       {"offset", base + l.block_offset[b]},
-                       {"size", l.block_size[b]}};
-            if (with_planes && l.block_size[b]) bj["plane_header"] = plane_json(f.bytes(base + l.block_offset[b], l.block_size[b]));
+            json bj = {
+                {"block", std::string(block_name(b))}, {"offset", base + l.block_offset[b]}, {"size", l.block_size[b]}};
+            if (with_planes && l.block_size[b])
+                bj["plane_header"] = plane_json(f.bytes(base + l.block_offset[b], l.block_size[b]));
             blocks.push_back(bj);
         }
         j["blocks"] = blocks;
@@ -111,7 +110,8 @@ json census_json(const Census& c) {
         if (c.per_level[l]) per_level[std::to_string(l)] = c.per_level[l];
     json per_comp = json::object();
     for (int i = 0; i < kCompCount; ++i)
-        if (c.per_compression[i]) per_comp[format("%d %s", i, std::string(compression_name(i)).c_str())] = c.per_compression[i];
+        if (c.per_compression[i])
+            per_comp[format("%d %s", i, std::string(compression_name(i)).c_str())] = c.per_compression[i];
     json flags = json::object();
     for (int i = 0; i < 256; ++i)
         if (c.flags[i]) flags[std::to_string(i)] = c.flags[i];
@@ -142,11 +142,11 @@ json census_json(const Census& c) {
 std::string walk_line(const PageInfo& p) {
     std::string sizes = "-";
     if (p.has_sub)
-        sizes = format("%u/%u/%u/%u/%u", p.sub.sizes[0], p.sub.sizes[1], p.sub.sizes[2], p.sub.sizes[3], p.sub.sizes[4]);
+        sizes =
+            format("%u/%u/%u/%u/%u", p.sub.sizes[0], p.sub.sizes[1], p.sub.sizes[2], p.sub.sizes[3], p.sub.sizes[4]);
     return format("%llu %u %u %u %d(%s) %u %llu %llu %s %s", (unsigned long long)p.offset, p.node.level, p.node.x,
                   p.node.y, int(p.node.compression), std::string(compression_name(p.node.compression)).c_str(),
-                  p.node.reserved,
-                  (unsigned long long)p.reserved, (unsigned long long)p.used(),
+                  p.node.reserved, (unsigned long long)p.reserved, (unsigned long long)p.used(),
                   p.has_sub ? std::to_string(p.sub.flags).c_str() : "-", sizes.c_str());
 }
 

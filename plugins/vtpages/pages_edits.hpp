@@ -18,7 +18,7 @@ Layout layout_from_manifest(const nlohmann::json& manifest, const std::filesyste
 struct Edit {
     enum Kind { Put, Remove } kind = Put; // Put replaces an existing page or adds a new one
     PageKey key;
-    int32_t compression = -1;             // -1: keep the page's (replace) or the default (add)
+    int32_t compression = -1; // -1: keep the page's (replace) or the default (add)
     std::filesystem::path file;
 };
 

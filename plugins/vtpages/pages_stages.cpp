@@ -75,7 +75,8 @@ af_status stage_extract(const af_host* host, const af_stage_io* io, const af_opt
         sdk::Options opt(params);
         const std::string what = opt.choice("what", "payload", {"payload", "blocks", "cover", "pixels"});
         const long long only_level = opt.integer("level", -1, -1, kMaxLevels - 1);
-        const BitOrder order = opt.choice("bit_order", "lsb", {"lsb", "msb"}) == "lsb" ? BitOrder::LsbFirst : BitOrder::MsbFirst;
+        const BitOrder order =
+            opt.choice("bit_order", "lsb", {"lsb", "msb"}) == "lsb" ? BitOrder::LsbFirst : BitOrder::MsbFirst;
         PagesFile f({in.bytes, in.size});
         take_census(f); // refuse damaged files before emitting anything
         walk_tree(f, [&](const WalkStep& s) {
@@ -94,7 +95,8 @@ af_status stage_extract(const af_host* host, const af_stage_io* io, const af_opt
                     }
                 } else if (p.node.compression == kCompDxt) {
                     for (const auto& d : dxt_surfaces(p.payload)) {
-                        OutItem o = page_item(p, format(".%s.%s", std::string(d.role).c_str(), d.format == 71 ? "bc1" : "bc3"));
+                        OutItem o =
+                            page_item(p, format(".%s.%s", std::string(d.role).c_str(), d.format == 71 ? "bc1" : "bc3"));
                         o.kv.emplace_back("block", std::string(d.role));
                         o.emit(io, f.bytes(p.payload_offset() + d.offset, d.size));
                     }
@@ -104,7 +106,8 @@ af_status stage_extract(const af_host* host, const af_stage_io* io, const af_opt
             } else if (what == "cover") {
                 if (!p.has_sub || !p.sub.has_cover()) return;
                 const PayloadLayout l = payload_layout(p.sub);
-                page_item(p, ".cover.png").emit(io, cover_png(f.bytes(p.payload_offset() + l.cover_offset, l.cover_size), order));
+                page_item(p, ".cover.png")
+                    .emit(io, cover_png(f.bytes(p.payload_offset() + l.cover_offset, l.cover_size), order));
             } else {
                 for (const auto& s : page_pixels(host, f, p)) {
                     OutItem o = page_item(p, format(".%s.png", s.role.c_str()));
@@ -133,7 +136,8 @@ af_status stage_build(const af_host*, const af_stage_io* io, const af_options* p
             if (lv.empty() || meta(it, "x").empty() || meta(it, "y").empty() || !it.bytes)
                 sdk::usage(format("item %s: needs bytes and level (or mip), x, y metadata", it.name ? it.name : "?"));
             LayoutNode n;
-            n.key = {uint16_t(std::stoul(lv)), uint16_t(std::stoul(meta(it, "x"))), uint16_t(std::stoul(meta(it, "y")))};
+            n.key = {uint16_t(std::stoul(lv)), uint16_t(std::stoul(meta(it, "x"))),
+                     uint16_t(std::stoul(meta(it, "y")))};
             n.compression = meta(it, "compression").empty() ? comp : int32_t(std::stol(meta(it, "compression")));
             std::span<const uint8_t> bytes{it.bytes, it.size};
             n.payload_size = checked_payload_size(n.compression, bytes, bytes.size(), it.name ? it.name : "item");

@@ -65,8 +65,8 @@ uint64_t align_to_scale(uint64_t n, uint32_t scale) { return (n + scale - 1) / s
 FileHeader new_header(int levels, uint32_t scale, int16_t layout_version, int32_t installed_mip_and_offset) {
     if (levels < 1 || levels > kMaxLevels) usage(format("levels %d outside 1..%d", levels, kMaxLevels));
     if (scale < 1 || scale > 64 || kFirstNodeOffset % scale)
-        sdk::unsupported(format("scale %u: the writer needs a scale in 1..64 that divides 72 (the first page's offset)",
-                                scale));
+        sdk::unsupported(
+            format("scale %u: the writer needs a scale in 1..64 that divides 72 (the first page's offset)", scale));
     FileHeader h;
     h.magic = kFileMagic;
     h.pages_wide = int32_t(1u << (levels - 1));
@@ -78,7 +78,8 @@ FileHeader new_header(int levels, uint32_t scale, int16_t layout_version, int32_
     return h;
 }
 
-uint64_t checked_payload_size(int32_t compression, std::span<const uint8_t> head, uint64_t size, const std::string& what) {
+uint64_t checked_payload_size(int32_t compression, std::span<const uint8_t> head, uint64_t size,
+                              const std::string& what) {
     if (compression <= kCompNone || compression >= kCompCount)
         usage(format("%s: compression %d is not a page compression (1..6)", what.c_str(), int(compression)));
     if (has_sub_header(compression)) {
@@ -92,7 +93,8 @@ uint64_t checked_payload_size(int32_t compression, std::span<const uint8_t> head
     }
     if (compression == kCompDxt) {
         if (size != kDxtPageSmall && size != kDxtPageLarge)
-            sdk::invalid(0, format("%s: DXT page of %llu bytes; known sizes are 40960 and 49152", what.c_str(), ull(size)));
+            sdk::invalid(
+                0, format("%s: DXT page of %llu bytes; known sizes are 40960 and 49152", what.c_str(), ull(size)));
         return size;
     }
     return size + (size & 1);
@@ -214,7 +216,8 @@ void emit(const Layout& l, const ByteSink& sink) {
     put(raw, kFileHeaderSize);
 
     NodeHeader root;
-    if (l.root_src) root = decode_node_header(l.root_src);
+    if (l.root_src)
+        root = decode_node_header(l.root_src);
     else {
         root.magic = kNodeMagic;
         root.compression = kCompNone;
@@ -238,7 +241,8 @@ void emit(const Layout& l, const ByteSink& sink) {
         for (int s = 0; s < 4; ++s) {
             int64_t c = -1;
             if (n.key.level > 0)
-                c = lookup({uint16_t(n.key.level - 1), uint16_t(2 * n.key.x + (s & 1)), uint16_t(2 * n.key.y + (s >> 1))});
+                c = lookup(
+                    {uint16_t(n.key.level - 1), uint16_t(2 * n.key.x + (s & 1)), uint16_t(2 * n.key.y + (s >> 1))});
             if (c >= 0) {
                 nh.child_offset[s] = units[c];
                 nh.child_length[s] = uint16_t(l.nodes[c].reservation / scale);
@@ -284,7 +288,8 @@ void replace_page(Layout& l, PageKey key, std::span<const uint8_t> payload, int3
                   RepackReport& r) {
     const size_t i = find_index(l, key);
     if (i == SIZE_MAX) usage(format("page %s is not in the file", key_text(key).c_str()));
-    const uint64_t size = checked_payload_size(compression, payload, payload.size(), "replacement for " + key_text(key));
+    const uint64_t size =
+        checked_payload_size(compression, payload, payload.size(), "replacement for " + key_text(key));
     LayoutNode& n = l.nodes[i];
     n.compression = compression;
     n.payload = own(l, payload, size);

@@ -23,15 +23,15 @@ struct LayoutNode {
     std::span<const uint8_t> payload;    // the payload, or empty when payload_path is set
     int32_t payload_path = -1;           // index into Layout::paths: read at emit time (bounded memory)
     uint64_t payload_size = 0;
-    uint64_t reservation = 0;            // bytes, a multiple of the scale, ≥ 40 + payload_size
-    std::span<const uint8_t> slack_src;  // copied at the start of the slack; the rest is 0xFF
+    uint64_t reservation = 0;           // bytes, a multiple of the scale, ≥ 40 + payload_size
+    std::span<const uint8_t> slack_src; // copied at the start of the slack; the rest is 0xFF
     uint64_t used() const { return kNodeHeaderSize + payload_size; }
 };
 
 struct Layout {
-    FileHeader header;                  // total_file_size is recomputed on emit
-    const uint8_t* root_src = nullptr;  // original root pointer, else a fresh one
-    std::vector<LayoutNode> nodes;      // file order
+    FileHeader header;                 // total_file_size is recomputed on emit
+    const uint8_t* root_src = nullptr; // original root pointer, else a fresh one
+    std::vector<LayoutNode> nodes;     // file order
     std::vector<std::filesystem::path> paths;
     std::vector<std::vector<uint8_t>> owned; // buffers payload spans may point into
 
@@ -43,7 +43,8 @@ struct Layout {
 // as long as their sub-header's formula says (an odd length one short of it is
 // accepted and padded by the caller), DXT payloads 40960 or 49152 bytes.
 // Returns the payload length on disk. `what` names the payload in errors.
-uint64_t checked_payload_size(int32_t compression, std::span<const uint8_t> head, uint64_t size, const std::string& what);
+uint64_t checked_payload_size(int32_t compression, std::span<const uint8_t> head, uint64_t size,
+                              const std::string& what);
 
 uint64_t align_to_scale(uint64_t n, uint32_t scale);
 

@@ -55,9 +55,9 @@ const af_plugin* table(const af_host*) {
                                     AF_STAGE_MAP, kExtractParams, stage_extract);
     static af_stage build = stage("pages.build", "page payload items with level/x/y metadata -> one .pages file",
                                   AF_STAGE_GATHER, kBuildParams, stage_build);
-    static af_stage repack = stage("pages.repack",
-                                   "a .pages file + a directory of LEVEL_X_Y.bin / .remove files -> the repacked file",
-                                   AF_STAGE_MAP, kRepackParams, stage_repack);
+    static af_stage repack =
+        stage("pages.repack", "a .pages file + a directory of LEVEL_X_Y.bin / .remove files -> the repacked file",
+              AF_STAGE_MAP, kRepackParams, stage_repack);
     static const af_command* commands[] = {&command};
     static const af_stage* stages[] = {&extract, &build, &repack};
     static af_plugin plugin = [] {

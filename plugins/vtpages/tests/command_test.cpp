@@ -50,7 +50,8 @@ TEST_CASE("exit codes: 1 for a broken file, 2 for usage", "[command]") {
     auto bytes = read_bytes(data_dir() / "l4_s4_dfs_slack.pages");
     bytes.resize(bytes.size() - 10);
     const fs::path cut = t.path / "cut.pages";
-    std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    std::ofstream(cut, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     auto r = run({"selftest", fixture("l3_s2_bfs.pages"), cut.string()});
     CHECK(r.rc == 1);
     CHECK_THAT(r.err, Catch::Contains("selftest FAILED") && Catch::Contains("cut.pages") && Catch::Contains("offset"));
@@ -126,7 +127,8 @@ TEST_CASE("pages page, blocks, stats and region", "[command]") {
     CHECK(flags == m["pages"].get<uint64_t>());
 
     // The whole texture at level 1: every level-1 page; extracted payloads are repack-ready names.
-    auto r = nlohmann::json::parse(run({"region", F, "--mapping", "1,1,0,0", "--level", "1", "--out", (t.path / "r").string(), "--json"}).out);
+    auto r = nlohmann::json::parse(
+        run({"region", F, "--mapping", "1,1,0,0", "--level", "1", "--out", (t.path / "r").string(), "--json"}).out);
     CHECK(r["present"] == m["per_level"]["1"]);
     CHECK(r["area"] == 64);
     for (auto& pg : r["pages"])
@@ -216,7 +218,8 @@ TEST_CASE("writer commands: build, repack, compact", "[command]") {
     std::ofstream(t.path / "rep" / "3_0_0.c6.bin", std::ios::binary)
         .write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size()));
     auto out = (t.path / "rep.pages").string();
-    auto rj = nlohmann::json::parse(run({"repack", F, "--replace", (t.path / "rep").string(), "--out", out, "--json"}).out);
+    auto rj =
+        nlohmann::json::parse(run({"repack", F, "--replace", (t.path / "rep").string(), "--out", out, "--json"}).out);
     CHECK(rj["replaced_in_place"] == 1);
     CHECK(PagesFile::open(out).find({3, 0, 0})->node.compression == 6);
     // Build from a manifest of extracted payloads.
@@ -225,7 +228,8 @@ TEST_CASE("writer commands: build, repack, compact", "[command]") {
         const auto k = s.page.key();
         const std::string name = af::sdk::format("%u_%u_%u.bin", k.level, k.x, k.y);
         auto b = f.bytes(s.page.payload_offset(), s.page.payload);
-        std::ofstream(t.path / name, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+        std::ofstream(t.path / name, std::ios::binary)
+            .write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
         m["pages"].push_back({{"level", k.level}, {"x", k.x}, {"y", k.y}, {"payload", name}});
     });
     std::ofstream(t.path / "m.json") << m.dump();

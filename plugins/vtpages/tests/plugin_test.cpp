@@ -78,8 +78,8 @@ struct StageRun {
     std::vector<Item> out;
     af_status status = AF_OK;
     af_error error{};
-    StageRun(const Module& m, const af_stage& s, const std::vector<Item>& in, std::vector<std::pair<std::string, std::string>> params,
-             const std::string& base_dir = "") {
+    StageRun(const Module& m, const af_stage& s, const std::vector<Item>& in,
+             std::vector<std::pair<std::string, std::string>> params, const std::string& base_dir = "") {
         std::vector<std::vector<af_kv>> metas(in.size());
         std::vector<af_item> items(in.size());
         std::vector<const af_item*> ptrs;
@@ -142,7 +142,8 @@ TEST_CASE("the `pages` command runs through the entry point with the host's para
     CHECK(m.plugin->commands[0]->run(&m.host, 2, bad) == 2);
 }
 
-TEST_CASE("pages.extract emits one item per page with level/mip/x/y, and pages.build gathers them back", "[plugin][stage]") {
+TEST_CASE("pages.extract emits one item per page with level/mip/x/y, and pages.build gathers them back",
+          "[plugin][stage]") {
     Module m;
     for (const char* name : {"l8_s1_bfs.pages", "l7_s3_dfs_slack.pages"}) {
         INFO(name);
@@ -161,8 +162,10 @@ TEST_CASE("pages.extract emits one item per page with level/mip/x/y, and pages.b
         auto& built = b.out[0].bytes;
         Census c = take_census(PagesFile({built.data(), built.size()}));
         CHECK(c.pages == man["pages"].get<uint64_t>());
-        if (man["slack_bytes"] == 0) CHECK(built == read_bytes(data_dir() / name));
-        else CHECK(c.slack == 0);
+        if (man["slack_bytes"] == 0)
+            CHECK(built == read_bytes(data_dir() / name));
+        else
+            CHECK(c.slack == 0);
     }
 }
 

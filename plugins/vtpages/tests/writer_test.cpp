@@ -259,7 +259,8 @@ TEST_CASE("repack removes and adds subtrees", "[writer][repack]") {
     for (int lvl = victim.level; lvl >= 0; --lvl)
         for (auto& [k, v] : before)
             if (under(k) && int(k >> 32) == lvl)
-                add_page(l2, {uint16_t(k >> 32), uint16_t(k & 0xFFFF), uint16_t((k >> 16) & 0xFFFF)}, v, kCompHdp, 0, r);
+                add_page(l2, {uint16_t(k >> 32), uint16_t(k & 0xFFFF), uint16_t((k >> 16) & 0xFFFF)}, v, kCompHdp, 0,
+                         r);
     auto back = emit_to_memory(l2);
     census_of(back);
     CHECK(pages_of(back) == before);
