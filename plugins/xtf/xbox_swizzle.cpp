@@ -1,5 +1,6 @@
 #include "xbox_swizzle.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -25,44 +26,39 @@ void require(uint32_t w, uint32_t h, uint32_t d) {
 // Moves texels of a fixed size; the size is a template parameter so the
 // inner copy compiles to one load and store.
 template <uint32_t B, bool ToSwizzled>
-void move_texels(const uint8_t* src, uint8_t* dst, const SwizzleTables& t, uint32_t w, uint32_t h, uint32_t d) {
-    uint64_t linear = 0;
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t y = 0; y < h; ++y) {
-            const uint64_t yz = t.y_bits[y] | t.z_bits[z];
-            for (uint32_t x = 0; x < w; ++x, ++linear) {
-                const uint64_t s = yz | t.x_bits[x];
-                if constexpr (ToSwizzled)
-                    std::memcpy(dst + s * B, src + linear * B, B);
-                else
-                    std::memcpy(dst + linear * B, src + s * B, B);
-            }
+void move_texels(const uint8_t* src, uint8_t* dst, const SwizzleTables& t, uint32_t w, uint32_t h, uint64_t r0,
+                 uint64_t r1, uint32_t b) {
+    const uint32_t bytes = B ? B : b;
+    for (uint64_t r = r0; r < r1; ++r) {
+        const uint32_t y = uint32_t(r % h), z = uint32_t(r / h);
+        const uint64_t yz = t.y_bits[y] | t.z_bits[z];
+        uint64_t linear = r * w;
+        for (uint32_t x = 0; x < w; ++x, ++linear) {
+            const uint64_t s = yz | t.x_bits[x];
+            if constexpr (ToSwizzled)
+                std::memcpy(dst + s * bytes, src + linear * bytes, B ? B : bytes);
+            else
+                std::memcpy(dst + linear * bytes, src + s * bytes, B ? B : bytes);
         }
+    }
 }
 
 template <bool ToSwizzled>
-void move(const uint8_t* src, uint8_t* dst, uint32_t w, uint32_t h, uint32_t d, uint32_t b) {
+void move(const uint8_t* src, uint8_t* dst, uint32_t w, uint32_t h, uint32_t d, uint32_t b, uint64_t r0,
+          uint64_t rows) {
     require(w, h, d);
+    const uint64_t r1 = std::min<uint64_t>(uint64_t(h) * d, r0 + rows);
+    if (r0 >= r1) return;
     const SwizzleTables t = make_swizzle_tables(w, h, d);
     switch (b) {
-    case 1: move_texels<1, ToSwizzled>(src, dst, t, w, h, d); return;
-    case 2: move_texels<2, ToSwizzled>(src, dst, t, w, h, d); return;
-    case 3: move_texels<3, ToSwizzled>(src, dst, t, w, h, d); return;
-    case 4: move_texels<4, ToSwizzled>(src, dst, t, w, h, d); return;
-    case 8: move_texels<8, ToSwizzled>(src, dst, t, w, h, d); return;
-    case 16: move_texels<16, ToSwizzled>(src, dst, t, w, h, d); return;
-    default: break;
+    case 1: return move_texels<1, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 2: return move_texels<2, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 3: return move_texels<3, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 4: return move_texels<4, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 8: return move_texels<8, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 16: return move_texels<16, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    default: return move_texels<0, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
     }
-    uint64_t linear = 0;
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t y = 0; y < h; ++y)
-            for (uint32_t x = 0; x < w; ++x, ++linear) {
-                const uint64_t s = t.x_bits[x] | t.y_bits[y] | t.z_bits[z];
-                if (ToSwizzled)
-                    std::memcpy(dst + s * b, src + linear * b, b);
-                else
-                    std::memcpy(dst + linear * b, src + s * b, b);
-            }
 }
 
 } // namespace
@@ -113,12 +109,22 @@ uint64_t swizzled_index(uint32_t x, uint32_t y, uint32_t z, uint32_t width, uint
 
 void swizzle(const uint8_t* linear, uint8_t* swizzled, uint32_t width, uint32_t height, uint32_t depth,
              uint32_t texel_bytes) {
-    move<true>(linear, swizzled, width, height, depth, texel_bytes);
+    move<true>(linear, swizzled, width, height, depth, texel_bytes, 0, uint64_t(height) * depth);
+}
+
+void swizzle_rows(const uint8_t* linear, uint8_t* swizzled, uint32_t width, uint32_t height, uint32_t depth,
+                  uint32_t texel_bytes, uint64_t first_row, uint64_t row_count) {
+    move<true>(linear, swizzled, width, height, depth, texel_bytes, first_row, row_count);
+}
+
+void deswizzle_rows(const uint8_t* swizzled, uint8_t* linear, uint32_t width, uint32_t height, uint32_t depth,
+                    uint32_t texel_bytes, uint64_t first_row, uint64_t row_count) {
+    move<false>(swizzled, linear, width, height, depth, texel_bytes, first_row, row_count);
 }
 
 void deswizzle(const uint8_t* swizzled, uint8_t* linear, uint32_t width, uint32_t height, uint32_t depth,
                uint32_t texel_bytes) {
-    move<false>(swizzled, linear, width, height, depth, texel_bytes);
+    move<false>(swizzled, linear, width, height, depth, texel_bytes, 0, uint64_t(height) * depth);
 }
 
 } // namespace af::xtf

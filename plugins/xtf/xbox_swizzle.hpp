@@ -29,4 +29,12 @@ void swizzle(const uint8_t* linear, uint8_t* swizzled, uint32_t width, uint32_t 
 void deswizzle(const uint8_t* swizzled, uint8_t* linear, uint32_t width, uint32_t height, uint32_t depth,
                uint32_t texel_bytes);
 
+// The same for linear rows [first_row, first_row + row_count) only (rows count
+// over all slices: row r is y = r % height of slice z = r / height), so one
+// large image can be split across threads. Only those rows' texels are touched.
+void swizzle_rows(const uint8_t* linear, uint8_t* swizzled, uint32_t width, uint32_t height, uint32_t depth,
+                  uint32_t texel_bytes, uint64_t first_row, uint64_t row_count);
+void deswizzle_rows(const uint8_t* swizzled, uint8_t* linear, uint32_t width, uint32_t height, uint32_t depth,
+                    uint32_t texel_bytes, uint64_t first_row, uint64_t row_count);
+
 } // namespace af::xtf

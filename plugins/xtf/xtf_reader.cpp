@@ -1,7 +1,7 @@
 #include "xtf_reader.hpp"
 
 #include "vtf_formats.hpp"
-#include "xbox_swizzle.hpp"
+#include "block_copy.hpp"
 
 #include "assetforge/plugin.hpp"
 
@@ -33,25 +33,18 @@ void check_limits(const af_host* host, const TextureDesc& d) {
 // Copies the listed blocks into `tex` (same order), deswizzling uncompressed ones.
 void load_blocks(const af_host* host, const uint8_t* data, const std::vector<XtfBlock>& blocks, Texture& tex) {
     const FormatInfo* fi = format_info(tex.desc.format);
-    const bool swizzled = !fi->compressed();
-    sdk::parallel_for(host, blocks.size(), 1, [&](uint64_t b, uint64_t e) {
-        for (uint64_t i = b; i < e; ++i) {
-            const XtfBlock& blk = blocks[i];
-            SurfaceRef s = tex.surface(blk.frame, blk.face, blk.mip);
-            if (s.size != blk.size) throw std::logic_error("xtf: block size disagrees with the texture layout");
-            if (!swizzled)
-                std::memcpy(s.data, data + blk.offset, blk.size);
-            else if (swizzle_representable(blk.width, blk.height, blk.depth))
-                deswizzle(data + blk.offset, s.data, blk.width, blk.height, blk.depth, fi->block_bytes);
-            else
-                // vtfpp derives the bit counts with floor(log2) and would scramble
-                // such an image; we refuse rather than guess.
-                sdk::unsupported(format("frame %u face %u mip %u at offset %llu: uncompressed %ux%ux%u image has no "
-                                        "defined swizzle (extents must be powers of two)",
-                                        blk.frame, blk.face, blk.mip, (unsigned long long)blk.offset, blk.width,
-                                        blk.height, blk.depth));
-        }
-    });
+    std::vector<BlockCopy> jobs;
+    jobs.reserve(blocks.size());
+    for (const XtfBlock& blk : blocks) {
+        SurfaceRef s = tex.surface(blk.frame, blk.face, blk.mip);
+        if (s.size != blk.size) throw std::logic_error("xtf: block size disagrees with the texture layout");
+        jobs.push_back({data + blk.offset, s.data, blk.width, blk.height, blk.depth, blk.size,
+                        format("frame %u face %u mip %u at offset %llu", blk.frame, blk.face, blk.mip,
+                               (unsigned long long)blk.offset)});
+    }
+    // vtfpp derives the swizzle's bit counts with floor(log2) and scrambles
+    // non-power-of-two images; copy_blocks refuses them rather than guess.
+    copy_blocks(host, jobs, fi->compressed() ? 0 : fi->block_bytes, false);
 }
 
 } // namespace
