@@ -26,7 +26,8 @@ void copy_blocks(const af_host* host, const std::vector<BlockCopy>& blocks, uint
                                          "be powers of two)",
                                          b.what.c_str(), b.width, b.height, b.depth));
         const uint64_t row_bytes = texel_bytes ? uint64_t(b.width) * texel_bytes : b.size;
-        const uint64_t per_band = texel_bytes ? std::max<uint64_t>(1, kBandBytes / std::max<uint64_t>(1, row_bytes)) : rows;
+        const uint64_t per_band =
+            texel_bytes ? std::max<uint64_t>(1, kBandBytes / std::max<uint64_t>(1, row_bytes)) : rows;
         for (uint64_t r = 0; r < rows; r += per_band) bands.push_back({&b, r, std::min(per_band, rows - r)});
     }
     sdk::parallel_for(host, bands.size(), 1, [&](uint64_t lo, uint64_t hi) {

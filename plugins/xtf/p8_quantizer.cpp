@@ -10,10 +10,18 @@ namespace af::xtf {
 
 namespace {
 
-struct AttrFree { void operator()(liq_attr* p) const { liq_attr_destroy(p); } };
-struct ImageFree { void operator()(liq_image* p) const { liq_image_destroy(p); } };
-struct HistFree { void operator()(liq_histogram* p) const { liq_histogram_destroy(p); } };
-struct ResultFree { void operator()(liq_result* p) const { liq_result_destroy(p); } };
+struct AttrFree {
+    void operator()(liq_attr* p) const { liq_attr_destroy(p); }
+};
+struct ImageFree {
+    void operator()(liq_image* p) const { liq_image_destroy(p); }
+};
+struct HistFree {
+    void operator()(liq_histogram* p) const { liq_histogram_destroy(p); }
+};
+struct ResultFree {
+    void operator()(liq_result* p) const { liq_result_destroy(p); }
+};
 
 const Image& rgba8(const Image& in, Image& storage) {
     if (!in.is_float()) return in;
@@ -22,13 +30,14 @@ const Image& rgba8(const Image& in, Image& storage) {
 }
 
 void check(liq_error e, const char* what) {
-    if (e != LIQ_OK) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, sdk::format("libimagequant: %s failed (error %d)", what, int(e)));
+    if (e != LIQ_OK)
+        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, sdk::format("libimagequant: %s failed (error %d)", what, int(e)));
 }
 
 } // namespace
 
-QuantizedFrame quantize_frame(const std::vector<const Image*>& palette_sources, const std::vector<const Image*>& targets,
-                              bool dither) {
+QuantizedFrame quantize_frame(const std::vector<const Image*>& palette_sources,
+                              const std::vector<const Image*>& targets, bool dither) {
     std::unique_ptr<liq_attr, AttrFree> attr(liq_attr_create());
     if (!attr) sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "libimagequant: cannot create attributes");
     check(liq_set_max_colors(attr.get(), 256), "set_max_colors");
@@ -84,7 +93,10 @@ std::vector<uint8_t> remap_to_palette(const Image& img, const uint8_t* pal) {
                 long v = long(p[c]) - pal[i * 4 + c];
                 d += v * v;
             }
-            if (best_d < 0 || d < best_d) { best_d = d; best = i; }
+            if (best_d < 0 || d < best_d) {
+                best_d = d;
+                best = i;
+            }
         }
         out[t] = uint8_t(best);
     }

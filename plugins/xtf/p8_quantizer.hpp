@@ -18,8 +18,8 @@ struct QuantizedFrame {
 // Builds the palette from `palette_sources` (typically mip 0 of every face) and
 // remaps every image of `targets` through it. Images may be RGBA8 or RGBA32F.
 // Throws af::sdk::Error when libimagequant fails.
-QuantizedFrame quantize_frame(const std::vector<const Image*>& palette_sources, const std::vector<const Image*>& targets,
-                              bool dither);
+QuantizedFrame quantize_frame(const std::vector<const Image*>& palette_sources,
+                              const std::vector<const Image*>& targets, bool dither);
 
 // Nearest palette entry per texel (no dithering), for remapping extra images
 // against an existing palette (e.g. a P8 source written back with its palette).

@@ -101,15 +101,15 @@ const af_plugin* plugin_table(const af_host*) {
         0, 0, 0, "xtf", ".xtf", "Half-Life 2 original Xbox texture (XTF 5.0): swizzled, P8, fallback images", 1,
         AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO, probe_xtf, read_xtf_container, write_xtf_container,
         info_xtf_container});
-    static const af_container vtf_container = with_header(af_container{
-        0, 0, 0, "vtf", ".vtf", "Valve Texture Format: reads 7.0-7.5, writes 7.2", 1,
-        AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO, probe_vtf, read_vtf_container, write_vtf_container,
-        info_vtf_container});
+    static const af_container vtf_container =
+        with_header(af_container{0, 0, 0, "vtf", ".vtf", "Valve Texture Format: reads 7.0-7.5, writes 7.2", 1,
+                                 AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO, probe_vtf, read_vtf_container,
+                                 write_vtf_container, info_vtf_container});
     static const af_container* const containers[] = {&xtf_container, &vtf_container};
     static const af_stage* const stages[] = {&kXtfWriteStage, &kSwizzleStage, &kDeswizzleStage};
-    static const af_plugin table = with_header(af_plugin{0, 0, 0, "xtf", "0.1.0",
-                                                         "Half-Life 2 Xbox XTF and PC VTF textures", containers, 2,
-                                                         nullptr, 0, stages, 3, nullptr, 0});
+    static const af_plugin table =
+        with_header(af_plugin{0, 0, 0, "xtf", "0.1.0", "Half-Life 2 Xbox XTF and PC VTF textures", containers, 2,
+                              nullptr, 0, stages, 3, nullptr, 0});
     return &table;
 }
 

@@ -3,22 +3,78 @@
 #include "assetforge/plugin.hpp"
 #include "core/pixel_convert.hpp"
 
+#include <cstring>
+#include <optional>
+
 namespace af::xtf {
+
+namespace {
+
+// Formats whose channels are whole unsigned bytes (RGBA8888, BGRA8888,
+// BGRX8888, RGB888, ABGR8888, …): converting to or from RGBA8 is a byte
+// shuffle, far cheaper than the core's general float path and bit-identical
+// to it (an 8-bit unorm value survives /255 and ×255 with rounding).
+struct ByteLayout {
+    uint32_t bytes;
+    int pos[4]; // byte of R, G, B, A in a texel; -1 when absent
+};
+
+std::optional<ByteLayout> byte_layout(const FormatInfo* fi) {
+    if (fi->layout != Layout::Plain || (fi->flags & (fmtflag::luminance | fmtflag::bluescreen | fmtflag::typeless)))
+        return std::nullopt;
+    ByteLayout b{fi->block_bytes, {-1, -1, -1, -1}};
+    for (int c = 0; c < 4; ++c) {
+        const Channel& ch = fi->ch[c];
+        if (ch.type == ChannelType::None) continue;
+        if (ch.type != ChannelType::Unorm || ch.bits != 8 || ch.offset % 8) return std::nullopt;
+        b.pos[c] = ch.offset / 8;
+    }
+    return b;
+}
+
+void bytes_to_rgba8(const ByteLayout& b, const uint8_t* src, uint8_t* dst, uint64_t texels) {
+    for (uint64_t i = 0; i < texels; ++i, src += b.bytes, dst += 4)
+        for (int c = 0; c < 4; ++c) dst[c] = b.pos[c] >= 0 ? src[b.pos[c]] : (c == 3 ? 255 : 0);
+}
+
+void rgba8_to_bytes(const ByteLayout& b, const uint8_t* src, uint8_t* dst, uint64_t texels) {
+    std::memset(dst, 0, texels * b.bytes); // X bytes read as zero
+    for (uint64_t i = 0; i < texels; ++i, src += 4, dst += b.bytes)
+        for (int c = 0; c < 4; ++c)
+            if (b.pos[c] >= 0) dst[b.pos[c]] = src[c];
+}
+
+} // namespace
 
 Image decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
                      uint32_t height, uint32_t depth, const uint8_t* palette) {
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
     if (!fi->compressed()) {
-        if (format == FMT_P8 && !palette) sdk::usage("P8 surface without a palette");
-        Image img = surface_to_image(format, data, size, width, height * depth, palette);
-        return img.is_float() ? img : to_float(img);
+        const uint64_t texels = uint64_t(width) * height * depth;
+        if (format == FMT_P8) {
+            if (!palette) sdk::usage("P8 surface without a palette");
+            if (size < texels) sdk::invalid(size, "P8 surface is shorter than its size");
+            Image img = Image::make8(width, height * depth);
+            for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.rgba8[i * 4], palette + data[i] * 4, 4);
+            return img;
+        }
+        if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
+            Image img = Image::make8(width, height * depth, fi->srgb());
+            bytes_to_rgba8(*b, data, img.rgba8.data(), texels);
+            return img;
+        }
+        return surface_to_image(format, data, size, width, height * depth, palette);
     }
     if (!host || !host->convert)
         sdk::unsupported(std::string("decoding ") + std::string(fi->name) + " needs the host's convert service");
     Image img = Image::makef(width, height * depth);
     af_surface src{format, width, height, depth, const_cast<uint8_t*>(data), size};
-    af_surface dst{FMT_R32G32B32A32_FLOAT, width, height, depth, reinterpret_cast<uint8_t*>(img.rgba32f.data()),
+    af_surface dst{FMT_R32G32B32A32_FLOAT,
+                   width,
+                   height,
+                   depth,
+                   reinterpret_cast<uint8_t*>(img.rgba32f.data()),
                    img.rgba32f.size() * sizeof(float)};
     af_error e{};
     if (af_status s = host->convert(&src, &dst, nullptr, &e); s != AF_OK)
@@ -26,21 +82,26 @@ Image decode_surface(const af_host* host, uint32_t format, const uint8_t* data, 
     return img;
 }
 
-void encode_surface(const af_host* host, const Image& img, uint32_t format, uint8_t* dst, uint64_t size,
-                    uint32_t width, uint32_t height, uint32_t depth) {
+void encode_surface(const af_host* host, const Image& img, uint32_t format, uint8_t* dst, uint64_t size, uint32_t width,
+                    uint32_t height, uint32_t depth) {
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
     if (format == FMT_P8) sdk::usage("P8 surfaces are written through the quantizer");
     if (img.width != width || img.height != height * depth)
         throw std::logic_error("encode_surface: image size disagrees with the surface");
     if (!fi->compressed()) {
+        const uint64_t texels = uint64_t(width) * height * depth;
+        if (auto b = byte_layout(fi); b && !img.is_float() && size >= texels * b->bytes) {
+            rgba8_to_bytes(*b, img.rgba8.data(), dst, texels);
+            return;
+        }
         image_to_surface(img, format, dst, size);
         return;
     }
     if (!host || !host->convert)
         sdk::unsupported(std::string("encoding ") + std::string(fi->name) + " needs the host's convert service");
     Image f = img.is_float() ? img : to_float(img);
-    af_surface src{FMT_R32G32B32A32_FLOAT, width, height, depth, reinterpret_cast<uint8_t*>(f.rgba32f.data()),
+    af_surface src{FMT_R32G32B32A32_FLOAT,          width, height, depth, reinterpret_cast<uint8_t*>(f.rgba32f.data()),
                    f.rgba32f.size() * sizeof(float)};
     af_surface out{format, width, height, depth, dst, size};
     af_error e{};

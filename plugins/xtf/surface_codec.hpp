@@ -1,6 +1,7 @@
 // One surface ⇄ RGBA32F Image: uncompressed formats through the core,
 // block-compressed ones through af_host.convert (the BC codec plugin).
 // Depth slices are stacked vertically: the Image is width × (height·depth).
+// Decoding gives RGBA8 for formats that fit in 8 bits, RGBA32F otherwise.
 #pragma once
 
 #include "assetforge/plugin_abi.h"
@@ -20,9 +21,9 @@ inline Image decode_surface(const af_host* host, const Texture& t, uint32_t laye
     return decode_surface(host, t.desc.format, s.data, s.size, s.width, s.height, s.depth, pal);
 }
 
-// Not for FMT_P8 (that needs a palette: see p8_quantizer.hpp).
-void encode_surface(const af_host* host, const Image& img, uint32_t format, uint8_t* dst, uint64_t size,
-                    uint32_t width, uint32_t height, uint32_t depth);
+// Not for FMT_P8 (that needs a palette: see p8_quantizer.hpp). RGBA8 or RGBA32F in.
+void encode_surface(const af_host* host, const Image& img, uint32_t format, uint8_t* dst, uint64_t size, uint32_t width,
+                    uint32_t height, uint32_t depth);
 
 // Box-filters a volume (slices stacked vertically) to the next mip extent.
 Image halve_volume(const Image& vol, uint32_t width, uint32_t height, uint32_t depth);

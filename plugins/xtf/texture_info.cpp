@@ -19,7 +19,7 @@ namespace {
 std::string hex32(uint32_t v) { return format("0x%08x", v); }
 
 json block_json(const XtfBlock& b) {
-    return {{"frame", b.frame}, {"face", b.face},     {"mip", b.mip},       {"width", b.width},
+    return {{"frame", b.frame},   {"face", b.face},   {"mip", b.mip},       {"width", b.width},
             {"height", b.height}, {"depth", b.depth}, {"offset", b.offset}, {"size", b.size}};
 }
 
@@ -73,9 +73,10 @@ InfoReport describe_xtf(const uint8_t* data, uint64_t size) {
         derived["lowres_rgb"] = {data[L.lowres_offset], data[L.lowres_offset + 1], data[L.lowres_offset + 2]};
     json layout = {{"lowres", {{"offset", L.lowres_offset}, {"size", L.lowres_size}}},
                    {"palette", L.palette_size ? json{{"offset", L.palette_offset}, {"size", L.palette_size}} : json()},
-                   {"fallback", L.fallback_size ? json{{"offset", L.fallback_offset}, {"size", L.fallback_size},
-                                                       {"mip_count", L.fallback_mips}}
-                                                : json()},
+                   {"fallback",
+                    L.fallback_size
+                        ? json{{"offset", L.fallback_offset}, {"size", L.fallback_size}, {"mip_count", L.fallback_mips}}
+                        : json()},
                    {"preload_end", L.preload_end},
                    {"image", {{"offset", L.image_offset}, {"size", L.image_size}}},
                    {"end_of_data", L.end_of_data},
@@ -84,14 +85,14 @@ InfoReport describe_xtf(const uint8_t* data, uint64_t size) {
     json image = json::array(), fallback = json::array();
     for (const auto& b : L.image) image.push_back(block_json(b));
     for (const auto& b : L.fallback) fallback.push_back(block_json(b));
-    r.json = {{"container", "xtf"},  {"header", header},   {"derived", derived}, {"layout", layout},
-              {"image_blocks", image}, {"fallback_blocks", fallback}};
+    r.json = {{"container", "xtf"}, {"header", header},      {"derived", derived},
+              {"layout", layout},   {"image_blocks", image}, {"fallback_blocks", fallback}};
 
     std::string& t = r.text;
     t += "container: xtf (Half-Life 2 original Xbox texture)\n";
     t += format("version: %u.%u, header size %u\n", h.version_major, h.version_minor, h.header_size);
-    t += format("size: %ux%ux%u, %u frame(s), %u face(s), %u mip(s)%s\n", h.width, h.height, h.depth, h.frames,
-                L.faces, L.mips, L.nomip_repaired ? " (NOMIP missing, single-mip file: repaired)" : "");
+    t += format("size: %ux%ux%u, %u frame(s), %u face(s), %u mip(s)%s\n", h.width, h.height, h.depth, h.frames, L.faces,
+                L.mips, L.nomip_repaired ? " (NOMIP missing, single-mip file: repaired)" : "");
     t += format("format: %s (VTF id %d, AssetForge %s), %s\n", fmt_name.c_str(), h.image_format,
                 std::string(fi->name).c_str(), fi->compressed() ? "not swizzled" : "swizzled");
     t += format("flags: %s %s\n", hex32(h.flags).c_str(), flag_names(h.flags, true).c_str());
@@ -153,8 +154,14 @@ InfoReport describe_vtf(const uint8_t* data, uint64_t size) {
             for (uint32_t face = 0; face < L.faces; ++face) {
                 const uint32_t w = mip_extent(h.width, m), hh = mip_extent(h.height, m), d = mip_extent(h.depth, m);
                 const uint64_t n = surface_bytes(L.format, w, hh, d);
-                blocks.push_back({{"frame", f}, {"face", face}, {"mip", m}, {"width", w}, {"height", hh},
-                                  {"depth", d}, {"offset", off}, {"size", n}});
+                blocks.push_back({{"frame", f},
+                                  {"face", face},
+                                  {"mip", m},
+                                  {"width", w},
+                                  {"height", hh},
+                                  {"depth", d},
+                                  {"offset", off},
+                                  {"size", n}});
                 table += format("  %5u %4u %3d %5ux%-5u %10llu %9llu%s\n", f, face, m, w, hh, (unsigned long long)off,
                                 (unsigned long long)n, face == 6 ? "  (spheremap, dropped)" : "");
                 off += n;
@@ -162,9 +169,10 @@ InfoReport describe_vtf(const uint8_t* data, uint64_t size) {
     r.json = {{"container", "vtf"},
               {"header", header},
               {"derived", {{"faces_in_file", L.faces}, {"faces", L.faces_kept}}},
-              {"layout", {{"thumbnail", {{"offset", L.thumbnail_offset}, {"size", L.thumbnail_size}}},
-                          {"image", {{"offset", L.image_offset}, {"size", L.image_size}}},
-                          {"file_size", size}}},
+              {"layout",
+               {{"thumbnail", {{"offset", L.thumbnail_offset}, {"size", L.thumbnail_size}}},
+                {"image", {{"offset", L.image_offset}, {"size", L.image_size}}},
+                {"file_size", size}}},
               {"image_blocks", blocks}};
     std::string& t = r.text;
     t += "container: vtf (Valve Texture Format)\n";

@@ -32,8 +32,8 @@ struct VtfHeader {
     uint8_t mip_count = 1;
     int32_t lowres_format = -1;
     uint8_t lowres_width = 0, lowres_height = 0;
-    uint16_t depth = 1;                  // 7.2+
-    std::vector<VtfResource> resources;  // 7.3+
+    uint16_t depth = 1;                 // 7.2+
+    std::vector<VtfResource> resources; // 7.3+
 };
 
 struct VtfLayout {

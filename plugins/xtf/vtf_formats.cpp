@@ -56,12 +56,32 @@ bool iequal(std::string_view a, std::string_view b) {
     return true;
 }
 
-constexpr std::string_view kFlagNames[] = {
-    "POINTSAMPLE", "TRILINEAR", "CLAMPS", "CLAMPT", "ANISOTROPIC", "HINT_DXT5", "NOCOMPRESS", "NORMAL",
-    "NOMIP", "NOLOD", "MINMIP", "PROCEDURAL", "ONEBITALPHA", "EIGHTBITALPHA", "ENVMAP", "RENDERTARGET",
-    "DEPTHRENDERTARGET", "NODEBUGOVERRIDE", "SINGLECOPY", "ONEOVERMIPLEVELINALPHA",
-    "PREMULTCOLORBYONEOVERMIPLEVEL", "NORMALTODUDV", "ALPHATESTMIPGENERATION", "NODEPTHBUFFER",
-    "NICEFILTERED", "CLAMPU"};
+constexpr std::string_view kFlagNames[] = {"POINTSAMPLE",
+                                           "TRILINEAR",
+                                           "CLAMPS",
+                                           "CLAMPT",
+                                           "ANISOTROPIC",
+                                           "HINT_DXT5",
+                                           "NOCOMPRESS",
+                                           "NORMAL",
+                                           "NOMIP",
+                                           "NOLOD",
+                                           "MINMIP",
+                                           "PROCEDURAL",
+                                           "ONEBITALPHA",
+                                           "EIGHTBITALPHA",
+                                           "ENVMAP",
+                                           "RENDERTARGET",
+                                           "DEPTHRENDERTARGET",
+                                           "NODEBUGOVERRIDE",
+                                           "SINGLECOPY",
+                                           "ONEOVERMIPLEVELINALPHA",
+                                           "PREMULTCOLORBYONEOVERMIPLEVEL",
+                                           "NORMALTODUDV",
+                                           "ALPHATESTMIPGENERATION",
+                                           "NODEPTHBUFFER",
+                                           "NICEFILTERED",
+                                           "CLAMPU"};
 
 } // namespace
 

@@ -128,11 +128,11 @@ VtfLayout vtf_layout(const VtfHeader& h, uint64_t size) {
     for (uint32_t m = 0; m < h.mip_count; ++m)
         per_face += surface_bytes(L.format, mip_extent(h.width, m), mip_extent(h.height, m), mip_extent(h.depth, m));
     if (per_face > avail || uint64_t(h.frames) * per_face > avail)
-        invalid(L.image_offset, format("truncated: %u frames of %ux%ux%u %s with %u mips need more than the %llu bytes "
-                                       "after offset %llu",
-                                       h.frames, h.width, h.height, h.depth,
-                                       std::string(vtf_format_name(h.image_format)).c_str(), h.mip_count,
-                                       (unsigned long long)avail, (unsigned long long)L.image_offset));
+        invalid(L.image_offset,
+                format("truncated: %u frames of %ux%ux%u %s with %u mips need more than the %llu bytes "
+                       "after offset %llu",
+                       h.frames, h.width, h.height, h.depth, std::string(vtf_format_name(h.image_format)).c_str(),
+                       h.mip_count, (unsigned long long)avail, (unsigned long long)L.image_offset));
     L.faces = 1;
     if (h.flags & vtfflag::envmap) {
         L.faces = 6;
@@ -145,9 +145,9 @@ VtfLayout vtf_layout(const VtfHeader& h, uint64_t size) {
     L.faces_kept = std::min(L.faces, 6u);
     L.image_size = mip_chain_bytes(L.format, h, L.faces);
     if (L.image_size > avail)
-        invalid(L.image_offset, format("truncated: the high-res images need %llu bytes at offset %llu, file has %llu",
-                                       (unsigned long long)L.image_size, (unsigned long long)L.image_offset,
-                                       (unsigned long long)size));
+        invalid(L.image_offset,
+                format("truncated: the high-res images need %llu bytes at offset %llu, file has %llu",
+                       (unsigned long long)L.image_size, (unsigned long long)L.image_offset, (unsigned long long)size));
     return L;
 }
 
@@ -175,8 +175,8 @@ VtfFile read_vtf(const uint8_t* data, uint64_t size, const af_host* host) {
     for (int m = int(h.mip_count) - 1; m >= 0; --m)
         for (uint32_t fr = 0; fr < h.frames; ++fr)
             for (uint32_t face = 0; face < L.faces; ++face) {
-                const uint64_t n = surface_bytes(L.format, mip_extent(h.width, m), mip_extent(h.height, m),
-                                                 mip_extent(h.depth, m));
+                const uint64_t n =
+                    surface_bytes(L.format, mip_extent(h.width, m), mip_extent(h.height, m), mip_extent(h.depth, m));
                 if (face < L.faces_kept) std::memcpy(f.image.surface(fr, face, uint32_t(m)).data, data + off, n);
                 off += n;
             }

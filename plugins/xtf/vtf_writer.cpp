@@ -15,17 +15,26 @@ namespace af::xtf {
 using sdk::format;
 using sdk::usage;
 
-const char* const kVtfWriteParams[] = {"format", "flags", "nomip", "thumbnail", "reflectivity", "bumpscale", "filter",
-                                       nullptr};
+const char* const kVtfWriteParams[] = {"format",       "flags",     "nomip",  "thumbnail",
+                                       "reflectivity", "bumpscale", "filter", nullptr};
 
 namespace {
 
 constexpr uint32_t kVtf72HeaderSize = 80;
 constexpr uint32_t kThumbnailSide = 16;
 
-void put16(uint8_t* p, uint16_t v) { p[0] = uint8_t(v); p[1] = uint8_t(v >> 8); }
-void put32(uint8_t* p, uint32_t v) { for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i)); }
-void putf(uint8_t* p, float f) { uint32_t v; std::memcpy(&v, &f, 4); put32(p, v); }
+void put16(uint8_t* p, uint16_t v) {
+    p[0] = uint8_t(v);
+    p[1] = uint8_t(v >> 8);
+}
+void put32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+void putf(uint8_t* p, float f) {
+    uint32_t v;
+    std::memcpy(&v, &f, 4);
+    put32(p, v);
+}
 
 bool parse_bool(std::string_view key, std::string_view v) {
     if (v == "" || v == "1" || v == "true" || v == "yes" || v == "on") return true;
@@ -40,10 +49,10 @@ std::vector<uint8_t> make_thumbnail(const af_host* host, const Texture& t, const
                                     uint8_t& h) {
     w = h = 0;
     if (mode == "off") return {};
-    const uint32_t tw = t.desc.width >= t.desc.height
-                            ? std::min(kThumbnailSide, t.desc.width)
-                            : std::max(1u, uint32_t(uint64_t(std::min(kThumbnailSide, t.desc.height)) * t.desc.width /
-                                                    t.desc.height));
+    const uint32_t tw =
+        t.desc.width >= t.desc.height
+            ? std::min(kThumbnailSide, t.desc.width)
+            : std::max(1u, uint32_t(uint64_t(std::min(kThumbnailSide, t.desc.height)) * t.desc.width / t.desc.height));
     const uint32_t th = t.desc.width >= t.desc.height
                             ? std::max(1u, uint32_t(uint64_t(tw) * t.desc.height / t.desc.width))
                             : std::min(kThumbnailSide, t.desc.height);
@@ -73,8 +82,9 @@ VtfWriteOptions parse_vtf_write_options(const af_options* options) {
     VtfWriteOptions w;
     if (auto v = o.get("format"); v && *v != "auto") {
         auto id = vtf_format_by_name(*v);
-        if (!id) usage(format("option format: '%.*s' is not a VTF format name (BGRA8888, DXT1, DXT5, …)",
-                              int(v->size()), v->data()));
+        if (!id)
+            usage(format("option format: '%.*s' is not a VTF format name (BGRA8888, DXT1, DXT5, …)", int(v->size()),
+                         v->data()));
         w.format = *id;
     }
     if (o.get("flags")) w.flags = uint32_t(o.integer("flags", 0, 0, 0xFFFFFFFFll));
@@ -95,10 +105,12 @@ VtfWriteOptions parse_vtf_write_options(const af_options* options) {
 
 std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const VtfWriteOptions& opt) {
     const TextureDesc& d = in.desc;
-    if (d.faces != 1 && d.faces != 6) usage(format("VTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
+    if (d.faces != 1 && d.faces != 6)
+        usage(format("VTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
     if (d.width > 65535 || d.height > 65535 || d.depth > 65535 || d.layers > 65535)
         usage("VTF extents and frame counts are 16-bit");
-    int32_t vf = opt.format ? *opt.format : int32_t(auto_vtf_format(d.format == FMT_P8 ? FMT_B8G8R8A8_UNORM : d.format));
+    int32_t vf =
+        opt.format ? *opt.format : int32_t(auto_vtf_format(d.format == FMT_P8 ? FMT_B8G8R8A8_UNORM : d.format));
     bool one_bit = false;
     if (vf == VTF_DXT1_ONEBITALPHA) {
         vf = VTF_DXT1;
@@ -192,7 +204,8 @@ std::vector<uint8_t> vtf_to_xtf(const af_host* host, const VtfFile& vtf, XtfWrit
             }
         t = &top;
     }
-    if (!opt.reflectivity) opt.reflectivity = std::array<float, 3>{h.reflectivity[0], h.reflectivity[1], h.reflectivity[2]};
+    if (!opt.reflectivity)
+        opt.reflectivity = std::array<float, 3>{h.reflectivity[0], h.reflectivity[1], h.reflectivity[2]};
     opt.bumpmap_scale = h.bumpmap_scale;
     if (!opt.format) opt.format = h.image_format == VTF_DXT1_ONEBITALPHA ? VTF_DXT1 : h.image_format;
     return write_xtf(host, *t, opt);
@@ -201,7 +214,8 @@ std::vector<uint8_t> vtf_to_xtf(const af_host* host, const VtfFile& vtf, XtfWrit
 std::vector<uint8_t> xtf_to_vtf(const af_host* host, const XtfFile& xtf, VtfWriteOptions opt) {
     const XtfHeader& h = xtf.header;
     if (!opt.flags) opt.flags = h.flags & ~vtfflag::xbox_only;
-    if (!opt.reflectivity) opt.reflectivity = std::array<float, 3>{h.reflectivity[0], h.reflectivity[1], h.reflectivity[2]};
+    if (!opt.reflectivity)
+        opt.reflectivity = std::array<float, 3>{h.reflectivity[0], h.reflectivity[1], h.reflectivity[2]};
     opt.bumpmap_scale = h.bumpmap_scale;
     if (h.image_format == VTF_P8) {
         if (!opt.format) opt.format = VTF_BGRA8888;

@@ -13,7 +13,10 @@ bool pow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 uint32_t log2u(uint32_t v) {
     uint32_t n = 0;
-    while (v > 1) { v >>= 1; ++n; }
+    while (v > 1) {
+        v >>= 1;
+        ++n;
+    }
     return n;
 }
 
@@ -51,13 +54,20 @@ void move(const uint8_t* src, uint8_t* dst, uint32_t w, uint32_t h, uint32_t d, 
     if (r0 >= r1) return;
     const SwizzleTables t = make_swizzle_tables(w, h, d);
     switch (b) {
-    case 1: return move_texels<1, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
-    case 2: return move_texels<2, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
-    case 3: return move_texels<3, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
-    case 4: return move_texels<4, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
-    case 8: return move_texels<8, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
-    case 16: return move_texels<16, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
-    default: return move_texels<0, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 1:
+        return move_texels<1, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 2:
+        return move_texels<2, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 3:
+        return move_texels<3, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 4:
+        return move_texels<4, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 8:
+        return move_texels<8, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    case 16:
+        return move_texels<16, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
+    default:
+        return move_texels<0, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
     }
 }
 
@@ -100,9 +110,21 @@ uint64_t swizzled_index(uint32_t x, uint32_t y, uint32_t z, uint32_t width, uint
     uint64_t out = 0;
     uint32_t bit = 0;
     while (bw || bh || bd) {
-        if (bw) { out |= uint64_t(x & 1) << bit++; x >>= 1; --bw; }
-        if (bh) { out |= uint64_t(y & 1) << bit++; y >>= 1; --bh; }
-        if (bd) { out |= uint64_t(z & 1) << bit++; z >>= 1; --bd; }
+        if (bw) {
+            out |= uint64_t(x & 1) << bit++;
+            x >>= 1;
+            --bw;
+        }
+        if (bh) {
+            out |= uint64_t(y & 1) << bit++;
+            y >>= 1;
+            --bh;
+        }
+        if (bd) {
+            out |= uint64_t(z & 1) << bit++;
+            z >>= 1;
+            --bd;
+        }
     }
     return out;
 }

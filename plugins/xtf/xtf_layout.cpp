@@ -16,9 +16,18 @@ namespace {
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-void put16(uint8_t* p, uint16_t v) { p[0] = uint8_t(v); p[1] = uint8_t(v >> 8); }
-void put32(uint8_t* p, uint32_t v) { for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i)); }
-void putf(uint8_t* p, float f) { uint32_t v; std::memcpy(&v, &f, 4); put32(p, v); }
+void put16(uint8_t* p, uint16_t v) {
+    p[0] = uint8_t(v);
+    p[1] = uint8_t(v >> 8);
+}
+void put32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+void putf(uint8_t* p, float f) {
+    uint32_t v;
+    std::memcpy(&v, &f, 4);
+    put32(p, v);
+}
 
 // Bytes of every mip of one face, largest first.
 std::vector<uint64_t> mip_sizes(uint32_t fmt, uint32_t w, uint32_t h, uint32_t d, uint32_t mips) {
@@ -44,14 +53,15 @@ XtfHeader parse_xtf_header(const uint8_t* data, uint64_t size) {
                              (unsigned long long)size));
     sdk::ByteReader r(data, size);
     if (std::memcmp(data, "XTF\0", 4) != 0)
-        invalid(xtfoff::signature, format("signature: expected 'XTF\\0', got %02x %02x %02x %02x", data[0], data[1],
-                                          data[2], data[3]));
+        invalid(xtfoff::signature,
+                format("signature: expected 'XTF\\0', got %02x %02x %02x %02x", data[0], data[1], data[2], data[3]));
     XtfHeader h;
     h.version_major = r.u32(xtfoff::version_major);
     if (h.version_major != kXtfPlatformXbox)
         invalid(xtfoff::version_major, format("version major (platform): expected 5, got %u", h.version_major));
     h.version_minor = r.u32(xtfoff::version_minor);
-    if (h.version_minor != 0) invalid(xtfoff::version_minor, format("version minor: expected 0, got %u", h.version_minor));
+    if (h.version_minor != 0)
+        invalid(xtfoff::version_minor, format("version minor: expected 0, got %u", h.version_minor));
     h.header_size = r.u32(xtfoff::header_size);
     if (h.header_size != kXtfHeaderSize)
         invalid(xtfoff::header_size, format("header size: expected 58, got %u", h.header_size));
@@ -76,8 +86,7 @@ XtfHeader parse_xtf_header(const uint8_t* data, uint64_t size) {
     if (h.depth == 0) invalid(xtfoff::depth, "depth: expected at least 1, got 0");
     if (h.frames == 0) invalid(xtfoff::frames, "frame count: expected at least 1, got 0");
     if (!af_format_of(h.image_format))
-        invalid(xtfoff::image_format,
-                format("image format: expected a VTF format id 0..26, got %d", h.image_format));
+        invalid(xtfoff::image_format, format("image format: expected a VTF format id 0..26, got %d", h.image_format));
     return h;
 }
 
@@ -112,8 +121,8 @@ void xtf_writer_offsets(const XtfHeader& h, uint64_t& preload_end, uint64_t& ima
     if (h.lowres_width && h.lowres_height) off += uint64_t(h.lowres_width) * h.lowres_height * 3;
     if (h.image_format == VTF_P8) off += uint64_t(kPaletteBytes) * h.frames;
     if (xtf_has_fallback(h))
-        off += fallback_bytes(h, fmt, xtf_face_count(h),
-                              nomip ? 1 : full_mip_count(h.fallback_width, h.fallback_height));
+        off +=
+            fallback_bytes(h, fmt, xtf_face_count(h), nomip ? 1 : full_mip_count(h.fallback_width, h.fallback_height));
     preload_end = off;
     image_offset = xtf_has_fallback(h) ? round_up(off, kSector) : off;
 }
@@ -167,8 +176,8 @@ XtfLayout xtf_layout(const XtfHeader& h, uint64_t file_size, bool blocks) {
         for (uint32_t f = 0; f < h.frames; ++f)
             for (uint32_t face = 0; face < L.faces; ++face)
                 for (uint32_t m = 0; m < L.fallback_mips; ++m) {
-                    L.fallback.push_back({f, face, m, mip_extent(h.fallback_width, m),
-                                          mip_extent(h.fallback_height, m), 1, off, fs[m]});
+                    L.fallback.push_back(
+                        {f, face, m, mip_extent(h.fallback_width, m), mip_extent(h.fallback_height, m), 1, off, fs[m]});
                     off += fs[m];
                 }
     }
@@ -182,11 +191,11 @@ XtfLayout xtf_layout(const XtfHeader& h, uint64_t file_size, bool blocks) {
             for (uint32_t m = 0; m < L.mips; ++m) {
                 const uint64_t off = L.image_offset + rel;
                 if (off > file_size || ms[m] > file_size - off)
-                    invalid(off, format("truncated: frame %u face %u mip %u (%ux%ux%u) needs %llu bytes at offset "
-                                        "%llu, file has %llu bytes",
-                                        f, face, m, mip_extent(h.width, m), mip_extent(h.height, m),
-                                        mip_extent(h.depth, m), (unsigned long long)ms[m], (unsigned long long)off,
-                                        (unsigned long long)file_size));
+                    invalid(off,
+                            format("truncated: frame %u face %u mip %u (%ux%ux%u) needs %llu bytes at offset "
+                                   "%llu, file has %llu bytes",
+                                   f, face, m, mip_extent(h.width, m), mip_extent(h.height, m), mip_extent(h.depth, m),
+                                   (unsigned long long)ms[m], (unsigned long long)off, (unsigned long long)file_size));
                 if (blocks)
                     L.image.push_back({f, face, m, mip_extent(h.width, m), mip_extent(h.height, m),
                                        mip_extent(h.depth, m), off, ms[m]});

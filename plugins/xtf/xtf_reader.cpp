@@ -1,7 +1,7 @@
 #include "xtf_reader.hpp"
 
-#include "vtf_formats.hpp"
 #include "block_copy.hpp"
+#include "vtf_formats.hpp"
 
 #include "assetforge/plugin.hpp"
 

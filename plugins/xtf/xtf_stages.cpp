@@ -31,10 +31,12 @@ af_status run_xtf_write(const af_host* host, const af_stage_io* io, const af_opt
         for (uint32_t i = 0; i < io->input_count; ++i) {
             const af_item& item = *io->inputs[i];
             if (!item.texture)
-                sdk::usage(format("xtf.write: input '%s' is not a texture (decode it first)", item.name ? item.name : "?"));
+                sdk::usage(
+                    format("xtf.write: input '%s' is not a texture (decode it first)", item.name ? item.name : "?"));
             const Texture tex = sdk::import_texture(*item.texture);
             const auto bytes = write_xtf(host, tex, opt);
-            if (af_status s = emit_bytes(io, item, bytes); s != AF_OK) sdk::fail(s, AF_NO_OFFSET, "xtf.write: emit failed");
+            if (af_status s = emit_bytes(io, item, bytes); s != AF_OK)
+                sdk::fail(s, AF_NO_OFFSET, "xtf.write: emit failed");
         }
     });
 }
@@ -45,7 +47,8 @@ af_status run_raw(const af_host* host, const af_stage_io* io, const af_options* 
         const RawSurfaceParams p = parse_raw_surface_params(params);
         for (uint32_t i = 0; i < io->input_count; ++i) {
             const af_item& item = *io->inputs[i];
-            if (!item.bytes) sdk::usage(ToSwizzled ? "swizzle: input is not raw bytes" : "deswizzle: input is not raw bytes");
+            if (!item.bytes)
+                sdk::usage(ToSwizzled ? "swizzle: input is not raw bytes" : "deswizzle: input is not raw bytes");
             const auto out = swizzle_raw(host, item.bytes, item.size, p, ToSwizzled);
             if (af_status s = emit_bytes(io, item, out); s != AF_OK) sdk::fail(s, AF_NO_OFFSET, "emit failed");
         }
@@ -68,9 +71,11 @@ RawSurfaceParams parse_raw_surface_params(const af_options* params) {
     p.height = uint32_t(o.integer("height", 0, 1, 1 << 16));
     p.depth = uint32_t(o.integer("depth", 1, 1, 1 << 16));
     p.bits_per_texel = uint32_t(o.integer("bpp", 0, 8, 128));
-    if (p.bits_per_texel % 8) sdk::usage(format("bpp %u: the Xbox swizzle moves whole bytes (8, 16, 24, 32, 64 or 128)", p.bits_per_texel));
+    if (p.bits_per_texel % 8)
+        sdk::usage(format("bpp %u: the Xbox swizzle moves whole bytes (8, 16, 24, 32, 64 or 128)", p.bits_per_texel));
     if (!swizzle_representable(p.width, p.height, p.depth))
-        sdk::usage(format("%ux%ux%u: the Xbox swizzle is defined for power-of-two extents only", p.width, p.height, p.depth));
+        sdk::usage(
+            format("%ux%ux%u: the Xbox swizzle is defined for power-of-two extents only", p.width, p.height, p.depth));
     return p;
 }
 
@@ -87,15 +92,14 @@ std::vector<uint8_t> swizzle_raw(const af_host* host, const uint8_t* data, uint6
     return out;
 }
 
-const af_stage kXtfWriteStage = with_header(af_stage{
-    0, 0, 0, "xtf.write",
-    "Texture → Half-Life 2 Xbox XTF (format, fallback, lowres, flags, nomip, dither, …)", 1, AF_STAGE_MAP,
-    AF_STAGE_TAKES_TEXTURE, 0, kXtfWriteParams, run_xtf_write});
-const af_stage kSwizzleStage = with_header(af_stage{
-    0, 0, 0, "swizzle", "Raw row-major surface → original-Xbox swizzled order (width, height, depth, bpp)", 1,
-    AF_STAGE_MAP, AF_STAGE_TAKES_BYTES, 0, kRawParams, run_raw<true>});
-const af_stage kDeswizzleStage = with_header(af_stage{
-    0, 0, 0, "deswizzle", "Original-Xbox swizzled surface → row-major (width, height, depth, bpp)", 1, AF_STAGE_MAP,
-    AF_STAGE_TAKES_BYTES, 0, kRawParams, run_raw<false>});
+const af_stage kXtfWriteStage = with_header(
+    af_stage{0, 0, 0, "xtf.write", "Texture → Half-Life 2 Xbox XTF (format, fallback, lowres, flags, nomip, dither, …)",
+             1, AF_STAGE_MAP, AF_STAGE_TAKES_TEXTURE, 0, kXtfWriteParams, run_xtf_write});
+const af_stage kSwizzleStage = with_header(
+    af_stage{0, 0, 0, "swizzle", "Raw row-major surface → original-Xbox swizzled order (width, height, depth, bpp)", 1,
+             AF_STAGE_MAP, AF_STAGE_TAKES_BYTES, 0, kRawParams, run_raw<true>});
+const af_stage kDeswizzleStage =
+    with_header(af_stage{0, 0, 0, "deswizzle", "Original-Xbox swizzled surface → row-major (width, height, depth, bpp)",
+                         1, AF_STAGE_MAP, AF_STAGE_TAKES_BYTES, 0, kRawParams, run_raw<false>});
 
 } // namespace af::xtf

@@ -17,9 +17,9 @@ namespace af::xtf {
 using sdk::format;
 using sdk::usage;
 
-const char* const kXtfWriteParams[] = {"format",  "fallback",     "lowres",    "flags",      "nomip",
-                                       "dither",  "filter",       "premultiply", "linear", "mipskip", "reflectivity",
-                                       "bumpscale", nullptr};
+const char* const kXtfWriteParams[] = {"format",       "fallback",  "lowres",      "flags",  "nomip",
+                                       "dither",       "filter",    "premultiply", "linear", "mipskip",
+                                       "reflectivity", "bumpscale", nullptr};
 
 namespace {
 
@@ -89,13 +89,26 @@ bool parse_bool(std::string_view key, std::string_view v) {
 
 uint32_t auto_vtf_format(uint32_t af_format) {
     switch (af_format) { // the sRGB twins store the same bytes
-    case FMT_R8G8B8A8_UNORM_SRGB: af_format = FMT_R8G8B8A8_UNORM; break;
-    case FMT_B8G8R8A8_UNORM_SRGB: af_format = FMT_B8G8R8A8_UNORM; break;
-    case FMT_B8G8R8X8_UNORM_SRGB: af_format = FMT_B8G8R8X8_UNORM; break;
-    case FMT_BC1_UNORM_SRGB: af_format = FMT_BC1_UNORM; break;
-    case FMT_BC2_UNORM_SRGB: af_format = FMT_BC2_UNORM; break;
-    case FMT_BC3_UNORM_SRGB: af_format = FMT_BC3_UNORM; break;
-    default: break;
+    case FMT_R8G8B8A8_UNORM_SRGB:
+        af_format = FMT_R8G8B8A8_UNORM;
+        break;
+    case FMT_B8G8R8A8_UNORM_SRGB:
+        af_format = FMT_B8G8R8A8_UNORM;
+        break;
+    case FMT_B8G8R8X8_UNORM_SRGB:
+        af_format = FMT_B8G8R8X8_UNORM;
+        break;
+    case FMT_BC1_UNORM_SRGB:
+        af_format = FMT_BC1_UNORM;
+        break;
+    case FMT_BC2_UNORM_SRGB:
+        af_format = FMT_BC2_UNORM;
+        break;
+    case FMT_BC3_UNORM_SRGB:
+        af_format = FMT_BC3_UNORM;
+        break;
+    default:
+        break;
     }
     if (auto v = vtf_format_of(af_format)) return uint32_t(*v);
     const FormatInfo* fi = format_info(af_format);
@@ -109,7 +122,8 @@ XtfWriteOptions parse_xtf_write_options(const af_options* options) {
         auto id = vtf_format_by_name(*v);
         if (!id) {
             std::string names;
-            for (int32_t i = 0; i < kVtfFormatCount; ++i) names += std::string(i ? ", " : "") + std::string(vtf_format_name(i));
+            for (int32_t i = 0; i < kVtfFormatCount; ++i)
+                names += std::string(i ? ", " : "") + std::string(vtf_format_name(i));
             usage(format("option format: '%.*s' is not one of: auto, %s", int(v->size()), v->data(), names.c_str()));
         }
         w.format = *id;
@@ -180,7 +194,8 @@ Texture convert_texture(const af_host* host, const Texture& in, uint32_t fmt, ui
 
 XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt) {
     const TextureDesc& d = in.desc;
-    if (d.faces != 1 && d.faces != 6) usage(format("XTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
+    if (d.faces != 1 && d.faces != 6)
+        usage(format("XTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
     if (d.faces == 6 && d.depth > 1) usage("XTF cannot hold a cubemap with depth slices");
     if (d.width > 65535 || d.height > 65535 || d.depth > 65535)
         usage(format("XTF extents are 16-bit: %ux%ux%u does not fit", d.width, d.height, d.depth));
@@ -225,7 +240,8 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
         }
         if (fw > 255 || fh > 255) usage(format("fallback %ux%u: the header stores 8-bit sizes", fw, fh));
         if (!fi->compressed() && !swizzle_representable(fw, fh))
-            usage(format("fallback %ux%u is not a power-of-two size, which uncompressed (swizzled) images need", fw, fh));
+            usage(
+                format("fallback %ux%u is not a power-of-two size, which uncompressed (swizzled) images need", fw, fh));
         if (fi->compressed()) {
             check_dxt_extent(fw, "fallback width", fw);
             check_dxt_extent(fh, "fallback height", fh);
@@ -249,8 +265,10 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
         flags = *opt.flags;
     } else if (tf != FMT_P8 && fi->has_alpha()) {
         const bool bit_alpha = fi->layout == Layout::Plain && fi->ch[3].bits == 1;
-        if (tf == FMT_BC1_UNORM) flags = 0; // DXT1 alpha only when asked for (DXT1_ONEBITALPHA)
-        else flags = bit_alpha ? vtfflag::onebitalpha : vtfflag::eightbitalpha;
+        if (tf == FMT_BC1_UNORM)
+            flags = 0; // DXT1 alpha only when asked for (DXT1_ONEBITALPHA)
+        else
+            flags = bit_alpha ? vtfflag::onebitalpha : vtfflag::eightbitalpha;
     }
     flags &= ~(vtfflag::envmap | vtfflag::nomip);
     if (d.faces == 6) flags |= vtfflag::envmap;
@@ -287,7 +305,8 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
             uint8_t* pal = c.image.palette.data() + size_t(l) * 1024;
             std::vector<std::vector<Image>> fb_levels(d.faces);
             if (has_fb && !given_fb)
-                for (uint32_t f = 0; f < d.faces; ++f) fb_levels[f] = fallback_images(host, in, l, f, fw, fh, fb_mips, opt);
+                for (uint32_t f = 0; f < d.faces; ++f)
+                    fb_levels[f] = fallback_images(host, in, l, f, fw, fh, fb_mips, opt);
             if (raw) {
                 std::memcpy(pal, in.palette.data() + size_t(l) * 1024, 1024);
                 for (uint32_t f = 0; f < d.faces; ++f)

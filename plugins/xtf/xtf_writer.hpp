@@ -15,14 +15,14 @@
 namespace af::xtf {
 
 struct XtfWriteOptions {
-    std::optional<int32_t> format;     // VTF id; nullopt: keep the texture's layout when VTF has it
+    std::optional<int32_t> format; // VTF id; nullopt: keep the texture's layout when VTF has it
     bool fallback = true;
-    uint32_t fallback_side = 8;        // largest fallback side, aspect kept (when width/height are 0)
+    uint32_t fallback_side = 8; // largest fallback side, aspect kept (when width/height are 0)
     uint32_t fallback_width = 0, fallback_height = 0;
     bool lowres = true;
-    std::optional<uint32_t> flags;     // as given, except ENVMAP and NOMIP which follow the data
+    std::optional<uint32_t> flags; // as given, except ENVMAP and NOMIP which follow the data
     bool nomip = false;
-    bool dither = true;                // P8 only
+    bool dither = true; // P8 only
     // Mip and fallback resampling, each level straight from mip 0. Mitchell on
     // premultiplied alpha in the stored (not linear) space reproduces vtfpp
     // (stb_image_resize2 defaults) to within rounding on the fixtures.

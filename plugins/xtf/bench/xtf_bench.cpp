@@ -5,6 +5,7 @@
 //
 //   ninja -C build xtf_bench && build/bin/xtf_bench [iterations]
 #include "surface_codec.hpp"
+#include "vtf_formats.hpp"
 #include "xtf_reader.hpp"
 #include "xtf_writer.hpp"
 
@@ -98,7 +99,7 @@ int main(int argc, char** argv) {
             one.execute([&] { t1 = seconds(r.fn, iterations); });
         }
         {
-            tbb::task_arena many(int(all));
+            tbb::task_arena many{int(all)};
             many.execute([&] { tn = seconds(r.fn, iterations); });
         }
         std::printf("%-44s %9.1f MB/s %9.1f MB/s\n", r.name, mb / t1, mb / tn);

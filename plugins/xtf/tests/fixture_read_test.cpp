@@ -77,7 +77,8 @@ TEST_CASE("xtf fixtures: header, layout, blocks and pixels equal the manifest", 
             CHECK(h.frames == jh["frames"].get<uint32_t>());
             CHECK(h.preload_size == jh["preload_size"].get<uint32_t>());
             CHECK(h.image_offset == jh["image_offset"].get<uint32_t>());
-            for (int c = 0; c < 3; ++c) CHECK(f32_hex(h.reflectivity[c]) == jh["reflectivity_f32_hex"][c].get<std::string>());
+            for (int c = 0; c < 3; ++c)
+                CHECK(f32_hex(h.reflectivity[c]) == jh["reflectivity_f32_hex"][c].get<std::string>());
             CHECK(h.bumpmap_scale == jh["bumpmap_scale"].get<float>());
             CHECK(h.image_format == jh["image_format"].get<int32_t>());
             CHECK(vtf_format_name(h.image_format) == jh["image_format_name"].get<std::string>());
@@ -92,7 +93,8 @@ TEST_CASE("xtf fixtures: header, layout, blocks and pixels equal the manifest", 
             const auto& jd = j["derived"];
             CHECK(L.mips == jd["mip_count"].get<uint32_t>());
             CHECK(L.faces == jd["face_count"].get<uint32_t>());
-            CHECK(L.fallback_mips == (jd["fallback_mip_count"].is_null() ? 0u : jd["fallback_mip_count"].get<uint32_t>()));
+            CHECK(L.fallback_mips ==
+                  (jd["fallback_mip_count"].is_null() ? 0u : jd["fallback_mip_count"].get<uint32_t>()));
             CHECK_FALSE(L.nomip_repaired);
             REQUIRE(x.lowres.size() == 3);
             CHECK(std::vector<int>(x.lowres.begin(), x.lowres.end()) == jd["lowres_rgb"].get<std::vector<int>>());

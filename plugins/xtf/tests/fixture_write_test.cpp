@@ -64,15 +64,17 @@ TEST_CASE("xtf writer: the full recipe from a fixture's images and parameters re
             if (x.fallback.desc.width) o.fallback_images = &x.fallback;
             // vtfpp took the reflectivity of DXT files from its own BC decoder; ours
             // may round differently, so those take the stored value (checked below).
-            if (is_dxt(j)) o.reflectivity = std::array<float, 3>{x.header.reflectivity[0], x.header.reflectivity[1],
-                                                                 x.header.reflectivity[2]};
+            if (is_dxt(j))
+                o.reflectivity =
+                    std::array<float, 3>{x.header.reflectivity[0], x.header.reflectivity[1], x.header.reflectivity[2]};
             auto out = write_xtf(xtftest::host(), x.image, o);
             CHECK(out.size() == file.size());
             CHECK(xtftest::sha256(out) == xtftest::sha256(file));
             if (is_dxt(j) && xtftest::bc_codec_available()) {
                 o.reflectivity.reset();
                 XtfContent c = prepare_xtf(xtftest::host(), x.image, o);
-                for (int i = 0; i < 3; ++i) CHECK(c.header.reflectivity[i] == Approx(x.header.reflectivity[i]).margin(2e-3));
+                for (int i = 0; i < 3; ++i)
+                    CHECK(c.header.reflectivity[i] == Approx(x.header.reflectivity[i]).margin(2e-3));
             }
         }
     }

@@ -41,7 +41,10 @@ std::vector<uint8_t> fixture(const std::string& name) {
     return xtftest::read_bytes(xtftest::data_dir() / name / (name + ".xtf"));
 }
 
-void put16(std::vector<uint8_t>& b, size_t off, uint16_t v) { b[off] = uint8_t(v); b[off + 1] = uint8_t(v >> 8); }
+void put16(std::vector<uint8_t>& b, size_t off, uint16_t v) {
+    b[off] = uint8_t(v);
+    b[off + 1] = uint8_t(v >> 8);
+}
 void put32(std::vector<uint8_t>& b, size_t off, uint32_t v) {
     for (int i = 0; i < 4; ++i) b[off + i] = uint8_t(v >> (8 * i));
 }
@@ -53,8 +56,16 @@ TEST_CASE("xtf hostile: truncated at every section boundary", "[xtf][hostile]") 
         const auto file = fixture(name);
         XtfFile x = read_xtf(file.data(), file.size(), xtftest::host());
         const XtfLayout& L = x.layout;
-        std::set<uint64_t> cuts = {0, 3, 4, 57, L.lowres_offset, L.palette_offset, L.fallback_offset, L.preload_end,
-                                   L.image_offset, L.end_of_data - 1};
+        std::set<uint64_t> cuts = {0,
+                                   3,
+                                   4,
+                                   57,
+                                   L.lowres_offset,
+                                   L.palette_offset,
+                                   L.fallback_offset,
+                                   L.preload_end,
+                                   L.image_offset,
+                                   L.end_of_data - 1};
         for (const auto& b : L.fallback) cuts.insert({b.offset, b.offset + b.size - 1});
         for (const auto& b : L.image) cuts.insert({b.offset, b.offset + b.size - 1});
         for (uint64_t cut : cuts) {
@@ -95,7 +106,8 @@ TEST_CASE("xtf hostile: header fields out of range name the field and offset", "
         {"height 0", [](auto& b) { put16(b, 22, 0); }, 22, "height"},
         {"depth 0", [](auto& b) { put16(b, 24, 0); }, 24, "depth"},
         {"frames 0", [](auto& b) { put16(b, 26, 0); }, 26, "frame count: expected at least 1, got 0"},
-        {"unknown format", [](auto& b) { put32(b, 48, 27); }, 48, "image format: expected a VTF format id 0..26, got 27"},
+        {"unknown format", [](auto& b) { put32(b, 48, 27); }, 48,
+         "image format: expected a VTF format id 0..26, got 27"},
         {"negative format", [](auto& b) { put32(b, 48, 0xFFFFFFFF); }, 48, "got -1"},
         {"preload", [](auto& b) { put16(b, 28, 400); }, 28, "preload size: expected 401"},
         {"image offset", [](auto& b) { put16(b, 30, 100); }, 30, "image offset: expected at least 401"},

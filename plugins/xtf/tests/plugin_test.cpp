@@ -92,7 +92,7 @@ TEST_CASE("plugin: read, write and info through the ABI", "[plugin]") {
     REQUIRE(container("xtf")->write(h, &tex, &opts, &sink, &err) == AF_OK);
     CHECK(written.size() == file.size());
     CHECK(std::equal(written.begin(), written.begin() + 512, file.begin()) == false); // fallback resampled anew
-    CHECK(std::equal(written.begin() + 2560, written.end(), file.begin() + 2560)); // high-res data identical
+    CHECK(std::equal(written.begin() + 2560, written.end(), file.begin() + 2560));    // high-res data identical
     h->free(tex.data);
 
     af_info_text info{};
@@ -237,8 +237,8 @@ TEST_CASE("plugin: xtf.write stage", "[plugin]") {
     REQUIRE(stage("xtf.write")->run(h, &io, &p, &err) == AF_OK);
     REQUIRE(out.items.size() == 1);
     const auto& b = out.items[0];
-    CHECK(b[54] == 4); // fallback width
-    CHECK(b[52] == 0); // no low-res image
+    CHECK(b[54] == 4);  // fallback width
+    CHECK(b[52] == 0);  // no low-res image
     CHECK((b[17] & 1)); // NOMIP
     h->free(ct.data);
 }

@@ -92,8 +92,12 @@ af_status convert(const af_surface* src, af_surface* dst, const af_options* opts
         if (si->compressed()) {
             const af_codec* c = bc_codec(src->format);
             if (!c) af::sdk::unsupported("no codec for " + std::string(si->name));
-            af_surface tmp{af::FMT_R32G32B32A32_FLOAT, src->width, src->height, src->depth,
-                           reinterpret_cast<uint8_t*>(rgba.data()), rgba.size() * 4};
+            af_surface tmp{af::FMT_R32G32B32A32_FLOAT,
+                           src->width,
+                           src->height,
+                           src->depth,
+                           reinterpret_cast<uint8_t*>(rgba.data()),
+                           rgba.size() * 4};
             if (auto s = c->decode(&g_host, src, &tmp, opts, err); s != AF_OK)
                 throw af::sdk::Error(s, err->message, err->offset);
         } else {
@@ -102,8 +106,12 @@ af_status convert(const af_surface* src, af_surface* dst, const af_options* opts
         if (di->compressed()) {
             const af_codec* c = bc_codec(dst->format);
             if (!c) af::sdk::unsupported("no codec for " + std::string(di->name));
-            af_surface tmp{af::FMT_R32G32B32A32_FLOAT, src->width, src->height, src->depth,
-                           reinterpret_cast<uint8_t*>(rgba.data()), rgba.size() * 4};
+            af_surface tmp{af::FMT_R32G32B32A32_FLOAT,
+                           src->width,
+                           src->height,
+                           src->depth,
+                           reinterpret_cast<uint8_t*>(rgba.data()),
+                           rgba.size() * 4};
             if (auto s = c->encode(&g_host, &tmp, dst, opts, err); s != AF_OK)
                 throw af::sdk::Error(s, err->message, err->offset);
         } else {

@@ -23,8 +23,13 @@ struct Builder {
     static uint8_t texel(uint32_t mip, uint32_t frame, uint32_t face, uint64_t i) {
         return uint8_t(mip * 61 + frame * 17 + face * 5 + i * 3);
     }
-    void p16(size_t off, uint16_t v) { bytes[off] = uint8_t(v); bytes[off + 1] = uint8_t(v >> 8); }
-    void p32(size_t off, uint32_t v) { for (int i = 0; i < 4; ++i) bytes[off + i] = uint8_t(v >> (8 * i)); }
+    void p16(size_t off, uint16_t v) {
+        bytes[off] = uint8_t(v);
+        bytes[off + 1] = uint8_t(v >> 8);
+    }
+    void p32(size_t off, uint32_t v) {
+        for (int i = 0; i < 4; ++i) bytes[off + i] = uint8_t(v >> (8 * i));
+    }
 
     std::vector<uint8_t> build() {
         const uint32_t header = minor >= 3 ? 80 + 3 * 8 : minor == 2 ? 80 : 64;
@@ -63,7 +68,8 @@ struct Builder {
         for (int m = int(mips) - 1; m >= 0; --m)
             for (uint32_t f = 0; f < frames; ++f)
                 for (uint32_t face = 0; face < faces; ++face) {
-                    const uint64_t n = uint64_t(af::mip_extent(w, m)) * af::mip_extent(h, m) * af::mip_extent(depth, m) * 4;
+                    const uint64_t n =
+                        uint64_t(af::mip_extent(w, m)) * af::mip_extent(h, m) * af::mip_extent(depth, m) * 4;
                     for (uint64_t i = 0; i < n; ++i) bytes.push_back(texel(uint32_t(m), f, face, i));
                 }
         return bytes;

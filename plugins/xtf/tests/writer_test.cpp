@@ -56,8 +56,9 @@ TEST_CASE("xtf writer: write → read round trip for every format and shape", "[
         uint32_t w, h, d, layers, faces;
         bool nomip, fallback;
     };
-    const Shape shapes[] = {{16, 8, 1, 1, 1, false, true}, {8, 32, 1, 3, 1, false, true}, {8, 8, 1, 1, 6, false, true},
-                            {32, 32, 1, 2, 6, true, true},  {16, 16, 1, 1, 1, true, false}, {64, 4, 1, 2, 1, false, false},
+    const Shape shapes[] = {{16, 8, 1, 1, 1, false, true},  {8, 32, 1, 3, 1, false, true},
+                            {8, 8, 1, 1, 6, false, true},   {32, 32, 1, 2, 6, true, true},
+                            {16, 16, 1, 1, 1, true, false}, {64, 4, 1, 2, 1, false, false},
                             {8, 4, 4, 1, 1, false, false},  {4, 4, 8, 2, 1, true, false}};
     uint32_t seed = 1;
     for (int32_t vf = 0; vf < kVtfFormatCount; ++vf) {
@@ -156,8 +157,13 @@ TEST_CASE("xtf writer: refuses what XTF cannot represent", "[xtf][writer]") {
 }
 
 TEST_CASE("xtf writer: options parse", "[xtf][writer]") {
-    af_kv kv[] = {{"format", "dxt5"}, {"fallback", "4x8"}, {"lowres", "false"}, {"flags", "0x08000000"},
-                  {"nomip", "true"},   {"dither", "off"},   {"reflectivity", "0.1,0.2,0.3"}};
+    af_kv kv[] = {{"format", "dxt5"},
+                  {"fallback", "4x8"},
+                  {"lowres", "false"},
+                  {"flags", "0x08000000"},
+                  {"nomip", "true"},
+                  {"dither", "off"},
+                  {"reflectivity", "0.1,0.2,0.3"}};
     af_options opts{kv, 7};
     XtfWriteOptions o = parse_xtf_write_options(&opts);
     CHECK(o.format == VTF_DXT5);
