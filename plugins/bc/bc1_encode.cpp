@@ -202,13 +202,14 @@ void principal_axis(const Texels& t, float mean[3], float axis[3]) {
     if (cov[0] >= cov[3] && cov[0] >= cov[5]) v[0] = cov[0], v[1] = cov[1], v[2] = cov[2];
     else if (cov[3] >= cov[5]) v[0] = cov[1], v[1] = cov[3], v[2] = cov[4];
     else v[0] = cov[2], v[1] = cov[4], v[2] = cov[5];
-    for (int it = 0; it < 6; ++it) {
+    for (int it = 0; it < 4; ++it) {
         float x = cov[0] * v[0] + cov[1] * v[1] + cov[2] * v[2];
         float y = cov[1] * v[0] + cov[3] * v[1] + cov[4] * v[2];
         float z = cov[2] * v[0] + cov[4] * v[1] + cov[5] * v[2];
         float l = std::max({std::fabs(x), std::fabs(y), std::fabs(z)});
         if (l < 1e-12f) break;
-        v[0] = x / l; v[1] = y / l; v[2] = z / l;
+        float inv = 1.0f / l;
+        v[0] = x * inv; v[1] = y * inv; v[2] = z * inv;
     }
     float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (l < 1e-12f) v[0] = v[1] = v[2] = 0.57735f, l = 1;
@@ -383,9 +384,9 @@ constexpr Effort kEffort[11] = {
     {1, false, 0, 0, false, 0, 0}, // 0 fast
     {2, true, 0, 0, false, 0, 0},  // 1
     {2, true, 0, 0, false, 1, 1},  // 2
-    {2, true, 1, 1, false, 0, 0},  // 3 normal
-    {2, true, 1, 1, false, 1, 1},  // 4
-    {3, true, 1, 1, true, 1, 1},   // 5
+    {2, true, 1, 1, false, 1, 1},  // 3 normal
+    {3, true, 1, 1, true, 1, 1},   // 4
+    {3, true, 2, 1, true, 1, 1},   // 5
     {3, true, 2, 1, true, 2, 1},   // 6 high
     {3, true, 3, 2, true, 2, 1},   // 7
     {4, true, 4, 2, true, 2, 2},   // 8
@@ -395,11 +396,25 @@ constexpr Effort kEffort[11] = {
 
 void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& opt, bool force_four) {
     Texels t;
-    uint32_t opaque = 0;
+    uint32_t opaque = 0xffff;
     const bool punch = !force_four && opt.bc1_punchthrough;
-    for (int i = 0; i < 16; ++i) {
-        t.r[i] = rgba[4 * i]; t.g[i] = rgba[4 * i + 1]; t.b[i] = rgba[4 * i + 2];
-        if (!punch || rgba[4 * i + 3] >= opt.alpha_threshold) opaque |= 1u << i;
+    bool solid_block = true;
+    {
+        // 4 texels per SSE load: split into R, G, B float lanes; compare RGB with texel 0.
+        const __m128i rgb_mask = _mm_set1_epi32(0x00ffffff);
+        const __m128i first = _mm_set1_epi32(int(uint32_t(rgba[0]) | rgba[1] << 8 | rgba[2] << 16));
+        for (int q = 0; q < 4; ++q) {
+            __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rgba + 16 * q));
+            _mm_store_ps(t.r + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(x, _mm_set1_epi32(0xff))));
+            _mm_store_ps(t.g + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(x, 8), _mm_set1_epi32(0xff))));
+            _mm_store_ps(t.b + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0xff))));
+            solid_block = solid_block && _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(x, rgb_mask), first)) == 0xffff;
+        }
+    }
+    if (punch) {
+        opaque = 0;
+        for (int i = 0; i < 16; ++i)
+            if (rgba[4 * i + 3] >= opt.alpha_threshold) opaque |= 1u << i;
     }
     t.opaque_mask = opaque;
     t.count = __builtin_popcount(opaque);
@@ -422,7 +437,7 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
 
     Candidate best;
     // Solid colour (over the opaque texels): table lookup is optimal.
-    {
+    if (opaque != 0xffff || solid_block) {
         int first = __builtin_ctz(opaque);
         bool same = true;
         for (int i = 0; i < 16 && same; ++i)
@@ -438,9 +453,9 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
     float mean[3], axis[3];
     principal_axis(t, mean, axis);
     float tmin = 3.4e38f, tmax = -3.4e38f;
-    for (int i = 0; i < 16; ++i) {
-        if (!((opaque >> i) & 1)) continue;
-        float p = (t.r[i] - mean[0]) * axis[0] + (t.g[i] - mean[1]) * axis[1] + (t.b[i] - mean[2]) * axis[2];
+    for (int i = 0; i < 16; ++i) { // transparent texels are pushed to the projection's middle (0)
+        float m = float((opaque >> i) & 1);
+        float p = m * ((t.r[i] - mean[0]) * axis[0] + (t.g[i] - mean[1]) * axis[1] + (t.b[i] - mean[2]) * axis[2]);
         tmin = std::min(tmin, p), tmax = std::max(tmax, p);
     }
     float hi[3], lo[3];

@@ -201,3 +201,26 @@ TEST_CASE("Higher BC1 levels never lose to lower ones on a real image") {
     CHECK(p3 > p0);
     CHECK(p6 >= p3);
 }
+
+TEST_CASE("Perceptual weights trade red/blue error for green error") {
+    auto img = load("d_wallpaper_128.png");
+    SurfaceOptions uniform = level(3), perceptual = level(3);
+    perceptual.block.perceptual = true;
+    auto u = decode(encode(img, af::FMT_BC1_UNORM, uniform), af::FMT_BC1_UNORM, img.w, img.h);
+    auto p = decode(encode(img, af::FMT_BC1_UNORM, perceptual), af::FMT_BC1_UNORM, img.w, img.h);
+    INFO("G uniform " << psnr(img, u, {1}) << " perceptual " << psnr(img, p, {1}));
+    CHECK(psnr(img, p, {1}) > psnr(img, u, {1}));
+    CHECK(psnr(img, u, {0, 1, 2}) > psnr(img, p, {0, 1, 2})); // uniform is what RGB PSNR rewards
+}
+
+TEST_CASE("sRGB-aware error changes the choice and stays close in quality") {
+    auto img = load("d_rock_128.png");
+    SurfaceOptions plain = level(3), srgb = level(3);
+    srgb.block.srgb = true;
+    auto a = encode(img, af::FMT_BC1_UNORM_SRGB, plain), b = encode(img, af::FMT_BC1_UNORM_SRGB, srgb);
+    CHECK(a != b);
+    double pa = psnr(img, decode(a, af::FMT_BC1_UNORM_SRGB, img.w, img.h), {0, 1, 2});
+    double pb = psnr(img, decode(b, af::FMT_BC1_UNORM_SRGB, img.w, img.h), {0, 1, 2});
+    INFO(pa << " vs " << pb);
+    CHECK(pb > pa - 1.0);
+}
