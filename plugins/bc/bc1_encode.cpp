@@ -10,6 +10,7 @@
 #include "bc_block.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <smmintrin.h>
@@ -33,21 +34,27 @@ struct Candidate {
 
 inline uint16_t pack565(int r, int g, int b) { return uint16_t(r << 11 | g << 5 | b); }
 
+// 8-bit value → the 5/6-bit code whose bit-replicated expansion is nearest.
+constexpr std::array<uint8_t, 256> make_nearest(int bits) {
+    std::array<uint8_t, 256> t{};
+    for (int v = 0; v < 256; ++v) {
+        int best = 0, be = 1 << 30;
+        for (int q = 0; q < (1 << bits); ++q) {
+            int d = tables::expand(q, bits) - v;
+            d = d < 0 ? -d : d;
+            if (d < be) be = d, best = q;
+        }
+        t[v] = uint8_t(best);
+    }
+    return t;
+}
+constexpr auto kNearest5 = make_nearest(5);
+constexpr auto kNearest6 = make_nearest(6);
+
 // Float RGB (0..255) → nearest 565 code per channel (by expanded value).
 inline uint16_t quantise(float r, float g, float b) {
-    auto q = [](float v, int bits) {
-        int n = (1 << bits) - 1;
-        int x = int(std::clamp(v, 0.0f, 255.0f) * (float(n) / 255.0f) + 0.5f);
-        // Bit replication makes rounding off by one near some values: check neighbours.
-        int best = x;
-        float be = std::fabs(float(tables::expand(x, bits)) - v);
-        for (int y = std::max(0, x - 1); y <= std::min(n, x + 1); ++y) {
-            float e = std::fabs(float(tables::expand(y, bits)) - v);
-            if (e < be) be = e, best = y;
-        }
-        return best;
-    };
-    return pack565(q(r, 5), q(g, 6), q(b, 5));
+    auto idx = [](float v) { return int(std::clamp(v, 0.0f, 255.0f) + 0.5f); };
+    return pack565(kNearest5[idx(r)], kNearest6[idx(g)], kNearest5[idx(b)]);
 }
 
 // Scores endpoints (c0, c1) as stored, in the palette the decoder will pick
@@ -178,28 +185,31 @@ void perturb(const Texels& t, Candidate& best, bool force_four, int passes, int 
 }
 
 void principal_axis(const Texels& t, float mean[3], float axis[3]) {
-    float n = 0, m[3] = {};
-    for (int i = 0; i < 16; ++i)
-        if ((t.opaque_mask >> i) & 1) m[0] += t.r[i], m[1] += t.g[i], m[2] += t.b[i], n += 1;
-    for (int c = 0; c < 3; ++c) mean[c] = m[c] / n;
-    float cov[6] = {};
+    // Masked sums without branches so the compiler vectorises them.
+    float wt[16];
+    for (int i = 0; i < 16; ++i) wt[i] = float((t.opaque_mask >> i) & 1);
+    float n = 0, m0 = 0, m1 = 0, m2 = 0;
+    for (int i = 0; i < 16; ++i) n += wt[i], m0 += wt[i] * t.r[i], m1 += wt[i] * t.g[i], m2 += wt[i] * t.b[i];
+    mean[0] = m0 / n, mean[1] = m1 / n, mean[2] = m2 / n;
+    float c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0;
     for (int i = 0; i < 16; ++i) {
-        if (!((t.opaque_mask >> i) & 1)) continue;
-        float r = t.r[i] - mean[0], g = t.g[i] - mean[1], b = t.b[i] - mean[2];
-        cov[0] += r * r; cov[1] += r * g; cov[2] += r * b; cov[3] += g * g; cov[4] += g * b; cov[5] += b * b;
+        float r = (t.r[i] - mean[0]) * wt[i], g = (t.g[i] - mean[1]) * wt[i], b = (t.b[i] - mean[2]) * wt[i];
+        c0 += r * r, c1 += r * g, c2 += r * b, c3 += g * g, c4 += g * b, c5 += b * b;
     }
+    const float cov[6] = {c0, c1, c2, c3, c4, c5};
     // Power iteration from the row of largest variance.
     float v[3];
     if (cov[0] >= cov[3] && cov[0] >= cov[5]) v[0] = cov[0], v[1] = cov[1], v[2] = cov[2];
     else if (cov[3] >= cov[5]) v[0] = cov[1], v[1] = cov[3], v[2] = cov[4];
     else v[0] = cov[2], v[1] = cov[4], v[2] = cov[5];
-    for (int it = 0; it < 6; ++it) {
+    for (int it = 0; it < 4; ++it) {
         float x = cov[0] * v[0] + cov[1] * v[1] + cov[2] * v[2];
         float y = cov[1] * v[0] + cov[3] * v[1] + cov[4] * v[2];
         float z = cov[2] * v[0] + cov[4] * v[1] + cov[5] * v[2];
         float l = std::max({std::fabs(x), std::fabs(y), std::fabs(z)});
         if (l < 1e-12f) break;
-        v[0] = x / l; v[1] = y / l; v[2] = z / l;
+        float inv = 1.0f / l;
+        v[0] = x * inv; v[1] = y * inv; v[2] = z * inv;
     }
     float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (l < 1e-12f) v[0] = v[1] = v[2] = 0.57735f, l = 1;
@@ -207,8 +217,16 @@ void principal_axis(const Texels& t, float mean[3], float axis[3]) {
 }
 
 // Cluster fit: texels ordered along `axis`; every split of the ordering into
-// consecutive runs per palette entry gets its least-squares endpoints and
-// analytic error; the best few are quantised and scored exactly.
+// consecutive runs per palette entry has closed-form least-squares endpoints.
+// With prefix sums P of the ordered colours and runs [0,i) [i,j) [j,k) [k,n)
+// at weights 1, 2/3, 1/3, 0 of endpoint a, the scaled sums are
+//   AX = P[i] + P[j] + P[k],  BX = 3·P[n] − AX,
+//   A = 9c0 + 4c1 + c2,  C = 2(c1 + c2),  B = 9c3 + c1 + 4c2,
+// and the residual drops by Σ_ch w (B·AX² − 2C·AX·BX + A·BX²) / (AB − C²):
+// the split maximising that is the best, and needs no solve to rank.
+// (3 colours: weights 1, 1/2, 0, AX = P[i] + P[j], BX = 2·P[n] − AX,
+//  A = 4c0 + c1, C = c1, B = 4c2 + c1.) The best `keep` splits are solved,
+// quantised, scored exactly and refined.
 void cluster_fit(const Texels& t, const float axis[3], bool four, bool force_four, int keep, Candidate& best) {
     int order[16], n = 0;
     float key[16];
@@ -216,73 +234,105 @@ void cluster_fit(const Texels& t, const float axis[3], bool four, bool force_fou
         if ((t.opaque_mask >> i) & 1) key[n] = t.r[i] * axis[0] + t.g[i] * axis[1] + t.b[i] * axis[2], order[n++] = i;
     for (int i = 1; i < n; ++i) // insertion sort: n <= 16
         for (int j = i; j > 0 && key[j] < key[j - 1]; --j) std::swap(key[j], key[j - 1]), std::swap(order[j], order[j - 1]);
-    // Prefix sums of colour along the ordering.
-    float pr[17][3] = {};
+    float P[3][17];
+    P[0][0] = P[1][0] = P[2][0] = 0;
     for (int i = 0; i < n; ++i) {
         int k = order[i];
-        pr[i + 1][0] = pr[i][0] + t.r[k]; pr[i + 1][1] = pr[i][1] + t.g[k]; pr[i + 1][2] = pr[i][2] + t.b[k];
+        P[0][i + 1] = P[0][i] + t.r[k], P[1][i + 1] = P[1][i] + t.g[k], P[2][i + 1] = P[2][i] + t.b[k];
     }
-    const float w[3] = {t.wr, t.wg, t.wb};
-    struct Fit { float err; float e0[3], e1[3]; };
-    Fit top[8];
+    const float w0 = t.wr, w1 = t.wg, w2 = t.wb;
+    struct Split { float q; int i, j, k; };
+    Split top[8];
     int ntop = 0;
-    keep = std::min(keep, 8);
-    auto consider = [&](float s_aa, float s_ab, float s_bb, const float ax[3], const float bx[3]) {
-        float det = s_aa * s_bb - s_ab * s_ab;
-        if (det < 1e-4f) return;
-        Fit f;
-        float err = 0;
-        for (int c = 0; c < 3; ++c) {
-            float a = (s_bb * ax[c] - s_ab * bx[c]) / det, b = (s_aa * bx[c] - s_ab * ax[c]) / det;
-            f.e0[c] = a; f.e1[c] = b;
-            // Σ(x - (s a + u b))² minus the constant Σx², enough for ranking.
-            err += w[c] * (s_aa * a * a + 2 * s_ab * a * b + s_bb * b * b - 2 * (a * ax[c] + b * bx[c]));
-        }
-        f.err = err;
+    keep = std::clamp(keep, 1, 8);
+    float worst = -1;
+    auto offer = [&](float q, int i, int j, int k) {
         if (ntop < keep) {
-            top[ntop++] = f;
+            top[ntop++] = {q, i, j, k};
         } else {
-            int worst = 0;
-            for (int i = 1; i < ntop; ++i) if (top[i].err > top[worst].err) worst = i;
-            if (err >= top[worst].err) return;
-            top[worst] = f;
+            int wi = 0;
+            for (int x = 1; x < ntop; ++x) if (top[x].q < top[wi].q) wi = x;
+            top[wi] = {q, i, j, k};
         }
+        worst = top[0].q;
+        for (int x = 1; x < ntop; ++x) worst = std::min(worst, top[x].q);
+        if (ntop < keep) worst = -1;
     };
-    if (four) {
-        // runs: [0,i) → endpoint 0 weight 1, [i,j) → 2/3, [j,k) → 1/3, [k,n) → 0
-        for (int i = 0; i <= n; ++i)
-            for (int j = i; j <= n; ++j)
-                for (int k = j; k <= n; ++k) {
-                    float c1 = float(j - i), c2 = float(k - j), c0 = float(i), c3 = float(n - k);
-                    float s_aa = c0 + c1 * (4 / 9.f) + c2 * (1 / 9.f);
-                    float s_ab = (c1 + c2) * (2 / 9.f);
-                    float s_bb = c3 + c1 * (1 / 9.f) + c2 * (4 / 9.f);
-                    float ax[3], bx[3];
-                    for (int c = 0; c < 3; ++c) {
-                        float S0 = pr[i][c], S1 = pr[j][c] - pr[i][c], S2 = pr[k][c] - pr[j][c], S3 = pr[n][c] - pr[k][c];
-                        ax[c] = S0 + S1 * (2 / 3.f) + S2 * (1 / 3.f);
-                        bx[c] = S3 + S1 * (1 / 3.f) + S2 * (2 / 3.f);
-                    }
-                    consider(s_aa, s_ab, s_bb, ax, bx);
-                }
-    } else {
-        for (int i = 0; i <= n; ++i)
-            for (int j = i; j <= n; ++j) {
-                float c0 = float(i), c1 = float(j - i), c2 = float(n - j);
-                float s_aa = c0 + c1 * 0.25f, s_ab = c1 * 0.25f, s_bb = c2 + c1 * 0.25f;
-                float ax[3], bx[3];
-                for (int c = 0; c < 3; ++c) {
-                    float S0 = pr[i][c], S1 = pr[j][c] - pr[i][c], S2 = pr[n][c] - pr[j][c];
-                    ax[c] = S0 + S1 * 0.5f;
-                    bx[c] = S2 + S1 * 0.5f;
-                }
-                consider(s_aa, s_ab, s_bb, ax, bx);
-            }
+    const float mul = four ? 3.0f : 2.0f;
+    const float T0 = mul * P[0][n], T1 = mul * P[1][n], T2 = mul * P[2][n];
+    // Padded copies so the 4-wide loop over k may read past n (lanes beyond n are masked off).
+    alignas(16) float Pk[3][20];
+    for (int c = 0; c < 3; ++c) {
+        for (int x = 0; x <= n; ++x) Pk[c][x] = P[c][x];
+        for (int x = n + 1; x < 20; ++x) Pk[c][x] = P[c][n];
     }
-    for (int i = 0; i < ntop; ++i) {
-        for (int c = 0; c < 3; ++c) top[i].e0[c] = std::clamp(top[i].e0[c], 0.0f, 255.0f), top[i].e1[c] = std::clamp(top[i].e1[c], 0.0f, 255.0f);
+    const __m128 vw0 = _mm_set1_ps(w0), vw1 = _mm_set1_ps(w1), vw2 = _mm_set1_ps(w2);
+    const __m128 vT0 = _mm_set1_ps(T0), vT1 = _mm_set1_ps(T1), vT2 = _mm_set1_ps(T2);
+    const __m128 lane = _mm_setr_ps(0, 1, 2, 3);
+    for (int i = 0; i <= n; ++i)
+        for (int j = i; j <= n; ++j) {
+            const float pij0 = P[0][i] + P[0][j], pij1 = P[1][i] + P[1][j], pij2 = P[2][i] + P[2][j];
+            const float c0 = float(i), c1 = float(j - i);
+            if (!four) {
+                const float A = 4 * c0 + c1, C = c1, B = 4 * float(n - j) + c1;
+                const float D = A * B - C * C;
+                if (D <= 0.5f) continue;
+                const float ax0 = pij0, ax1 = pij1, ax2 = pij2;
+                const float bx0 = T0 - ax0, bx1 = T1 - ax1, bx2 = T2 - ax2;
+                const float num = w0 * (B * ax0 * ax0 - 2 * C * ax0 * bx0 + A * bx0 * bx0) +
+                                  w1 * (B * ax1 * ax1 - 2 * C * ax1 * bx1 + A * bx1 * bx1) +
+                                  w2 * (B * ax2 * ax2 - 2 * C * ax2 * bx2 + A * bx2 * bx2);
+                if (num > worst * D) offer(num / D, i, j, n); // divide only the few that qualify
+                continue;
+            }
+            // 4 colours: k = j … n, four at a time. A, B, C are linear in k.
+            const __m128 vp0 = _mm_set1_ps(pij0), vp1 = _mm_set1_ps(pij1), vp2 = _mm_set1_ps(pij2);
+            for (int k = j; k <= n; k += 4) {
+                const __m128 vk = _mm_add_ps(_mm_set1_ps(float(k)), lane);
+                const __m128 c2 = _mm_sub_ps(vk, _mm_set1_ps(float(j)));
+                const __m128 c3 = _mm_sub_ps(_mm_set1_ps(float(n)), vk);
+                const __m128 A = _mm_add_ps(_mm_set1_ps(9 * c0 + 4 * c1), c2);
+                const __m128 C = _mm_mul_ps(_mm_set1_ps(2), _mm_add_ps(_mm_set1_ps(c1), c2));
+                const __m128 B = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(9), c3), _mm_set1_ps(c1)),
+                                            _mm_mul_ps(_mm_set1_ps(4), c2));
+                const __m128 D = _mm_sub_ps(_mm_mul_ps(A, B), _mm_mul_ps(C, C));
+                auto term = [&](__m128 p, __m128 T, const float* Pc, __m128 w) {
+                    __m128 ax = _mm_add_ps(p, _mm_loadu_ps(Pc + k));
+                    __m128 bx = _mm_sub_ps(T, ax);
+                    __m128 x = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(B, _mm_mul_ps(ax, ax)), _mm_mul_ps(A, _mm_mul_ps(bx, bx))),
+                                          _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(2), C), _mm_mul_ps(ax, bx)));
+                    return _mm_mul_ps(w, x);
+                };
+                const __m128 num = _mm_add_ps(_mm_add_ps(term(vp0, vT0, Pk[0], vw0), term(vp1, vT1, Pk[1], vw1)),
+                                              term(vp2, vT2, Pk[2], vw2));
+                __m128 ok = _mm_and_ps(_mm_cmpgt_ps(num, _mm_mul_ps(_mm_set1_ps(worst), D)),
+                                       _mm_cmpgt_ps(D, _mm_set1_ps(0.5f)));
+                ok = _mm_and_ps(ok, _mm_cmple_ps(vk, _mm_set1_ps(float(n))));
+                int mask = _mm_movemask_ps(ok);
+                if (!mask) continue;
+                alignas(16) float nv[4], dv[4];
+                _mm_store_ps(nv, num);
+                _mm_store_ps(dv, D);
+                for (int l = 0; l < 4; ++l)
+                    if (((mask >> l) & 1) && nv[l] > worst * dv[l]) offer(nv[l] / dv[l], i, j, k + l);
+            }
+        }
+    for (int s = 0; s < ntop; ++s) {
+        const int i = top[s].i, j = top[s].j, k = top[s].k;
+        const float c0 = float(i), c1 = float(j - i), c2 = float(k - j), c3 = float(n - k);
+        float A, B, C;
+        if (four) A = 9 * c0 + 4 * c1 + c2, C = 2 * (c1 + c2), B = 9 * c3 + c1 + 4 * c2;
+        else A = 4 * c0 + c1, C = c1, B = 4 * float(n - j) + c1;
+        const float D = A * B - C * C;
+        float e0[3], e1[3];
+        for (int ch = 0; ch < 3; ++ch) {
+            float ax = P[ch][i] + P[ch][j] + (four ? P[ch][k] : 0.0f);
+            float bx = mul * P[ch][n] - ax;
+            e0[ch] = std::clamp(mul * (B * ax - C * bx) / D, 0.0f, 255.0f);
+            e1[ch] = std::clamp(mul * (A * bx - C * ax) / D, 0.0f, 255.0f);
+        }
         Candidate c;
-        try_endpoints(t, top[i].e0, top[i].e1, four, force_four, c);
+        try_endpoints(t, e0, e1, four, force_four, c);
         refine(t, c, force_four);
         if (c.err < best.err) best = c;
     }
@@ -320,13 +370,51 @@ float linear_slope(float v) {
     return 2.4f / 1.055f * std::pow((x + 0.055f) / 1.055f, 1.4f);
 }
 
+// Work per level, measured on the corpus with bench/bc_bench (see the report):
+// least squares from the principal-axis extremes, the 3-colour palette,
+// cluster fit (the main quality step), greedy endpoint moves.
+struct Effort {
+    int ls_iters;
+    bool three_ls;
+    int cf_keep, cf_rounds;
+    bool cf_three;
+    int perturb_passes, perturb_reach;
+};
+constexpr Effort kEffort[11] = {
+    {1, false, 0, 0, false, 0, 0}, // 0 fast
+    {2, true, 0, 0, false, 0, 0},  // 1
+    {2, true, 0, 0, false, 1, 1},  // 2
+    {2, true, 1, 1, false, 1, 1},  // 3 normal
+    {3, true, 1, 1, true, 1, 1},   // 4
+    {3, true, 2, 1, true, 1, 1},   // 5
+    {3, true, 2, 1, true, 2, 1},   // 6 high
+    {3, true, 3, 2, true, 2, 1},   // 7
+    {4, true, 4, 2, true, 2, 2},   // 8
+    {4, true, 6, 2, true, 4, 2},   // 9
+    {4, true, 8, 3, true, 8, 2},   // 10 max
+};
+
 void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& opt, bool force_four) {
     Texels t;
-    uint32_t opaque = 0;
+    uint32_t opaque = 0xffff;
     const bool punch = !force_four && opt.bc1_punchthrough;
-    for (int i = 0; i < 16; ++i) {
-        t.r[i] = rgba[4 * i]; t.g[i] = rgba[4 * i + 1]; t.b[i] = rgba[4 * i + 2];
-        if (!punch || rgba[4 * i + 3] >= opt.alpha_threshold) opaque |= 1u << i;
+    bool solid_block = true;
+    {
+        // 4 texels per SSE load: split into R, G, B float lanes; compare RGB with texel 0.
+        const __m128i rgb_mask = _mm_set1_epi32(0x00ffffff);
+        const __m128i first = _mm_set1_epi32(int(uint32_t(rgba[0]) | rgba[1] << 8 | rgba[2] << 16));
+        for (int q = 0; q < 4; ++q) {
+            __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rgba + 16 * q));
+            _mm_store_ps(t.r + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(x, _mm_set1_epi32(0xff))));
+            _mm_store_ps(t.g + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(x, 8), _mm_set1_epi32(0xff))));
+            _mm_store_ps(t.b + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0xff))));
+            solid_block = solid_block && _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(x, rgb_mask), first)) == 0xffff;
+        }
+    }
+    if (punch) {
+        opaque = 0;
+        for (int i = 0; i < 16; ++i)
+            if (rgba[4 * i + 3] >= opt.alpha_threshold) opaque |= 1u << i;
     }
     t.opaque_mask = opaque;
     t.count = __builtin_popcount(opaque);
@@ -349,7 +437,7 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
 
     Candidate best;
     // Solid colour (over the opaque texels): table lookup is optimal.
-    {
+    if (opaque != 0xffff || solid_block) {
         int first = __builtin_ctz(opaque);
         bool same = true;
         for (int i = 0; i < 16 && same; ++i)
@@ -365,9 +453,9 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
     float mean[3], axis[3];
     principal_axis(t, mean, axis);
     float tmin = 3.4e38f, tmax = -3.4e38f;
-    for (int i = 0; i < 16; ++i) {
-        if (!((opaque >> i) & 1)) continue;
-        float p = (t.r[i] - mean[0]) * axis[0] + (t.g[i] - mean[1]) * axis[1] + (t.b[i] - mean[2]) * axis[2];
+    for (int i = 0; i < 16; ++i) { // transparent texels are pushed to the projection's middle (0)
+        float m = float((opaque >> i) & 1);
+        float p = m * ((t.r[i] - mean[0]) * axis[0] + (t.g[i] - mean[1]) * axis[1] + (t.b[i] - mean[2]) * axis[2]);
         tmin = std::min(tmin, p), tmax = std::max(tmax, p);
     }
     float hi[3], lo[3];
@@ -375,26 +463,24 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
         hi[c] = std::clamp(mean[c] + axis[c] * tmax, 0.0f, 255.0f);
         lo[c] = std::clamp(mean[c] + axis[c] * tmin, 0.0f, 255.0f);
     }
-    const int ls_iters = level == 0 ? 1 : level < 3 ? 2 : level < 6 ? 3 : 4;
+    const Effort& e = kEffort[level];
     if (four_allowed) {
         Candidate c;
         try_endpoints(t, hi, lo, true, force_four, c);
-        for (int i = 0; i < ls_iters && refine(t, c, force_four); ++i) {}
+        for (int i = 0; i < e.ls_iters && refine(t, c, force_four); ++i) {}
         if (c.err < best.err) best = c;
     }
-    if (three_allowed && (level >= 1 || !four_allowed)) {
+    if (three_allowed && (e.three_ls || !four_allowed)) {
         Candidate c;
         try_endpoints(t, hi, lo, false, false, c);
-        for (int i = 0; i < ls_iters && refine(t, c, false); ++i) {}
+        for (int i = 0; i < e.ls_iters && refine(t, c, false); ++i) {}
         if (c.err < best.err) best = c;
     }
-    if (level >= 5) {
-        const int keep = level >= 9 ? 6 : level >= 7 ? 3 : 1;
-        const int rounds = level >= 8 ? 2 : 1;
+    if (e.cf_keep) {
         float ax[3] = {axis[0], axis[1], axis[2]};
-        for (int r = 0; r < rounds; ++r) {
-            if (four_allowed) cluster_fit(t, ax, true, force_four, keep, best);
-            if (three_allowed && level >= 6) cluster_fit(t, ax, false, false, keep, best);
+        for (int r = 0; r < e.cf_rounds; ++r) {
+            if (four_allowed) cluster_fit(t, ax, true, force_four, e.cf_keep, best);
+            if (three_allowed && (e.cf_three || !four_allowed)) cluster_fit(t, ax, false, false, e.cf_keep, best);
             // Iterate along the direction of the best endpoints found so far.
             uint8_t pal[16];
             bc1_palette(best.c0, best.c1, true, pal);
@@ -404,11 +490,9 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
             for (int c = 0; c < 3; ++c) ax[c] = d[c] / l;
         }
     }
-    if (level >= 3) {
-        const int passes = level >= 9 ? 8 : level >= 6 ? 4 : 2;
-        const int reach = level >= 8 ? 2 : 1;
-        perturb(t, best, force_four, passes, reach);
-        if (level >= 4) refine(t, best, force_four);
+    if (e.perturb_passes) {
+        perturb(t, best, force_four, e.perturb_passes, e.perturb_reach);
+        refine(t, best, force_four);
     }
     store(best, out);
 }

@@ -162,6 +162,14 @@ void encode_bc4(const uint8_t values[16], bool is_signed, uint8_t out[8], int le
     try_pair(v, mx, mn, true, lo_lim, r);
     if (level <= 0) { // least-squares steps: the extremes are rarely the best endpoints
         refine8(v, lo_lim, r);
+        if (mn == lo_lim || mx == 255) { // typical of alpha: the 6-value palette holds 0 and 255 exactly
+            int in_mn = 255, in_mx = lo_lim;
+            for (int i = 0; i < 16; ++i)
+                if (vals[i] != lo_lim && vals[i] != 255)
+                    in_mn = std::min<int>(in_mn, vals[i]), in_mx = std::max<int>(in_mx, vals[i]);
+            if (in_mn > in_mx) in_mn = in_mx;
+            if (in_mn <= in_mx) try_pair(v, in_mn, in_mx, false, lo_lim, r);
+        }
         write_block(r, is_signed, out);
         return;
     }

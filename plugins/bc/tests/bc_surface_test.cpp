@@ -171,3 +171,42 @@ TEST_CASE("Plugin entry: codec table, options and errors") {
     }
 #endif
 }
+
+TEST_CASE("Volume surfaces: depth slices are coded one after another") {
+    // 5×3×2: two slices, each one block row of two blocks; slice 1 is slice 0 + 100 in red.
+    Rgba8 img{5, 6, {}};
+    for (int z = 0; z < 2; ++z)
+        for (int i = 0; i < 15; ++i) img.px.insert(img.px.end(), {uint8_t(i * 5 + z * 100), 7, 9, 255});
+    af_host host = make_host(true);
+    std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC4_UNORM, 5, 3, 2));
+    REQUIRE(blocks.size() == 2 * 2 * 8);
+    af_surface src{af::FMT_R8G8B8A8_UNORM, 5, 3, 2, img.px.data(), img.px.size()};
+    af_surface dst{af::FMT_BC4_UNORM, 5, 3, 2, blocks.data(), blocks.size()};
+    af::bc::encode_surface(&host, src, dst, level(6));
+    std::vector<uint8_t> out(img.px.size());
+    af_surface back{af::FMT_R8G8B8A8_UNORM, 5, 3, 2, out.data(), out.size()};
+    af::bc::decode_surface(&host, dst, back);
+    for (size_t i = 0; i < out.size(); i += 4) CHECK(std::abs(int(out[i]) - img.px[i]) <= 5); // 8 levels over a 55-wide block
+}
+
+TEST_CASE("A cancelled host stops the codec with AF_ERR_CANCELLED") {
+    af_host host = make_host(false);
+    host.cancelled = [] { return int32_t(1); };
+    const af_plugin* p = assetforge_plugin_entry(&host);
+    auto img = noise(16, 16, 2);
+    std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC1_UNORM, 16, 16));
+    af_surface src{af::FMT_R8G8B8A8_UNORM, 16, 16, 1, img.px.data(), img.px.size()};
+    af_surface dst{af::FMT_BC1_UNORM, 16, 16, 1, blocks.data(), blocks.size()};
+    af_error err{};
+    CHECK(p->codecs[0]->encode(&host, &src, &dst, nullptr, &err) == AF_ERR_CANCELLED);
+}
+
+TEST_CASE("8-bit SNORM input is offset binary and round-trips solid values") {
+    for (int v : {0, 1, 64, 128, 200, 255}) {
+        Rgba8 img{4, 4, {}};
+        for (int i = 0; i < 16; ++i) img.px.insert(img.px.end(), {uint8_t(v), uint8_t(255 - v), 0, 255});
+        auto out = decode(encode(img, af::FMT_BC5_SNORM, level(0)), af::FMT_BC5_SNORM, 4, 4);
+        CHECK(int(out.px[0]) == std::max(v, 1)); // byte 0 would be -128, which reads as -127 (byte 1)
+        CHECK(int(out.px[1]) == std::max(255 - v, 1));
+    }
+}
