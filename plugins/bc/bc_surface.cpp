@@ -20,7 +20,7 @@ namespace {
 
 using sdk::format;
 
-[[noreturn]] void no_bptc() {
+[[noreturn, maybe_unused]] void no_bptc() {
     sdk::unsupported("BC6H/BC7 kernels not built in");
 }
 
