@@ -19,6 +19,7 @@
 #include <array>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace af::bc {
@@ -35,8 +36,8 @@ struct Bc6hLevel {
 
 Bc6hLevel bc6h_level(int level) {
     static const Bc6hLevel table[11] = {
-        {1, 1, false}, {2, 1, false}, {2, 2, false}, {3, 2, true}, {4, 2, true}, {6, 2, true},
-        {8, 3, true},  {12, 3, true}, {16, 3, true}, {24, 4, true}, {32, 4, true},
+        {1, 1, false}, {2, 1, false}, {2, 2, false}, {3, 2, false}, {3, 2, true}, {4, 2, true},
+        {4, 3, true},  {6, 3, true},  {8, 3, true},  {12, 4, true}, {16, 4, true},
     };
     return table[std::clamp(level, 0, 10)];
 }
@@ -169,18 +170,18 @@ double assign(const Texels& tx, const ModeLayout& m, const uint8_t* subset, uint
     for (int t = 0; t < 16; ++t) {
         const int s = subset[t];
         const int limit = (anchors >> t) & 1 ? n / 2 : n;
-        double best = DBL_MAX;
+        int64_t best = INT64_MAX;
         int bi = 0;
         for (int k = 0; k < limit; ++k) {
-            double e = 0;
+            int64_t e = 0;
             for (int ch = 0; ch < 3; ++ch) {
-                const double d = double(pal[s][k][ch] - tx.h[t][ch]);
+                const int64_t d = pal[s][k][ch] - tx.h[t][ch];
                 e += d * d;
             }
             if (e < best) best = e, bi = k;
         }
         c.index[t] = uint8_t(bi);
-        total += best;
+        total += double(best);
     }
     c.error = total;
     return total;
