@@ -127,15 +127,20 @@ consteval bool layouts_consistent() {
 }
 static_assert(layouts_consistent(), "BC6H layout strings disagree with Table.MF");
 
-// Index into kModes for the low bits of the first byte, or -1 for a reserved mode.
-constexpr int mode_index(uint8_t first_byte) {
-    const int low2 = first_byte & 3;
-    if (low2 < 2) return low2;
-    const int code = first_byte & 31;
-    for (int i = 2; i < 14; ++i)
-        if (kModes[i].code == code) return i;
-    return -1;
+// Index into kModes for the low five bits of the first byte, or -1 for a reserved mode.
+consteval std::array<int8_t, 32> make_mode_lookup() {
+    std::array<int8_t, 32> t{};
+    for (int b = 0; b < 32; ++b) {
+        t[b] = -1;
+        if ((b & 3) < 2) t[b] = int8_t(b & 3);
+        else
+            for (int i = 2; i < 14; ++i)
+                if (kModes[i].code == b) t[b] = int8_t(i);
+    }
+    return t;
 }
+inline constexpr std::array<int8_t, 32> kModeLookup = make_mode_lookup();
+constexpr int mode_index(uint8_t first_byte) { return kModeLookup[first_byte & 31]; }
 
 constexpr uint32_t reverse_bits(uint32_t v, int n) {
     uint32_t r = 0;

@@ -24,6 +24,12 @@ public:
     }
     int position() const { return pos_; }
     void seek(int pos) { pos_ = pos; }
+    // Up to 64 bits starting at `pos` (bits past the block end read as 0).
+    uint64_t window(int pos) const {
+        if (pos >= 64) return hi_ >> (pos - 64);
+        if (pos == 0) return lo_;
+        return (lo_ >> pos) | (hi_ << (64 - pos));
+    }
 
 private:
     uint64_t lo_, hi_;
