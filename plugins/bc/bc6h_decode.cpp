@@ -10,8 +10,7 @@ namespace af::bc {
 
 namespace {
 
-template <bool kSigned>
-void decode_block(const uint8_t in[16], uint16_t out[48]) {
+template <bool kSigned> void decode_block(const uint8_t in[16], uint16_t out[48]) {
     using namespace bc6h;
     const int mi = mode_index(in[0]);
     if (mi < 0) { // reserved mode: D3D decodes to zero
@@ -67,8 +66,10 @@ void decode_block(const uint8_t in[16], uint16_t out[48]) {
 } // namespace
 
 void decode_bc6h_block(const uint8_t in[16], uint16_t out[48], bool is_signed) {
-    if (is_signed) decode_block<true>(in, out);
-    else decode_block<false>(in, out);
+    if (is_signed)
+        decode_block<true>(in, out);
+    else
+        decode_block<false>(in, out);
 }
 
 } // namespace af::bc

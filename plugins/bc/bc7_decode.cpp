@@ -76,10 +76,11 @@ void decode_bc7_block(const uint8_t in[16], uint8_t out[64]) {
     const uint8_t* aw = bptc::weights_for_bits(alpha_ib);
 
     for (int t = 0; t < 16; ++t) {
-        const int (*e)[4] = ep[subset[t]];
+        const int(*e)[4] = ep[subset[t]];
         const int wc = cw[color_idx[t]], wa = aw[alpha_idx[t]];
         uint8_t px[4] = {uint8_t(bc7_interpolate(e[0][0], e[1][0], wc)), uint8_t(bc7_interpolate(e[0][1], e[1][1], wc)),
-                         uint8_t(bc7_interpolate(e[0][2], e[1][2], wc)), uint8_t(bc7_interpolate(e[0][3], e[1][3], wa))};
+                         uint8_t(bc7_interpolate(e[0][2], e[1][2], wc)),
+                         uint8_t(bc7_interpolate(e[0][3], e[1][3], wa))};
         if (rotation) {
             uint8_t tmp = px[3];
             px[3] = px[rotation - 1];

@@ -18,7 +18,9 @@ namespace af::bc::test {
 // Test data sits next to this header, so the tests work from any build directory.
 inline std::filesystem::path test_data_dir() { return std::filesystem::path(__FILE__).parent_path() / "data" / "bptc"; }
 
-inline af::Image load_test_image(const std::string& name) { return af::to_rgba8(af::read_png_file(test_data_dir() / name)); }
+inline af::Image load_test_image(const std::string& name) {
+    return af::to_rgba8(af::read_png_file(test_data_dir() / name));
+}
 
 // 16 texels of block (bx, by); texels past the edge repeat the last row/column.
 inline void gather_rgba8(const uint8_t* img, int w, int h, int bx, int by, uint8_t out[64]) {

@@ -13,8 +13,7 @@ namespace fs = std::filesystem;
 
 ScratchDir::ScratchDir() {
     static std::atomic<int> counter{0};
-    path = fs::temp_directory_path() /
-           ("bptc_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    path = fs::temp_directory_path() / ("bptc_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     fs::create_directories(path);
 }
 ScratchDir::~ScratchDir() {
