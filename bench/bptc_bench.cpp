@@ -14,10 +14,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -114,7 +114,8 @@ std::vector<float> make_hdr(const Picture& pic, int image_number, float peak) {
             const size_t i = size_t(y) * w + x;
             for (int c = 0; c < 3; ++c) {
                 float v = std::pow(pic.rgba8.rgba8[4 * i + c] / 255.0f, 2.2f) * scale;
-                if (y < h / 4) v += peak * float(x) / float(std::max(1, w - 1)) * (c == 0 ? 1.0f : c == 1 ? 0.7f : 0.4f);
+                if (y < h / 4)
+                    v += peak * float(x) / float(std::max(1, w - 1)) * (c == 0 ? 1.0f : c == 1 ? 0.7f : 0.4f);
                 rgb[3 * i + c] = v;
             }
         }
@@ -164,8 +165,7 @@ Bc6hResult run_bc6h(const std::vector<float>& rgb, int w, int h, int level, bool
     return {psnr(se / (3 * n), peak), secs, n / 1e6};
 }
 
-template <class F>
-double time_decode(F&& f, int repeats) {
+template <class F> double time_decode(F&& f, int repeats) {
     double best = 1e30;
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = Clock::now();
@@ -183,7 +183,8 @@ int main(int argc, char** argv) {
     bool bc7 = false, bc6h = false, decode = false, perceptual = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--dir" && i + 1 < argc) dir = argv[++i];
+        if (a == "--dir" && i + 1 < argc)
+            dir = argv[++i];
         else if (a == "--levels" && i + 1 < argc) {
             levels.clear();
             std::string s = argv[++i];
@@ -194,10 +195,14 @@ int main(int argc, char** argv) {
                 if (comma == std::string::npos) break;
                 pos = comma + 1;
             }
-        } else if (a == "--bc7") bc7 = true;
-        else if (a == "--bc6h") bc6h = true;
-        else if (a == "--decode") decode = true;
-        else if (a == "--perceptual") perceptual = true;
+        } else if (a == "--bc7")
+            bc7 = true;
+        else if (a == "--bc6h")
+            bc6h = true;
+        else if (a == "--decode")
+            decode = true;
+        else if (a == "--perceptual")
+            perceptual = true;
         else {
             fprintf(stderr, "usage: %s [--dir DIR] [--levels 0,3,6,10] [--bc7] [--bc6h] [--decode] [--perceptual]\n",
                     argv[0]);
@@ -214,7 +219,8 @@ int main(int argc, char** argv) {
     printf("%zu images from %s, single thread\n", pics.size(), dir.c_str());
 
     if (bc7) {
-        printf("\nBC7 encode%s\nlevel  RGB_PSNR  normal_maps  alpha_PSNR(a_*)  MPix/s\n", perceptual ? " (perceptual)" : "");
+        printf("\nBC7 encode%s\nlevel  RGB_PSNR  normal_maps  alpha_PSNR(a_*)  MPix/s\n",
+               perceptual ? " (perceptual)" : "");
         for (int level : levels) {
             double sum = 0, sum_n = 0, sum_a = 0, secs = 0, mpix = 0;
             int n_n = 0, n_a = 0;

@@ -8,7 +8,9 @@
 
 namespace af::bc {
 
-void decode_bc6h_block(const uint8_t in[16], uint16_t out[48], bool is_signed) {
+namespace {
+
+template <bool kSigned> void decode_block(const uint8_t in[16], uint16_t out[48]) {
     using namespace bc6h;
     const int mi = mode_index(in[0]);
     if (mi < 0) { // reserved mode: D3D decodes to zero
@@ -30,31 +32,44 @@ void decode_bc6h_block(const uint8_t in[16], uint16_t out[48], bool is_signed) {
     const int nfields = 6 * m.subsets;
     const int epb = m.epb;
 
-    if (is_signed)
+    if (kSigned)
         for (int c = 0; c < 3; ++c) f[c] = sign_extend(f[c], epb);
     if (m.transformed) {
         const int mask = (1 << epb) - 1;
         for (int i = 3; i < nfields; ++i) {
             int v = (f[i % 3] + sign_extend(f[i], m.delta[i % 3])) & mask;
-            f[i] = is_signed ? sign_extend(v, epb) : v;
+            f[i] = kSigned ? sign_extend(v, epb) : v;
         }
-    } else if (is_signed) {
+    } else if (kSigned) {
         for (int i = 3; i < nfields; ++i) f[i] = sign_extend(f[i], epb);
     }
-    for (int i = 0; i < nfields; ++i) f[i] = unquantize(f[i], epb, is_signed);
+    for (int i = 0; i < nfields; ++i) f[i] = unquantize(f[i], epb, kSigned);
 
     const uint8_t* subset = bptc::subset_map(m.subsets, partition);
     const uint16_t anchors = bptc::anchor_mask(m.subsets, partition);
     const int ib = m.subsets == 2 ? 3 : 4;
     const uint8_t* w = bptc::weights_for_bits(ib);
+    uint64_t idx_bits = bits.window(bits.position()); // the indices fill the rest of the block
     for (int t = 0; t < 16; ++t) {
-        const int idx = int(bits.read(ib - ((anchors >> t) & 1)));
+        const int n = ib - ((anchors >> t) & 1);
+        const int idx = int(idx_bits & ((1u << n) - 1));
+        idx_bits >>= n;
         const int* e = f + 6 * subset[t];
+        const int wt = w[idx];
         for (int c = 0; c < 3; ++c) {
-            const int v = (e[c] * (64 - w[idx]) + e[3 + c] * w[idx] + 32) >> 6;
-            out[3 * t + c] = finish_unquantize(v, is_signed);
+            const int v = (e[c] * (64 - wt) + e[3 + c] * wt + 32) >> 6;
+            out[3 * t + c] = finish_unquantize(v, kSigned);
         }
     }
+}
+
+} // namespace
+
+void decode_bc6h_block(const uint8_t in[16], uint16_t out[48], bool is_signed) {
+    if (is_signed)
+        decode_block<true>(in, out);
+    else
+        decode_block<false>(in, out);
 }
 
 } // namespace af::bc

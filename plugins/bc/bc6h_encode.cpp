@@ -19,6 +19,7 @@
 #include <array>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace af::bc {
@@ -28,24 +29,24 @@ namespace {
 using namespace bc6h;
 
 struct Bc6hLevel {
-    int partitions;     // two-region partitions fitted (of 32)
-    int refine;         // least-squares rounds per candidate
+    int partitions;               // two-region partitions fitted (of 32)
+    int refine;                   // least-squares rounds per candidate
     bool all_modes_per_partition; // every two-region mode for every partition (else the likeliest few)
 };
 
 Bc6hLevel bc6h_level(int level) {
     static const Bc6hLevel table[11] = {
-        {1, 1, false}, {2, 1, false}, {2, 2, false}, {3, 2, true}, {4, 2, true}, {6, 2, true},
-        {8, 3, true},  {12, 3, true}, {16, 3, true}, {24, 4, true}, {32, 4, true},
+        {1, 1, false}, {2, 1, false}, {2, 2, false}, {3, 2, false}, {3, 2, true},  {4, 2, true},
+        {4, 3, true},  {6, 3, true},  {8, 3, true},  {12, 4, true}, {16, 4, true},
     };
     return table[std::clamp(level, 0, 10)];
 }
 
 struct Texels {
-    float x[16][3];  // targets in the interpolation domain
-    int h[16][3];    // target halves as integers (signed: sign-magnitude → int)
+    float x[16][3]; // targets in the interpolation domain
+    int h[16][3];   // target halves as integers (signed: sign-magnitude → int)
     bool is_signed;
-    float floor;     // lowest endpoint allowed: 0, or the block's minimum when it has negatives
+    float floor; // lowest endpoint allowed: 0, or the block's minimum when it has negatives
 };
 
 int half_as_int(uint16_t h, bool is_signed) {
@@ -169,18 +170,18 @@ double assign(const Texels& tx, const ModeLayout& m, const uint8_t* subset, uint
     for (int t = 0; t < 16; ++t) {
         const int s = subset[t];
         const int limit = (anchors >> t) & 1 ? n / 2 : n;
-        double best = DBL_MAX;
+        int64_t best = INT64_MAX;
         int bi = 0;
         for (int k = 0; k < limit; ++k) {
-            double e = 0;
+            int64_t e = 0;
             for (int ch = 0; ch < 3; ++ch) {
-                const double d = double(pal[s][k][ch] - tx.h[t][ch]);
+                const int64_t d = pal[s][k][ch] - tx.h[t][ch];
                 e += d * d;
             }
             if (e < best) best = e, bi = k;
         }
         c.index[t] = uint8_t(bi);
-        total += best;
+        total += double(best);
     }
     c.error = total;
     return total;
@@ -199,15 +200,16 @@ void quantize_endpoints(const RegionFit* fits, const ModeLayout& m, const Texels
             const int lo = -(1 << (m.delta[ch] - 1)), hi = (1 << (m.delta[ch] - 1)) - 1;
             const int d = std::clamp(c.q[i][ch] - c.q[0][ch], lo, hi);
             int v = c.q[0][ch] + d;
-            if (!is_signed) v = std::clamp(v, 0, (1 << m.epb) - 1);
-            else v = std::clamp(v, -(1 << (m.epb - 1)), (1 << (m.epb - 1)) - 1);
+            if (!is_signed)
+                v = std::clamp(v, 0, (1 << m.epb) - 1);
+            else
+                v = std::clamp(v, -(1 << (m.epb - 1)), (1 << (m.epb - 1)) - 1);
             c.q[i][ch] = v;
         }
 }
 
 // Least-squares endpoints of each region for the candidate's indices.
-void least_squares(const Texels& tx, const ModeLayout& m, const uint8_t* subset, const Candidate& c,
-                   RegionFit* fits) {
+void least_squares(const Texels& tx, const ModeLayout& m, const uint8_t* subset, const Candidate& c, RegionFit* fits) {
     const uint8_t* w = bptc::weights_for_bits(m.subsets == 2 ? 3 : 4);
     for (int s = 0; s < m.subsets; ++s) {
         float aa = 0, ab = 0, bb = 0, ax[3] = {}, bx[3] = {};
@@ -241,8 +243,10 @@ void try_mode(const Texels& tx, int mode, int partition, const RegionFit* initia
         least_squares(tx, m, subset, local, fits);
         // Keep each region's orientation (anchor near e0) so the anchor restriction costs little.
         quantize_endpoints(fits, m, tx, c);
-        if (assign(tx, m, subset, anchors, c) < local.error) local = c;
-        else break;
+        if (assign(tx, m, subset, anchors, c) < local.error)
+            local = c;
+        else
+            break;
     }
     if (local.error < best.error) best = local;
 }

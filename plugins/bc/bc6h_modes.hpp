@@ -25,6 +25,7 @@ struct ModeLayout {
 };
 
 // Format strings with the leading m[..] removed; Table.F.
+// clang-format off
 inline constexpr ModeLayout kModes[14] = {
     {0, 2, true, 2, 10, {5, 5, 5},
      "g2[4],b2[4],b3[4],r0[9:0],g0[9:0],b0[9:0],r1[4:0],g3[4],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],"
@@ -61,6 +62,7 @@ inline constexpr ModeLayout kModes[14] = {
     {11, 5, true, 1, 12, {8, 8, 8}, "r0[9:0],g0[9:0],b0[9:0],r1[7:0],r0[10:11],g1[7:0],g0[10:11],b1[7:0],b0[10:11]"},
     {15, 5, true, 1, 16, {4, 4, 4}, "r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10:15],g1[3:0],g0[10:15],b1[3:0],b0[10:15]"},
 };
+// clang-format on
 
 struct ParsedLayout {
     std::array<BitRun, 32> runs{};
@@ -127,15 +129,21 @@ consteval bool layouts_consistent() {
 }
 static_assert(layouts_consistent(), "BC6H layout strings disagree with Table.MF");
 
-// Index into kModes for the low bits of the first byte, or -1 for a reserved mode.
-constexpr int mode_index(uint8_t first_byte) {
-    const int low2 = first_byte & 3;
-    if (low2 < 2) return low2;
-    const int code = first_byte & 31;
-    for (int i = 2; i < 14; ++i)
-        if (kModes[i].code == code) return i;
-    return -1;
+// Index into kModes for the low five bits of the first byte, or -1 for a reserved mode.
+consteval std::array<int8_t, 32> make_mode_lookup() {
+    std::array<int8_t, 32> t{};
+    for (int b = 0; b < 32; ++b) {
+        t[b] = -1;
+        if ((b & 3) < 2)
+            t[b] = int8_t(b & 3);
+        else
+            for (int i = 2; i < 14; ++i)
+                if (kModes[i].code == b) t[b] = int8_t(i);
+    }
+    return t;
 }
+inline constexpr std::array<int8_t, 32> kModeLookup = make_mode_lookup();
+constexpr int mode_index(uint8_t first_byte) { return kModeLookup[first_byte & 31]; }
 
 constexpr uint32_t reverse_bits(uint32_t v, int n) {
     uint32_t r = 0;
@@ -160,9 +168,12 @@ constexpr int unquantize(int x, int epb, bool is_signed) {
     const bool neg = x < 0;
     if (neg) x = -x;
     int u;
-    if (x == 0) u = 0;
-    else if (x >= (1 << (epb - 1)) - 1) u = 0x7FFF;
-    else u = ((x << 15) + 0x4000) >> (epb - 1);
+    if (x == 0)
+        u = 0;
+    else if (x >= (1 << (epb - 1)) - 1)
+        u = 0x7FFF;
+    else
+        u = ((x << 15) + 0x4000) >> (epb - 1);
     return neg ? -u : u;
 }
 

@@ -46,10 +46,23 @@ void decode_bc7_block(const uint8_t in[16], uint8_t out[64]) {
 
     const uint8_t* subset = bptc::subset_map(ns, partition);
     const uint16_t anchors = bptc::anchor_mask(ns, partition);
+    // Index bits sit at the end of the block: read them through 64-bit windows.
     uint8_t idx1[16], idx2[16];
-    for (int t = 0; t < 16; ++t) idx1[t] = uint8_t(bits.read(m.index_bits - ((anchors >> t) & 1)));
-    if (m.index2_bits)
-        for (int t = 0; t < 16; ++t) idx2[t] = uint8_t(bits.read(m.index2_bits - (t == 0)));
+    const int start1 = bits.position();
+    uint64_t w = bits.window(start1);
+    for (int t = 0; t < 16; ++t) {
+        const int n = m.index_bits - ((anchors >> t) & 1);
+        idx1[t] = uint8_t(w & ((1u << n) - 1));
+        w >>= n;
+    }
+    if (m.index2_bits) {
+        w = bits.window(start1 + 16 * m.index_bits - 1);
+        for (int t = 0; t < 16; ++t) {
+            const int n = m.index2_bits - (t == 0);
+            idx2[t] = uint8_t(w & ((1u << n) - 1));
+            w >>= n;
+        }
+    }
 
     // Which index stream drives colour and alpha (index selection bit, mode 4).
     const uint8_t* color_idx = idx1;
@@ -63,10 +76,11 @@ void decode_bc7_block(const uint8_t in[16], uint8_t out[64]) {
     const uint8_t* aw = bptc::weights_for_bits(alpha_ib);
 
     for (int t = 0; t < 16; ++t) {
-        const int (*e)[4] = ep[subset[t]];
+        const int(*e)[4] = ep[subset[t]];
         const int wc = cw[color_idx[t]], wa = aw[alpha_idx[t]];
         uint8_t px[4] = {uint8_t(bc7_interpolate(e[0][0], e[1][0], wc)), uint8_t(bc7_interpolate(e[0][1], e[1][1], wc)),
-                         uint8_t(bc7_interpolate(e[0][2], e[1][2], wc)), uint8_t(bc7_interpolate(e[0][3], e[1][3], wa))};
+                         uint8_t(bc7_interpolate(e[0][2], e[1][2], wc)),
+                         uint8_t(bc7_interpolate(e[0][3], e[1][3], wa))};
         if (rotation) {
             uint8_t tmp = px[3];
             px[3] = px[rotation - 1];

@@ -33,7 +33,7 @@ struct Encoding {
 
 // The best few encodings found so far, best first.
 class TopList {
-public:
+  public:
     explicit TopList(int capacity) : cap_(std::clamp(capacity, 1, kMax)) {}
     float bound() const { return n_ < cap_ ? FLT_MAX : e_[n_ - 1].error; }
     void offer(const Encoding& enc) {
@@ -45,20 +45,20 @@ public:
     int size() const { return n_; }
     const Encoding& operator[](int i) const { return e_[i]; }
 
-private:
+  private:
     static constexpr int kMax = 8;
     Encoding e_[kMax];
     int cap_, n_ = 0;
 };
 
 struct LevelParams {
-    int partitions2;  // candidates fitted for modes 1, 3 (and 7)
-    int partitions3;  // candidates fitted for modes 0 and 2
-    int rotations;    // rotations of modes 4/5 tried: 0, 1 (the best by estimate) or 3
-    bool mode3;       // mode 3 as well as mode 1 for opaque blocks
-    int shortlist;    // partitions kept by the cheap estimate before the line-fit estimate
-    FitParams fit;    // first pass: every candidate mode / partition / rotation
-    int refine;       // candidates of the first pass fitted again with `refit`
+    int partitions2; // candidates fitted for modes 1, 3 (and 7)
+    int partitions3; // candidates fitted for modes 0 and 2
+    int rotations;   // rotations of modes 4/5 tried: 0, 1 (the best by estimate) or 3
+    bool mode3;      // mode 3 as well as mode 1 for opaque blocks
+    int shortlist;   // partitions kept by the cheap estimate before the line-fit estimate
+    FitParams fit;   // first pass: every candidate mode / partition / rotation
+    int refine;      // candidates of the first pass fitted again with `refit`
     FitParams refit;
 };
 
@@ -67,10 +67,10 @@ LevelParams level_params(int level) {
     // partitions2, partitions3, rotations, mode3, shortlist, first-pass fit, refined candidates, refit
     // (fits: {least-squares rounds, perturbation passes, exhaustive indices, all p-bit combinations})
     static const LevelParams table[11] = {
-        {1, 0, 0, true, 8, {1, 0, false, false}, 0, {}},                  // 0 fast
-        {1, 0, 0, true, 8, {1, 0, false, false}, 1, {2, 0, false, true}}, // 1
-        {1, 0, 1, true, 8, {1, 0, false, false}, 0, {}},                  // 2
-        {1, 0, 1, true, 8, {1, 0, false, false}, 1, {2, 0, false, true}}, // 3 normal
+        {1, 0, 0, true, 8, {1, 0, false, false}, 0, {}},                   // 0 fast
+        {1, 0, 0, true, 8, {1, 0, false, false}, 1, {2, 0, false, true}},  // 1
+        {1, 0, 1, true, 8, {1, 0, false, false}, 0, {}},                   // 2
+        {1, 0, 1, true, 8, {1, 0, false, false}, 1, {2, 0, false, true}},  // 3 normal
         {1, 0, 1, true, 16, {1, 0, false, false}, 1, {2, 0, false, true}}, // 4
         {1, 0, 1, true, 8, {1, 0, false, false}, 1, {1, 1, false, false}}, // 5
         {1, 0, 1, true, 8, {1, 0, false, false}, 1, {1, 1, false, true}},  // 6 high
@@ -93,16 +93,14 @@ struct Block {
 
 // Per-texel moments (values and products) of the NC fitted channels, so a
 // subset's covariance is a sum over its texels.
-template <int NC>
-struct Moments {
+template <int NC> struct Moments {
     static constexpr int K = NC + NC * (NC + 1) / 2;
     float v[K] = {};
 };
 
 // Residual of the best line through a subset from its moments: trace minus
 // the largest eigenvalue of the covariance, in weighted units.
-template <int NC>
-float line_residual(const Moments<NC>& m, float n) {
+template <int NC> float line_residual(const Moments<NC>& m, float n) {
     if (n < 2) return 0;
     float cov[NC][NC];
     int k = NC;
@@ -150,14 +148,12 @@ consteval SubsetMasks make_subset_masks() {
 }
 constexpr SubsetMasks kMasks = make_subset_masks();
 
-template <int NC>
-struct RankInput {
+template <int NC> struct RankInput {
     Moments<NC> per[16], total;
     float y[16][NC];
 };
 
-template <int NC>
-void rank_input(const Block& b, RankInput<NC>& in) {
+template <int NC> void rank_input(const Block& b, RankInput<NC>& in) {
     for (int t = 0; t < 16; ++t) {
         for (int c = 0; c < NC; ++c) in.y[t][c] = b.px[t][c] * b.sw[c];
         int k = NC;
@@ -170,8 +166,7 @@ void rank_input(const Block& b, RankInput<NC>& in) {
 }
 
 // Cheap estimate: squared distance of texels to their subset means.
-template <int NC>
-float cluster_residual(const RankInput<NC>& in, const uint16_t* masks, int subsets) {
+template <int NC> float cluster_residual(const RankInput<NC>& in, const uint16_t* masks, int subsets) {
     float s[3][NC] = {}, ss[3] = {}, n[3] = {};
     for (int k = 1; k < subsets; ++k)
         for (uint32_t m = masks[k]; m; m &= m - 1) {
@@ -197,8 +192,7 @@ float cluster_residual(const RankInput<NC>& in, const uint16_t* masks, int subse
     return e;
 }
 
-template <int NC>
-float line_fit_residual(const RankInput<NC>& in, const uint16_t* masks, int subsets) {
+template <int NC> float line_fit_residual(const RankInput<NC>& in, const uint16_t* masks, int subsets) {
     Moments<NC> sub[3];
     float n[3] = {0, 0, 0};
     for (int k = 1; k < subsets; ++k)
@@ -237,8 +231,10 @@ int rank_partitions_nc(const Block& b, int subsets, int limit, int count, int sh
         for (int p = 0; p < limit; ++p) est[p] = {0.0f, p};
     }
     for (int i = 0; i < shortlist; ++i) est[i].first = line_fit_residual<NC>(in, masks[est[i].second], subsets);
-    if (count == 1) std::swap(est[0], *std::min_element(est.begin(), est.begin() + shortlist));
-    else std::partial_sort(est.begin(), est.begin() + count, est.begin() + shortlist);
+    if (count == 1)
+        std::swap(est[0], *std::min_element(est.begin(), est.begin() + shortlist));
+    else
+        std::partial_sort(est.begin(), est.begin() + count, est.begin() + shortlist);
     for (int i = 0; i < count; ++i) out[i] = est[i].second;
     return count;
 }
@@ -506,8 +502,10 @@ void encode_bc7_block(const uint8_t rgba[64], uint8_t out[16], const Bc7Options&
     if (lp.refine > 0)
         for (int i = 0; i < top.size(); ++i) {
             const Encoding& c = top[i];
-            if (kBc7Modes[c.mode].index2_bits) try_separate_alpha(b, c.mode, c.rotation, c.index_sel, lp.refit, final_best);
-            else try_partitioned(b, c.mode, c.partition, lp.refit, final_best);
+            if (kBc7Modes[c.mode].index2_bits)
+                try_separate_alpha(b, c.mode, c.rotation, c.index_sel, lp.refit, final_best);
+            else
+                try_partitioned(b, c.mode, c.partition, lp.refit, final_best);
         }
     const Encoding& best = final_best[0];
     pack(best, out);

@@ -59,22 +59,19 @@ void quantize_endpoint(const float* v, const EndpointFormat& f, int p, int* q, i
     }
 }
 
-template <int NC>
-void build_palette(const int (&q)[2][4], const int (&p)[2], const EndpointFormat& f, Palette& pal) {
+template <int NC> void build_palette(const int (&q)[2][4], const int (&p)[2], const EndpointFormat& f, Palette& pal) {
     const uint8_t* wt = bptc::weights_for_bits(f.index_bits);
     pal.n = 1 << f.index_bits;
     int e[2][4];
     for (int k = 0; k < 2; ++k)
         for (int c = 0; c < NC; ++c) e[k][c] = dequantize(q[k][c], p[k], f.bits[c], f.pbits);
     for (int i = 0; i < pal.n; ++i)
-        for (int c = 0; c < NC; ++c)
-            pal.c[i][c] = float(((64 - wt[i]) * e[0][c] + wt[i] * e[1][c] + 32) >> 6);
+        for (int c = 0; c < NC; ++c) pal.c[i][c] = float(((64 - wt[i]) * e[0][c] + wt[i] * e[1][c] + 32) >> 6);
 }
 
 // Assigns each texel its best palette entry; returns the summed error.
 template <int NC>
-float assign_indices(const Subset& s, const EndpointFormat&, const Palette& pal, bool exhaustive,
-                     uint8_t* index) {
+float assign_indices(const Subset& s, const EndpointFormat&, const Palette& pal, bool exhaustive, uint8_t* index) {
     constexpr int nc = NC;
     const float* w = s.weights;
     float total = 0;
@@ -132,8 +129,7 @@ struct Candidate {
     float error = FLT_MAX;
 };
 
-template <int NC>
-float evaluate(const Subset& s, const EndpointFormat& f, const FitParams& prm, Candidate& c) {
+template <int NC> float evaluate(const Subset& s, const EndpointFormat& f, const FitParams& prm, Candidate& c) {
     Palette pal;
     build_palette<NC>(c.q, c.p, f, pal);
     c.error = assign_indices<NC>(s, f, pal, prm.exhaustive_index, c.index);
@@ -186,8 +182,7 @@ void quantize_and_evaluate(const Subset& s, const EndpointFormat& f, const FitPa
 }
 
 // Least-squares endpoints for fixed indices; false when the indices do not span the line.
-template <int NC>
-bool least_squares(const Subset& s, const EndpointFormat& f, const uint8_t* index, float (&e)[2][4]) {
+template <int NC> bool least_squares(const Subset& s, const EndpointFormat& f, const uint8_t* index, float (&e)[2][4]) {
     const uint8_t* wt = bptc::weights_for_bits(f.index_bits);
     float aa = 0, ab = 0, bb = 0, ax[4] = {}, bx[4] = {};
     for (int i = 0; i < s.count; ++i) {
@@ -206,8 +201,7 @@ bool least_squares(const Subset& s, const EndpointFormat& f, const uint8_t* inde
     return true;
 }
 
-template <int NC>
-void initial_endpoints(const Subset& s, const EndpointFormat&, float (&e)[2][4]) {
+template <int NC> void initial_endpoints(const Subset& s, const EndpointFormat&, float (&e)[2][4]) {
     constexpr int nc = NC;
     float mean[4] = {};
     for (int i = 0; i < s.count; ++i)
@@ -215,7 +209,8 @@ void initial_endpoints(const Subset& s, const EndpointFormat&, float (&e)[2][4])
     for (int c = 0; c < nc; ++c) mean[c] /= float(s.count);
     if (nc == 1) {
         float lo = 255, hi = 0;
-        for (int i = 0; i < s.count; ++i) lo = std::min(lo, s.px[s.texels[i]][0]), hi = std::max(hi, s.px[s.texels[i]][0]);
+        for (int i = 0; i < s.count; ++i)
+            lo = std::min(lo, s.px[s.texels[i]][0]), hi = std::max(hi, s.px[s.texels[i]][0]);
         e[0][0] = lo, e[1][0] = hi;
         return;
     }
@@ -262,8 +257,7 @@ void initial_endpoints(const Subset& s, const EndpointFormat&, float (&e)[2][4])
     }
 }
 
-template <int NC>
-void perturb(const Subset& s, const EndpointFormat& f, const FitParams& prm, Candidate& best) {
+template <int NC> void perturb(const Subset& s, const EndpointFormat& f, const FitParams& prm, Candidate& best) {
     for (int pass = 0; pass < prm.perturb_passes; ++pass) {
         bool improved = false;
         for (int k = 0; k < 2; ++k)
@@ -289,8 +283,7 @@ void perturb(const Subset& s, const EndpointFormat& f, const FitParams& prm, Can
 } // namespace
 
 namespace {
-template <int NC>
-void fit_subset_nc(const Subset& s, const EndpointFormat& f, const FitParams& prm, FitResult& out) {
+template <int NC> void fit_subset_nc(const Subset& s, const EndpointFormat& f, const FitParams& prm, FitResult& out) {
     float e[2][4];
     initial_endpoints<NC>(s, f, e);
     Candidate best;
@@ -314,9 +307,15 @@ void fit_subset_nc(const Subset& s, const EndpointFormat& f, const FitParams& pr
 
 void fit_subset(const Subset& s, const EndpointFormat& f, const FitParams& prm, FitResult& out) {
     switch (f.channels) {
-    case 1: fit_subset_nc<1>(s, f, prm, out); break;
-    case 3: fit_subset_nc<3>(s, f, prm, out); break;
-    default: fit_subset_nc<4>(s, f, prm, out); break;
+    case 1:
+        fit_subset_nc<1>(s, f, prm, out);
+        break;
+    case 3:
+        fit_subset_nc<3>(s, f, prm, out);
+        break;
+    default:
+        fit_subset_nc<4>(s, f, prm, out);
+        break;
     }
 }
 

@@ -6,16 +6,16 @@
 namespace af::bc {
 
 struct Bc7ModeInfo {
-    uint8_t subsets;         // NS
-    uint8_t partition_bits;  // PB
-    uint8_t rotation_bits;   // RB
-    uint8_t index_sel_bits;  // ISB
-    uint8_t color_bits;      // CB
-    uint8_t alpha_bits;      // AB
-    uint8_t endpoint_pbits;  // EPB: one p-bit per endpoint
-    uint8_t shared_pbits;    // SPB: one p-bit per subset
-    uint8_t index_bits;      // IB
-    uint8_t index2_bits;     // IB2
+    uint8_t subsets;        // NS
+    uint8_t partition_bits; // PB
+    uint8_t rotation_bits;  // RB
+    uint8_t index_sel_bits; // ISB
+    uint8_t color_bits;     // CB
+    uint8_t alpha_bits;     // AB
+    uint8_t endpoint_pbits; // EPB: one p-bit per endpoint
+    uint8_t shared_pbits;   // SPB: one p-bit per subset
+    uint8_t index_bits;     // IB
+    uint8_t index2_bits;    // IB2
 };
 
 inline constexpr Bc7ModeInfo kBc7Modes[8] = {

@@ -8,7 +8,7 @@
 namespace af::bc {
 
 class BitReader128 {
-public:
+  public:
     explicit BitReader128(const uint8_t in[16]) {
         memcpy(&lo_, in, 8);
         memcpy(&hi_, in + 8, 8);
@@ -16,26 +16,36 @@ public:
     // n in 0..32.
     uint32_t read(int n) {
         uint64_t v;
-        if (pos_ >= 64) v = hi_ >> (pos_ - 64);
-        else if (pos_ == 0) v = lo_;
-        else v = (lo_ >> pos_) | (hi_ << (64 - pos_));
+        if (pos_ >= 64)
+            v = hi_ >> (pos_ - 64);
+        else if (pos_ == 0)
+            v = lo_;
+        else
+            v = (lo_ >> pos_) | (hi_ << (64 - pos_));
         pos_ += n;
         return uint32_t(v & ((uint64_t(1) << n) - 1));
     }
     int position() const { return pos_; }
     void seek(int pos) { pos_ = pos; }
+    // Up to 64 bits starting at `pos` (bits past the block end read as 0).
+    uint64_t window(int pos) const {
+        if (pos >= 64) return hi_ >> (pos - 64);
+        if (pos == 0) return lo_;
+        return (lo_ >> pos) | (hi_ << (64 - pos));
+    }
 
-private:
+  private:
     uint64_t lo_, hi_;
     int pos_ = 0;
 };
 
 class BitWriter128 {
-public:
+  public:
     // Writes the low n bits of v (n in 0..32).
     void write(uint32_t v, int n) {
         uint64_t x = uint64_t(v) & ((uint64_t(1) << n) - 1);
-        if (pos_ >= 64) hi_ |= x << (pos_ - 64);
+        if (pos_ >= 64)
+            hi_ |= x << (pos_ - 64);
         else {
             lo_ |= x << pos_;
             if (pos_ + n > 64) hi_ |= x >> (64 - pos_);
@@ -48,7 +58,7 @@ public:
         memcpy(out + 8, &hi_, 8);
     }
 
-private:
+  private:
     uint64_t lo_ = 0, hi_ = 0;
     int pos_ = 0;
 };

@@ -109,7 +109,8 @@ TEST_CASE("bc6h encode→decode log-space PSNR floors on HDR data", "[bc6h][enco
         double prev = 0;
         for (int l : {0, 6}) {
             CAPTURE(l);
-            const double p = log_psnr(im, decode_surface(encode_surface(im, options(l, f.is_signed)), im.w, im.h, f.is_signed));
+            const double p =
+                log_psnr(im, decode_surface(encode_surface(im, options(l, f.is_signed)), im.w, im.h, f.is_signed));
             CHECK(p >= (l == 0 ? f.l0 : f.l6));
             CHECK(p >= prev - 0.05);
             prev = p;
@@ -125,7 +126,7 @@ TEST_CASE("bc6h solid colours reproduce every finite half exactly", "[bc6h][enco
                 const uint16_t half = uint16_t(h);
                 if ((half & 0x7c00) == 0x7c00) continue; // inf / NaN
                 if (!is_signed && (half & 0x8000)) continue;
-                if (half == 0x8000) continue;            // -0 decodes as +0
+                if (half == 0x8000) continue; // -0 decodes as +0
                 const float v = af::half_to_float(half);
                 float px[48];
                 for (int t = 0; t < 16; ++t) px[3 * t] = px[3 * t + 1] = px[3 * t + 2] = v;
@@ -158,9 +159,9 @@ TEST_CASE("bc6h clamps what the format cannot hold", "[bc6h][encode]") {
         bool is_signed;
         float expected;
     };
-    const Solid solids[] = {{-5.0f, false, 0.0f},     {-inf, false, 0.0f},      {nan, false, 0.0f},
-                            {70000.0f, false, 65504}, {inf, false, 65504},      {1e9f, true, 65504},
-                            {-1e9f, true, -65504},    {-inf, true, -65504},     {nan, true, 0.0f}};
+    const Solid solids[] = {{-5.0f, false, 0.0f},     {-inf, false, 0.0f},  {nan, false, 0.0f},
+                            {70000.0f, false, 65504}, {inf, false, 65504},  {1e9f, true, 65504},
+                            {-1e9f, true, -65504},    {-inf, true, -65504}, {nan, true, 0.0f}};
     for (const Solid& s : solids) {
         CAPTURE(s.in, s.is_signed);
         float px[48];
@@ -219,7 +220,8 @@ TEST_CASE("bc6h encoder output agrees with Pillow within its 8-bit conversion", 
             Case c{im.w, im.h, is_signed, encode_surface(im, options(3, is_signed))};
             files.push_back(dir.path / ("bc6h" + std::to_string(files.size()) + ".dds"));
             const auto dds = make_dds_dx10(im.w, im.h, is_signed ? 96 : 95, c.blocks);
-            std::ofstream(files.back(), std::ios::binary).write(reinterpret_cast<const char*>(dds.data()), std::streamsize(dds.size()));
+            std::ofstream(files.back(), std::ios::binary)
+                .write(reinterpret_cast<const char*>(dds.data()), std::streamsize(dds.size()));
             cases.push_back(std::move(c));
         }
     }

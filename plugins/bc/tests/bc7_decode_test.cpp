@@ -47,8 +47,8 @@ using Px = std::array<uint8_t, 4>;
 
 TEST_CASE("bc7 mode 0: three subsets, 4-bit colour, unique p-bits", "[bc7][decode]") {
     Block b;
-    b.put(1, 1); // mode 0
-    b.put(0, 4); // partition 0: 0011 0011 0221 2222, anchors 0, 3, 15
+    b.put(1, 1);                         // mode 0
+    b.put(0, 4);                         // partition 0: 0011 0011 0221 2222, anchors 0, 3, 15
     b.put_each({15, 0, 0, 15, 8, 1}, 4); // R: s0e0 s0e1 s1e0 s1e1 s2e0 s2e1
     b.put_each({0, 15, 0, 15, 8, 2}, 4); // G
     b.put_each({0, 0, 15, 15, 8, 3}, 4); // B

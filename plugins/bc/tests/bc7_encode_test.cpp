@@ -134,7 +134,8 @@ TEST_CASE("bc7 encoding is deterministic, also across threads", "[bc7][encode]")
         // Same image split over two threads: top half and bottom half.
         std::vector<uint8_t> top, bottom;
         std::thread t1([&] { top = encode_bc7_surface(img.rgba8.data(), w, h / 2, level(l)); });
-        std::thread t2([&] { bottom = encode_bc7_surface(img.rgba8.data() + 4 * size_t(w) * (h / 2), w, h / 2, level(l)); });
+        std::thread t2(
+            [&] { bottom = encode_bc7_surface(img.rgba8.data() + 4 * size_t(w) * (h / 2), w, h / 2, level(l)); });
         t1.join();
         t2.join();
         top.insert(top.end(), bottom.begin(), bottom.end());
@@ -178,7 +179,8 @@ TEST_CASE("bc7 encoder output, odd sizes included, decodes exactly the same in P
         for (int l : {0, 6}) add(img.rgba8.data(), int(img.width), int(img.height), int(img.width), l);
     }
     const af::Image img = load_test_image(kImages[1]);
-    for (auto [w, h] : {std::pair{13, 7}, std::pair{3, 5}, std::pair{1, 1}}) add(img.rgba8.data(), w, h, int(img.width), 3);
+    for (auto [w, h] : {std::pair{13, 7}, std::pair{3, 5}, std::pair{1, 1}})
+        add(img.rgba8.data(), w, h, int(img.width), 3);
     std::string why;
     auto ref = pillow_decode(files, why);
     if (!ref) {

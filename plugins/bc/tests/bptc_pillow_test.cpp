@@ -35,8 +35,10 @@ std::optional<std::vector<std::vector<uint8_t>>> decode_or_skip(const std::vecto
     std::string why;
     auto r = test::pillow_decode(files, why);
     if (!r) {
-        if (why.rfind("skip:", 0) == 0) WARN("Pillow cross-check skipped: " << why);
-        else FAIL(why);
+        if (why.rfind("skip:", 0) == 0)
+            WARN("Pillow cross-check skipped: " << why);
+        else
+            FAIL(why);
     }
     return r;
 }

@@ -9,13 +9,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace af::bc::test {
 
+// Test data sits next to this header, so the tests work from any build directory.
+inline std::filesystem::path test_data_dir() { return std::filesystem::path(__FILE__).parent_path() / "data" / "bptc"; }
+
 inline af::Image load_test_image(const std::string& name) {
-    return af::to_rgba8(af::read_png_file(std::string(BPTC_TEST_DATA) + "/" + name));
+    return af::to_rgba8(af::read_png_file(test_data_dir() / name));
 }
 
 // 16 texels of block (bx, by); texels past the edge repeat the last row/column.

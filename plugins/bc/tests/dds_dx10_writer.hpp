@@ -13,7 +13,7 @@ inline std::vector<uint8_t> make_dds_dx10(uint32_t width, uint32_t height, uint3
     std::vector<uint8_t> f(4 + 124 + 20, 0);
     auto put32 = [&](size_t off, uint32_t v) { memcpy(f.data() + off, &v, 4); };
     memcpy(f.data(), "DDS ", 4);
-    put32(4, 124);                               // dwSize
+    put32(4, 124);                                // dwSize
     put32(8, 0x1 | 0x2 | 0x4 | 0x1000 | 0x80000); // CAPS HEIGHT WIDTH PIXELFORMAT LINEARSIZE
     put32(12, height);
     put32(16, width);

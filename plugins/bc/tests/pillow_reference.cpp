@@ -13,8 +13,7 @@ namespace fs = std::filesystem;
 
 ScratchDir::ScratchDir() {
     static std::atomic<int> counter{0};
-    path = fs::temp_directory_path() /
-           ("bptc_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    path = fs::temp_directory_path() / ("bptc_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     fs::create_directories(path);
 }
 ScratchDir::~ScratchDir() {
@@ -29,7 +28,8 @@ std::optional<std::vector<std::vector<uint8_t>>> pillow_decode(const std::vector
         why_not = "skip: /usr/bin/python3 not installed";
         return std::nullopt;
     }
-    std::string cmd = python.string() + " " + PILLOW_DECODE_SCRIPT;
+    const fs::path script = fs::path(__FILE__).parent_path() / "pillow_dds_decode.py";
+    std::string cmd = python.string() + " '" + script.string() + "'";
     std::vector<fs::path> outs;
     for (const auto& f : dds_files) {
         outs.push_back(fs::path(f).replace_extension(".rgba"));
