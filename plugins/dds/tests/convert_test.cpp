@@ -71,7 +71,7 @@ TEST_CASE("FlightGear DXT1/DXT5/ATI2 top mips decode like Pillow, within ±1 per
     CHECK(compared >= 15);
 }
 
-TEST_CASE("--all-surfaces writes every mip with predictable names; --mip picks one") {
+TEST_CASE("all-surfaces writes every mip with predictable names and --mip picks one") {
     ScratchDir dir("convert_all");
     fs::path in = data_dir() / "Water__water-reflection.dds";
     RunResult r = convert(quote(in.string()) + " " + quote((dir.path / "w.png").string()) + " --all-surfaces");
@@ -107,7 +107,7 @@ TEST_CASE("--all-surfaces writes every mip with predictable names; --mip picks o
     CHECK((read_file(dir.path / "f3.png") == read_file(dir.path / "c_l0_f3_m0.png")));
 }
 
-TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4, BC5 from content and name; mips by default") {
+TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4, BC5 from content and name - mips by default") {
     ScratchDir dir("convert_auto");
     auto make = [&](const char* name, auto texel) {
         af::Image img = af::Image::make8(32, 16, true);
@@ -180,7 +180,7 @@ TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4, BC5 from content and name; mip
         CHECK_THAT(r.out, Catch::Contains("BC6H"));
 }
 
-TEST_CASE("DDS → DDS keeps format, mips and the data; --mips regenerates") {
+TEST_CASE("DDS → DDS keeps format, mips and the data - --mips regenerates") {
     ScratchDir dir("convert_keep");
     fs::path in = data_dir() / "Terrain__transition1.dds";
     fs::path out = dir.path / "same.dds";
