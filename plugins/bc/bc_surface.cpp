@@ -20,9 +20,11 @@ namespace {
 
 using sdk::format;
 
+#ifndef AF_HAVE_BPTC
 [[noreturn]] void no_bptc() {
     sdk::unsupported("BC6H/BC7 kernels not built in");
 }
+#endif
 
 void check_cancel(const af_host* host) {
     if (host && host->cancelled && host->cancelled()) sdk::fail(AF_ERR_CANCELLED, AF_NO_OFFSET, "cancelled");
