@@ -239,6 +239,6 @@ TEST_CASE("corpus files rewritten by the plugin decode identically in Pillow") {
         REQUIRE_FALSE(a.contains("error"));
         REQUIRE_FALSE(b.contains("error"));
         // Both dumps share a basename only when names collide; they do not here.
-        CHECK(read_file(a["dump"].get<std::string>()) == read_file(b["dump"].get<std::string>()));
+        CHECK((read_file(a["dump"].get<std::string>()) == read_file(b["dump"].get<std::string>())));
     }
 }

@@ -321,7 +321,7 @@ TEST_CASE("legacy pixel formats read as the spec sheet maps them") {
     CHECK(cc(116).format == af::FMT_R32G32B32A32_FLOAT);
 }
 
-TEST_CASE("legacy sRGB tagging is an option; DX10 formats carry their own") {
+TEST_CASE("legacy sRGB tagging is an option - DX10 formats carry their own") {
     af::Texture t = random_texture(desc_for(af::FMT_BC1_UNORM, kShapes[3]), 7);
     auto file = af::dds::write_dds(t, {});
     af::dds::ReadOptions ro;
