@@ -15,6 +15,7 @@ packages=(
   libxxhash-dev                                 # content hashes
   libimagequant-dev                             # P8 palettes
   libzip-dev                                    # mod packages
+  libssl-dev                                    # tests only: SHA-256 of XTF fixture blocks
   catch2                                        # unit tests
   python3 python3-pil python3-numpy             # independent decoders the tests compare against
   imagemagick libnvtt-bin                       # more independent readers for cross-checks

@@ -4,7 +4,9 @@
 
 #include "assetforge/plugin.hpp"
 
+#include <array>
 #include <cstring>
+#include <utility>
 
 namespace af::xtf {
 
@@ -13,12 +15,24 @@ constexpr uint64_t kBandBytes = 64 * 1024;
 
 struct Band {
     const BlockCopy* block;
+    const SwizzleTables* tables;
     uint64_t first_row, rows;
 };
 } // namespace
 
 void copy_blocks(const af_host* host, const std::vector<BlockCopy>& blocks, uint32_t texel_bytes, bool to_file) {
     std::vector<Band> bands;
+    // One set of tables per distinct extent (all frames/faces of a mip share it).
+    std::vector<std::pair<std::array<uint32_t, 3>, SwizzleTables>> tables;
+    tables.reserve(blocks.size());
+    auto tables_for = [&](const BlockCopy& b) -> const SwizzleTables* {
+        if (!texel_bytes) return nullptr;
+        const std::array<uint32_t, 3> key{b.width, b.height, b.depth};
+        for (const auto& [k, t] : tables)
+            if (k == key) return &t;
+        tables.emplace_back(key, make_swizzle_tables(b.width, b.height, b.depth));
+        return &tables.back().second;
+    };
     for (const BlockCopy& b : blocks) {
         const uint64_t rows = uint64_t(b.height) * b.depth;
         if (texel_bytes && !swizzle_representable(b.width, b.height, b.depth))
@@ -28,7 +42,8 @@ void copy_blocks(const af_host* host, const std::vector<BlockCopy>& blocks, uint
         const uint64_t row_bytes = texel_bytes ? uint64_t(b.width) * texel_bytes : b.size;
         const uint64_t per_band =
             texel_bytes ? std::max<uint64_t>(1, kBandBytes / std::max<uint64_t>(1, row_bytes)) : rows;
-        for (uint64_t r = 0; r < rows; r += per_band) bands.push_back({&b, r, std::min(per_band, rows - r)});
+        const SwizzleTables* t = tables_for(b);
+        for (uint64_t r = 0; r < rows; r += per_band) bands.push_back({&b, t, r, std::min(per_band, rows - r)});
     }
     sdk::parallel_for(host, bands.size(), 1, [&](uint64_t lo, uint64_t hi) {
         for (uint64_t i = lo; i < hi; ++i) {
@@ -37,9 +52,11 @@ void copy_blocks(const af_host* host, const std::vector<BlockCopy>& blocks, uint
             if (!texel_bytes)
                 std::memcpy(b.dst, b.src, b.size);
             else if (to_file)
-                swizzle_rows(b.src, b.dst, b.width, b.height, b.depth, texel_bytes, band.first_row, band.rows);
+                swizzle_rows(*band.tables, b.src, b.dst, b.width, b.height, b.depth, texel_bytes, band.first_row,
+                             band.rows);
             else
-                deswizzle_rows(b.src, b.dst, b.width, b.height, b.depth, texel_bytes, band.first_row, band.rows);
+                deswizzle_rows(*band.tables, b.src, b.dst, b.width, b.height, b.depth, texel_bytes, band.first_row,
+                               band.rows);
         }
     });
 }

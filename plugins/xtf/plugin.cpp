@@ -9,6 +9,7 @@
 
 #include "assetforge/plugin.hpp"
 
+#include <cctype>
 #include <cstring>
 
 namespace {

@@ -47,12 +47,12 @@ void move_texels(const uint8_t* src, uint8_t* dst, const SwizzleTables& t, uint3
 }
 
 template <bool ToSwizzled>
-void move(const uint8_t* src, uint8_t* dst, uint32_t w, uint32_t h, uint32_t d, uint32_t b, uint64_t r0,
-          uint64_t rows) {
-    require(w, h, d);
+void move_with(const SwizzleTables& t, const uint8_t* src, uint8_t* dst, uint32_t w, uint32_t h, uint32_t d, uint32_t b,
+               uint64_t r0, uint64_t rows) {
+    if (t.x_bits.size() != w || t.y_bits.size() != h || t.z_bits.size() != d)
+        throw std::invalid_argument("xbox swizzle: tables were made for another extent");
     const uint64_t r1 = std::min<uint64_t>(uint64_t(h) * d, r0 + rows);
     if (r0 >= r1) return;
-    const SwizzleTables t = make_swizzle_tables(w, h, d);
     switch (b) {
     case 1:
         return move_texels<1, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
@@ -69,6 +69,13 @@ void move(const uint8_t* src, uint8_t* dst, uint32_t w, uint32_t h, uint32_t d, 
     default:
         return move_texels<0, ToSwizzled>(src, dst, t, w, h, r0, r1, b);
     }
+}
+
+template <bool ToSwizzled>
+void move(const uint8_t* src, uint8_t* dst, uint32_t w, uint32_t h, uint32_t d, uint32_t b, uint64_t r0,
+          uint64_t rows) {
+    require(w, h, d);
+    move_with<ToSwizzled>(make_swizzle_tables(w, h, d), src, dst, w, h, d, b, r0, rows);
 }
 
 } // namespace
@@ -147,6 +154,16 @@ void deswizzle_rows(const uint8_t* swizzled, uint8_t* linear, uint32_t width, ui
 void deswizzle(const uint8_t* swizzled, uint8_t* linear, uint32_t width, uint32_t height, uint32_t depth,
                uint32_t texel_bytes) {
     move<false>(swizzled, linear, width, height, depth, texel_bytes, 0, uint64_t(height) * depth);
+}
+
+void swizzle_rows(const SwizzleTables& t, const uint8_t* linear, uint8_t* swizzled, uint32_t width, uint32_t height,
+                  uint32_t depth, uint32_t texel_bytes, uint64_t first_row, uint64_t row_count) {
+    move_with<true>(t, linear, swizzled, width, height, depth, texel_bytes, first_row, row_count);
+}
+
+void deswizzle_rows(const SwizzleTables& t, const uint8_t* swizzled, uint8_t* linear, uint32_t width, uint32_t height,
+                    uint32_t depth, uint32_t texel_bytes, uint64_t first_row, uint64_t row_count) {
+    move_with<false>(t, swizzled, linear, width, height, depth, texel_bytes, first_row, row_count);
 }
 
 } // namespace af::xtf

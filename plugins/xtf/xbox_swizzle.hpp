@@ -37,4 +37,11 @@ void swizzle_rows(const uint8_t* linear, uint8_t* swizzled, uint32_t width, uint
 void deswizzle_rows(const uint8_t* swizzled, uint8_t* linear, uint32_t width, uint32_t height, uint32_t depth,
                     uint32_t texel_bytes, uint64_t first_row, uint64_t row_count);
 
+// The same with tables made once by make_swizzle_tables for this extent, so
+// callers splitting one image into many bands do not rebuild them per band.
+void swizzle_rows(const SwizzleTables& t, const uint8_t* linear, uint8_t* swizzled, uint32_t width, uint32_t height,
+                  uint32_t depth, uint32_t texel_bytes, uint64_t first_row, uint64_t row_count);
+void deswizzle_rows(const SwizzleTables& t, const uint8_t* swizzled, uint8_t* linear, uint32_t width, uint32_t height,
+                    uint32_t depth, uint32_t texel_bytes, uint64_t first_row, uint64_t row_count);
+
 } // namespace af::xtf

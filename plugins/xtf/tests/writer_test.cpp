@@ -216,3 +216,43 @@ TEST_CASE("xtf writer: P8 through libimagequant, per-frame palettes, dithering o
         }
     }
 }
+
+TEST_CASE("xtf writer: any texture format goes in, the layout is kept when VTF has it", "[xtf][writer]") {
+    struct Case {
+        uint32_t in;
+        int32_t expect;
+    };
+    const Case cases[] = {{af::FMT_R8G8B8A8_UNORM_SRGB, VTF_RGBA8888},
+                          {af::FMT_B8G8R8X8_UNORM, VTF_BGRX8888},
+                          {af::FMT_R32G32B32A32_FLOAT, VTF_RGBA16161616F},
+                          {af::FMT_R8G8_UNORM, VTF_BGRA8888},
+                          {af::FMT_A8_UNORM, VTF_A8},
+                          {af::FMT_B5G6R5_UNORM, VTF_BGR565}};
+    for (const Case& c : cases) {
+        INFO(af::format_info(c.in)->name);
+        af::TextureDesc d;
+        d.format = c.in;
+        d.width = 8;
+        d.height = 8;
+        af::Texture in(d);
+        if (c.in == af::FMT_R32G32B32A32_FLOAT) {
+            for (size_t i = 0; i < in.data.size() / 4; ++i) {
+                const float v = float(i % 17) / 16.0f;
+                std::memcpy(&in.data[i * 4], &v, 4);
+            }
+        } else {
+            for (size_t i = 0; i < in.data.size(); ++i) in.data[i] = uint8_t(i * 7);
+        }
+        const auto bytes = write_xtf(xtftest::host(), in, {});
+        XtfFile x = read_xtf(bytes.data(), bytes.size(), xtftest::host());
+        CHECK(x.header.image_format == c.expect);
+        CHECK(x.image.desc.mips == 4);
+        // mip 0 carries the input's values (exactly, or to the target's precision).
+        af::Image a = af::to_float(xtftest::surface_rgba8(x.image, 0, 0, 0));
+        af::Image b = af::to_float(xtftest::surface_rgba8(in, 0, 0, 0));
+        double err = 0;
+        for (size_t i = 0; i < a.rgba32f.size(); ++i)
+            err = std::max(err, double(std::abs(a.rgba32f[i] - b.rgba32f[i])));
+        CHECK(err <= 1.0 / 255.0 + 1e-6);
+    }
+}
