@@ -165,7 +165,11 @@ int cmd_walk(const CommandIo& io, const std::vector<std::string>& argv) {
     } else {
         walk_tree(f, [&](const WalkStep& s) { spans.emplace_back(s.page.offset, s.page.reserved); });
         std::sort(spans.begin(), spans.end());
-        for (auto& [off, res] : spans) print(f.page_at(off, res));
+        uint64_t n = 0;
+        for (auto& [off, res] : spans) {
+            if (++n % 512 == 0) f.drop_resident();
+            print(f.page_at(off, res));
+        }
     }
     if (a.json()) io.out << (first ? "[]\n" : "\n]\n");
     return 0;

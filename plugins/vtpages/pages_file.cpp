@@ -3,6 +3,8 @@
 #include "assetforge/plugin.hpp"
 #include "core/mapped_file.hpp"
 
+#include <sys/mman.h>
+
 namespace af::vtpages {
 
 using sdk::format;
@@ -88,6 +90,12 @@ PageInfo PagesFile::page_at(uint64_t offset, uint64_t reserved) const {
     return p;
 }
 
+void PagesFile::drop_resident() const {
+    // MADV_DONTNEED on a read-only private file mapping only drops page-table
+    // entries; the next access faults the page back in from the page cache.
+    if (map_ && map_->size()) ::madvise(const_cast<uint8_t*>(map_->data()), map_->size(), MADV_DONTNEED);
+}
+
 std::optional<PageInfo> PagesFile::find(PageKey key) const {
     const int top = levels() - 1;
     if (key.level > top || key.x >= (across() >> key.level) || key.y >= (across() >> key.level)) return std::nullopt;
@@ -156,7 +164,11 @@ void walk_tree(const PagesFile& file, const std::function<void(const WalkStep&)>
     const uint16_t top = uint16_t(file.levels() - 1);
     stack.push_back({uint64_t(root.child_offset[0]) * scale, uint64_t(root.child_length[0]) * scale, kRootPointerOffset,
                      top, 0, 0, 0});
+    uint64_t visited = 0;
     while (!stack.empty()) {
+        // Fault-around maps up to 64 KiB per touched page; dropping the mappings every
+        // so many pages bounds the resident set to a few tens of MB on any file size.
+        if (++visited % 512 == 0) file.drop_resident();
         const Pending e = stack.back();
         stack.pop_back();
         if (e.offset < kFirstNodeOffset)

@@ -66,6 +66,11 @@ class PagesFile {
     // nullopt when the page (or an ancestor) is absent. Checks every node on the path.
     std::optional<PageInfo> find(PageKey key) const;
 
+    // Unmaps the resident pages of an owned file mapping (they stay in the page
+    // cache): keeps the resident set of a walk over a multi-GB file bounded.
+    // A no-op for borrowed byte spans.
+    void drop_resident() const;
+
     // Every problem with the 32-byte header, empty when it is consistent.
     std::vector<std::string> header_problems() const;
 

@@ -105,6 +105,7 @@ Layout layout_of(const PagesFile& file) {
     Layout l;
     l.header = file.header();
     l.root_src = file.data() + kRootPointerOffset;
+    l.source = &file;
     walk_tree(file, [&](const WalkStep& s) {
         const PageInfo& p = s.page;
         LayoutNode n;
@@ -231,6 +232,7 @@ void emit(const Layout& l, const ByteSink& sink) {
     std::vector<uint8_t> loaded;
     for (size_t i = 0; i < l.nodes.size(); ++i) {
         const LayoutNode& n = l.nodes[i];
+        if (l.source && i % 512 == 511) l.source->drop_resident();
         NodeHeader nh;
         if (n.header_src) nh = decode_node_header(n.header_src);
         nh.magic = kNodeMagic;

@@ -34,6 +34,7 @@ struct Layout {
     std::vector<LayoutNode> nodes;     // file order
     std::vector<std::filesystem::path> paths;
     std::vector<std::vector<uint8_t>> owned; // buffers payload spans may point into
+    const PagesFile* source = nullptr;       // mapped file the spans point into (resident set dropped while emitting)
 
     uint32_t scale() const { return header.scale(); }
     uint64_t file_size() const;
