@@ -67,7 +67,7 @@ float find_scale(uint32_t w, uint32_t h, AlphaAt alpha_at, double target, float 
 
 float coverage_alpha_scale(const WorkPlane& plane, double target, float ref, bool bytes) {
     check_ref(ref);
-    auto alpha_at = [&](uint32_t y, uint32_t x) { return plane.row(y)[size_t(x) * 4 + 3]; };
+    auto alpha_at = [&](uint32_t y, uint32_t x) { return plane.texel(y, x)[3]; };
     return find_scale(plane.width, plane.height, alpha_at, target, ref, bytes);
 }
 

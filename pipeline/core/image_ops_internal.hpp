@@ -15,14 +15,19 @@
 
 namespace af::image_ops {
 
-// RGBA float texels, row major, no padding.
+// Float texels, row major, no padding. Four channels (RGBA), or eight when
+// colour is premultiplied: RGBA premultiplied, then the straight RGB filtered
+// without alpha weighting (and one unused), which gives texels that end up
+// fully transparent a colour from their neighbourhood instead of black.
 struct WorkPlane {
-    uint32_t width = 0, height = 0;
+    uint32_t width = 0, height = 0, channels = 4;
     std::vector<float> px;
     WorkPlane() = default;
-    WorkPlane(uint32_t w, uint32_t h) : width(w), height(h), px(size_t(w) * h * 4, 0.0f) {}
-    float* row(uint32_t y) { return px.data() + size_t(y) * width * 4; }
-    const float* row(uint32_t y) const { return px.data() + size_t(y) * width * 4; }
+    WorkPlane(uint32_t w, uint32_t h, uint32_t c = 4) : width(w), height(h), channels(c), px(size_t(w) * h * c, 0.0f) {}
+    float* row(uint32_t y) { return px.data() + size_t(y) * width * channels; }
+    const float* row(uint32_t y) const { return px.data() + size_t(y) * width * channels; }
+    float* texel(uint32_t y, uint32_t x) { return row(y) + size_t(x) * channels; }
+    const float* texel(uint32_t y, uint32_t x) const { return row(y) + size_t(x) * channels; }
 };
 
 // Runs fn(y) for every row, rows split across the calling arena's threads.

@@ -68,35 +68,32 @@ AxisTaps build_axis_taps(uint32_t in, uint32_t out, Filter filter, Edge edge) {
 
 namespace {
 
+template <uint32_t C> void filter_row(const float* s, float* d, uint32_t out_w, const AxisTaps& taps) {
+    for (uint32_t x = 0; x < out_w; ++x) {
+        float acc[C] = {};
+        for (uint32_t k = taps.first[x]; k < taps.first[x + 1]; ++k) {
+            const float* p = s + size_t(taps.index[k]) * C;
+            const float wk = taps.weight[k];
+            for (uint32_t c = 0; c < C; ++c) acc[c] += wk * p[c];
+        }
+        for (uint32_t c = 0; c < C; ++c) d[size_t(x) * C + c] = acc[c];
+    }
+}
+
 WorkPlane resample_rows(const WorkPlane& in, uint32_t out_w, Filter filter, Edge edge) {
     const AxisTaps taps = build_axis_taps(in.width, out_w, filter, edge);
-    WorkPlane out(out_w, in.height);
+    WorkPlane out(out_w, in.height, in.channels);
     for_each_row(in.height, out_w, [&](uint32_t y) {
-        const float* s = in.row(y);
-        float* d = out.row(y);
-        for (uint32_t x = 0; x < out_w; ++x) {
-            float r = 0, g = 0, b = 0, a = 0;
-            for (uint32_t k = taps.first[x]; k < taps.first[x + 1]; ++k) {
-                const float* p = s + size_t(taps.index[k]) * 4;
-                const float wk = taps.weight[k];
-                r += wk * p[0];
-                g += wk * p[1];
-                b += wk * p[2];
-                a += wk * p[3];
-            }
-            d[x * 4 + 0] = r;
-            d[x * 4 + 1] = g;
-            d[x * 4 + 2] = b;
-            d[x * 4 + 3] = a;
-        }
+        if (in.channels == 8) filter_row<8>(in.row(y), out.row(y), out_w, taps);
+        else filter_row<4>(in.row(y), out.row(y), out_w, taps);
     });
     return out;
 }
 
 WorkPlane resample_columns(const WorkPlane& in, uint32_t out_h, Filter filter, Edge edge) {
     const AxisTaps taps = build_axis_taps(in.height, out_h, filter, edge);
-    WorkPlane out(in.width, out_h);
-    const size_t n = size_t(in.width) * 4;
+    WorkPlane out(in.width, out_h, in.channels);
+    const size_t n = size_t(in.width) * in.channels;
     for_each_row(out_h, in.width, [&](uint32_t y) {
         float* d = out.row(y);
         for (uint32_t k = taps.first[y]; k < taps.first[y + 1]; ++k) {
