@@ -6,6 +6,7 @@
 // image_ops*.cpp.
 #pragma once
 
+#include "assetforge/texture.hpp"
 #include "core/image.hpp"
 
 #include <cstdint>
@@ -125,5 +126,17 @@ double alpha_coverage(const Image& in, float ref);
 // closest to `coverage`; returns the new image. Used per level by
 // generate_mips; exposed for single images.
 Image scale_alpha_to_coverage(const Image& in, double coverage, float ref);
+
+// Mip chains for a whole uncompressed Texture (every layer and face): level 0
+// of each surface is decoded through the core's format table, the chain
+// generated as above, and every level encoded back into the same format.
+// Existing mips are replaced; `desc.mips` becomes the new count. Whether the
+// data is sRGB comes from the format (…_SRGB) unless overridden: many UNORM
+// files hold sRGB colour. Refused with an `unsupported:` error: block-
+// compressed formats (decode them with a codec first), P8 (would need a new
+// palette) and volume textures.
+enum class ColourSpace { FromFormat, Srgb, Linear };
+Texture generate_texture_mips(const Texture& in, const MipOptions& opt = {},
+                              ColourSpace colour = ColourSpace::FromFormat);
 
 } // namespace af
