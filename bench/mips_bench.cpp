@@ -90,24 +90,36 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 std::string magick_name(Filter f) {
     switch (f) {
-    case Filter::Box: return "Box";
-    case Filter::Triangle: return "Triangle";
-    case Filter::Kaiser: return "Kaiser";
-    case Filter::Lanczos3: return "Lanczos";
-    case Filter::Mitchell: return "Mitchell";
-    case Filter::Point: return "Point";
+    case Filter::Box:
+        return "Box";
+    case Filter::Triangle:
+        return "Triangle";
+    case Filter::Kaiser:
+        return "Kaiser";
+    case Filter::Lanczos3:
+        return "Lanczos";
+    case Filter::Mitchell:
+        return "Mitchell";
+    case Filter::Point:
+        return "Point";
     }
     return "?";
 }
 
 const char* our_name(Filter f) {
     switch (f) {
-    case Filter::Box: return "box";
-    case Filter::Triangle: return "triangle";
-    case Filter::Kaiser: return "kaiser";
-    case Filter::Lanczos3: return "lanczos3";
-    case Filter::Mitchell: return "mitchell";
-    case Filter::Point: return "point";
+    case Filter::Box:
+        return "box";
+    case Filter::Triangle:
+        return "triangle";
+    case Filter::Kaiser:
+        return "kaiser";
+    case Filter::Lanczos3:
+        return "lanczos3";
+    case Filter::Mitchell:
+        return "mitchell";
+    case Filter::Point:
+        return "point";
     }
     return "?";
 }
@@ -171,10 +183,14 @@ int main(int argc, char** argv) {
     std::string input;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--size" && i + 1 < argc) size = uint32_t(std::atoi(argv[++i]));
-        else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--no-magick") magick = false;
-        else input = a;
+        if (a == "--size" && i + 1 < argc)
+            size = uint32_t(std::atoi(argv[++i]));
+        else if (a == "--reps" && i + 1 < argc)
+            reps = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--no-magick")
+            magick = false;
+        else
+            input = a;
     }
     Image top = input.empty() ? synthetic(size) : tiled(to_rgba8(read_png_file(input)), size);
     top.srgb = true;
@@ -234,7 +250,8 @@ int main(int argc, char** argv) {
     Timing im_load;
     if (magick) im_load = time_system(raw_source(raw, size) + " null:", reps);
 
-    for (Filter f : {Filter::Box, Filter::Triangle, Filter::Kaiser, Filter::Lanczos3, Filter::Mitchell, Filter::Point}) {
+    for (Filter f :
+         {Filter::Box, Filter::Triangle, Filter::Kaiser, Filter::Lanczos3, Filter::Mitchell, Filter::Point}) {
         MipOptions opt;
         opt.filter = f;
         opt.linear_light = false;
@@ -260,8 +277,8 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
     }
     if (magick)
-        std::printf("\nImageMagick times include reading the raw input: %.3f s (cpu %.3f s) on its own.\n", im_load.wall,
-                    im_load.cpu);
+        std::printf("\nImageMagick times include reading the raw input: %.3f s (cpu %.3f s) on its own.\n",
+                    im_load.wall, im_load.cpu);
     fs::remove_all(dir);
     return 0;
 }

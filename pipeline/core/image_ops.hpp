@@ -45,7 +45,6 @@ std::vector<Image> generate_mips(const Image& top, const MipOptions& opt = {});
 
 Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height);
 
-
 // ---------------------------------------------------------------------------
 // Filters (all separable; radii in source texels at scale 1, widened by the
 // reduction factor when downsampling):

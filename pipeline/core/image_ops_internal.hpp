@@ -60,9 +60,9 @@ WorkPlane resample(const WorkPlane& in, uint32_t out_w, uint32_t out_h, Filter f
 
 // ---- working representation (image_ops_working_space.cpp) ----
 struct WorkSpace {
-    bool linearise = false;        // RGB stored sRGB, filtered linear
-    bool premultiplied = false;    // RGB weighted by alpha
-    bool normal = false;           // RGB is a 0..1 encoded unit vector, held as -1..1
+    bool linearise = false;          // RGB stored sRGB, filtered linear
+    bool premultiplied = false;      // RGB weighted by alpha
+    bool normal = false;             // RGB is a 0..1 encoded unit vector, held as -1..1
     bool normal_two_channel = false; // Z reconstructed from X, Y on entry
 };
 // Chooses the working space of `img` for these options.

@@ -84,8 +84,10 @@ WorkPlane resample_rows(const WorkPlane& in, uint32_t out_w, Filter filter, Edge
     const AxisTaps taps = build_axis_taps(in.width, out_w, filter, edge);
     WorkPlane out(out_w, in.height, in.channels);
     for_each_row(in.height, out_w, [&](uint32_t y) {
-        if (in.channels == 8) filter_row<8>(in.row(y), out.row(y), out_w, taps);
-        else filter_row<4>(in.row(y), out.row(y), out_w, taps);
+        if (in.channels == 8)
+            filter_row<8>(in.row(y), out.row(y), out_w, taps);
+        else
+            filter_row<4>(in.row(y), out.row(y), out_w, taps);
     });
     return out;
 }

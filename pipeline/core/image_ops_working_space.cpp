@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -116,17 +117,17 @@ void check_target_size(uint32_t w, uint32_t h, const char* what) {
 }
 
 unsigned channel_mask(std::string_view channels, const char* what) {
+    // r g b a, or x y z w as normal-map users call them.
+    constexpr std::string_view kColour = "rgba", kVector = "xyzw";
     unsigned mask = 0;
     for (char c : channels) {
-        switch (c) {
-        case 'r': case 'R': case 'x': case 'X': mask |= 1; break;
-        case 'g': case 'G': case 'y': case 'Y': mask |= 2; break;
-        case 'b': case 'B': case 'z': case 'Z': mask |= 4; break;
-        case 'a': case 'A': case 'w': case 'W': mask |= 8; break;
-        default:
+        const char lc = char(std::tolower(static_cast<unsigned char>(c)));
+        size_t at = kColour.find(lc);
+        if (at == std::string_view::npos) at = kVector.find(lc);
+        if (at == std::string_view::npos)
             sdk::usage(sdk::format("%s: '%.*s' is not a channel list (letters from r, g, b, a)", what,
                                    int(channels.size()), channels.data()));
-        }
+        mask |= 1u << at;
     }
     if (!mask) sdk::usage(std::string(what) + ": no channel named");
     return mask;

@@ -60,7 +60,8 @@ TEST_CASE("constant images stay constant at every level, every filter and edge")
                 for (const Image& m : mipsf) {
                     REQUIRE(m.is_float());
                     for (size_t t = 0; t < m.texels(); ++t)
-                        for (int c = 0; c < 4; ++c) REQUIRE(m.rgba32f[t * 4 + c] == Approx(colour[c] / 255.0f).margin(2e-6));
+                        for (int c = 0; c < 4; ++c)
+                            REQUIRE(m.rgba32f[t * 4 + c] == Approx(colour[c] / 255.0f).margin(2e-6));
                 }
             }
 }
@@ -119,7 +120,8 @@ TEST_CASE("energy (mean, linear light) is preserved within 0.5/255 at every leve
         // Float: no rounding, so the mean holds to float precision.
         Image wf = convert_srgb_to_linear(to_float(wood));
         auto mf = generate_mips(wf, mip_options(f, Edge::Wrap));
-        for (size_t l = 1; l < mf.size(); ++l) CHECK(mean_linear(mf[l], 0) == Approx(mean_linear(mf[0], 0)).margin(1e-5));
+        for (size_t l = 1; l < mf.size(); ++l)
+            CHECK(mean_linear(mf[l], 0) == Approx(mean_linear(mf[0], 0)).margin(1e-5));
     }
 }
 
@@ -285,8 +287,10 @@ TEST_CASE("colour is weighted by alpha while filtering; transparent texels keep 
     for (uint32_t y = 0; y < 4; ++y)
         for (uint32_t x = 0; x < 16; ++x) {
             uint8_t* p = &img.rgba8[(size_t(y) * 16 + x) * 4];
-            if (x < 8) p[0] = 255, p[3] = 255;
-            else p[1] = 255, p[3] = 0;
+            if (x < 8)
+                p[0] = 255, p[3] = 255;
+            else
+                p[1] = 255, p[3] = 0;
         }
     for (Filter f : kAveragingFilters) {
         INFO("filter " << int(f));
