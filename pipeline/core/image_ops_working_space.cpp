@@ -95,12 +95,6 @@ uint8_t linear_to_srgb8(float v) {
     return uint8_t(code);
 }
 
-uint8_t to_unorm8(float v) {
-    if (!(v > 0.0f)) return 0;
-    if (v >= 1.0f) return 255;
-    return uint8_t(v * 255.0f + 0.5f);
-}
-
 void check_image(const Image& img, const char* what) {
     size_t have = img.is_float() ? img.rgba32f.size() : img.rgba8.size();
     if (have != img.texels() * 4)
@@ -167,6 +161,7 @@ WorkPlane to_working(const Image& img, const WorkSpace& ws) {
                     t[4 + k] = c[k];
                     c[k] *= c[3];
                 }
+            t[7] = 0.0f; // unused, but filtered: keep it a plain number
             for (int k = 0; k < 4; ++k) t[k] = c[k];
         }
     });
