@@ -29,6 +29,6 @@ for h in "${harnesses[@]}"; do
   limit=(-runs="$runs")
   [ "$secs" != 0 ] && limit=(-max_total_time="$secs")
   echo "== $h"
-  build-fuzz/$h "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$findings/" -print_final_stats=1 \
+  build-fuzz/bin/$h "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$findings/" -print_final_stats=1 \
     "$corpus" 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' || true
 done

@@ -38,6 +38,15 @@ TEST_CASE("exit codes") {
     CHECK(run("plugins --json").code == 0);
 }
 
+TEST_CASE("global limits refuse oversize inputs with a clear message") {
+    Run r = run("--max-dimension 16 info " + png);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("limit: 512x512 exceeds --max-dimension 16"));
+    CHECK(run("--max-dimension 1024 info " + png).code == 0);
+    CHECK(run("--max-dimension x info " + png).code == 2);
+    CHECK(run("--max-bogus 3 info " + png).code == 2);
+}
+
 TEST_CASE("--help works for every subcommand") {
     Run top = run("--help");
     CHECK(top.code == 0);

@@ -34,7 +34,9 @@ void print_usage(const host::PluginRegistry& reg) {
             header = true;
             std::printf("  %-10s %s (plugin %s)\n", c.name, c.summary ? c.summary : "", p->name.c_str());
         }
-    std::cout << "\n`assetforge <command> --help` describes a command.\n";
+    std::cout << "\nlimits (before the command; 0 = none): --max-dimension N (65536) --max-surfaces N (65536)\n"
+                 "  --max-texture-bytes N (4 GiB) --max-items N (16777216)\n"
+                 "\n`assetforge <command> --help` describes a command.\n";
 }
 
 void on_interrupt(int) {
@@ -43,11 +45,44 @@ void on_interrupt(int) {
     host::request_cancel();
 }
 
+// Global limits come before the subcommand: `assetforge --max-dimension 8192 build …`.
+// Returns how many arguments were consumed, or -1 on a usage error.
+int parse_limits(int argc, char** argv) {
+    int i = 1;
+    for (; i + 1 < argc; i += 2) {
+        std::string k = argv[i];
+        char* end = nullptr;
+        unsigned long long v = std::strtoull(argv[i + 1], &end, 10);
+        if (k.rfind("--max-", 0) != 0) break;
+        if (!*argv[i + 1] || *end) {
+            std::fprintf(stderr, "assetforge: %s needs a number, got '%s'\n", k.c_str(), argv[i + 1]);
+            return -1;
+        }
+        auto& s = host::settings();
+        if (k == "--max-dimension") s.max_dimension = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        else if (k == "--max-surfaces") s.max_surfaces = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        else if (k == "--max-texture-bytes") s.max_texture_bytes = v;
+        else if (k == "--max-items") s.max_items = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        else {
+            std::fprintf(stderr, "assetforge: unknown limit %s (--max-dimension, --max-surfaces, --max-texture-bytes, --max-items)\n", k.c_str());
+            return -1;
+        }
+    }
+    return i - 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
+    int consumed = parse_limits(argc, argv);
+    if (consumed < 0) return af::cli::kExitUsage;
+    if (consumed > 0) {
+        argv[consumed] = argv[0];
+        argv += consumed;
+        argc -= consumed;
+    }
     host::PluginRegistry registry;
     host::set_registry(&registry);
     registry.load_default();

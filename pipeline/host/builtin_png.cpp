@@ -45,8 +45,22 @@ Texture png_to_texture(const Image& img) {
     return t;
 }
 
+// Refuses oversize images from the header alone, before libpng allocates rows.
+void check_header_limits(const af_host* h, const af_input* in) {
+    sdk::ByteReader r(in->data, in->size);
+    if (in->size < 24) return; // decode_png reports the truncation
+    uint32_t w = uint32_t(r.u8(16)) << 24 | uint32_t(r.u8(17)) << 16 | uint32_t(r.u8(18)) << 8 | r.u8(19);
+    uint32_t ht = uint32_t(r.u8(20)) << 24 | uint32_t(r.u8(21)) << 16 | uint32_t(r.u8(22)) << 8 | r.u8(23);
+    if (h->max_dimension && (w > h->max_dimension || ht > h->max_dimension))
+        sdk::fail(AF_ERR_NO_MEMORY, 16,
+                  sdk::format("limit: %ux%u exceeds --max-dimension %u", w, ht, h->max_dimension));
+    if (h->max_texture_bytes && uint64_t(w) * ht * 8 > h->max_texture_bytes)
+        sdk::fail(AF_ERR_NO_MEMORY, 16, sdk::format("limit: %ux%u exceeds --max-texture-bytes", w, ht));
+}
+
 af_status png_read(const af_host* h, const af_input* in, const af_options*, af_texture* out, af_error* err) {
     return sdk::guard(err, [&] {
+        check_header_limits(h, in);
         Image img = decode_png({in->data, in->size}, "PNG");
         sdk::export_texture(h, png_to_texture(img), out);
     });
@@ -101,6 +115,7 @@ af_status png_info(const af_host* h, const af_input* in, const af_options*, af_i
         uint32_t ht = uint32_t(r.u8(20)) << 24 | uint32_t(r.u8(21)) << 16 | uint32_t(r.u8(22)) << 8 | r.u8(23);
         int depth = r.u8(24), ctype = r.u8(25);
         static const char* types[] = {"grey", "?", "rgb", "palette", "grey+alpha", "?", "rgba"};
+        check_header_limits(h, in);
         Image img = decode_png({in->data, in->size}, "PNG"); // validates every chunk
         nlohmann::json j = {{"container", "png"}, {"width", w}, {"height", ht}, {"bit_depth", depth},
                             {"color_type", ctype < 7 ? types[ctype] : "?"}, {"srgb", img.srgb}};

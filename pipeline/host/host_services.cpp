@@ -154,6 +154,7 @@ const af_host* services() {
     g_services.max_texture_bytes = settings().max_texture_bytes;
     g_services.max_dimension = settings().max_dimension;
     g_services.max_surfaces = settings().max_surfaces;
+    g_services.max_items = settings().max_items;
     return &g_services;
 }
 

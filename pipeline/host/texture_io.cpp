@@ -98,6 +98,24 @@ Found<af_container> writer_for(const PluginRegistry& reg, const std::string& con
     return c;
 }
 
+// Defence in depth: plugins check limits before allocating; the host checks
+// again so a plugin that forgets cannot hand a giant texture downstream.
+void check_limits(const TextureDesc& d) {
+    const HostSettings& s = settings();
+    if (s.max_dimension && (d.width > s.max_dimension || d.height > s.max_dimension || d.depth > s.max_dimension))
+        sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
+                  "limit: " + std::to_string(d.width) + "x" + std::to_string(d.height) + "x" + std::to_string(d.depth) +
+                      " exceeds --max-dimension " + std::to_string(s.max_dimension));
+    const uint64_t surfaces = uint64_t(d.mips) * d.faces * d.layers;
+    if (s.max_surfaces && surfaces > s.max_surfaces)
+        sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
+                  "limit: " + std::to_string(surfaces) + " surfaces exceed --max-surfaces " + std::to_string(s.max_surfaces));
+    if (s.max_texture_bytes && texture_bytes(d) > s.max_texture_bytes)
+        sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
+                  "limit: " + std::to_string(texture_bytes(d)) + " decoded bytes exceed --max-texture-bytes " +
+                      std::to_string(s.max_texture_bytes));
+}
+
 } // namespace
 
 ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name, std::span<const uint8_t> bytes,
@@ -127,6 +145,7 @@ ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name
     }
     try {
         result.texture = adopt(out);
+        check_limits(result.texture.desc);
     } catch (const sdk::Error& x) {
         throw sdk::Error(x.status(), name + ": " + x.what());
     }
