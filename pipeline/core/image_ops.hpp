@@ -59,8 +59,13 @@ Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t hei
 // texel centres stay aligned at every size (odd and NPOT included).
 // Working space: float; sRGB-tagged colour is filtered in linear light when
 // `linear_light`, alpha is never sRGB decoded; colour is weighted by alpha
-// when `premultiply_alpha` and the image has any alpha < 1. An axis whose size
-// does not change is not filtered.
+// when `premultiply_alpha` and the image has any alpha < 1; where the filtered
+// alpha ends below one 8-bit step the colour fades to the unweighted average
+// (transparent texels keep their neighbourhood's colour instead of black, so
+// bilinear sampling shows no dark fringes). An axis whose size does not change
+// is not filtered. Clamp repeats the edge texel; wrap tiles.
+// Each mip level is filtered from the previous one, kept in float (no rounding
+// between levels). Results do not depend on the number of threads.
 //
 // generate_mips details:
 //   - alpha_coverage_ref: per level, alpha is scaled by a factor found by
