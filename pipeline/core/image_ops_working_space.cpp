@@ -156,12 +156,13 @@ WorkPlane to_working(const Image& img, const WorkSpace& ws) {
                 if (ws.normal_two_channel) c[2] = std::sqrt(std::max(0.0f, 1.0f - c[0] * c[0] - c[1] * c[1]));
             }
             float* t = d + size_t(x) * p.channels;
-            if (ws.premultiplied)
+            if (ws.premultiplied) {
                 for (int k = 0; k < 3; ++k) {
                     t[4 + k] = c[k];
                     c[k] *= c[3];
                 }
-            t[7] = 0.0f; // unused, but filtered: keep it a plain number
+                t[7] = 0.0f; // unused, but filtered: keep it a plain number
+            }
             for (int k = 0; k < 4; ++k) t[k] = c[k];
         }
     });
