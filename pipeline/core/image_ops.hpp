@@ -6,6 +6,7 @@
 // image_ops*.cpp.
 #pragma once
 
+#include "assetforge/texture.hpp"
 #include "core/image.hpp"
 
 #include <cstdint>
@@ -44,7 +45,6 @@ std::vector<Image> generate_mips(const Image& top, const MipOptions& opt = {});
 
 Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height);
 
-
 // ---------------------------------------------------------------------------
 // Filters (all separable; radii in source texels at scale 1, widened by the
 // reduction factor when downsampling):
@@ -59,8 +59,13 @@ Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t hei
 // texel centres stay aligned at every size (odd and NPOT included).
 // Working space: float; sRGB-tagged colour is filtered in linear light when
 // `linear_light`, alpha is never sRGB decoded; colour is weighted by alpha
-// when `premultiply_alpha` and the image has any alpha < 1. An axis whose size
-// does not change is not filtered.
+// when `premultiply_alpha` and the image has any alpha < 1; where the filtered
+// alpha ends below one 8-bit step the colour fades to the unweighted average
+// (transparent texels keep their neighbourhood's colour instead of black, so
+// bilinear sampling shows no dark fringes). An axis whose size does not change
+// is not filtered. Clamp repeats the edge texel; wrap tiles.
+// Each mip level is filtered from the previous one, kept in float (no rounding
+// between levels). Results do not depend on the number of threads.
 //
 // generate_mips details:
 //   - alpha_coverage_ref: per level, alpha is scaled by a factor found by
@@ -125,5 +130,17 @@ double alpha_coverage(const Image& in, float ref);
 // closest to `coverage`; returns the new image. Used per level by
 // generate_mips; exposed for single images.
 Image scale_alpha_to_coverage(const Image& in, double coverage, float ref);
+
+// Mip chains for a whole uncompressed Texture (every layer and face): level 0
+// of each surface is decoded through the core's format table, the chain
+// generated as above, and every level encoded back into the same format.
+// Existing mips are replaced; `desc.mips` becomes the new count. Whether the
+// data is sRGB comes from the format (…_SRGB) unless overridden: many UNORM
+// files hold sRGB colour. Refused with an `unsupported:` error: block-
+// compressed formats (decode them with a codec first), P8 (would need a new
+// palette) and volume textures.
+enum class ColourSpace { FromFormat, Srgb, Linear };
+Texture generate_texture_mips(const Texture& in, const MipOptions& opt = {},
+                              ColourSpace colour = ColourSpace::FromFormat);
 
 } // namespace af

@@ -11,7 +11,7 @@ template <class F> Image map_linear_colour(const Image& in, F&& fn) {
     image_ops::WorkPlane p = image_ops::to_working(in, ws);
     image_ops::for_each_row(p.height, p.width, [&](uint32_t y) {
         float* d = p.row(y);
-        for (uint32_t x = 0; x < p.width; ++x) fn(d + size_t(x) * 4);
+        for (uint32_t x = 0; x < p.width; ++x) fn(d + size_t(x) * p.channels);
     });
     return image_ops::from_working(p, ws, 1.0f, in.type, in.srgb);
 }

@@ -56,9 +56,12 @@ float find_scale(uint32_t w, uint32_t h, AlphaAt alpha_at, double target, float 
             best_err = err;
             best = mid;
         }
-        if (c < target) lo = mid;
-        else if (c > target) hi = mid;
-        else break;
+        if (c < target)
+            lo = mid;
+        else if (c > target)
+            hi = mid;
+        else
+            break;
     }
     return best;
 }
@@ -67,7 +70,7 @@ float find_scale(uint32_t w, uint32_t h, AlphaAt alpha_at, double target, float 
 
 float coverage_alpha_scale(const WorkPlane& plane, double target, float ref, bool bytes) {
     check_ref(ref);
-    auto alpha_at = [&](uint32_t y, uint32_t x) { return plane.row(y)[size_t(x) * 4 + 3]; };
+    auto alpha_at = [&](uint32_t y, uint32_t x) { return plane.texel(y, x)[3]; };
     return find_scale(plane.width, plane.height, alpha_at, target, ref, bytes);
 }
 
@@ -99,8 +102,10 @@ Image scale_alpha_to_coverage(const Image& in, double coverage, float ref) {
     if (s == 1.0f) return out;
     for (size_t i = 3; i < in.texels() * 4; i += 4) {
         float a = std::clamp(image_ops::load_channel(in, i) * s, 0.0f, 1.0f);
-        if (in.is_float()) out.rgba32f[i] = a;
-        else out.rgba8[i] = image_ops::to_unorm8(a);
+        if (in.is_float())
+            out.rgba32f[i] = a;
+        else
+            out.rgba8[i] = image_ops::to_unorm8(a);
     }
     return out;
 }

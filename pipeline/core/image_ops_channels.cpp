@@ -3,6 +3,7 @@
 
 #include "assetforge/plugin.hpp"
 
+#include <cctype>
 #include <string>
 
 namespace af {
@@ -11,17 +12,12 @@ namespace {
 
 // Source of one output channel: 0..3 an input channel, 4 constant 0, 5 constant 1.
 int swizzle_source(char c, std::string_view pattern) {
-    switch (c) {
-    case 'r': case 'R': return 0;
-    case 'g': case 'G': return 1;
-    case 'b': case 'B': return 2;
-    case 'a': case 'A': return 3;
-    case '0': return 4;
-    case '1': return 5;
-    default:
-        sdk::usage(sdk::format("swizzle '%.*s': '%c' is not one of r, g, b, a, 0, 1", int(pattern.size()),
-                               pattern.data(), c));
-    }
+    constexpr std::string_view kSources = "rgba01";
+    size_t at = kSources.find(char(std::tolower(static_cast<unsigned char>(c))));
+    if (at == std::string_view::npos)
+        sdk::usage(
+            sdk::format("swizzle '%.*s': '%c' is not one of r, g, b, a, 0, 1", int(pattern.size()), pattern.data(), c));
+    return int(at);
 }
 
 } // namespace
@@ -55,8 +51,10 @@ Image fill_channels(const Image& in, std::string_view channels, float value) {
     for (size_t t = 0; t < in.texels(); ++t)
         for (int k = 0; k < 4; ++k) {
             if (!(mask & (1u << k))) continue;
-            if (in.is_float()) out.rgba32f[t * 4 + k] = value;
-            else out.rgba8[t * 4 + k] = v8;
+            if (in.is_float())
+                out.rgba32f[t * 4 + k] = value;
+            else
+                out.rgba8[t * 4 + k] = v8;
         }
     return out;
 }
@@ -68,8 +66,10 @@ Image invert_channels(const Image& in, std::string_view channels) {
     for (size_t t = 0; t < in.texels(); ++t)
         for (int k = 0; k < 4; ++k) {
             if (!(mask & (1u << k))) continue;
-            if (in.is_float()) out.rgba32f[t * 4 + k] = 1.0f - in.rgba32f[t * 4 + k];
-            else out.rgba8[t * 4 + k] = uint8_t(255 - in.rgba8[t * 4 + k]);
+            if (in.is_float())
+                out.rgba32f[t * 4 + k] = 1.0f - in.rgba32f[t * 4 + k];
+            else
+                out.rgba8[t * 4 + k] = uint8_t(255 - in.rgba8[t * 4 + k]);
         }
     return out;
 }

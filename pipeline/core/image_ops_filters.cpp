@@ -65,8 +65,7 @@ double lanczos3_weight(double x) {
 double mitchell_weight(double x) {
     constexpr double B = 1.0 / 3.0, C = 1.0 / 3.0;
     x = std::fabs(x);
-    if (x < 1.0)
-        return ((12 - 9 * B - 6 * C) * x * x * x + (-18 + 12 * B + 6 * C) * x * x + (6 - 2 * B)) / 6.0;
+    if (x < 1.0) return ((12 - 9 * B - 6 * C) * x * x * x + (-18 + 12 * B + 6 * C) * x * x + (6 - 2 * B)) / 6.0;
     if (x < 2.0)
         return ((-B - 6 * C) * x * x * x + (6 * B + 30 * C) * x * x + (-12 * B - 48 * C) * x + (8 * B + 24 * C)) / 6.0;
     return 0.0;
@@ -90,12 +89,18 @@ std::string lower(std::string_view s) {
 
 FilterKernel kernel_of(Filter f) {
     switch (f) {
-    case Filter::Point: return {0.5, point_weight};
-    case Filter::Box: return {0.5, box_weight};
-    case Filter::Triangle: return {1.0, triangle_weight};
-    case Filter::Kaiser: return {kKaiserRadius, kaiser_weight};
-    case Filter::Lanczos3: return {3.0, lanczos3_weight};
-    case Filter::Mitchell: return {2.0, mitchell_weight};
+    case Filter::Point:
+        return {0.5, point_weight};
+    case Filter::Box:
+        return {0.5, box_weight};
+    case Filter::Triangle:
+        return {1.0, triangle_weight};
+    case Filter::Kaiser:
+        return {kKaiserRadius, kaiser_weight};
+    case Filter::Lanczos3:
+        return {3.0, lanczos3_weight};
+    case Filter::Mitchell:
+        return {2.0, mitchell_weight};
     }
     sdk::usage("unknown filter id " + std::to_string(int(f)));
 }

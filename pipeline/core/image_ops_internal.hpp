@@ -10,19 +10,32 @@
 #include <tbb/parallel_for.h>
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 namespace af::image_ops {
 
-// RGBA float texels, row major, no padding.
+// Float texels, row major, no padding. Four channels (RGBA), or eight when
+// colour is premultiplied: RGBA premultiplied, then the straight RGB filtered
+// without alpha weighting (and one unused), which gives texels that end up
+// fully transparent a colour from their neighbourhood instead of black.
 struct WorkPlane {
-    uint32_t width = 0, height = 0;
-    std::vector<float> px;
+    uint32_t width = 0, height = 0, channels = 4;
     WorkPlane() = default;
-    WorkPlane(uint32_t w, uint32_t h) : width(w), height(h), px(size_t(w) * h * 4, 0.0f) {}
-    float* row(uint32_t y) { return px.data() + size_t(y) * width * 4; }
-    const float* row(uint32_t y) const { return px.data() + size_t(y) * width * 4; }
+    // Storage is left uninitialised: every producer writes each texel, and
+    // zero-filling planes of hundreds of MB costs as much as filtering them.
+    WorkPlane(uint32_t w, uint32_t h, uint32_t c = 4)
+        : width(w), height(h), channels(c), px_(new float[size_t(w) * h * c]) {}
+    WorkPlane(WorkPlane&&) = default;
+    WorkPlane& operator=(WorkPlane&&) = default;
+    float* row(uint32_t y) { return px_.get() + size_t(y) * width * channels; }
+    const float* row(uint32_t y) const { return px_.get() + size_t(y) * width * channels; }
+    float* texel(uint32_t y, uint32_t x) { return row(y) + size_t(x) * channels; }
+    const float* texel(uint32_t y, uint32_t x) const { return row(y) + size_t(x) * channels; }
+
+  private:
+    std::unique_ptr<float[]> px_;
 };
 
 // Runs fn(y) for every row, rows split across the calling arena's threads.
@@ -51,13 +64,14 @@ struct AxisTaps {
     std::vector<float> weight;
 };
 AxisTaps build_axis_taps(uint32_t in, uint32_t out, Filter filter, Edge edge);
+// A new plane of out_w x out_h (the size must differ from the input's).
 WorkPlane resample(const WorkPlane& in, uint32_t out_w, uint32_t out_h, Filter filter, Edge edge);
 
 // ---- working representation (image_ops_working_space.cpp) ----
 struct WorkSpace {
-    bool linearise = false;        // RGB stored sRGB, filtered linear
-    bool premultiplied = false;    // RGB weighted by alpha
-    bool normal = false;           // RGB is a 0..1 encoded unit vector, held as -1..1
+    bool linearise = false;          // RGB stored sRGB, filtered linear
+    bool premultiplied = false;      // RGB weighted by alpha
+    bool normal = false;             // RGB is a 0..1 encoded unit vector, held as -1..1
     bool normal_two_channel = false; // Z reconstructed from X, Y on entry
 };
 // Chooses the working space of `img` for these options.
@@ -91,6 +105,10 @@ unsigned channel_mask(std::string_view channels, const char* what);
 inline float load_channel(const Image& img, size_t i) {
     return img.is_float() ? img.rgba32f[i] : float(img.rgba8[i]) * (1.0f / 255.0f);
 }
-uint8_t to_unorm8(float v);
+inline uint8_t to_unorm8(float v) {
+    if (!(v > 0.0f)) return 0; // also NaN
+    if (v >= 1.0f) return 255;
+    return uint8_t(v * 255.0f + 0.5f);
+}
 
 } // namespace af::image_ops

@@ -22,8 +22,10 @@ uint32_t full_chain_length(uint32_t w, uint32_t h) {
 
 void clear_blue(Image& img) {
     for (size_t i = 2; i < img.texels() * 4; i += 4) {
-        if (img.is_float()) img.rgba32f[i] = 0.0f;
-        else img.rgba8[i] = 0;
+        if (img.is_float())
+            img.rgba32f[i] = 0.0f;
+        else
+            img.rgba8[i] = 0;
     }
 }
 

@@ -68,54 +68,64 @@ AxisTaps build_axis_taps(uint32_t in, uint32_t out, Filter filter, Edge edge) {
 
 namespace {
 
-WorkPlane resample_rows(const WorkPlane& in, uint32_t out_w, Filter filter, Edge edge) {
-    const AxisTaps taps = build_axis_taps(in.width, out_w, filter, edge);
-    WorkPlane out(out_w, in.height);
-    for_each_row(in.height, out_w, [&](uint32_t y) {
-        const float* s = in.row(y);
-        float* d = out.row(y);
-        for (uint32_t x = 0; x < out_w; ++x) {
-            float r = 0, g = 0, b = 0, a = 0;
-            for (uint32_t k = taps.first[x]; k < taps.first[x + 1]; ++k) {
-                const float* p = s + size_t(taps.index[k]) * 4;
-                const float wk = taps.weight[k];
-                r += wk * p[0];
-                g += wk * p[1];
-                b += wk * p[2];
-                a += wk * p[3];
-            }
-            d[x * 4 + 0] = r;
-            d[x * 4 + 1] = g;
-            d[x * 4 + 2] = b;
-            d[x * 4 + 3] = a;
+template <uint32_t C> void filter_row(const float* s, float* d, uint32_t out_w, const AxisTaps& taps) {
+    for (uint32_t x = 0; x < out_w; ++x) {
+        float acc[C] = {};
+        for (uint32_t k = taps.first[x]; k < taps.first[x + 1]; ++k) {
+            const float* p = s + size_t(taps.index[k]) * C;
+            const float wk = taps.weight[k];
+            for (uint32_t c = 0; c < C; ++c) acc[c] += wk * p[c];
         }
-    });
-    return out;
+        for (uint32_t c = 0; c < C; ++c) d[size_t(x) * C + c] = acc[c];
+    }
 }
 
-WorkPlane resample_columns(const WorkPlane& in, uint32_t out_h, Filter filter, Edge edge) {
-    const AxisTaps taps = build_axis_taps(in.height, out_h, filter, edge);
-    WorkPlane out(in.width, out_h);
-    const size_t n = size_t(in.width) * 4;
-    for_each_row(out_h, in.width, [&](uint32_t y) {
-        float* d = out.row(y);
-        for (uint32_t k = taps.first[y]; k < taps.first[y + 1]; ++k) {
-            const float* s = in.row(uint32_t(taps.index[k]));
-            const float wk = taps.weight[k];
-            for (size_t i = 0; i < n; ++i) d[i] += wk * s[i];
-        }
-    });
-    return out;
+// Weighted sum of the source rows that output row y draws from.
+void filter_column(const WorkPlane& in, const AxisTaps& taps, uint32_t y, float* d) {
+    const size_t n = size_t(in.width) * in.channels;
+    uint32_t k = taps.first[y];
+    const float* s = in.row(uint32_t(taps.index[k]));
+    const float w0 = taps.weight[k];
+    for (size_t i = 0; i < n; ++i) d[i] = w0 * s[i];
+    for (++k; k < taps.first[y + 1]; ++k) {
+        s = in.row(uint32_t(taps.index[k]));
+        const float wk = taps.weight[k];
+        for (size_t i = 0; i < n; ++i) d[i] += wk * s[i];
+    }
 }
 
 } // namespace
 
+// Vertical pass first, one output row at a time into a scratch row, then the
+// horizontal pass from it: no intermediate plane, and each output row is a
+// fixed sequence of operations whatever the thread split.
 WorkPlane resample(const WorkPlane& in, uint32_t out_w, uint32_t out_h, Filter filter, Edge edge) {
-    if (out_w == in.width && out_h == in.height) return in;
-    if (out_w == in.width) return resample_columns(in, out_h, filter, edge);
-    WorkPlane rows = resample_rows(in, out_w, filter, edge);
-    if (out_h == in.height) return rows;
-    return resample_columns(rows, out_h, filter, edge);
+    const bool horizontal = out_w != in.width, vertical = out_h != in.height;
+    const AxisTaps h = horizontal ? build_axis_taps(in.width, out_w, filter, edge) : AxisTaps{};
+    const AxisTaps v = vertical ? build_axis_taps(in.height, out_h, filter, edge) : AxisTaps{};
+    WorkPlane out(out_w, out_h, in.channels);
+    if (!horizontal && !vertical) {
+        std::copy(in.row(0), in.row(0) + size_t(in.width) * in.height * in.channels, out.row(0));
+        return out;
+    }
+    const size_t grain = std::max<size_t>(1, 16384 / std::max<uint32_t>(1, in.width));
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, out_h, grain), [&](const tbb::blocked_range<uint32_t>& r) {
+        std::vector<float> scratch(vertical && horizontal ? size_t(in.width) * in.channels : 0);
+        for (uint32_t y = r.begin(); y != r.end(); ++y) {
+            const float* src = in.row(y);
+            if (vertical) {
+                float* d = horizontal ? scratch.data() : out.row(y);
+                filter_column(in, v, y, d);
+                src = d;
+            }
+            if (!horizontal) continue;
+            if (in.channels == 8)
+                filter_row<8>(src, out.row(y), out_w, h);
+            else
+                filter_row<4>(src, out.row(y), out_w, h);
+        }
+    });
+    return out;
 }
 
 } // namespace af::image_ops

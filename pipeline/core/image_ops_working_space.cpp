@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace af::image_ops {
@@ -56,20 +58,41 @@ bool blue_is_zero(const Image& img) {
     return true;
 }
 
+// Code at the start of each of kBuckets equal slices of 0..1 in linear light:
+// a starting point from which the exact code is at most a step or two away
+// (the sRGB curve is steepest at 0, 3294 codes per unit, < 1 code per slice).
+constexpr int kBuckets = 4096;
+struct EncodeTable {
+    std::array<float, 256> thresholds; // 255 real ones, then +inf as a sentinel
+    std::array<uint8_t, kBuckets + 1> start;
+};
+
+const EncodeTable& encode_table() {
+    static const EncodeTable t = [] {
+        EncodeTable e{};
+        const auto& th = srgb8_thresholds();
+        std::copy(th.begin(), th.end(), e.thresholds.begin());
+        e.thresholds[255] = std::numeric_limits<float>::infinity();
+        for (int b = 0; b <= kBuckets; ++b) {
+            const float v = float(b) / kBuckets;
+            e.start[b] = uint8_t(std::upper_bound(th.begin(), th.end(), v) - th.begin());
+        }
+        return e;
+    }();
+    return t;
+}
+
 } // namespace
 
 float srgb8_to_linear(uint8_t v) { return srgb8_table()[v]; }
 
 uint8_t linear_to_srgb8(float v) {
     if (!(v > 0.0f)) return 0; // also NaN
-    const auto& t = srgb8_thresholds();
-    return uint8_t(std::upper_bound(t.begin(), t.end(), v) - t.begin());
-}
-
-uint8_t to_unorm8(float v) {
-    if (!(v > 0.0f)) return 0;
     if (v >= 1.0f) return 255;
-    return uint8_t(v * 255.0f + 0.5f);
+    const EncodeTable& e = encode_table();
+    unsigned code = e.start[int(v * kBuckets)];
+    while (v >= e.thresholds[code]) ++code; // sentinel stops at 255
+    return uint8_t(code);
 }
 
 void check_image(const Image& img, const char* what) {
@@ -88,17 +111,17 @@ void check_target_size(uint32_t w, uint32_t h, const char* what) {
 }
 
 unsigned channel_mask(std::string_view channels, const char* what) {
+    // r g b a, or x y z w as normal-map users call them.
+    constexpr std::string_view kColour = "rgba", kVector = "xyzw";
     unsigned mask = 0;
     for (char c : channels) {
-        switch (c) {
-        case 'r': case 'R': case 'x': case 'X': mask |= 1; break;
-        case 'g': case 'G': case 'y': case 'Y': mask |= 2; break;
-        case 'b': case 'B': case 'z': case 'Z': mask |= 4; break;
-        case 'a': case 'A': case 'w': case 'W': mask |= 8; break;
-        default:
+        const char lc = char(std::tolower(static_cast<unsigned char>(c)));
+        size_t at = kColour.find(lc);
+        if (at == std::string_view::npos) at = kVector.find(lc);
+        if (at == std::string_view::npos)
             sdk::usage(sdk::format("%s: '%.*s' is not a channel list (letters from r, g, b, a)", what,
                                    int(channels.size()), channels.data()));
-        }
+        mask |= 1u << at;
     }
     if (!mask) sdk::usage(std::string(what) + ": no channel named");
     return mask;
@@ -114,8 +137,8 @@ WorkSpace working_space_for(const Image& img, const ResizeOptions& opt, bool nor
 }
 
 WorkPlane to_working(const Image& img, const WorkSpace& ws) {
-    WorkPlane p(img.width, img.height);
-    const bool lut = ws.linearise && !img.is_float();
+    WorkPlane p(img.width, img.height, ws.premultiplied ? 8 : 4);
+    const float* lut = ws.linearise && !img.is_float() ? srgb8_table().data() : nullptr;
     for_each_row(img.height, img.width, [&](uint32_t y) {
         float* d = p.row(y);
         const size_t base = size_t(y) * img.width * 4;
@@ -124,7 +147,7 @@ WorkPlane to_working(const Image& img, const WorkSpace& ws) {
             float c[4];
             for (int k = 0; k < 4; ++k) c[k] = load_channel(img, i + k);
             if (lut) {
-                for (int k = 0; k < 3; ++k) c[k] = srgb8_to_linear(img.rgba8[i + k]);
+                for (int k = 0; k < 3; ++k) c[k] = lut[img.rgba8[i + k]];
             } else if (ws.linearise) {
                 for (int k = 0; k < 3; ++k) c[k] = srgb_to_linear(c[k]);
             }
@@ -132,9 +155,15 @@ WorkPlane to_working(const Image& img, const WorkSpace& ws) {
                 for (int k = 0; k < 3; ++k) c[k] = c[k] * 2.0f - 1.0f;
                 if (ws.normal_two_channel) c[2] = std::sqrt(std::max(0.0f, 1.0f - c[0] * c[0] - c[1] * c[1]));
             }
-            if (ws.premultiplied)
-                for (int k = 0; k < 3; ++k) c[k] *= c[3];
-            for (int k = 0; k < 4; ++k) d[x * 4 + k] = c[k];
+            float* t = d + size_t(x) * p.channels;
+            if (ws.premultiplied) {
+                for (int k = 0; k < 3; ++k) {
+                    t[4 + k] = c[k];
+                    c[k] *= c[3];
+                }
+                t[7] = 0.0f; // unused, but filtered: keep it a plain number
+            }
+            for (int k = 0; k < 4; ++k) t[k] = c[k];
         }
     });
     return p;
@@ -144,7 +173,7 @@ void renormalize_in_place(WorkPlane& plane) {
     for_each_row(plane.height, plane.width, [&](uint32_t y) {
         float* d = plane.row(y);
         for (uint32_t x = 0; x < plane.width; ++x) {
-            float* n = d + size_t(x) * 4;
+            float* n = d + size_t(x) * plane.channels;
             float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
             if (len > 1e-6f) {
                 n[0] /= len;
@@ -166,11 +195,17 @@ Image from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scal
         const float* s = plane.row(y);
         const size_t base = size_t(y) * plane.width * 4;
         for (uint32_t x = 0; x < plane.width; ++x) {
-            float c[4] = {s[x * 4], s[x * 4 + 1], s[x * 4 + 2], s[x * 4 + 3]};
+            const float* t = s + size_t(x) * plane.channels;
+            float c[4] = {t[0], t[1], t[2], t[3]};
             if (ws.premultiplied) {
-                // Below 2^-16 the colour is noise from the filter's lobes.
-                float inv = c[3] > (1.0f / 65536.0f) ? 1.0f / c[3] : 0.0f;
-                for (int k = 0; k < 3; ++k) c[k] *= inv;
+                // Where alpha is below one 8-bit step the premultiplied colour
+                // is mostly the filter's noise: fade to the unweighted colour,
+                // so transparent texels keep their neighbourhood's colour
+                // (no dark fringes under bilinear sampling).
+                constexpr float kFade = 1.0f / 255.0f;
+                const float inv = c[3] > 1e-8f ? 1.0f / c[3] : 0.0f;
+                const float f = std::clamp(c[3] / kFade, 0.0f, 1.0f);
+                for (int k = 0; k < 3; ++k) c[k] = f * (c[k] * inv) + (1.0f - f) * t[4 + k];
             }
             c[3] = std::clamp(c[3] * alpha_scale, 0.0f, 1.0f);
             if (std::isnan(c[3])) c[3] = 0.0f;

@@ -60,7 +60,8 @@ TEST_CASE("constant images stay constant at every level, every filter and edge")
                 for (const Image& m : mipsf) {
                     REQUIRE(m.is_float());
                     for (size_t t = 0; t < m.texels(); ++t)
-                        for (int c = 0; c < 4; ++c) REQUIRE(m.rgba32f[t * 4 + c] == Approx(colour[c] / 255.0f).margin(2e-6));
+                        for (int c = 0; c < 4; ++c)
+                            REQUIRE(m.rgba32f[t * 4 + c] == Approx(colour[c] / 255.0f).margin(2e-6));
                 }
             }
 }
@@ -119,7 +120,8 @@ TEST_CASE("energy (mean, linear light) is preserved within 0.5/255 at every leve
         // Float: no rounding, so the mean holds to float precision.
         Image wf = convert_srgb_to_linear(to_float(wood));
         auto mf = generate_mips(wf, mip_options(f, Edge::Wrap));
-        for (size_t l = 1; l < mf.size(); ++l) CHECK(mean_linear(mf[l], 0) == Approx(mean_linear(mf[0], 0)).margin(1e-5));
+        for (size_t l = 1; l < mf.size(); ++l)
+            CHECK(mean_linear(mf[l], 0) == Approx(mean_linear(mf[0], 0)).margin(1e-5));
     }
 }
 
@@ -277,4 +279,41 @@ TEST_CASE("bad inputs are refused with a clear error") {
     MipOptions o;
     o.alpha_coverage_ref = 2.0f;
     CHECK_THROWS_AS(generate_mips(Image::make8(4, 4), o), sdk::Error);
+}
+
+TEST_CASE("colour is weighted by alpha while filtering; transparent texels keep their colour") {
+    // Left half opaque red, right half fully transparent green.
+    Image img = Image::make8(16, 4, true);
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 16; ++x) {
+            uint8_t* p = &img.rgba8[(size_t(y) * 16 + x) * 4];
+            if (x < 8)
+                p[0] = 255, p[3] = 255;
+            else
+                p[1] = 255, p[3] = 0;
+        }
+    for (Filter f : kAveragingFilters) {
+        INFO("filter " << int(f));
+        auto m = generate_mips(img, mip_options(f, Edge::Clamp));
+        const Image& l1 = m[1]; // 8x2: x 0..3 from red, 4..7 from green
+        for (uint32_t x = 0; x < 8; ++x) {
+            const uint8_t* p = &l1.rgba8[x * 4];
+            if (p[3] > 8) { // visible: pure red, never mixed with the hidden green
+                CHECK(p[0] == 255);
+                CHECK(p[1] == 0);
+            } else if (p[3] == 0) { // invisible: the neighbourhood's own colour, not black
+                CHECK(p[1] > 200);
+            }
+        }
+        CHECK(l1.rgba8[0 * 4 + 3] == 255);
+        CHECK(l1.rgba8[7 * 4 + 3] == 0);
+    }
+    MipOptions straight = mip_options(Filter::Box, Edge::Clamp);
+    straight.premultiply_alpha = false;
+    auto s = generate_mips(img, straight);
+    CHECK(s[1].rgba8[3 * 4 + 1] == 0); // box keeps the halves apart at x=3...
+    MipOptions tri = mip_options(Filter::Triangle, Edge::Clamp);
+    tri.premultiply_alpha = false;
+    auto t = generate_mips(img, tri);
+    CHECK(t[1].rgba8[3 * 4 + 1] > 0); // ...a wider filter without premultiplication bleeds green into red
 }

@@ -80,7 +80,7 @@ TEST_CASE("sRGB <-> linear conversion of images") {
     Image again = to_rgba8(convert_linear_to_srgb(l));
     CHECK(again.srgb);
     CHECK(again.rgba8 == s.rgba8);
-    CHECK(convert_srgb_to_linear(s).rgba8[0] == 128); // 8-bit linear output
+    CHECK(convert_srgb_to_linear(s).rgba8[0] == 128);  // 8-bit linear output
     CHECK(convert_linear_to_srgb(s).rgba8 == s.rgba8); // already sRGB
     // Every 8-bit code survives the float round trip.
     Image ramp = Image::make8(256, 1, true);
@@ -130,7 +130,7 @@ TEST_CASE("normal-map helpers") {
 TEST_CASE("alpha coverage of an image and scaling to a target") {
     Image img = Image::make8(10, 1);
     for (int i = 0; i < 10; ++i) img.rgba8[i * 4 + 3] = uint8_t(i * 20); // 0..180
-    CHECK(alpha_coverage(img, 0.5f) == Approx(0.3)); // 140 160 180
+    CHECK(alpha_coverage(img, 0.5f) == Approx(0.3));                     // 140 160 180
     Image scaled = scale_alpha_to_coverage(img, 0.6, 0.5f);
     CHECK(alpha_coverage(scaled, 0.5f) == Approx(0.6));
     CHECK_THROWS_AS(alpha_coverage(img, -0.5f), sdk::Error);
