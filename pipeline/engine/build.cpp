@@ -22,6 +22,8 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <sstream>
 
 namespace af::engine {
@@ -55,7 +57,7 @@ struct JobRun {
     bool had_failure = false, upstream_failed = false;
     int outstanding = 0;
     std::vector<Input> buffered, gathered;
-    std::set<std::string> seen;
+    std::unordered_set<std::string> seen;
 };
 
 std::vector<uint8_t> read_whole(const fs::path& p) {
@@ -115,7 +117,7 @@ class Build {
 public:
     Build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt)
         : p_(p), steps_(steps), opt_(opt), out_(opt.out ? *opt.out : std::cout), err_(opt.err ? *opt.err : std::cerr),
-          store_(state_dir(p)), budget_(opt.memory_budget ? opt.memory_budget : 1), progress_(out_, progress_mode()) {}
+          store_(state_dir(p)), root_str_(p.root.native()), budget_(opt.memory_budget ? opt.memory_budget : 1), progress_(out_, progress_mode()) {}
 
     BuildSummary run() {
         auto t0 = std::chrono::steady_clock::now();
@@ -149,13 +151,20 @@ private:
 
     bool cancelled() const { return opt_.cancelled && opt_.cancelled(); }
 
+    // Paths here are already normal, so plain string prefixes do (a no-op
+    // build converts tens of thousands of them).
     std::string rel_of(const fs::path& abs) const {
-        if (path_within(abs, p_.root)) return abs.lexically_relative(p_.root).generic_string();
-        return abs.generic_string();
+        const std::string& s = abs.native();
+        if (s.size() > root_str_.size() && s.compare(0, root_str_.size(), root_str_) == 0 &&
+            s[root_str_.size()] == '/')
+            return s.substr(root_str_.size() + 1);
+        return s;
     }
     fs::path abs_of(const std::string& rel) const {
-        fs::path r(rel);
-        return r.is_absolute() ? r : (p_.root / r).lexically_normal();
+        if (!rel.empty() && rel[0] == '/') return rel;
+        std::string s = root_str_;
+        s.append(1, '/').append(rel);
+        return s;
     }
 
     void setup_jobs() {
@@ -265,7 +274,7 @@ private:
     }
 
     // Why the action must run, or "" when its recorded outputs are current.
-    std::string out_of_date(const std::optional<ActionRecord>& rec, const Hash128& params, const Hash128& input_hash) {
+    std::string out_of_date(const std::shared_ptr<const ActionRecord>& rec, const Hash128& params, const Hash128& input_hash) {
         if (!rec) return "new input";
         if (rec->status == "failed" || rec->key == Hash128{}) return "failed last time";
         if (rec->params_hash != params) return "parameters changed";
@@ -305,7 +314,7 @@ private:
         }
         progress_.started(job.name + ": " + res.input);
         auto t0 = std::chrono::steady_clock::now();
-        std::optional<ActionRecord> rec;
+        std::shared_ptr<const ActionRecord> rec;
         std::string step_name = "read";
         std::vector<std::string> tools;
         std::vector<OutputRecord> written;
@@ -455,7 +464,7 @@ private:
     // Two actions may not write the same file.
     void claim(const fs::path& out, const ActionResult& res) {
         std::lock_guard lk(claims_mu_);
-        auto [it, fresh] = claims_.emplace(out, res.job + ": " + res.input);
+        auto [it, fresh] = claims_.emplace(out.native(), res.job + ": " + res.input);
         if (!fresh && it->second != res.job + ": " + res.input)
             throw std::runtime_error("output " + rel_of(out) + " is also produced by " + it->second);
     }
@@ -547,6 +556,7 @@ private:
     std::ostream& out_;
     std::ostream& err_;
     StateStore store_;
+    std::string root_str_;
     MemoryBudget budget_;
     Progress progress_;
     TraceLog trace_;
@@ -555,7 +565,7 @@ private:
     tbb::task_group tg_;
     std::atomic<bool> stop_{false};
     std::mutex claims_mu_;
-    std::map<fs::path, std::string> claims_;
+    std::unordered_map<std::string, std::string> claims_;
     BuildSummary summary_;
 };
 

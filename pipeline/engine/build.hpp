@@ -41,7 +41,7 @@ struct ActionResult {
     std::string reason;                       // why it ran (explain)
     std::string failed_step, error;
     double duration_ms = 0;
-    nlohmann::json metrics = nlohmann::json::object();
+    nlohmann::json metrics;                   // null until a step reports something
 };
 
 struct BuildSummary {

@@ -3,7 +3,7 @@
 #include "core/atomic_file.hpp"
 
 #include <algorithm>
-#include <set>
+#include <unordered_set>
 #include <stdexcept>
 
 namespace af::engine {
@@ -132,22 +132,26 @@ bool glob_match(std::string_view pattern, std::string_view path) {
 std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std::string>& patterns,
                                     const std::vector<std::string>& excludes) {
     std::vector<GlobMatch> out;
-    std::set<fs::path> seen;
+    std::unordered_set<std::string> seen;
     for (const auto& pattern : patterns) {
         std::vector<std::string> alts;
         expand_braces(pattern, alts);
         for (const auto& alt : alts) {
             std::string base = glob_base(alt);
-            fs::path base_abs = fs::path(base).is_absolute() ? fs::path(base) : root / base;
+            fs::path base_abs = (fs::path(base).is_absolute() ? fs::path(base) : root / base).lexically_normal();
+            std::string base_str = base_abs.native();
+            if (!base_str.empty() && base_str.back() == '/') base_str.pop_back();
             std::string rest = base.empty() ? alt : alt.substr(std::min(alt.size(), base.size() + 1));
             if (fs::path(alt).is_absolute() && base == "/") rest = alt.substr(1);
             auto rest_parts = split(rest);
             auto consider = [&](const fs::path& file, const std::string& rel) {
                 if (!match_parts(rest_parts, 0, split(rel), 0)) return;
-                std::string from_root = fs::path(file).lexically_relative(root).generic_string();
-                for (const auto& ex : excludes)
-                    if (glob_match(ex, from_root) || glob_match(ex, rel)) return;
-                if (seen.insert(file).second) out.push_back({file, rel});
+                if (!excludes.empty()) {
+                    std::string from_root = file.lexically_relative(root).generic_string();
+                    for (const auto& ex : excludes)
+                        if (glob_match(ex, from_root) || glob_match(ex, rel)) return;
+                }
+                if (seen.insert(file.native()).second) out.push_back({file, rel});
             };
             std::error_code ec;
             if (!has_magic(rest)) {
@@ -167,19 +171,22 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
                         continue;
                     }
                     if (!it->is_regular_file()) continue;
-                    consider(it->path().lexically_normal(), it->path().lexically_relative(base_abs).generic_string());
+                    // Entries extend base_str, which is normal: the name is the rest of the string.
+                    const std::string& full = it->path().native();
+                    consider(it->path(), full.substr(std::min(full.size(), base_str.size() + 1)));
                 }
             } else {
                 for (auto it = fs::directory_iterator(base_abs, opts, ec); !ec && it != fs::directory_iterator();
                      it.increment(ec)) {
                     std::string fname = it->path().filename().string();
                     if (skip_name(fname) || !it->is_regular_file()) continue;
-                    consider(it->path().lexically_normal(), fname);
+                    consider(it->path(), fname);
                 }
             }
         }
     }
-    std::sort(out.begin(), out.end(), [](const GlobMatch& a, const GlobMatch& b) { return a.path < b.path; });
+    std::sort(out.begin(), out.end(),
+              [](const GlobMatch& a, const GlobMatch& b) { return a.path.native() < b.path.native(); });
     return out;
 }
 

@@ -1,9 +1,9 @@
 #include "engine/state_store.hpp"
 
-#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace af::engine {
@@ -18,7 +18,7 @@ std::optional<FileStat> stat_file(const fs::path& p) {
 
 namespace {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 void exec(sqlite3* db, const char* sql) {
     char* err = nullptr;
@@ -42,18 +42,22 @@ struct Stmt {
     }
 };
 
-std::string outputs_json(const std::vector<OutputRecord>& outs) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& o : outs) j.push_back({o.path, o.hash.hex()});
-    return j.dump();
+// One "hash path" line per output: cheap to parse for 10,000s of actions.
+std::string outputs_text(const std::vector<OutputRecord>& outs) {
+    std::string s;
+    for (const auto& o : outs) s.append(o.hash.hex()).append(1, ' ').append(o.path).append(1, '\n');
+    return s;
 }
 
 std::vector<OutputRecord> outputs_from(const std::string& s) {
     std::vector<OutputRecord> v;
-    auto j = nlohmann::json::parse(s, nullptr, false);
-    if (!j.is_array()) return v;
-    for (const auto& e : j)
-        if (e.is_array() && e.size() == 2) v.push_back({e[0].get<std::string>(), Hash128::from_hex(e[1].get<std::string>())});
+    size_t pos = 0;
+    while (pos + 33 < s.size()) {
+        size_t nl = s.find('\n', pos);
+        if (nl == std::string::npos) nl = s.size();
+        v.push_back({s.substr(pos + 33, nl - pos - 33), Hash128::from_hex(std::string_view(s).substr(pos, 32))});
+        pos = nl + 1;
+    }
     return v;
 }
 
@@ -111,7 +115,8 @@ StateStore::StateStore(const fs::path& dir) {
             r.status = q.text(7);
             r.duration_ms = sqlite3_column_double(q.s, 8);
             r.error = q.text(9);
-            actions_[{r.job, r.input}] = std::move(r);
+            std::string k = action_key(r.job, r.input);
+            actions_[k] = std::make_shared<const ActionRecord>(std::move(r));
         }
     }
     last_flush_ = std::chrono::steady_clock::now();
@@ -156,38 +161,40 @@ void StateStore::forget_file(const std::string& rel) {
     dirty_files_[rel] = std::nullopt;
 }
 
-std::optional<ActionRecord> StateStore::action(const std::string& job, const std::string& input) const {
+std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, const std::string& input) const {
+    std::string k = action_key(job, input);
     std::lock_guard lk(mu_);
-    auto it = actions_.find({job, input});
-    if (it == actions_.end()) return std::nullopt;
+    auto it = actions_.find(k);
+    if (it == actions_.end()) return nullptr;
     return it->second;
 }
 
 std::vector<ActionRecord> StateStore::actions_of(const std::string& job) const {
     std::lock_guard lk(mu_);
     std::vector<ActionRecord> v;
-    for (auto it = actions_.lower_bound({job, ""}); it != actions_.end() && it->first.first == job; ++it)
-        v.push_back(it->second);
+    for (const auto& [_, r] : actions_)
+        if (r->job == job) v.push_back(*r);
+    std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.input < b.input; });
     return v;
 }
 
 std::vector<ActionRecord> StateStore::all_actions() const {
     std::lock_guard lk(mu_);
     std::vector<ActionRecord> v;
-    for (const auto& [_, r] : actions_) v.push_back(r);
+    for (const auto& [_, r] : actions_) v.push_back(*r);
     return v;
 }
 
 void StateStore::put_action(const ActionRecord& rec) {
     std::lock_guard lk(mu_);
-    actions_[{rec.job, rec.input}] = rec;
+    actions_[action_key(rec.job, rec.input)] = std::make_shared<const ActionRecord>(rec);
     dirty_actions_[{rec.job, rec.input}] = rec;
     maybe_flush_locked();
 }
 
 void StateStore::erase_action(const std::string& job, const std::string& input) {
     std::lock_guard lk(mu_);
-    actions_.erase({job, input});
+    actions_.erase(action_key(job, input));
     dirty_actions_[{job, input}] = std::nullopt;
 }
 
@@ -234,7 +241,7 @@ void StateStore::flush_locked() {
                 sqlite3_bind_text(s, 4, r->input_hash.hex().c_str(), -1, SQLITE_TRANSIENT);
                 sqlite3_bind_text(s, 5, r->params_hash.hex().c_str(), -1, SQLITE_TRANSIENT);
                 sqlite3_bind_text(s, 6, r->tools.c_str(), -1, SQLITE_TRANSIENT);
-                sqlite3_bind_text(s, 7, outputs_json(r->outputs).c_str(), -1, SQLITE_TRANSIENT);
+                sqlite3_bind_text(s, 7, outputs_text(r->outputs).c_str(), -1, SQLITE_TRANSIENT);
                 sqlite3_bind_text(s, 8, r->status.c_str(), -1, SQLITE_TRANSIENT);
                 sqlite3_bind_double(s, 9, r->duration_ms);
                 sqlite3_bind_text(s, 10, r->error.c_str(), -1, SQLITE_TRANSIENT);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -62,7 +63,8 @@ public:
     void remember_file(const std::string& rel, const FileStat& st, const Hash128& hash);
     void forget_file(const std::string& rel);
 
-    std::optional<ActionRecord> action(const std::string& job, const std::string& input) const;
+    // Shared and immutable: a no-op build looks up every action without copying it.
+    std::shared_ptr<const ActionRecord> action(const std::string& job, const std::string& input) const;
     std::vector<ActionRecord> actions_of(const std::string& job) const;
     std::vector<ActionRecord> all_actions() const;
     void put_action(const ActionRecord& rec);
@@ -83,7 +85,8 @@ private:
         Hash128 hash;
     };
     std::unordered_map<std::string, CachedFile> files_;
-    std::map<std::pair<std::string, std::string>, ActionRecord> actions_;
+    static std::string action_key(const std::string& job, const std::string& input) { return job + '\0' + input; }
+    std::unordered_map<std::string, std::shared_ptr<const ActionRecord>> actions_;
     std::map<std::string, std::optional<CachedFile>> dirty_files_;
     std::map<std::pair<std::string, std::string>, std::optional<ActionRecord>> dirty_actions_;
     std::chrono::steady_clock::time_point last_flush_;
