@@ -44,4 +44,86 @@ std::vector<Image> generate_mips(const Image& top, const MipOptions& opt = {});
 
 Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height);
 
+
+// ---------------------------------------------------------------------------
+// Filters (all separable; radii in source texels at scale 1, widened by the
+// reduction factor when downsampling):
+//   point     nearest texel (no averaging: a checkerboard stays a checkerboard)
+//   box       radius 0.5 (2x2 average for a 2:1 reduction)
+//   triangle  radius 1, tent (1,3,3,1)/8 for 2:1
+//   kaiser    Kaiser-windowed sinc, radius 3, alpha 4 (as nvtt): sharp, little
+//             ringing; the default
+//   lanczos3  sinc(x)·sinc(x/3), radius 3 (ImageMagick "Lanczos")
+//   mitchell  Mitchell–Netravali cubic, B = C = 1/3, radius 2
+// Sample positions: output texel x covers source (x + 0.5)·in/out − 0.5, so
+// texel centres stay aligned at every size (odd and NPOT included).
+// Working space: float; sRGB-tagged colour is filtered in linear light when
+// `linear_light`, alpha is never sRGB decoded; colour is weighted by alpha
+// when `premultiply_alpha` and the image has any alpha < 1. An axis whose size
+// does not change is not filtered.
+//
+// generate_mips details:
+//   - alpha_coverage_ref: per level, alpha is scaled by a factor found by
+//     bisection so that the fraction of texels with (stored) alpha > ref
+//     matches level 0 (nvtt scaleAlphaToCoverage, texconv --keep-coverage).
+//     Each level is filtered from the previous *unscaled* level.
+//   - normal_map: RGB is tangent-space XYZ encoded 0..1; it is decoded to
+//     -1..1, filtered, renormalised and re-encoded; the sRGB tag is ignored
+//     for filtering (normals are data), alpha is not premultiplied. A map whose
+//     blue channel is 0 everywhere is two-channel (BC5/ATI2 style): Z is
+//     reconstructed for filtering and renormalising, and blue stays 0 in every
+//     level (use reconstruct_normal_z on the result to get three channels).
+//   - alpha is clamped to 0..1 in every generated level; float colour is not
+//     clamped (HDR), 8-bit colour is clamped and rounded.
+//   - count counts levels including level 0; min_size drops levels whose
+//     larger side is below it (level 0 is always kept).
+
+// Texel count above which resize/generate_mips refuse (a 32768² image).
+inline constexpr uint64_t kMaxImageTexels = uint64_t(1) << 30;
+
+// Channel operations. `pattern` is four characters from r g b a 0 1 (case
+// insensitive): output channel i takes input channel pattern[i], or the
+// constant. "bgra" swaps red and blue, "rrr1" makes grey opaque.
+Image swizzle_channels(const Image& in, std::string_view pattern);
+// Sets every channel named in `channels` ("a", "rgb", …) to `value` (0..1;
+// rounded for 8-bit images).
+Image fill_channels(const Image& in, std::string_view channels, float value);
+// v → 1 − v on each channel named (on the stored values).
+Image invert_channels(const Image& in, std::string_view channels);
+// Flips the green channel: OpenGL (Y up) ⇄ DirectX (Y down) normal maps.
+Image invert_normal_y(const Image& in);
+
+// Premultiplied ⇄ straight alpha. sRGB-tagged images are multiplied in linear
+// light and re-encoded (as DirectXTex does by default). Unpremultiplying a
+// texel with alpha 0 gives colour 0.
+Image premultiply_alpha(const Image& in);
+Image unpremultiply_alpha(const Image& in);
+
+// Colour-space conversion of RGB (alpha untouched) with the IEC 61966-2-1
+// curves; the pixel type is kept (convert to float first to keep precision of
+// dark linear values), the sRGB tag is set / cleared. The tag says what the
+// data is: an image already in the target space is returned unchanged.
+Image convert_srgb_to_linear(const Image& in);
+Image convert_linear_to_srgb(const Image& in);
+
+// Float → RGBA8: clamp to 0..1, round to nearest. Dithering adds noise of
+// ±0.5 LSB before rounding to colour channels only (alpha is rounded, so
+// alpha-tested edges stay put). Ordered: 8x8 Bayer, parallel and stable
+// across mips; FloydSteinberg: serpentine error diffusion, serial.
+enum class Dither { None, Ordered, FloydSteinberg };
+Image quantize_to_rgba8(const Image& in, Dither dither = Dither::None);
+
+// Normal maps (0..1 encoded tangent-space XYZ in RGB).
+// Z = sqrt(max(0, 1 − x² − y²)) from R and G, written into B.
+Image reconstruct_normal_z(const Image& in);
+// Each texel scaled to unit length (a zero vector becomes +Z).
+Image renormalize_normals(const Image& in);
+
+// Fraction of texels whose alpha is > ref (alpha as stored, 0..1).
+double alpha_coverage(const Image& in, float ref);
+// Scales alpha (clamped to 1) by the factor that brings alpha_coverage(ref)
+// closest to `coverage`; returns the new image. Used per level by
+// generate_mips; exposed for single images.
+Image scale_alpha_to_coverage(const Image& in, double coverage, float ref);
+
 } // namespace af

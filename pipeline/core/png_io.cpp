@@ -39,7 +39,7 @@ void flush_fn(png_structp) {}
 
 // Only plain locals live across setjmp here, so longjmp cannot clobber them.
 bool write_rows(std::vector<uint8_t>* out, png_bytep* rows, uint32_t w, uint32_t h, int depth, int ctype, bool srgb,
-                int level, std::string* err) {
+                bool linear, int level, std::string* err) {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, err, png_fail, png_warn);
     png_infop info = png ? png_create_info_struct(png) : nullptr;
     if (!info) {
@@ -56,7 +56,7 @@ bool write_rows(std::vector<uint8_t>* out, png_bytep* rows, uint32_t w, uint32_t
     png_set_IHDR(png, info, w, h, depth, ctype, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     if (srgb) png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
-    else png_set_gAMA(png, info, 1.0);
+    else if (linear) png_set_gAMA(png, info, 1.0);
     png_write_info(png, info);
     png_write_image(png, rows);
     png_write_end(png, info);
@@ -164,7 +164,7 @@ std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt) {
                          : (channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA);
     std::vector<uint8_t> out;
     std::string err;
-    if (!write_rows(&out, rows.data(), img.width, img.height, opt.bit_depth, ctype, img.srgb, opt.compression, &err))
+    if (!write_rows(&out, rows.data(), img.width, img.height, opt.bit_depth, ctype, img.srgb, opt.tag_linear, opt.compression, &err))
         sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "PNG encoder: " + err);
     return out;
 }

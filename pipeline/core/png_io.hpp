@@ -17,13 +17,15 @@ struct PngWriteOptions {
     bool drop_alpha = false;  // write RGB when true
     bool grey = false;        // write a grey(+alpha) PNG from the R channel
     int compression = 6;      // zlib level 0..9
+    bool tag_linear = false;  // write gAMA 1.0 for a non-sRGB image (else no colour chunk)
 };
 
 // `name` only appears in error messages. Throws af::sdk::Error on bad data.
 Image decode_png(std::span<const uint8_t> bytes, const std::string& name);
 Image read_png_file(const std::filesystem::path& path);
 
-// sRGB chunk written when img.srgb; a linear image gets gAMA 1.0.
+// sRGB chunk written when img.srgb. Otherwise no colour chunk (viewers assume
+// sRGB, which is what untagged game textures hold) unless tag_linear asks for gAMA 1.0.
 std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt = {});
 void write_png_file(const std::filesystem::path& path, const Image& img, const PngWriteOptions& opt = {});
 

@@ -14,6 +14,7 @@ struct HostSettings {
     uint64_t max_texture_bytes = 4ull << 30; // per allocation a plugin may request
     uint32_t max_dimension = 65536;
     uint32_t max_surfaces = 1u << 16;
+    uint32_t max_items = 1u << 24;           // pages/frames/entries one container may yield
     int threads = 0;                         // 0 = all cores
 };
 

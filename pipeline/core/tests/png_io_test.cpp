@@ -24,6 +24,7 @@ TEST_CASE("PNG 16-bit round trip keeps 16 bits") {
     for (size_t i = 0; i < img.rgba32f.size(); ++i) img.rgba32f[i] = float(i * 1031 % 65536) / 65535.0f;
     PngWriteOptions o;
     o.bit_depth = 16;
+    o.tag_linear = true;
     Image back = decode_png(encode_png(img, o), "mem");
     REQUIRE(back.is_float());
     CHECK_FALSE(back.srgb);

@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 #define AF_API_MAJOR 1
-#define AF_API_MINOR 0
+#define AF_API_MINOR 1
 #define AF_ENTRY_SYMBOL "assetforge_plugin_entry"
 
 #if defined(_WIN32)
@@ -181,6 +181,9 @@ typedef struct af_host {
     uint64_t max_texture_bytes;
     uint32_t max_dimension;
     uint32_t max_surfaces;
+    /* API 1.1: most items (pages, frames, entries) one container file may yield. */
+    uint32_t max_items;
+    uint32_t reserved_1_1;
 } af_host;
 
 /* ---- descriptors ---------------------------------------------------- */

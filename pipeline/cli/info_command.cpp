@@ -1,0 +1,110 @@
+// `assetforge info FILE…`: asks the plugin that claims each file to describe it.
+#include "cli/cli_options.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "core/mapped_file.hpp"
+#include "host/host_services.hpp"
+#include "host/texture_io.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace af::cli {
+namespace {
+
+struct InfoResult {
+    bool ok = false;
+    nlohmann::json json;
+    std::string text;
+};
+
+InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap& opts) {
+    InfoResult r;
+    try {
+        MappedFile file(path);
+        auto c = ctx.registry.container_for(path, file.data(), std::min<uint64_t>(file.size(), 4096));
+        if (!c) throw sdk::Error(AF_ERR_UNSUPPORTED, "unknown format (no plugin recognises its first bytes or extension)");
+        std::vector<af_kv> kv;
+        for (const auto& [k, v] : opts) kv.push_back({k.c_str(), v.c_str()});
+        af_options o{kv.data(), uint32_t(kv.size())};
+        if (c.item->info) {
+            af_input in{};
+            sdk::init_header(in);
+            in.path = path.c_str();
+            in.data = file.data();
+            in.size = file.size();
+            af_info_text out{};
+            af_error e{};
+            af_status st = c.item->info(host::services(), &in, &o, &out, &e);
+            std::string js = out.json ? out.json : "", tx = out.text ? out.text : "";
+            host::services()->free(out.json);
+            host::services()->free(out.text);
+            if (st != AF_OK) throw sdk::Error(st, e.offset == AF_NO_OFFSET ? std::string(e.message)
+                                                  : "offset " + std::to_string(e.offset) + ": " + e.message);
+            r.json = js.empty() ? nlohmann::json::object() : nlohmann::json::parse(js, nullptr, false);
+            if (r.json.is_discarded()) r.json = {{"raw", js}};
+            r.text = tx;
+        } else {
+            // No info function: describe what the reader produced.
+            auto res = host::read_texture_bytes(ctx.registry, path, file.bytes(), opts);
+            const auto& d = res.texture.desc;
+            const FormatInfo* f = format_info(d.format);
+            std::string fname = f ? std::string(f->name) : std::to_string(d.format);
+            r.json = {{"container", res.container}, {"format", fname}, {"format_id", d.format}, {"width", d.width},
+                      {"height", d.height}, {"depth", d.depth}, {"mips", d.mips}, {"layers", d.layers},
+                      {"faces", d.faces}};
+            r.text = "container: " + res.container + "\nformat: " + fname + "\ndimensions: " + std::to_string(d.width) +
+                     "x" + std::to_string(d.height) + "x" + std::to_string(d.depth) + "\nmips: " + std::to_string(d.mips) +
+                     "\nlayers: " + std::to_string(d.layers) + "\nfaces: " + std::to_string(d.faces) + "\n";
+        }
+        r.json["file"] = path;
+        r.ok = true;
+    } catch (const std::exception& e) {
+        std::string msg = e.what();
+        if (msg.rfind(path, 0) != 0) msg = path + ": " + msg;
+        r.json = {{"file", path}, {"error", msg}};
+        r.text = msg;
+    }
+    return r;
+}
+
+int run(Context& ctx, const std::vector<std::string>& args) {
+    po::options_description opts("options");
+    opts.add_options()("json", "machine-readable output (one JSON array)")(
+        "permissive", "read what a truncated file holds instead of failing")("files", po::value<std::vector<std::string>>(),
+                                                                             "files to describe");
+    po::positional_options_description pos;
+    pos.add("files", -1);
+    po::variables_map vm;
+    if (auto rc = parse_args("assetforge info [--json] FILE...", args, opts, pos, vm)) return *rc;
+    if (!vm.count("files")) {
+        std::fprintf(stderr, "assetforge info: no files given\nusage: assetforge info [--json] FILE...\n");
+        return kExitUsage;
+    }
+    host::OptionMap o;
+    if (vm.count("permissive")) o["permissive"] = "true";
+    bool json = vm.count("json");
+    nlohmann::json all = nlohmann::json::array();
+    int rc = kExitOk;
+    const auto& files = vm["files"].as<std::vector<std::string>>();
+    for (const auto& f : files) {
+        InfoResult r = describe(ctx, f, o);
+        if (!r.ok) rc = kExitInputFailed;
+        if (json) {
+            all.push_back(r.json);
+        } else if (r.ok) {
+            if (files.size() > 1) std::printf("== %s\n", f.c_str());
+            std::fputs(r.text.c_str(), stdout);
+        } else {
+            std::fprintf(stderr, "assetforge info: %s\n", r.text.c_str());
+        }
+    }
+    if (json) std::printf("%s\n", all.dump(2).c_str());
+    return rc;
+}
+
+RegisterCommand reg{"info", "Describe texture files (format, size, mips, problems)", run};
+
+} // namespace
+} // namespace af::cli

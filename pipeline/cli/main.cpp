@@ -1,0 +1,122 @@
+// assetforge: dispatches to built-in subcommands (self-registered, see
+// command.hpp) and to subcommands that plugins provide.
+#include "cli/command.hpp"
+#include "host/host_services.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+namespace af::cli {
+
+std::vector<Command>& commands() {
+    static std::vector<Command> list;
+    return list;
+}
+
+} // namespace af::cli
+
+namespace {
+
+using namespace af;
+
+void print_usage(const host::PluginRegistry& reg) {
+    std::cout << "usage: assetforge [--version] [--help] <command> [args]\n\ncommands:\n";
+    auto list = cli::commands();
+    std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.name < b.name; });
+    for (const auto& c : list) std::printf("  %-10.*s %.*s\n", int(c.name.size()), c.name.data(), int(c.summary.size()), c.summary.data());
+    bool header = false;
+    for (const auto& p : reg.plugins())
+        for (const auto& c : p->commands) {
+            if (!header) std::cout << "\nplugin commands:\n";
+            header = true;
+            std::printf("  %-10s %s (plugin %s)\n", c.name, c.summary ? c.summary : "", p->name.c_str());
+        }
+    std::cout << "\nlimits (before the command; 0 = none): --max-dimension N (65536) --max-surfaces N (65536)\n"
+                 "  --max-texture-bytes N (4 GiB) --max-items N (16777216)\n"
+                 "\n`assetforge <command> --help` describes a command.\n";
+}
+
+void on_interrupt(int) {
+    // Second Ctrl-C kills at once; the first lets work stop cleanly.
+    if (host::cancel_requested()) std::_Exit(130);
+    host::request_cancel();
+}
+
+// Global limits come before the subcommand: `assetforge --max-dimension 8192 build …`.
+// Returns how many arguments were consumed, or -1 on a usage error.
+int parse_limits(int argc, char** argv) {
+    int i = 1;
+    for (; i + 1 < argc; i += 2) {
+        std::string k = argv[i];
+        char* end = nullptr;
+        unsigned long long v = std::strtoull(argv[i + 1], &end, 10);
+        if (k.rfind("--max-", 0) != 0) break;
+        if (!*argv[i + 1] || *end) {
+            std::fprintf(stderr, "assetforge: %s needs a number, got '%s'\n", k.c_str(), argv[i + 1]);
+            return -1;
+        }
+        auto& s = host::settings();
+        if (k == "--max-dimension") s.max_dimension = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        else if (k == "--max-surfaces") s.max_surfaces = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        else if (k == "--max-texture-bytes") s.max_texture_bytes = v;
+        else if (k == "--max-items") s.max_items = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        else {
+            std::fprintf(stderr, "assetforge: unknown limit %s (--max-dimension, --max-surfaces, --max-texture-bytes, --max-items)\n", k.c_str());
+            return -1;
+        }
+    }
+    return i - 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+    int consumed = parse_limits(argc, argv);
+    if (consumed < 0) return af::cli::kExitUsage;
+    if (consumed > 0) {
+        argv[consumed] = argv[0];
+        argv += consumed;
+        argc -= consumed;
+    }
+    host::PluginRegistry registry;
+    host::set_registry(&registry);
+    registry.load_default();
+
+    if (argc < 2) {
+        print_usage(registry);
+        return cli::kExitUsage;
+    }
+    std::string first = argv[1];
+    if (first == "--version" || first == "version") {
+        std::printf("assetforge %s (plugin API %d.%d)\n", AF_HOST_VERSION, AF_API_MAJOR, AF_API_MINOR);
+        return cli::kExitOk;
+    }
+    if (first == "--help" || first == "-h" || first == "help") {
+        print_usage(registry);
+        return cli::kExitOk;
+    }
+    std::vector<std::string> args(argv + 2, argv + argc);
+    cli::Context ctx{registry, argv[0]};
+    for (const auto& c : cli::commands())
+        if (c.name == first) {
+            try {
+                return c.run(ctx, args);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "assetforge %s: %s\n", first.c_str(), e.what());
+                return cli::kExitInputFailed;
+            }
+        }
+    if (auto pc = registry.command(first)) {
+        std::vector<const char*> cargv;
+        cargv.push_back(argv[1]);
+        for (int i = 2; i < argc; ++i) cargv.push_back(argv[i]);
+        return pc.item->run(host::services(), int32_t(cargv.size()), cargv.data());
+    }
+    std::fprintf(stderr, "assetforge: unknown command '%s' (see `assetforge --help`)\n", first.c_str());
+    return cli::kExitUsage;
+}

@@ -1,0 +1,101 @@
+// `assetforge plugins`: what loaded, from where, with what; and what failed and why.
+#include "cli/cli_options.hpp"
+#include "assetforge/formats.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace af::cli {
+namespace {
+
+std::string caps_text(uint32_t caps) {
+    std::string s;
+    if (caps & AF_CAN_READ) s += "read ";
+    if (caps & AF_CAN_WRITE) s += "write ";
+    if (caps & AF_CAN_INFO) s += "info ";
+    if (!s.empty()) s.pop_back();
+    return s;
+}
+
+std::string format_name(uint32_t id) {
+    const FormatInfo* f = format_info(id);
+    return f ? std::string(f->name) : std::to_string(id);
+}
+
+int run(Context& ctx, const std::vector<std::string>& args) {
+    po::options_description opts("options");
+    opts.add_options()("json", "machine-readable output");
+    po::positional_options_description pos;
+    po::variables_map vm;
+    if (auto rc = parse_args("assetforge plugins [--json]", args, opts, pos, vm)) return *rc;
+
+    nlohmann::json out = nlohmann::json::object();
+    out["search_path"] = nlohmann::json::array();
+    for (const auto& d : ctx.registry.searched()) out["search_path"].push_back(d.string());
+    out["plugins"] = nlohmann::json::array();
+    for (const auto& p : ctx.registry.plugins()) {
+        nlohmann::json j = {{"name", p->name}, {"version", p->version}, {"description", p->description},
+                            {"path", p->path.string()},
+                            {"api", std::to_string(p->api_major) + "." + std::to_string(p->api_minor)},
+                            {"binary_hash", p->binary_hash.hex()}};
+        for (const auto& c : p->containers)
+            j["containers"].push_back({{"name", c.name}, {"extensions", c.extensions ? c.extensions : ""},
+                                       {"caps", caps_text(c.caps)}, {"version", c.version},
+                                       {"description", c.description ? c.description : ""}});
+        for (const auto& c : p->codecs) {
+            nlohmann::json fm = nlohmann::json::array();
+            for (uint32_t i = 0; i < c.format_count; ++i) fm.push_back(format_name(c.formats[i]));
+            j["codecs"].push_back({{"name", c.name}, {"version", c.version}, {"formats", fm},
+                                   {"decode", c.decode != nullptr}, {"encode", c.encode != nullptr}});
+        }
+        for (const auto& s : p->stages)
+            j["stages"].push_back({{"name", s.name}, {"version", s.version},
+                                   {"kind", s.kind == AF_STAGE_GATHER ? "gather" : "map"},
+                                   {"description", s.description ? s.description : ""}});
+        for (const auto& c : p->commands)
+            j["commands"].push_back({{"name", c.name}, {"summary", c.summary ? c.summary : ""}});
+        out["plugins"].push_back(j);
+    }
+    out["failures"] = nlohmann::json::array();
+    for (const auto& f : ctx.registry.failures()) out["failures"].push_back({{"path", f.path.string()}, {"reason", f.reason}});
+
+    if (vm.count("json")) {
+        std::printf("%s\n", out.dump(2).c_str());
+        return kExitOk;
+    }
+    for (const auto& j : out["plugins"]) {
+        std::printf("%s %s  (API %s)  %s\n", j["name"].get<std::string>().c_str(), j["version"].get<std::string>().c_str(),
+                    j["api"].get<std::string>().c_str(), j["path"].get<std::string>().c_str());
+        if (j.contains("containers"))
+            for (const auto& c : j["containers"])
+                std::printf("  container %-8s %-14s [%s] %s\n", c["name"].get<std::string>().c_str(),
+                            c["extensions"].get<std::string>().c_str(), c["caps"].get<std::string>().c_str(),
+                            c["description"].get<std::string>().c_str());
+        if (j.contains("codecs"))
+            for (const auto& c : j["codecs"]) {
+                std::string fm;
+                for (const auto& f : c["formats"]) fm += f.get<std::string>() + " ";
+                std::printf("  codec     %-8s %s%s: %s\n", c["name"].get<std::string>().c_str(),
+                            c["decode"].get<bool>() ? "decode " : "", c["encode"].get<bool>() ? "encode" : "", fm.c_str());
+            }
+        if (j.contains("stages"))
+            for (const auto& s : j["stages"])
+                std::printf("  stage     %-14s (%s) %s\n", s["name"].get<std::string>().c_str(),
+                            s["kind"].get<std::string>().c_str(), s["description"].get<std::string>().c_str());
+        if (j.contains("commands"))
+            for (const auto& c : j["commands"])
+                std::printf("  command   %-8s %s\n", c["name"].get<std::string>().c_str(), c["summary"].get<std::string>().c_str());
+    }
+    for (const auto& f : out["failures"])
+        std::printf("FAILED %s: %s\n", f["path"].get<std::string>().c_str(), f["reason"].get<std::string>().c_str());
+    std::printf("searched:");
+    for (const auto& d : out["search_path"]) std::printf(" %s", d.get<std::string>().c_str());
+    std::printf("\n");
+    return kExitOk;
+}
+
+RegisterCommand reg{"plugins", "List loaded plugins, their capabilities, and load failures", run};
+
+} // namespace
+} // namespace af::cli

@@ -1,0 +1,96 @@
+// Shared by the image_ops*.cpp files, not part of the core's API: the float
+// working plane, the filter kernels, the separable resampler and the
+// conversions between an Image and its working representation.
+#pragma once
+
+#include "core/image.hpp"
+#include "core/image_ops.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace af::image_ops {
+
+// RGBA float texels, row major, no padding.
+struct WorkPlane {
+    uint32_t width = 0, height = 0;
+    std::vector<float> px;
+    WorkPlane() = default;
+    WorkPlane(uint32_t w, uint32_t h) : width(w), height(h), px(size_t(w) * h * 4, 0.0f) {}
+    float* row(uint32_t y) { return px.data() + size_t(y) * width * 4; }
+    const float* row(uint32_t y) const { return px.data() + size_t(y) * width * 4; }
+};
+
+// Runs fn(y) for every row, rows split across the calling arena's threads.
+// Each row is computed independently, so results do not depend on the split.
+template <class F> void for_each_row(uint32_t rows, uint32_t row_texels, F&& fn) {
+    size_t grain = std::max<size_t>(1, 16384 / std::max<uint32_t>(1, row_texels));
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, rows, grain), [&](const tbb::blocked_range<uint32_t>& r) {
+        for (uint32_t y = r.begin(); y != r.end(); ++y) fn(y);
+    });
+}
+
+// ---- filter kernels (image_ops_filters.cpp) ----
+struct FilterKernel {
+    double radius;              // support at scale 1, in texels
+    double (*weight)(double x); // symmetric, defined on [-radius, radius]
+};
+FilterKernel kernel_of(Filter f);
+std::string_view filter_name(Filter f);
+
+// ---- separable polyphase resampler (image_ops_resampler.cpp) ----
+// Per output texel along one axis: the source indices (already clamped or
+// wrapped) and normalised weights.
+struct AxisTaps {
+    std::vector<uint32_t> first; // size out+1: taps of output i are [first[i], first[i+1])
+    std::vector<int32_t> index;
+    std::vector<float> weight;
+};
+AxisTaps build_axis_taps(uint32_t in, uint32_t out, Filter filter, Edge edge);
+WorkPlane resample(const WorkPlane& in, uint32_t out_w, uint32_t out_h, Filter filter, Edge edge);
+
+// ---- working representation (image_ops_working_space.cpp) ----
+struct WorkSpace {
+    bool linearise = false;        // RGB stored sRGB, filtered linear
+    bool premultiplied = false;    // RGB weighted by alpha
+    bool normal = false;           // RGB is a 0..1 encoded unit vector, held as -1..1
+    bool normal_two_channel = false; // Z reconstructed from X, Y on entry
+};
+// Chooses the working space of `img` for these options.
+WorkSpace working_space_for(const Image& img, const ResizeOptions& opt, bool normal_map);
+WorkPlane to_working(const Image& img, const WorkSpace& ws);
+// Back to the stored representation. alpha_scale multiplies straight alpha
+// (alpha-coverage); the result has `type` and `srgb_tag`.
+Image from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, PixelType type, bool srgb_tag);
+// Normalises each texel's XYZ (held in -1..1) to unit length; zero → +Z.
+void renormalize_in_place(WorkPlane& plane);
+
+// ---- alpha coverage (image_ops_alpha_coverage.cpp) ----
+// The alpha scale that brings the fraction of texels whose stored alpha
+// (clamped, and rounded to 8 bits when `bytes`) is > ref closest to `target`.
+float coverage_alpha_scale(const WorkPlane& plane, double target, float ref, bool bytes);
+
+// ---- sRGB curves, table-driven where the input is 8-bit ----
+float srgb8_to_linear(uint8_t v);
+// Linear → sRGB code 0..255, rounded exactly (thresholds at the midpoints).
+uint8_t linear_to_srgb8(float v);
+
+// ---- checks shared by the public entry points ----
+// Throws when the pixel buffer does not match width × height.
+void check_image(const Image& img, const char* what);
+// Throws a usage error for 0 or oversized targets.
+void check_target_size(uint32_t w, uint32_t h, const char* what);
+// Parses a channel list such as "rgb" into a 4-bit mask; throws on others.
+unsigned channel_mask(std::string_view channels, const char* what);
+
+// Stored channel value in 0..1 (8-bit scaled) and back (8-bit rounded/clamped).
+inline float load_channel(const Image& img, size_t i) {
+    return img.is_float() ? img.rgba32f[i] : float(img.rgba8[i]) * (1.0f / 255.0f);
+}
+uint8_t to_unorm8(float v);
+
+} // namespace af::image_ops

@@ -1,0 +1,71 @@
+// Mip chains: each level filtered from the previous one in the float working
+// space (no rounding between levels), then stored in the source's pixel type.
+#include "core/image_ops_internal.hpp"
+
+#include "assetforge/plugin.hpp"
+
+#include <algorithm>
+
+namespace af {
+
+namespace {
+
+uint32_t full_chain_length(uint32_t w, uint32_t h) {
+    uint32_t n = 1;
+    while (w > 1 || h > 1) {
+        w = std::max(1u, w / 2);
+        h = std::max(1u, h / 2);
+        ++n;
+    }
+    return n;
+}
+
+void clear_blue(Image& img) {
+    for (size_t i = 2; i < img.texels() * 4; i += 4) {
+        if (img.is_float()) img.rgba32f[i] = 0.0f;
+        else img.rgba8[i] = 0;
+    }
+}
+
+} // namespace
+
+std::vector<Image> generate_mips(const Image& top, const MipOptions& opt) {
+    image_ops::check_image(top, "mips");
+    if (top.texels() == 0) sdk::usage("mips: the source image is empty");
+    if (opt.alpha_coverage_ref > 1.0f)
+        sdk::usage(sdk::format("mips: alpha coverage reference %g is not in 0..1", opt.alpha_coverage_ref));
+
+    uint32_t levels = full_chain_length(top.width, top.height);
+    if (opt.count) levels = std::min(levels, opt.count);
+
+    std::vector<Image> out;
+    out.reserve(levels);
+    out.push_back(top);
+    if (levels == 1) return out;
+
+    const image_ops::WorkSpace ws = image_ops::working_space_for(top, opt, opt.normal_map);
+    const bool keep_coverage = opt.alpha_coverage_ref >= 0.0f;
+    const double coverage = keep_coverage ? alpha_coverage(top, opt.alpha_coverage_ref) : 0.0;
+    const bool bytes = !top.is_float();
+
+    image_ops::WorkPlane cur = image_ops::to_working(top, ws);
+    uint32_t w = top.width, h = top.height;
+    for (uint32_t level = 1; level < levels; ++level) {
+        w = std::max(1u, w / 2);
+        h = std::max(1u, h / 2);
+        if (std::max(w, h) < opt.min_size) break;
+        image_ops::WorkPlane next = image_ops::resample(cur, w, h, opt.filter, opt.edge);
+        // Renormalised before it becomes the source of the next level, so
+        // every level is filtered from unit vectors.
+        if (ws.normal) image_ops::renormalize_in_place(next);
+        float alpha_scale =
+            keep_coverage ? image_ops::coverage_alpha_scale(next, coverage, opt.alpha_coverage_ref, bytes) : 1.0f;
+        Image img = image_ops::from_working(next, ws, alpha_scale, top.type, top.srgb);
+        if (ws.normal_two_channel) clear_blue(img); // stays two-channel like its source
+        out.push_back(std::move(img));
+        cur = std::move(next);
+    }
+    return out;
+}
+
+} // namespace af

@@ -1,0 +1,38 @@
+// resize and crop of whole images.
+#include "core/image_ops_internal.hpp"
+
+#include "assetforge/plugin.hpp"
+
+#include <cstring>
+
+namespace af {
+
+Image resize(const Image& in, uint32_t width, uint32_t height, const ResizeOptions& opt) {
+    image_ops::check_image(in, "resize");
+    image_ops::check_target_size(width, height, "resize");
+    if (in.texels() == 0) sdk::usage("resize: the source image is empty");
+    if (width == in.width && height == in.height) return in;
+    const image_ops::WorkSpace ws = image_ops::working_space_for(in, opt, false);
+    image_ops::WorkPlane src = image_ops::to_working(in, ws);
+    image_ops::WorkPlane dst = image_ops::resample(src, width, height, opt.filter, opt.edge);
+    return image_ops::from_working(dst, ws, 1.0f, in.type, in.srgb);
+}
+
+Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height) {
+    image_ops::check_image(in, "crop");
+    if (width == 0 || height == 0) sdk::usage(sdk::format("crop: size %ux%u is empty", width, height));
+    if (uint64_t(x) + width > in.width || uint64_t(y) + height > in.height)
+        sdk::usage(sdk::format("crop: rectangle %ux%u at (%u, %u) exceeds the %ux%u image", width, height, x, y,
+                               in.width, in.height));
+    Image out = in.is_float() ? Image::makef(width, height, in.srgb) : Image::make8(width, height, in.srgb);
+    for (uint32_t r = 0; r < height; ++r) {
+        const size_t src = (size_t(y + r) * in.width + x) * 4, dst = size_t(r) * width * 4;
+        if (in.is_float())
+            std::memcpy(&out.rgba32f[dst], &in.rgba32f[src], size_t(width) * 4 * sizeof(float));
+        else
+            std::memcpy(&out.rgba8[dst], &in.rgba8[src], size_t(width) * 4);
+    }
+    return out;
+}
+
+} // namespace af

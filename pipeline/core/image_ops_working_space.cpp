@@ -1,0 +1,193 @@
+// Between a stored Image (8-bit or float, sRGB or linear, straight alpha,
+// 0..1 encoded normals) and the float plane filters run on (linear light,
+// premultiplied where it matters, normals as -1..1 vectors).
+#include "core/image_ops_internal.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "core/pixel_convert.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+namespace af::image_ops {
+
+namespace {
+
+const std::array<float, 256>& srgb8_table() {
+    static const std::array<float, 256> t = [] {
+        std::array<float, 256> a{};
+        for (int i = 0; i < 256; ++i) a[i] = srgb_to_linear(float(i) / 255.0f);
+        return a;
+    }();
+    return t;
+}
+
+// thresholds[k]: the linear value at which the sRGB code goes from k to k + 1.
+const std::array<float, 255>& srgb8_thresholds() {
+    static const std::array<float, 255> t = [] {
+        std::array<float, 255> a{};
+        for (int k = 0; k < 255; ++k) a[k] = float(srgb_to_linear(float((k + 0.5) / 255.0)));
+        return a;
+    }();
+    return t;
+}
+
+bool has_translucency(const Image& img) {
+    if (img.is_float()) {
+        for (size_t i = 3; i < img.rgba32f.size(); i += 4)
+            if (img.rgba32f[i] < 1.0f) return true;
+    } else {
+        for (size_t i = 3; i < img.rgba8.size(); i += 4)
+            if (img.rgba8[i] < 255) return true;
+    }
+    return false;
+}
+
+bool blue_is_zero(const Image& img) {
+    if (img.is_float()) {
+        for (size_t i = 2; i < img.rgba32f.size(); i += 4)
+            if (img.rgba32f[i] != 0.0f) return false;
+    } else {
+        for (size_t i = 2; i < img.rgba8.size(); i += 4)
+            if (img.rgba8[i] != 0) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+float srgb8_to_linear(uint8_t v) { return srgb8_table()[v]; }
+
+uint8_t linear_to_srgb8(float v) {
+    if (!(v > 0.0f)) return 0; // also NaN
+    const auto& t = srgb8_thresholds();
+    return uint8_t(std::upper_bound(t.begin(), t.end(), v) - t.begin());
+}
+
+uint8_t to_unorm8(float v) {
+    if (!(v > 0.0f)) return 0;
+    if (v >= 1.0f) return 255;
+    return uint8_t(v * 255.0f + 0.5f);
+}
+
+void check_image(const Image& img, const char* what) {
+    size_t have = img.is_float() ? img.rgba32f.size() : img.rgba8.size();
+    if (have != img.texels() * 4)
+        sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                  sdk::format("%s: image of %ux%u holds %zu values, expected %zu", what, img.width, img.height, have,
+                              img.texels() * 4));
+}
+
+void check_target_size(uint32_t w, uint32_t h, const char* what) {
+    if (w == 0 || h == 0) sdk::usage(sdk::format("%s: size %ux%u is empty", what, w, h));
+    if (uint64_t(w) * h > kMaxImageTexels)
+        sdk::usage(sdk::format("%s: size %ux%u exceeds the limit of %llu texels", what, w, h,
+                               (unsigned long long)kMaxImageTexels));
+}
+
+unsigned channel_mask(std::string_view channels, const char* what) {
+    unsigned mask = 0;
+    for (char c : channels) {
+        switch (c) {
+        case 'r': case 'R': case 'x': case 'X': mask |= 1; break;
+        case 'g': case 'G': case 'y': case 'Y': mask |= 2; break;
+        case 'b': case 'B': case 'z': case 'Z': mask |= 4; break;
+        case 'a': case 'A': case 'w': case 'W': mask |= 8; break;
+        default:
+            sdk::usage(sdk::format("%s: '%.*s' is not a channel list (letters from r, g, b, a)", what,
+                                   int(channels.size()), channels.data()));
+        }
+    }
+    if (!mask) sdk::usage(std::string(what) + ": no channel named");
+    return mask;
+}
+
+WorkSpace working_space_for(const Image& img, const ResizeOptions& opt, bool normal_map) {
+    WorkSpace ws;
+    ws.normal = normal_map;
+    ws.normal_two_channel = normal_map && blue_is_zero(img);
+    ws.linearise = !normal_map && img.srgb && opt.linear_light;
+    ws.premultiplied = !normal_map && opt.premultiply_alpha && has_translucency(img);
+    return ws;
+}
+
+WorkPlane to_working(const Image& img, const WorkSpace& ws) {
+    WorkPlane p(img.width, img.height);
+    const bool lut = ws.linearise && !img.is_float();
+    for_each_row(img.height, img.width, [&](uint32_t y) {
+        float* d = p.row(y);
+        const size_t base = size_t(y) * img.width * 4;
+        for (uint32_t x = 0; x < img.width; ++x) {
+            const size_t i = base + size_t(x) * 4;
+            float c[4];
+            for (int k = 0; k < 4; ++k) c[k] = load_channel(img, i + k);
+            if (lut) {
+                for (int k = 0; k < 3; ++k) c[k] = srgb8_to_linear(img.rgba8[i + k]);
+            } else if (ws.linearise) {
+                for (int k = 0; k < 3; ++k) c[k] = srgb_to_linear(c[k]);
+            }
+            if (ws.normal) {
+                for (int k = 0; k < 3; ++k) c[k] = c[k] * 2.0f - 1.0f;
+                if (ws.normal_two_channel) c[2] = std::sqrt(std::max(0.0f, 1.0f - c[0] * c[0] - c[1] * c[1]));
+            }
+            if (ws.premultiplied)
+                for (int k = 0; k < 3; ++k) c[k] *= c[3];
+            for (int k = 0; k < 4; ++k) d[x * 4 + k] = c[k];
+        }
+    });
+    return p;
+}
+
+void renormalize_in_place(WorkPlane& plane) {
+    for_each_row(plane.height, plane.width, [&](uint32_t y) {
+        float* d = plane.row(y);
+        for (uint32_t x = 0; x < plane.width; ++x) {
+            float* n = d + size_t(x) * 4;
+            float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            if (len > 1e-6f) {
+                n[0] /= len;
+                n[1] /= len;
+                n[2] /= len;
+            } else {
+                n[0] = n[1] = 0.0f;
+                n[2] = 1.0f;
+            }
+        }
+    });
+}
+
+Image from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, PixelType type, bool srgb_tag) {
+    Image out = type == PixelType::RGBA8 ? Image::make8(plane.width, plane.height, srgb_tag)
+                                         : Image::makef(plane.width, plane.height, srgb_tag);
+    const bool bytes = type == PixelType::RGBA8;
+    for_each_row(plane.height, plane.width, [&](uint32_t y) {
+        const float* s = plane.row(y);
+        const size_t base = size_t(y) * plane.width * 4;
+        for (uint32_t x = 0; x < plane.width; ++x) {
+            float c[4] = {s[x * 4], s[x * 4 + 1], s[x * 4 + 2], s[x * 4 + 3]};
+            if (ws.premultiplied) {
+                // Below 2^-16 the colour is noise from the filter's lobes.
+                float inv = c[3] > (1.0f / 65536.0f) ? 1.0f / c[3] : 0.0f;
+                for (int k = 0; k < 3; ++k) c[k] *= inv;
+            }
+            c[3] = std::clamp(c[3] * alpha_scale, 0.0f, 1.0f);
+            if (std::isnan(c[3])) c[3] = 0.0f;
+            if (ws.normal)
+                for (int k = 0; k < 3; ++k) c[k] = c[k] * 0.5f + 0.5f;
+            const size_t i = base + size_t(x) * 4;
+            if (bytes) {
+                for (int k = 0; k < 3; ++k) out.rgba8[i + k] = ws.linearise ? linear_to_srgb8(c[k]) : to_unorm8(c[k]);
+                out.rgba8[i + 3] = to_unorm8(c[3]);
+            } else {
+                for (int k = 0; k < 3; ++k)
+                    out.rgba32f[i + k] = ws.linearise ? linear_to_srgb(std::max(c[k], 0.0f)) : c[k];
+                out.rgba32f[i + 3] = c[3];
+            }
+        }
+    });
+    return out;
+}
+
+} // namespace af::image_ops

@@ -1,0 +1,166 @@
+#include "host/host_services.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "core/pixel_convert.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace af::host {
+namespace {
+
+const PluginRegistry* g_registry = nullptr;
+std::atomic<bool> g_cancel{false};
+std::mutex g_log_mutex;
+
+void* svc_alloc(uint64_t size) {
+    const uint64_t limit = settings().max_texture_bytes;
+    if (limit && size > limit) return nullptr;
+    return std::malloc(size ? size : 1);
+}
+
+void svc_free(void* p) { std::free(p); }
+
+void svc_log(int32_t level, const char* msg) {
+    static const char* names[] = {"debug", "info", "warning", "error"};
+    if (level < AF_LOG_INFO && !std::getenv("ASSETFORGE_DEBUG")) return;
+    std::lock_guard lock(g_log_mutex);
+    std::fprintf(stderr, "assetforge: %s: %s\n", names[level < 0 ? 0 : level > 3 ? 3 : level], msg ? msg : "");
+}
+
+int32_t svc_cancelled() { return g_cancel.load(std::memory_order_relaxed) ? 1 : 0; }
+
+void svc_progress(uint64_t, uint64_t) {}
+
+void svc_parallel_for(uint64_t begin, uint64_t end, uint64_t grain, af_range_fn fn, void* ctx) {
+    if (begin >= end) return;
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(begin, end, grain ? grain : 1),
+                      [&](const tbb::blocked_range<uint64_t>& r) { fn(ctx, r.begin(), r.end()); });
+}
+
+bool is_codec_output(uint32_t f) {
+    return f == FMT_R8G8B8A8_UNORM || f == FMT_R8G8B8A8_UNORM_SRGB || f == FMT_R16G16B16A16_FLOAT ||
+           f == FMT_R32G32B32A32_FLOAT;
+}
+
+// Decodes one 2-D slice of `src` into RGBA32F through a codec or the core.
+std::vector<float> slice_to_float(const af_surface& s, const uint8_t* data, uint64_t size, const af_options* opts) {
+    std::vector<float> px(uint64_t(s.width) * s.height * 4);
+    const FormatInfo* f = format_info(s.format);
+    if (f && f->compressed()) {
+        auto codec = g_registry ? g_registry->codec_for(s.format) : Found<af_codec>{};
+        if (!codec || !codec.item->decode)
+            sdk::unsupported(std::string("no codec plugin decodes ") + std::string(f->name));
+        af_surface in{s.format, s.width, s.height, 1, const_cast<uint8_t*>(data), size};
+        af_surface out{FMT_R32G32B32A32_FLOAT, s.width, s.height, 1, reinterpret_cast<uint8_t*>(px.data()),
+                       px.size() * sizeof(float)};
+        af_error e{};
+        af_status st = codec.item->decode(services(), &in, &out, opts, &e);
+        if (st != AF_OK) sdk::fail(st, e.offset, e.message);
+    } else {
+        decode_texels(s.format, data, size, s.width, s.height, px.data());
+    }
+    return px;
+}
+
+void float_to_slice(const std::vector<float>& px, const af_surface& d, uint8_t* data, uint64_t size,
+                    const af_options* opts) {
+    const FormatInfo* f = format_info(d.format);
+    if (f && f->compressed()) {
+        auto codec = g_registry ? g_registry->codec_for(d.format) : Found<af_codec>{};
+        if (!codec || !codec.item->encode)
+            sdk::unsupported(std::string("no codec plugin encodes ") + std::string(f->name));
+        af_surface in{FMT_R32G32B32A32_FLOAT, d.width, d.height, 1,
+                      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(px.data())), px.size() * sizeof(float)};
+        af_surface out{d.format, d.width, d.height, 1, data, size};
+        af_error e{};
+        af_status st = codec.item->encode(services(), &in, &out, opts, &e);
+        if (st != AF_OK) sdk::fail(st, e.offset, e.message);
+    } else {
+        encode_texels(d.format, px.data(), d.width, d.height, data, size);
+    }
+}
+
+af_status svc_convert(const af_surface* src, af_surface* dst, const af_options* opts, af_error* err) {
+    return sdk::guard(err, [&] {
+        if (!src || !dst) sdk::usage("convert: NULL surface");
+        if (src->width != dst->width || src->height != dst->height || (src->depth ? src->depth : 1) != (dst->depth ? dst->depth : 1))
+            sdk::usage("convert: source and destination sizes differ");
+        const uint32_t depth = src->depth ? src->depth : 1;
+        const uint64_t in_slice = surface_bytes(src->format, src->width, src->height);
+        const uint64_t out_slice = surface_bytes(dst->format, dst->width, dst->height);
+        if (!in_slice || !out_slice) sdk::unsupported("convert: unknown format id");
+        if (src->size < in_slice * depth)
+            sdk::invalid(src->size, "convert: source holds fewer bytes than its size needs");
+        if (dst->size < out_slice * depth) sdk::usage("convert: destination buffer too small");
+        for (uint32_t z = 0; z < depth; ++z) {
+            const uint8_t* in = src->data + in_slice * z;
+            uint8_t* out = dst->data + out_slice * z;
+            if (src->format == dst->format) {
+                std::memcpy(out, in, in_slice);
+                continue;
+            }
+            // A codec decoding straight into a format it produces saves a pass.
+            const FormatInfo* sf = format_info(src->format);
+            if (sf && sf->compressed() && is_codec_output(dst->format) && g_registry) {
+                if (auto codec = g_registry->codec_for(src->format); codec && codec.item->decode) {
+                    af_surface i{src->format, src->width, src->height, 1, const_cast<uint8_t*>(in), in_slice};
+                    af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
+                    af_error e{};
+                    af_status st = codec.item->decode(services(), &i, &o, opts, &e);
+                    if (st != AF_OK) sdk::fail(st, e.offset, e.message);
+                    continue;
+                }
+            }
+            af_surface s{src->format, src->width, src->height, 1, nullptr, 0};
+            auto px = slice_to_float(s, in, in_slice, opts);
+            af_surface d{dst->format, dst->width, dst->height, 1, nullptr, 0};
+            float_to_slice(px, d, out, out_slice, opts);
+        }
+    });
+}
+
+af_host make_services() {
+    af_host h{};
+    sdk::init_header(h);
+    h.host_version = AF_HOST_VERSION;
+    h.alloc = svc_alloc;
+    h.free = svc_free;
+    h.log = svc_log;
+    h.cancelled = svc_cancelled;
+    h.progress = svc_progress;
+    h.parallel_for = svc_parallel_for;
+    h.convert = svc_convert;
+    return h;
+}
+
+af_host g_services = make_services();
+
+} // namespace
+
+HostSettings& settings() {
+    static HostSettings s;
+    return s;
+}
+
+const af_host* services() {
+    g_services.max_texture_bytes = settings().max_texture_bytes;
+    g_services.max_dimension = settings().max_dimension;
+    g_services.max_surfaces = settings().max_surfaces;
+    g_services.max_items = settings().max_items;
+    return &g_services;
+}
+
+void set_registry(const PluginRegistry* r) { g_registry = r; }
+const PluginRegistry* registry() { return g_registry; }
+void request_cancel() { g_cancel.store(true); }
+bool cancel_requested() { return g_cancel.load(); }
+
+} // namespace af::host

@@ -1,0 +1,260 @@
+#include "host/plugin_registry.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "host/builtin_png.hpp"
+#include "host/host_services.hpp"
+
+#include <boost/dll/shared_library.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <unistd.h>
+
+namespace af::host {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string describe_version(uint16_t major, uint16_t minor) {
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
+// Zero-extends a plugin's (possibly older, shorter) table to the host's layout.
+template <class T> bool copy_table(const T* p, T& out, std::string& why, const char* what, size_t min_size) {
+    if (!p) {
+        why = std::string(what) + " table pointer is NULL";
+        return false;
+    }
+    if (p->struct_size < min_size) {
+        why = std::string(what) + " table too small (struct_size " + std::to_string(p->struct_size) + ")";
+        return false;
+    }
+    if (p->api_major != AF_API_MAJOR) {
+        why = std::string(what) + " table built for plugin API " + describe_version(p->api_major, p->api_minor) +
+              ", this host speaks " + describe_version(AF_API_MAJOR, AF_API_MINOR);
+        return false;
+    }
+    out = sdk::read_table<T>(p);
+    return true;
+}
+
+bool extension_matches(const char* list, std::string ext) {
+    if (!list) return false;
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::string_view l(list);
+    while (!l.empty()) {
+        size_t semi = l.find(';');
+        std::string_view item = l.substr(0, semi);
+        if (!item.empty() && item == ext) return true;
+        if (semi == std::string_view::npos) break;
+        l.remove_prefix(semi + 1);
+    }
+    return false;
+}
+
+fs::path executable_dir() {
+    char buf[4096];
+    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    buf[n] = 0;
+    return fs::path(buf).parent_path();
+}
+
+} // namespace
+
+PluginRegistry::PluginRegistry() {
+    // The core's own formats (PNG) go through the same tables as plugins.
+    auto core = std::make_unique<LoadedPlugin>();
+    core->name = "core";
+    core->version = AF_HOST_VERSION;
+    core->description = "built-in formats";
+    core->path = "<built-in>";
+    core->api_major = AF_API_MAJOR;
+    core->api_minor = AF_API_MINOR;
+    core->binary_hash = hash_string(std::string("core ") + AF_HOST_VERSION);
+    core->containers.push_back(builtin_png_container());
+    plugins_.push_back(std::move(core));
+}
+
+PluginRegistry::~PluginRegistry() = default;
+
+std::vector<fs::path> PluginRegistry::default_search_path() {
+    std::vector<fs::path> dirs;
+    if (const char* env = std::getenv("ASSETFORGE_PLUGIN_PATH")) {
+        std::string_view s(env);
+        while (!s.empty()) {
+            size_t c = s.find(':');
+            if (c != 0) dirs.emplace_back(std::string(s.substr(0, c)));
+            if (c == std::string_view::npos) break;
+            s.remove_prefix(c + 1);
+        }
+    }
+    fs::path exe = executable_dir();
+    if (!exe.empty()) dirs.push_back((exe / ".." / "lib" / "assetforge" / "plugins").lexically_normal());
+#ifdef AF_INSTALL_PLUGIN_DIR
+    dirs.emplace_back(AF_INSTALL_PLUGIN_DIR);
+#endif
+#ifdef AF_BUILD_PLUGIN_DIR
+    dirs.emplace_back(AF_BUILD_PLUGIN_DIR);
+#endif
+    std::vector<fs::path> unique;
+    for (auto& d : dirs) {
+        std::error_code ec;
+        fs::path canon = fs::weakly_canonical(d, ec);
+        if (ec) canon = d;
+        if (std::find(unique.begin(), unique.end(), canon) == unique.end()) unique.push_back(canon);
+    }
+    return unique;
+}
+
+void PluginRegistry::load_default() {
+    for (const auto& d : default_search_path()) load_directory(d);
+}
+
+void PluginRegistry::load_directory(const fs::path& dir) {
+    searched_.push_back(dir);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        auto ext = e.path().extension().string();
+        if ((ext == ".so" || ext == ".dylib" || ext == ".dll") && e.is_regular_file(ec)) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) load_file(f);
+}
+
+bool PluginRegistry::load_file(const fs::path& file) {
+    auto refuse = [&](std::string why) {
+        failures_.push_back({file, std::move(why)});
+        return false;
+    };
+    auto lib = std::make_shared<boost::dll::shared_library>();
+    boost::dll::fs::error_code ec;
+    lib->load(boost::dll::fs::path(file.string()), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
+              ec);
+    if (ec) {
+        // Boost reports only a generic code; the loader's own words name the missing library or symbol.
+        std::string detail = ec.message();
+        if (void* h = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL)) ::dlclose(h);
+        else if (const char* e = ::dlerror()) detail = e;
+        return refuse("cannot load: " + detail);
+    }
+    if (!lib->has(AF_ENTRY_SYMBOL))
+        return refuse(std::string("no entry symbol '") + AF_ENTRY_SYMBOL + "': not an AssetForge plugin");
+    auto entry = lib->get<const af_plugin*(const af_host*)>(AF_ENTRY_SYMBOL);
+    const af_plugin* table = entry(services());
+    if (!table) return refuse("entry returned no plugin table");
+    if (table->api_major != AF_API_MAJOR)
+        return refuse("built for plugin API " + describe_version(table->api_major, table->api_minor) +
+                      ", this host speaks " + describe_version(AF_API_MAJOR, AF_API_MINOR) +
+                      " (major versions must match; rebuild the plugin against this SDK)");
+    af_plugin p{};
+    std::string why;
+    if (!copy_table(table, p, why, "plugin", offsetof(af_plugin, description) + sizeof(const char*)))
+        return refuse(why);
+    if (!p.name || !*p.name) return refuse("plugin table has no name");
+    for (const auto& existing : plugins_)
+        if (existing->name == p.name)
+            return refuse(std::string("plugin '") + p.name + "' already loaded from " + existing->path.string());
+
+    auto lp = std::make_unique<LoadedPlugin>();
+    lp->name = p.name;
+    lp->version = p.version ? p.version : "";
+    lp->description = p.description ? p.description : "";
+    lp->path = file;
+    lp->api_major = table->api_major;
+    lp->api_minor = table->api_minor;
+    try {
+        lp->binary_hash = hash_file(file);
+    } catch (const std::exception& e) {
+        return refuse(e.what());
+    }
+    for (uint32_t i = 0; i < p.container_count; ++i) {
+        af_container c{};
+        if (!copy_table(p.containers[i], c, why, "container", offsetof(af_container, probe) + sizeof(void*)))
+            return refuse(why);
+        if (!c.name || !c.probe) return refuse("container " + std::to_string(i) + " lacks a name or probe");
+        if ((c.caps & AF_CAN_READ) && !c.read) return refuse(std::string("container ") + c.name + " claims read without a read function");
+        if ((c.caps & AF_CAN_WRITE) && !c.write) return refuse(std::string("container ") + c.name + " claims write without a write function");
+        if ((c.caps & AF_CAN_INFO) && !c.info) return refuse(std::string("container ") + c.name + " claims info without an info function");
+        lp->containers.push_back(c);
+    }
+    for (uint32_t i = 0; i < p.codec_count; ++i) {
+        af_codec c{};
+        if (!copy_table(p.codecs[i], c, why, "codec", offsetof(af_codec, decode) + sizeof(void*))) return refuse(why);
+        if (!c.name || (!c.formats && c.format_count)) return refuse("codec " + std::to_string(i) + " is malformed");
+        lp->codecs.push_back(c);
+    }
+    for (uint32_t i = 0; i < p.stage_count; ++i) {
+        af_stage s{};
+        if (!copy_table(p.stages[i], s, why, "stage", offsetof(af_stage, run) + sizeof(void*))) return refuse(why);
+        if (!s.name || !s.run) return refuse("stage " + std::to_string(i) + " lacks a name or run function");
+        lp->stages.push_back(s);
+    }
+    for (uint32_t i = 0; i < p.command_count; ++i) {
+        af_command c{};
+        if (!copy_table(p.commands[i], c, why, "command", offsetof(af_command, run) + sizeof(void*))) return refuse(why);
+        if (!c.name || !c.run) return refuse("command " + std::to_string(i) + " lacks a name or run function");
+        lp->commands.push_back(c);
+    }
+    lp->library = lib;
+    plugins_.push_back(std::move(lp));
+    return true;
+}
+
+Found<af_container> PluginRegistry::container_for(const fs::path& path, const uint8_t* head, uint64_t size) const {
+    Found<af_container> best;
+    int32_t best_score = AF_PROBE_NO;
+    const std::string p = path.string();
+    for (const auto& pl : plugins_)
+        for (const auto& c : pl->containers) {
+            if (!(c.caps & AF_CAN_READ) && !(c.caps & AF_CAN_INFO)) continue;
+            int32_t s = c.probe(head, size, p.c_str());
+            if (s > best_score) {
+                best_score = s;
+                best = {&c, pl.get()};
+            }
+        }
+    return best;
+}
+
+Found<af_container> PluginRegistry::container_by_name(std::string_view name) const {
+    for (const auto& pl : plugins_)
+        for (const auto& c : pl->containers)
+            if (name == c.name) return {&c, pl.get()};
+    return {};
+}
+
+Found<af_container> PluginRegistry::container_for_extension(std::string_view ext) const {
+    for (const auto& pl : plugins_)
+        for (const auto& c : pl->containers)
+            if ((c.caps & AF_CAN_WRITE) && extension_matches(c.extensions, std::string(ext))) return {&c, pl.get()};
+    return {};
+}
+
+Found<af_codec> PluginRegistry::codec_for(uint32_t format) const {
+    for (const auto& pl : plugins_)
+        for (const auto& c : pl->codecs)
+            for (uint32_t i = 0; i < c.format_count; ++i)
+                if (c.formats[i] == format) return {&c, pl.get()};
+    return {};
+}
+
+Found<af_stage> PluginRegistry::stage(std::string_view name) const {
+    for (const auto& pl : plugins_)
+        for (const auto& s : pl->stages)
+            if (name == s.name) return {&s, pl.get()};
+    return {};
+}
+
+Found<af_command> PluginRegistry::command(std::string_view name) const {
+    for (const auto& pl : plugins_)
+        for (const auto& c : pl->commands)
+            if (name == c.name) return {&c, pl.get()};
+    return {};
+}
+
+} // namespace af::host

@@ -1,0 +1,145 @@
+#include "host/plugin_registry.hpp"
+
+#include "host/host_services.hpp"
+#include "host/texture_io.hpp"
+#include "assetforge/plugin.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+using namespace af;
+using namespace af::host;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path plugin(const char* name) { return fs::path(AF_TEST_PLUGIN_DIR) / (std::string(name) + ".so"); }
+
+const LoadFailure* failure_for(const PluginRegistry& r, const fs::path& p) {
+    for (const auto& f : r.failures())
+        if (f.path == p) return &f;
+    return nullptr;
+}
+} // namespace
+
+TEST_CASE("a well-formed plugin loads and is queryable") {
+    PluginRegistry r;
+    REQUIRE(r.load_file(plugin("abi_good")));
+    const LoadedPlugin& p = *r.plugins().back();
+    CHECK(p.name == "abi_good");
+    CHECK(p.version == "1.2.3");
+    CHECK(p.api_major == AF_API_MAJOR);
+    CHECK_FALSE(p.binary_hash == Hash128{});
+    CHECK(r.container_by_name("goodfmt"));
+    CHECK(r.command("hello"));
+    CHECK_FALSE(r.command("nope"));
+    CHECK(r.command("hello").item->run(services(), 1, nullptr) == 0);
+}
+
+TEST_CASE("a plugin built for another major version is refused with a message") {
+    PluginRegistry r;
+    CHECK_FALSE(r.load_file(plugin("abi_wrong_major")));
+    auto* f = failure_for(r, plugin("abi_wrong_major"));
+    REQUIRE(f);
+    CHECK_THAT(f->reason, Catch::Contains("built for plugin API 2.0"));
+    CHECK_THAT(f->reason, Catch::Contains("this host speaks 1."));
+    CHECK(r.plugins().size() == 1); // only the built-in core
+}
+
+TEST_CASE("a library without the entry symbol is refused") {
+    PluginRegistry r;
+    CHECK_FALSE(r.load_file(plugin("abi_no_entry")));
+    REQUIRE(failure_for(r, plugin("abi_no_entry")));
+    CHECK_THAT(failure_for(r, plugin("abi_no_entry"))->reason, Catch::Contains("assetforge_plugin_entry"));
+}
+
+TEST_CASE("a library with an unresolved symbol is refused, naming the symbol") {
+    PluginRegistry r;
+    CHECK_FALSE(r.load_file(plugin("abi_unresolved")));
+    REQUIRE(failure_for(r, plugin("abi_unresolved")));
+    CHECK_THAT(failure_for(r, plugin("abi_unresolved"))->reason, Catch::Contains("af_symbol_that_does_not_exist"));
+}
+
+TEST_CASE("a plugin built against an older minor with smaller tables loads") {
+    PluginRegistry r;
+    REQUIRE(r.load_file(plugin("abi_old_minor")));
+    auto c = r.container_by_name("oldfmt");
+    REQUIRE(c);
+    CHECK(c.item->info == nullptr); // beyond its struct_size: zero
+    CHECK(c.plugin->commands.empty());
+    const uint8_t head[4] = {'O', 'L', 'D', '!'};
+    CHECK(r.container_for("x.bin", head, 4).item == c.item);
+}
+
+TEST_CASE("the same plugin name twice keeps the first") {
+    PluginRegistry r;
+    REQUIRE(r.load_file(plugin("abi_good")));
+    CHECK_FALSE(r.load_file(plugin("abi_good_copy")));
+    CHECK_THAT(failure_for(r, plugin("abi_good_copy"))->reason, Catch::Contains("already loaded"));
+}
+
+TEST_CASE("probing prefers magic bytes over the extension") {
+    PluginRegistry r;
+    REQUIRE(r.load_file(plugin("abi_good")));
+    const uint8_t good[8] = {'G', 'O', 'O', 'D', 1, 2, 3, 4};
+    const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    CHECK(std::string(r.container_for("a.png", good, 8).item->name) == "goodfmt");
+    CHECK(std::string(r.container_for("a.good", png, 8).item->name) == "png");
+    CHECK(std::string(r.container_for("a.good", png, 2).item->name) == "goodfmt");
+    CHECK_FALSE(r.container_for("a.xyz", png, 2));
+}
+
+TEST_CASE("reading through a plugin returns host-owned textures; errors name the file and offset") {
+    PluginRegistry r;
+    REQUIRE(r.load_file(plugin("abi_good")));
+    const uint8_t good[8] = {'G', 'O', 'O', 'D', 1, 2, 3, 4};
+    auto res = read_texture_bytes(r, "t.good", good);
+    CHECK(res.container == "goodfmt");
+    CHECK(res.texture.desc.width == 1);
+    CHECK(res.texture.data == std::vector<uint8_t>{1, 2, 3, 4});
+    const uint8_t bad[5] = {'G', 'O', 'O', 'D', 1};
+    try {
+        read_texture_bytes(r, "bad.good", bad);
+        FAIL("no error");
+    } catch (const sdk::Error& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("bad.good: offset 5: GOOD files are 8 bytes"));
+    }
+    const uint8_t junk[4] = {1, 2, 3, 4};
+    CHECK_THROWS_WITH(read_texture_bytes(r, "junk.bin", junk), Catch::Contains("junk.bin: unknown format"));
+}
+
+TEST_CASE("the plugin directory is searched and failures are recorded, not fatal") {
+    PluginRegistry r;
+    r.load_directory(AF_TEST_PLUGIN_DIR);
+    CHECK(r.container_by_name("goodfmt"));
+    CHECK(r.container_by_name("oldfmt"));
+    CHECK(r.failures().size() >= 3);
+}
+
+TEST_CASE("PNG goes through the built-in container both ways") {
+    PluginRegistry r;
+    Texture t(TextureDesc{FMT_R8G8B8A8_UNORM_SRGB, 3, 2});
+    for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = uint8_t(i * 11);
+    auto bytes = encode_texture(r, "png", t);
+    auto back = read_texture_bytes(r, "x.png", bytes);
+    CHECK(back.texture.desc.format == FMT_R8G8B8A8_UNORM_SRGB);
+    CHECK(back.texture.data == t.data);
+    // Formats wider than 8 bits come back as 16-bit PNGs.
+    Texture w(TextureDesc{FMT_R16G16B16A16_UNORM, 2, 2});
+    for (size_t i = 0; i < w.data.size(); ++i) w.data[i] = uint8_t(i * 37);
+    auto wide = read_texture_bytes(r, "w.png", encode_texture(r, "png", w));
+    CHECK(wide.texture.desc.format == FMT_R16G16B16A16_UNORM);
+    CHECK(wide.texture.data == w.data);
+}
+
+TEST_CASE("convert_texture changes every surface's format") {
+    PluginRegistry r;
+    Texture t(TextureDesc{FMT_R8G8B8A8_UNORM, 4, 4, 1, 3, 2});
+    for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = uint8_t(i);
+    Texture b = convert_texture(r, t, FMT_B8G8R8A8_UNORM);
+    CHECK(b.desc.mips == 3);
+    CHECK(b.data.size() == t.data.size());
+    CHECK(b.data[0] == t.data[2]);
+    Texture back = convert_texture(r, b, FMT_R8G8B8A8_UNORM);
+    CHECK(back.data == t.data);
+    CHECK_THROWS_WITH(convert_texture(r, t, FMT_BC1_UNORM), Catch::Contains("no codec plugin encodes BC1_UNORM"));
+}

@@ -1,0 +1,272 @@
+#include "host/texture_io.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "core/atomic_file.hpp"
+#include "core/mapped_file.hpp"
+#include "core/pixel_convert.hpp"
+#include "host/host_services.hpp"
+
+#include <cstring>
+
+namespace af::host {
+namespace {
+
+// Keeps the strings an af_options points at alive.
+struct COptions {
+    std::vector<af_kv> kv;
+    af_options view{};
+    explicit COptions(const OptionMap& m) {
+        for (const auto& [k, v] : m) kv.push_back({k.c_str(), v.c_str()});
+        view = {kv.data(), uint32_t(kv.size())};
+    }
+};
+
+std::string located(const std::string& name, uint64_t offset, const std::string& msg) {
+    if (offset == AF_NO_OFFSET) return name + ": " + msg;
+    return name + ": offset " + std::to_string(offset) + ": " + msg;
+}
+
+[[noreturn]] void rethrow_named(const std::string& name, af_status st, const af_error& e) {
+    throw sdk::Error(st, located(name, e.offset, e.message), e.offset);
+}
+
+// Takes ownership of a texture the plugin allocated with af_host.alloc.
+Texture adopt(af_texture& t) {
+    struct Free {
+        af_texture& t;
+        ~Free() {
+            services()->free(t.data);
+            services()->free(t.palette);
+        }
+    } guard{t};
+    return sdk::import_texture(t);
+}
+
+struct VectorSink {
+    std::vector<uint8_t> bytes;
+    static af_status write(void* ctx, const void* data, uint64_t size) {
+        auto* s = static_cast<VectorSink*>(ctx);
+        const auto* p = static_cast<const uint8_t*>(data);
+        s->bytes.insert(s->bytes.end(), p, p + size);
+        return AF_OK;
+    }
+};
+
+struct FileSink {
+    AtomicFile* file;
+    std::string error;
+    static af_status write(void* ctx, const void* data, uint64_t size) {
+        auto* s = static_cast<FileSink*>(ctx);
+        try {
+            s->file->write(data, size);
+            return AF_OK;
+        } catch (const std::exception& e) {
+            s->error = e.what();
+            return AF_ERR_IO;
+        }
+    }
+};
+
+af_texture borrow(const Texture& t) {
+    af_texture c{};
+    sdk::init_header(c);
+    c.format = t.desc.format;
+    c.width = t.desc.width;
+    c.height = t.desc.height;
+    c.depth = t.desc.depth;
+    c.mip_count = t.desc.mips;
+    c.layer_count = t.desc.layers;
+    c.face_count = t.desc.faces;
+    c.flags = t.desc.flags;
+    c.alpha_mode = t.desc.alpha_mode;
+    c.data = const_cast<uint8_t*>(t.data.data());
+    c.data_size = t.data.size();
+    if (!t.palette.empty()) {
+        c.palette = const_cast<uint8_t*>(t.palette.data());
+        c.palette_size = t.palette.size();
+    }
+    return c;
+}
+
+Found<af_container> writer_for(const PluginRegistry& reg, const std::string& container, const std::string& ext) {
+    auto c = container.empty() ? reg.container_for_extension(ext) : reg.container_by_name(container);
+    if (!c) {
+        if (container.empty()) sdk::usage("no plugin writes '" + ext + "' files (see `assetforge plugins`)");
+        sdk::usage("no container named '" + container + "' (see `assetforge plugins`)");
+    }
+    if (!(c.item->caps & AF_CAN_WRITE)) sdk::unsupported(std::string("container ") + c.item->name + " cannot write");
+    return c;
+}
+
+// Defence in depth: plugins check limits before allocating; the host checks
+// again so a plugin that forgets cannot hand a giant texture downstream.
+void check_limits(const TextureDesc& d) {
+    const HostSettings& s = settings();
+    if (s.max_dimension && (d.width > s.max_dimension || d.height > s.max_dimension || d.depth > s.max_dimension))
+        sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
+                  "limit: " + std::to_string(d.width) + "x" + std::to_string(d.height) + "x" + std::to_string(d.depth) +
+                      " exceeds --max-dimension " + std::to_string(s.max_dimension));
+    const uint64_t surfaces = uint64_t(d.mips) * d.faces * d.layers;
+    if (s.max_surfaces && surfaces > s.max_surfaces)
+        sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
+                  "limit: " + std::to_string(surfaces) + " surfaces exceed --max-surfaces " + std::to_string(s.max_surfaces));
+    if (s.max_texture_bytes && texture_bytes(d) > s.max_texture_bytes)
+        sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
+                  "limit: " + std::to_string(texture_bytes(d)) + " decoded bytes exceed --max-texture-bytes " +
+                      std::to_string(s.max_texture_bytes));
+}
+
+} // namespace
+
+ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name, std::span<const uint8_t> bytes,
+                              const OptionMap& opts) {
+    auto c = reg.container_for(name, bytes.data(), std::min<uint64_t>(bytes.size(), 4096));
+    if (!c || !(c.item->caps & AF_CAN_READ))
+        throw sdk::Error(AF_ERR_UNSUPPORTED, name + ": unknown format (no plugin recognises its first bytes or extension)");
+    ReadResult result;
+    result.container = c.item->name;
+    af_input in{};
+    sdk::init_header(in);
+    in.path = name.c_str();
+    in.data = bytes.data();
+    in.size = bytes.size();
+    in.diag_ctx = &result.warnings;
+    in.warn = [](void* ctx, uint64_t off, const char* msg) {
+        static_cast<std::vector<Diagnostic>*>(ctx)->push_back({off, msg ? msg : ""});
+    };
+    COptions o(opts);
+    af_texture out{};
+    af_error e{};
+    af_status st = c.item->read(services(), &in, &o.view, &out, &e);
+    if (st != AF_OK) {
+        services()->free(out.data);
+        services()->free(out.palette);
+        rethrow_named(name, st, e);
+    }
+    try {
+        result.texture = adopt(out);
+        check_limits(result.texture.desc);
+    } catch (const sdk::Error& x) {
+        throw sdk::Error(x.status(), name + ": " + x.what());
+    }
+    return result;
+}
+
+ReadResult read_texture(const PluginRegistry& reg, const std::filesystem::path& path, const OptionMap& opts) {
+    MappedFile file;
+    try {
+        file = MappedFile(path);
+    } catch (const sdk::Error& e) {
+        throw sdk::Error(e.status(), path.string() + ": " + e.what());
+    }
+    return read_texture_bytes(reg, path.string(), file.bytes(), opts);
+}
+
+std::vector<uint8_t> encode_texture(const PluginRegistry& reg, const std::string& container, const Texture& tex,
+                                    const OptionMap& opts) {
+    auto c = writer_for(reg, container, "");
+    VectorSink sink;
+    af_sink s{&sink, VectorSink::write};
+    af_texture t = borrow(tex);
+    COptions o(opts);
+    af_error e{};
+    af_status st = c.item->write(services(), &t, &o.view, &s, &e);
+    if (st != AF_OK) rethrow_named(container, st, e);
+    return std::move(sink.bytes);
+}
+
+void write_texture(const PluginRegistry& reg, const std::filesystem::path& path, const Texture& tex,
+                   const std::string& container, const OptionMap& opts) {
+    auto c = writer_for(reg, container, path.extension().string());
+    AtomicFile file(path);
+    FileSink sink{&file, {}};
+    af_sink s{&sink, FileSink::write};
+    af_texture t = borrow(tex);
+    COptions o(opts);
+    af_error e{};
+    af_status st = c.item->write(services(), &t, &o.view, &s, &e);
+    if (st != AF_OK) {
+        if (!sink.error.empty()) throw sdk::Error(AF_ERR_IO, sink.error);
+        rethrow_named(path.string(), st, e);
+    }
+    file.commit();
+}
+
+Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t layer, uint32_t face, uint32_t mip,
+                     const OptionMap& opts) {
+    (void)reg;
+    const FormatInfo* f = format_info(tex.desc.format);
+    if (!f) sdk::unsupported("format id " + std::to_string(tex.desc.format));
+    SurfaceRef s = tex.surface(layer, face, mip);
+    const uint32_t rows = s.height * s.depth; // volume slices stacked vertically
+    const bool srgb = f->srgb() || (tex.desc.flags & AF_TEX_SRGB);
+    if (!f->compressed()) {
+        Image img = surface_to_image(tex.desc.format, s.data, s.size, s.width, rows,
+                                     tex.palette.empty() ? nullptr : tex.palette.data() + size_t(layer) * 1024);
+        img.srgb = srgb;
+        return img;
+    }
+    const bool wide = (f->flags & fmtflag::hdr) || tex.desc.format == FMT_BC4_SNORM || tex.desc.format == FMT_BC5_SNORM;
+    Image img = wide ? Image::makef(s.width, rows, srgb) : Image::make8(s.width, rows, srgb);
+    af_surface src{tex.desc.format, s.width, s.height, s.depth, s.data, s.size};
+    af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT) : uint32_t(f->srgb() ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM),
+                   s.width, s.height, s.depth,
+                   wide ? reinterpret_cast<uint8_t*>(img.rgba32f.data()) : img.rgba8.data(),
+                   wide ? img.rgba32f.size() * sizeof(float) : img.rgba8.size()};
+    COptions o(opts);
+    af_error e{};
+    af_status st = services()->convert(&src, &dst, &o.view, &e);
+    if (st != AF_OK) throw sdk::Error(st, e.message, e.offset);
+    return img;
+}
+
+Texture convert_texture(const PluginRegistry& reg, const Texture& tex, uint32_t format, const OptionMap& opts) {
+    (void)reg;
+    if (!format_info(format)) sdk::unsupported("format id " + std::to_string(format));
+    if (format == FMT_P8) sdk::unsupported("converting to P8 needs a palette: use the XTF writer's P8 path");
+    TextureDesc d = tex.desc;
+    d.format = format;
+    Texture out(d);
+    out.meta = tex.meta;
+    const FormatInfo* src_f = format_info(tex.desc.format);
+    COptions o(opts);
+    for (uint32_t l = 0; l < d.layers; ++l)
+        for (uint32_t f = 0; f < d.faces; ++f)
+            for (uint32_t m = 0; m < d.mips; ++m) {
+                SurfaceRef in = tex.surface(l, f, m);
+                SurfaceRef dst = out.surface(l, f, m);
+                if (src_f && src_f->layout == Layout::Palette) {
+                    // Expand through the layer's palette first; the host service has no palette.
+                    std::vector<float> px(uint64_t(in.width) * in.height * in.depth * 4);
+                    decode_texels(tex.desc.format, in.data, in.size, in.width, in.height * in.depth, px.data(),
+                                  tex.palette.data() + size_t(l) * 1024);
+                    af_surface s{FMT_R32G32B32A32_FLOAT, in.width, in.height, in.depth,
+                                 reinterpret_cast<uint8_t*>(px.data()), px.size() * sizeof(float)};
+                    af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
+                    af_error e{};
+                    af_status st = services()->convert(&s, &t, &o.view, &e);
+                    if (st != AF_OK) throw sdk::Error(st, e.message, e.offset);
+                    continue;
+                }
+                af_surface s{tex.desc.format, in.width, in.height, in.depth, in.data, in.size};
+                af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
+                af_error e{};
+                af_status st = services()->convert(&s, &t, &o.view, &e);
+                if (st != AF_OK) throw sdk::Error(st, e.message, e.offset);
+            }
+    return out;
+}
+
+Texture image_to_texture(const Image& img) {
+    TextureDesc d;
+    d.width = img.width;
+    d.height = img.height;
+    d.format = img.is_float() ? FMT_R32G32B32A32_FLOAT : (img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM);
+    if (img.srgb) d.flags |= AF_TEX_SRGB;
+    Texture t(d);
+    if (img.is_float()) std::memcpy(t.data.data(), img.rgba32f.data(), t.data.size());
+    else std::memcpy(t.data.data(), img.rgba8.data(), t.data.size());
+    return t;
+}
+
+} // namespace af::host

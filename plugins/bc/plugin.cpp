@@ -1,0 +1,65 @@
+// The "bc" plugin: one codec for DXGI BC1–BC5 (70–84) and BC6H/BC7 (94–99).
+//
+// decode writes R8G8B8A8_UNORM(_SRGB), R16G16B16A16_FLOAT or R32G32B32A32_FLOAT
+// as the caller's dst->format says. 8-bit output of SNORM data (BC4/BC5 SNORM)
+// is offset binary, value + 128 (-1 → 1, 0 → 128, +1 → 255); BC6H to 8 bits is
+// linear light clamped to [0, 1]. Use a float output for exact SNORM/BC6H values.
+// BC4 decodes to (R, 0, 0, 1), BC5 to (R, G, 0, 1), as Direct3D samples them.
+#include "assetforge/plugin.hpp"
+#include "bc_surface.hpp"
+
+namespace {
+
+const uint32_t kFormats[] = {70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 94, 95, 96, 97, 98, 99};
+
+af_status bc_decode(const af_host* host, const af_surface* src, af_surface* dst, const af_options*, af_error* error) {
+    return af::sdk::guard(error, [&] {
+        if (!src || !dst) af::sdk::usage("bc: decode needs a source and a destination surface");
+        af::bc::decode_surface(host, *src, *dst);
+    });
+}
+
+af_status bc_encode(const af_host* host, const af_surface* src, af_surface* dst, const af_options* options,
+                    af_error* error) {
+    return af::sdk::guard(error, [&] {
+        if (!src || !dst) af::sdk::usage("bc: encode needs a source and a destination surface");
+        af::bc::encode_surface(host, *src, *dst, af::bc::parse_options(options));
+    });
+}
+
+af_codec make_codec() {
+    af_codec c{};
+    af::sdk::init_header(c);
+    c.name = "bc";
+#ifdef AF_HAVE_BPTC
+    c.description = "BC1-BC7 block compression (decode and encode)";
+#else
+    c.description = "BC1-BC5 block compression (decode and encode); BC6H/BC7 not built in";
+#endif
+    c.version = 1;
+    c.formats = kFormats;
+    c.format_count = uint32_t(sizeof kFormats / sizeof kFormats[0]);
+    c.decode = bc_decode;
+    c.encode = bc_encode;
+    return c;
+}
+
+const af_plugin* plugin_table(const af_host*) {
+    static const af_codec codec = make_codec();
+    static const af_codec* const codecs[] = {&codec};
+    static const af_plugin plugin = [] {
+        af_plugin p{};
+        af::sdk::init_header(p);
+        p.name = "bc";
+        p.version = "0.1.0";
+        p.description = "Block-compression codecs (BC1-BC7)";
+        p.codecs = codecs;
+        p.codec_count = 1;
+        return p;
+    }();
+    return &plugin;
+}
+
+} // namespace
+
+AF_DEFINE_PLUGIN(plugin_table)

@@ -1,0 +1,173 @@
+// Surface loops and the plugin's C entry: determinism, odd sizes, errors.
+#include "assetforge/plugin.hpp"
+#include "test_util.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+
+extern "C" const af_plugin* assetforge_plugin_entry(const af_host* host);
+
+using namespace bc_test;
+
+namespace {
+const uint32_t kBc15[] = {af::FMT_BC1_UNORM, af::FMT_BC2_UNORM, af::FMT_BC3_UNORM, af::FMT_BC4_UNORM,
+                          af::FMT_BC4_SNORM, af::FMT_BC5_UNORM, af::FMT_BC5_SNORM};
+
+Rgba8 noise(uint32_t w, uint32_t h, uint32_t seed) {
+    std::mt19937 rng(seed);
+    Rgba8 img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+            uint8_t* p = &img.px[(size_t(y) * w + x) * 4];
+            p[0] = uint8_t(x * 17 + (rng() & 15)), p[1] = uint8_t(y * 23 + (rng() & 15)), p[2] = uint8_t(x * y);
+            p[3] = uint8_t(200 + (rng() & 31));
+        }
+    return img;
+}
+} // namespace
+
+TEST_CASE("Same bytes for 1 thread and many threads") {
+    auto img = load("a_palm_128.png");
+    tbb::global_control many(tbb::global_control::max_allowed_parallelism, 8);
+    for (uint32_t fmt : kBc15)
+        for (int lvl : {0, 3}) {
+            INFO("format " << fmt << " level " << lvl);
+            auto serial = encode(img, fmt, level(lvl), false);
+            auto parallel = encode(img, fmt, level(lvl), true);
+            REQUIRE(serial == parallel);
+            REQUIRE(decode(serial, fmt, img.w, img.h, false).px == decode(serial, fmt, img.w, img.h, true).px);
+        }
+}
+
+TEST_CASE("Odd sizes: 1x1, 3x5, 13x7 pad edge blocks by clamping") {
+    for (auto [w, h] : {std::pair{1u, 1u}, {3u, 5u}, {13u, 7u}}) {
+        auto img = noise(w, h, w * 31 + h);
+        for (uint32_t fmt : kBc15) {
+            INFO(w << "x" << h << " format " << fmt);
+            auto blocks = encode(img, fmt, level(3), true);
+            REQUIRE(blocks.size() == ((w + 3) / 4) * ((h + 3) / 4) * (af::format_info(fmt)->block_bytes));
+            auto out = decode(blocks, fmt, w, h, true);
+            REQUIRE(out.px.size() == img.px.size());
+            if (fmt == af::FMT_BC4_UNORM) CHECK(psnr(img, out, {0}) > 35);
+            if (fmt == af::FMT_BC1_UNORM) CHECK(psnr(img, out, {0, 1, 2}) > 25);
+        }
+        // 1×1: the padded block is solid, so BC3 alpha and BC4 reproduce the texel exactly.
+        if (w == 1) {
+            auto out = decode(encode(img, af::FMT_BC3_UNORM, level(0)), af::FMT_BC3_UNORM, 1, 1);
+            CHECK(out.px[3] == img.px[3]);
+            for (int c = 0; c < 3; ++c) CHECK(std::abs(int(out.px[c]) - img.px[c]) <= 1);
+            out = decode(encode(img, af::FMT_BC4_UNORM, level(0)), af::FMT_BC4_UNORM, 1, 1);
+            CHECK(out.px[0] == img.px[0]);
+        }
+    }
+    SECTION("the padding repeats the last column and row") {
+        // 5×5 image: columns 4.. of block (1,0) are clamped copies of column 4.
+        Rgba8 img{5, 5, std::vector<uint8_t>(100, 0)};
+        for (int y = 0; y < 5; ++y)
+            for (int x = 0; x < 5; ++x) img.px[(y * 5 + x) * 4] = uint8_t(x == 4 ? 200 : 10), img.px[(y * 5 + x) * 4 + 3] = 255;
+        auto blocks = encode(img, af::FMT_BC4_UNORM, level(0));
+        // block (1,0) sees only the value 200 → solid block
+        uint8_t v[16];
+        af::bc::decode_bc4_bytes(blocks.data() + 8, false, v);
+        for (uint8_t x : v) CHECK(x == 200);
+    }
+}
+
+TEST_CASE("Float output: SNORM exact, unsigned = bytes / 255") {
+    uint8_t blk[8] = {0x7F, 0x81, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}; // 127, -127, all index 7
+    af_host host = make_host(false);
+    std::vector<float> out(16 * 4);
+    af_surface src{af::FMT_BC4_SNORM, 4, 4, 1, blk, 8};
+    af_surface dst{af::FMT_R32G32B32A32_FLOAT, 4, 4, 1, reinterpret_cast<uint8_t*>(out.data()), out.size() * 4};
+    af::bc::decode_surface(&host, src, dst);
+    CHECK(out[0] == Approx((1 * 127.0 + 6 * -127.0) / 7 / 127));
+    CHECK(out[3] == 1.0f);
+    std::vector<uint16_t> half(16 * 4);
+    af_surface hdst{af::FMT_R16G16B16A16_FLOAT, 4, 4, 1, reinterpret_cast<uint8_t*>(half.data()), half.size() * 2};
+    af::bc::decode_surface(&host, src, hdst);
+    CHECK(half[3] == 0x3c00); // 1.0
+}
+
+TEST_CASE("Float input encodes like the equivalent bytes") {
+    auto img = load("d_wallpaper_128.png");
+    std::vector<float> f(img.px.size());
+    for (size_t i = 0; i < f.size(); ++i) f[i] = img.px[i] / 255.0f;
+    Rgba8 fimg{img.w, img.h, std::vector<uint8_t>(f.size() * 4)};
+    std::memcpy(fimg.px.data(), f.data(), fimg.px.size());
+    for (uint32_t fmt : {af::FMT_BC1_UNORM, af::FMT_BC3_UNORM, af::FMT_BC5_UNORM})
+        CHECK(encode(img, fmt, level(0)) == encode(fimg, fmt, level(0), false, af::FMT_R32G32B32A32_FLOAT));
+}
+
+TEST_CASE("BC5 normal-map mode renormalises before encoding") {
+    // A vector of length 0.5 along +x: (0.5, 0, 0) → stored as (1, 0) after renormalisation.
+    Rgba8 img{4, 4, {}};
+    for (int i = 0; i < 16; ++i) img.px.insert(img.px.end(), {191, 128, 128, 255});
+    auto o = level(3);
+    o.normal_map = true;
+    auto out = decode(encode(img, af::FMT_BC5_UNORM, o), af::FMT_BC5_UNORM, 4, 4);
+    CHECK(out.px[0] == 255);
+    CHECK(std::abs(int(out.px[1]) - 128) <= 1);
+    o.normal_map = false;
+    out = decode(encode(img, af::FMT_BC5_UNORM, o), af::FMT_BC5_UNORM, 4, 4);
+    CHECK(out.px[0] == 191);
+}
+
+TEST_CASE("Plugin entry: codec table, options and errors") {
+    af_host host = make_host(true);
+    const af_plugin* p = assetforge_plugin_entry(&host);
+    REQUIRE(p);
+    REQUIRE(p->codec_count == 1);
+    const af_codec* c = p->codecs[0];
+    CHECK(std::string(c->name) == "bc");
+    std::vector<uint32_t> ids(c->formats, c->formats + c->format_count);
+    for (uint32_t id = 70; id <= 84; ++id) CHECK(std::count(ids.begin(), ids.end(), id) == 1);
+    for (uint32_t id = 94; id <= 99; ++id) CHECK(std::count(ids.begin(), ids.end(), id) == 1);
+
+    auto img = noise(8, 8, 1);
+    std::vector<uint8_t> blocks(32);
+    af_surface src{af::FMT_R8G8B8A8_UNORM, 8, 8, 1, img.px.data(), img.px.size()};
+    af_surface dst{af::FMT_BC1_UNORM, 8, 8, 1, blocks.data(), blocks.size()};
+    af_error err{};
+    af::sdk::OptionList opts;
+    opts.set("quality", "high");
+    opts.set("weights", "perceptual");
+    opts.set("alpha_threshold", "0");
+    af_options ov = opts.view();
+    CHECK(c->encode(&host, &src, &dst, &ov, &err) == AF_OK);
+
+    SECTION("bad option values name the option and the choices") {
+        opts.set("quality", "ultra");
+        ov = opts.view();
+        CHECK(c->encode(&host, &src, &dst, &ov, &err) == AF_ERR_USAGE);
+        CHECK(std::string(err.message).find("fast, normal, high, max") != std::string::npos);
+        opts.set("quality", "fast");
+        opts.set("level", "11");
+        ov = opts.view();
+        CHECK(c->encode(&host, &src, &dst, &ov, &err) == AF_ERR_USAGE);
+    }
+    SECTION("wrong compressed size is invalid data") {
+        af_surface bad{af::FMT_BC1_UNORM, 8, 8, 1, blocks.data(), 31};
+        std::vector<uint8_t> rgba(8 * 8 * 4);
+        af_surface out{af::FMT_R8G8B8A8_UNORM, 8, 8, 1, rgba.data(), rgba.size()};
+        CHECK(c->decode(&host, &bad, &out, nullptr, &err) == AF_ERR_INVALID_DATA);
+        CHECK(std::string(err.message).find("needs 32") != std::string::npos);
+    }
+    SECTION("unsupported output format") {
+        std::vector<uint8_t> rgba(8 * 8 * 4);
+        af_surface out{af::FMT_B8G8R8A8_UNORM, 8, 8, 1, rgba.data(), rgba.size()};
+        CHECK(c->decode(&host, &dst, &out, nullptr, &err) == AF_ERR_USAGE);
+    }
+#ifndef AF_HAVE_BPTC
+    SECTION("BC6H/BC7 without the kernels is an honest unsupported") {
+        std::vector<uint8_t> b7(64);
+        af_surface s7{af::FMT_BC7_UNORM, 8, 8, 1, b7.data(), b7.size()};
+        std::vector<uint8_t> rgba(8 * 8 * 4);
+        af_surface out{af::FMT_R8G8B8A8_UNORM, 8, 8, 1, rgba.data(), rgba.size()};
+        CHECK(c->decode(&host, &s7, &out, nullptr, &err) == AF_ERR_UNSUPPORTED);
+        CHECK(std::string(err.message) == "unsupported: BC6H/BC7 kernels not built in");
+        CHECK(c->encode(&host, &src, &s7, nullptr, &err) == AF_ERR_UNSUPPORTED);
+    }
+#endif
+}

@@ -1,0 +1,129 @@
+#include "dds_reader.hpp"
+
+#include "assetforge/formats.hpp"
+#include "assetforge/plugin.hpp"
+
+#include <cstring>
+
+namespace af::dds {
+
+using sdk::format;
+using ull = unsigned long long;
+
+namespace {
+
+uint32_t srgb_sibling(uint32_t fmt) {
+    switch (fmt) {
+    case FMT_BC1_UNORM:
+        return FMT_BC1_UNORM_SRGB;
+    case FMT_BC2_UNORM:
+        return FMT_BC2_UNORM_SRGB;
+    case FMT_BC3_UNORM:
+        return FMT_BC3_UNORM_SRGB;
+    case FMT_BC7_UNORM:
+        return FMT_BC7_UNORM_SRGB;
+    case FMT_R8G8B8A8_UNORM:
+        return FMT_R8G8B8A8_UNORM_SRGB;
+    case FMT_B8G8R8A8_UNORM:
+        return FMT_B8G8R8A8_UNORM_SRGB;
+    case FMT_B8G8R8X8_UNORM:
+        return FMT_B8G8R8X8_UNORM_SRGB;
+    default:
+        return fmt;
+    }
+}
+
+// Keeps the whole surfaces of a short file that still form a texture: the
+// complete mips of a single surface chain, or the complete layers (every
+// face and mip) of an array or cube.
+void cut_to_available(ReadPlan& p, const DdsLayout& l) {
+    uint64_t have = l.available_bytes();
+    TextureDesc& d = p.desc;
+    uint64_t copies = uint64_t(d.layers) * d.faces;
+    if (copies == 1) {
+        uint64_t sum = 0;
+        uint32_t mips = 0;
+        while (mips < d.mips && sum + l.mip_bytes[mips] <= have) sum += l.mip_bytes[mips++];
+        if (mips == 0)
+            sdk::invalid(l.file_size, format("truncated: the top mip needs %llu bytes at offset %llu, file has %llu",
+                                             (ull)l.mip_bytes[0], (ull)l.data_offset, (ull)l.file_size));
+        p.warnings.push_back(
+            {l.file_size,
+             format("permissive: file is %llu bytes, header describes %llu; read %u of %u "
+                    "mip levels (%llu of %llu surfaces)",
+                    (ull)l.file_size, (ull)(l.data_offset + l.data_bytes), mips, d.mips, (ull)mips, (ull)d.mips)});
+        d.mips = mips;
+        return;
+    }
+    uint64_t per_layer = l.chain_bytes * d.faces;
+    uint64_t layers = have / per_layer;
+    if (layers == 0)
+        sdk::invalid(l.file_size,
+                     format("truncated: not even one complete %s (%llu bytes at offset %llu) in a %llu-byte "
+                            "file",
+                            d.faces == 6 ? "cube" : "layer", (ull)per_layer, (ull)l.data_offset, (ull)l.file_size));
+    p.warnings.push_back({l.file_size, format("permissive: file is %llu bytes, header describes %llu; read %llu of %u "
+                                              "layers (%llu of %llu surfaces)",
+                                              (ull)l.file_size, (ull)(l.data_offset + l.data_bytes), (ull)layers,
+                                              d.layers, (ull)(layers * d.faces * d.mips), (ull)l.surface_count())});
+    d.layers = uint32_t(layers);
+}
+
+} // namespace
+
+ReadOptions read_options(const af_options* options, const af_host* host) {
+    sdk::Options o(options);
+    ReadOptions r;
+    r.permissive = o.flag("permissive", false);
+    r.srgb = o.flag("srgb", false);
+    if (host) {
+        r.limits.max_dimension = host->max_dimension;
+        r.limits.max_surfaces = host->max_surfaces;
+        r.limits.max_texture_bytes = host->max_texture_bytes;
+    }
+    return r;
+}
+
+ReadPlan plan_read(const uint8_t* data, uint64_t size, const ReadOptions& opt) {
+    DdsLayout l = describe(data, size, opt.limits, opt.permissive);
+    ReadPlan p;
+    p.desc = l.desc;
+    p.data_offset = l.data_offset;
+    p.warnings = l.header_problems;
+    uint64_t have = l.available_bytes();
+    if (have < l.data_bytes) {
+        if (!opt.permissive) {
+            std::string why = explain_length(l);
+            sdk::invalid(size,
+                         format("truncated: file is %llu bytes, the header describes %llu (data at %llu + %llu "
+                                "bytes); %llu bytes missing%s%s (option permissive=true reads the whole "
+                                "surfaces present)",
+                                (ull)size, (ull)(l.data_offset + l.data_bytes), (ull)l.data_offset, (ull)l.data_bytes,
+                                (ull)(l.data_bytes - have), why.empty() ? "" : "; ", why.c_str()));
+        }
+        cut_to_available(p, l);
+    } else if (have > l.data_bytes) {
+        std::string why = explain_length(l);
+        p.warnings.push_back(
+            {l.data_offset + l.data_bytes,
+             format("%llu trailing bytes after the %llu bytes of texture data%s%s", (ull)(have - l.data_bytes),
+                    (ull)l.data_bytes, why.empty() ? "" : ": ", why.c_str())});
+    }
+    if (opt.srgb && !l.header.dx10) {
+        p.desc.format = srgb_sibling(p.desc.format);
+        p.desc.flags |= AF_TEX_SRGB;
+    }
+    p.data_size = texture_bytes(p.desc);
+    return p;
+}
+
+Texture read_dds(const uint8_t* data, uint64_t size, const ReadOptions& opt, std::vector<Problem>* warnings) {
+    ReadPlan p = plan_read(data, size, opt);
+    Texture t;
+    t.desc = p.desc;
+    t.data.assign(data + p.data_offset, data + p.data_offset + p.data_size);
+    if (warnings) *warnings = std::move(p.warnings);
+    return t;
+}
+
+} // namespace af::dds

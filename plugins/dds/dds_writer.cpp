@@ -1,0 +1,117 @@
+#include "dds_writer.hpp"
+
+#include "dds_pixel_format.hpp"
+
+#include "assetforge/formats.hpp"
+#include "assetforge/plugin.hpp"
+
+namespace af::dds {
+
+using sdk::format;
+
+WriteOptions write_options(const af_options* options) {
+    sdk::Options o(options);
+    WriteOptions w;
+    std::string mode = o.choice("dx10", "auto", {"auto", "always", "never"});
+    w.dx10 = mode == "always" ? Dx10Mode::Always : mode == "never" ? Dx10Mode::Never : Dx10Mode::Auto;
+    return w;
+}
+
+RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
+    const FormatInfo* f = format_info(d.format);
+    if (!f) sdk::unsupported(format("format id %u is not in the format table", d.format));
+    std::string name(f->name);
+    if (f->layout == Layout::Palette) sdk::unsupported("DDS output of palettized (P8) textures");
+    if (d.width == 0 || d.height == 0 || d.depth == 0)
+        sdk::usage(format("cannot write a %u×%u×%u texture", d.width, d.height, d.depth));
+    uint32_t full = full_mip_count(d.width, d.height, d.depth);
+    if (d.mips == 0 || d.mips > full)
+        sdk::usage(format("%u mips for a %u×%u×%u texture (at most %u)", d.mips, d.width, d.height, d.depth, full));
+    if (d.faces != 1 && d.faces != 6) sdk::unsupported(format("%u faces (DDS holds 1 or a 6-face cube)", d.faces));
+    if (d.layers == 0) sdk::usage("texture with 0 layers");
+    bool volume = d.depth > 1 || (d.flags & AF_TEX_VOLUME);
+    bool cube = d.faces == 6;
+    if (volume && (cube || d.layers > 1)) sdk::unsupported("volume cubemaps or volume arrays (DDS has neither)");
+
+    bool premultiplied = d.alpha_mode == AF_ALPHA_PREMULTIPLIED || (d.flags & AF_TEX_PREMULTIPLIED);
+    auto legacy = legacy_pixel_format(d.format, premultiplied);
+    bool legacy_keeps_alpha_mode = !premultiplied || d.format == FMT_BC2_UNORM || d.format == FMT_BC3_UNORM;
+    bool has_dxgi = d.format < FMT_AF_BASE;
+
+    bool dx10 = false;
+    switch (opt.dx10) {
+    case Dx10Mode::Always:
+        if (!has_dxgi)
+            sdk::unsupported(format("%s has no DXGI format id, so no DX10 header (use dx10=auto)", name.c_str()));
+        dx10 = true;
+        break;
+    case Dx10Mode::Never:
+        if (!legacy) sdk::unsupported(format("%s has no legacy DDS pixel format (use dx10=auto)", name.c_str()));
+        if (d.layers > 1) sdk::unsupported("texture arrays need the DX10 header (use dx10=auto)");
+        break;
+    case Dx10Mode::Auto:
+        dx10 = !(legacy && legacy_preferred(d.format) && d.layers == 1 && legacy_keeps_alpha_mode);
+        if (dx10 && !has_dxgi) {
+            if (!legacy)
+                sdk::unsupported(format("%s has neither a DXGI id nor a legacy DDS pixel format", name.c_str()));
+            if (d.layers > 1)
+                sdk::unsupported(
+                    format("%s array: arrays need the DX10 header, which cannot name %s", name.c_str(), name.c_str()));
+            dx10 = false;
+        }
+        break;
+    }
+
+    RawHeader h;
+    h.flags = hflag::required | hflag::mipmapcount;
+    h.width = d.width;
+    h.height = d.height;
+    h.mip_count = d.mips;
+    if (f->compressed()) {
+        h.flags |= hflag::linearsize;
+        h.pitch_or_linear_size = uint32_t(surface_bytes(d.format, d.width, d.height, 1));
+    } else {
+        h.flags |= hflag::pitch;
+        h.pitch_or_linear_size = uint32_t(row_pitch(d.format, d.width));
+    }
+    h.caps = caps::texture;
+    if (d.mips > 1) h.caps |= caps::complex | caps::mipmap;
+    if (cube) {
+        h.caps |= caps::complex;
+        h.caps2 |= caps2::cubemap | caps2::all_faces;
+    }
+    if (volume) {
+        h.flags |= hflag::depth;
+        h.depth = d.depth;
+        h.caps |= caps::complex;
+        h.caps2 |= caps2::volume;
+    }
+    if (dx10) {
+        h.pf.flags = pfflag::fourcc;
+        h.pf.fourcc = kFourccDx10;
+        Dx10Header x;
+        x.dxgi_format = d.format;
+        x.dimension = volume ? kDimTexture3D : kDimTexture2D;
+        x.misc_flag = cube ? kMiscTextureCube : 0;
+        x.array_size = d.layers;
+        x.misc_flags2 = d.alpha_mode & kMiscFlags2AlphaMask;
+        if (x.misc_flags2 == AF_ALPHA_UNKNOWN && (d.flags & AF_TEX_PREMULTIPLIED))
+            x.misc_flags2 = AF_ALPHA_PREMULTIPLIED;
+        h.dx10 = x;
+    } else {
+        h.pf = *legacy;
+    }
+    return h;
+}
+
+std::vector<uint8_t> write_dds(const Texture& tex, const WriteOptions& opt) {
+    if (tex.data.size() != texture_bytes(tex.desc))
+        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
+                  format("texture buffer holds %zu bytes, its description needs %llu", tex.data.size(),
+                         (unsigned long long)texture_bytes(tex.desc)));
+    std::vector<uint8_t> out = serialize_header(make_header(tex.desc, opt));
+    out.insert(out.end(), tex.data.begin(), tex.data.end());
+    return out;
+}
+
+} // namespace af::dds

@@ -1,0 +1,31 @@
+// Texture → DDS: a legacy header when the format has one (as texconv does),
+// DX10 otherwise, with pitch/linear size and flags that strict loaders accept.
+#pragma once
+
+#include "dds_header.hpp"
+
+#include "assetforge/plugin_abi.h"
+#include "assetforge/texture.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace af::dds {
+
+enum class Dx10Mode { Auto, Always, Never };
+
+struct WriteOptions {
+    Dx10Mode dx10 = Dx10Mode::Auto;
+};
+
+// Option "dx10" = auto | always | never.
+WriteOptions write_options(const af_options* options);
+
+// The header for `desc`; throws af::sdk::Error when DDS cannot hold it in the
+// requested header style (e.g. dx10=never for BC7, dx10=always for B8G8R8).
+RawHeader make_header(const TextureDesc& desc, const WriteOptions& opt);
+
+// Header followed by the surfaces (already in DDS order: layer → face → mip).
+std::vector<uint8_t> write_dds(const Texture& tex, const WriteOptions& opt);
+
+} // namespace af::dds

@@ -1,0 +1,41 @@
+// Shared helpers for the DDS tests: test data, scratch directories, running
+// the external reference tools (Pillow, ImageMagick, nvtt).
+#pragma once
+
+#include "assetforge/texture.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dds_test {
+
+std::filesystem::path data_dir();
+std::vector<std::filesystem::path> corpus_files(); // every *.dds in tests/data, sorted
+std::vector<uint8_t> read_file(const std::filesystem::path& p);
+void write_file(const std::filesystem::path& p, const std::vector<uint8_t>& bytes);
+
+// A fresh directory under the system temp dir, removed by the destructor.
+struct ScratchDir {
+    std::filesystem::path path;
+    explicit ScratchDir(const std::string& tag);
+    ~ScratchDir();
+};
+
+struct RunResult {
+    int status = -1; // exit code, or -1 when the command did not run
+    std::string out; // stdout and stderr together
+};
+RunResult run(const std::string& command);
+std::string quote(const std::string& s);
+
+// Reference tools; each returns "" when present, else why it is absent.
+std::string python_pillow_missing();
+std::string tool_missing(const char* exe);
+inline const char* kPython = "/usr/bin/python3";
+
+// A texture with deterministic pseudo-random bytes.
+af::Texture random_texture(const af::TextureDesc& d, uint32_t seed);
+
+} // namespace dds_test

@@ -1,0 +1,23 @@
+// Pixels of a page, where they can honestly be produced: DXT pages decode
+// through the host's convert service (the bc codec plugin). Every other
+// compression is refused with "unsupported: … pixel decoding".
+#pragma once
+
+#include "pages_file.hpp"
+
+#include "assetforge/plugin_abi.h"
+#include "core/image.hpp"
+
+#include <string>
+#include <vector>
+
+namespace af::vtpages {
+
+struct SurfaceImage {
+    std::string role; // "surface0-dxt1", …
+    Image image;      // 128×128 RGBA8, channels as the BC decoder gives them (assignment unverified)
+};
+
+std::vector<SurfaceImage> page_pixels(const af_host* host, const PagesFile& f, const PageInfo& p);
+
+} // namespace af::vtpages

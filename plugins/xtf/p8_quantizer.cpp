@@ -1,0 +1,106 @@
+#include "p8_quantizer.hpp"
+
+#include "assetforge/plugin.hpp"
+
+#include <libimagequant.h>
+
+#include <memory>
+
+namespace af::xtf {
+
+namespace {
+
+struct AttrFree {
+    void operator()(liq_attr* p) const { liq_attr_destroy(p); }
+};
+struct ImageFree {
+    void operator()(liq_image* p) const { liq_image_destroy(p); }
+};
+struct HistFree {
+    void operator()(liq_histogram* p) const { liq_histogram_destroy(p); }
+};
+struct ResultFree {
+    void operator()(liq_result* p) const { liq_result_destroy(p); }
+};
+
+const Image& rgba8(const Image& in, Image& storage) {
+    if (!in.is_float()) return in;
+    storage = to_rgba8(in);
+    return storage;
+}
+
+void check(liq_error e, const char* what) {
+    if (e != LIQ_OK)
+        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, sdk::format("libimagequant: %s failed (error %d)", what, int(e)));
+}
+
+} // namespace
+
+QuantizedFrame quantize_frame(const std::vector<const Image*>& palette_sources,
+                              const std::vector<const Image*>& targets, bool dither) {
+    std::unique_ptr<liq_attr, AttrFree> attr(liq_attr_create());
+    if (!attr) sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "libimagequant: cannot create attributes");
+    check(liq_set_max_colors(attr.get(), 256), "set_max_colors");
+    std::unique_ptr<liq_histogram, HistFree> hist(liq_histogram_create(attr.get()));
+    // liq_image borrows the pixels: keep the RGBA8 copies alive until remapping ends.
+    std::vector<Image> keep(palette_sources.size() + targets.size());
+    auto make = [&](const Image& src, size_t slot) {
+        const Image& px = rgba8(src, keep[slot]);
+        liq_image* li = liq_image_create_rgba(attr.get(), px.rgba8.data(), int(px.width), int(px.height), 0);
+        if (!li) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "libimagequant: cannot wrap an image");
+        return std::unique_ptr<liq_image, ImageFree>(li);
+    };
+    for (size_t i = 0; i < palette_sources.size(); ++i) {
+        auto li = make(*palette_sources[i], i);
+        check(liq_histogram_add_image(hist.get(), attr.get(), li.get()), "histogram_add_image");
+    }
+    liq_result* raw = nullptr;
+    check(liq_histogram_quantize(hist.get(), attr.get(), &raw), "histogram_quantize");
+    std::unique_ptr<liq_result, ResultFree> result(raw);
+    check(liq_set_dithering_level(result.get(), dither ? 1.0f : 0.0f), "set_dithering_level");
+
+    QuantizedFrame out;
+    out.indices.resize(targets.size());
+    for (size_t i = 0; i < targets.size(); ++i) {
+        auto li = make(*targets[i], palette_sources.size() + i);
+        out.indices[i].resize(targets[i]->texels());
+        check(liq_write_remapped_image(result.get(), li.get(), out.indices[i].data(), out.indices[i].size()),
+              "write_remapped_image");
+    }
+    // The palette is final only after remapping (libimagequant refines it there).
+    const liq_palette* pal = liq_get_palette(result.get());
+    out.palette.assign(1024, 0);
+    for (unsigned i = 0; i < pal->count && i < 256; ++i) {
+        out.palette[i * 4] = pal->entries[i].r;
+        out.palette[i * 4 + 1] = pal->entries[i].g;
+        out.palette[i * 4 + 2] = pal->entries[i].b;
+        out.palette[i * 4 + 3] = pal->entries[i].a;
+    }
+    return out;
+}
+
+std::vector<uint8_t> remap_to_palette(const Image& img, const uint8_t* pal) {
+    Image storage;
+    const Image& px = rgba8(img, storage);
+    std::vector<uint8_t> out(px.texels());
+    for (size_t t = 0; t < out.size(); ++t) {
+        const uint8_t* p = &px.rgba8[t * 4];
+        int best = 0;
+        long best_d = -1;
+        for (int i = 0; i < 256; ++i) {
+            long d = 0;
+            for (int c = 0; c < 4; ++c) {
+                long v = long(p[c]) - pal[i * 4 + c];
+                d += v * v;
+            }
+            if (best_d < 0 || d < best_d) {
+                best_d = d;
+                best = i;
+            }
+        }
+        out[t] = uint8_t(best);
+    }
+    return out;
+}
+
+} // namespace af::xtf

@@ -1,0 +1,28 @@
+// P8 writing: one 256-colour palette per frame, made with libimagequant (the
+// library behind pngquant), shared by every face, mip and fallback image of
+// that frame.
+#pragma once
+
+#include "core/image.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace af::xtf {
+
+struct QuantizedFrame {
+    std::vector<uint8_t> palette;              // 256 × RGBA8 (unused entries zero)
+    std::vector<std::vector<uint8_t>> indices; // one plane per remapped image, row-major
+};
+
+// Builds the palette from `palette_sources` (typically mip 0 of every face) and
+// remaps every image of `targets` through it. Images may be RGBA8 or RGBA32F.
+// Throws af::sdk::Error when libimagequant fails.
+QuantizedFrame quantize_frame(const std::vector<const Image*>& palette_sources,
+                              const std::vector<const Image*>& targets, bool dither);
+
+// Nearest palette entry per texel (no dithering), for remapping extra images
+// against an existing palette (e.g. a P8 source written back with its palette).
+std::vector<uint8_t> remap_to_palette(const Image& img, const uint8_t* palette_rgba);
+
+} // namespace af::xtf

@@ -1,0 +1,118 @@
+// The xtf plugin: containers "xtf" (Half-Life 2 original Xbox) and "vtf"
+// (PC VTF 7.0–7.5 read, 7.2 write), the xtf.write stage and the raw
+// swizzle/deswizzle stages.
+#include "texture_info.hpp"
+#include "vtf_file.hpp"
+#include "xtf_reader.hpp"
+#include "xtf_stages.hpp"
+#include "xtf_writer.hpp"
+
+#include "assetforge/plugin.hpp"
+
+#include <cstring>
+
+namespace {
+
+using namespace af;
+using namespace af::xtf;
+
+bool has_extension(const char* path, const char* ext) {
+    if (!path) return false;
+    const size_t n = std::strlen(path), e = std::strlen(ext);
+    if (n < e) return false;
+    for (size_t i = 0; i < e; ++i)
+        if (std::tolower(static_cast<unsigned char>(path[n - e + i])) != ext[i]) return false;
+    return true;
+}
+
+int32_t probe_xtf(const uint8_t* head, uint64_t n, const char* path) {
+    if (n >= 4 && std::memcmp(head, "XTF\0", 4) == 0) return AF_PROBE_MAGIC;
+    return has_extension(path, ".xtf") ? AF_PROBE_EXTENSION : AF_PROBE_NO;
+}
+
+int32_t probe_vtf(const uint8_t* head, uint64_t n, const char* path) {
+    if (n >= 4 && std::memcmp(head, "VTF\0", 4) == 0) return AF_PROBE_MAGIC;
+    return has_extension(path, ".vtf") ? AF_PROBE_EXTENSION : AF_PROBE_NO;
+}
+
+af_status write_sink(af_sink* out, const std::vector<uint8_t>& bytes) {
+    return out->write(out->ctx, bytes.data(), bytes.size());
+}
+
+af_status read_xtf_container(const af_host* host, const af_input* in, const af_options* options, af_texture* out,
+                             af_error* error) {
+    return sdk::guard(error, [&] {
+        sdk::Options o(options);
+        const bool keep = o.flag("keep_indices", false);
+        const std::string part = o.choice("image", "main", {"main", "fallback"});
+        XtfFile f = read_xtf(in->data, in->size, host);
+        if (f.layout.nomip_repaired && in->warn)
+            in->warn(in->diag_ctx, 16, "NOMIP flag missing on a single-mip file (read as NOMIP, like vtfpp)");
+        if (in->warn && in->size > f.layout.file_size)
+            in->warn(in->diag_ctx, f.layout.file_size, "trailing bytes after the padded end of the XTF data");
+        sdk::export_texture(host, xtf_output_texture(std::move(f), keep, part == "fallback"), out);
+    });
+}
+
+af_status write_xtf_container(const af_host* host, const af_texture* tex, const af_options* options, af_sink* out,
+                              af_error* error) {
+    return sdk::guard(error, [&] {
+        const auto bytes = write_xtf(host, sdk::import_texture(*tex), parse_xtf_write_options(options));
+        if (af_status s = write_sink(out, bytes); s != AF_OK) sdk::fail(s, AF_NO_OFFSET, "cannot write the output");
+    });
+}
+
+af_status info_text(const InfoReport& r, const af_host* host, af_info_text* out) {
+    out->json = sdk::host_strdup(host, r.json.dump(1));
+    out->text = sdk::host_strdup(host, r.text);
+    return AF_OK;
+}
+
+af_status info_xtf_container(const af_host* host, const af_input* in, const af_options*, af_info_text* out,
+                             af_error* error) {
+    return sdk::guard(error, [&] { info_text(describe_xtf(in->data, in->size), host, out); });
+}
+
+af_status read_vtf_container(const af_host* host, const af_input* in, const af_options*, af_texture* out,
+                             af_error* error) {
+    return sdk::guard(error, [&] { sdk::export_texture(host, read_vtf(in->data, in->size, host).image, out); });
+}
+
+af_status write_vtf_container(const af_host* host, const af_texture* tex, const af_options* options, af_sink* out,
+                              af_error* error) {
+    return sdk::guard(error, [&] {
+        const auto bytes = write_vtf(host, sdk::import_texture(*tex), parse_vtf_write_options(options));
+        if (af_status s = write_sink(out, bytes); s != AF_OK) sdk::fail(s, AF_NO_OFFSET, "cannot write the output");
+    });
+}
+
+af_status info_vtf_container(const af_host* host, const af_input* in, const af_options*, af_info_text* out,
+                             af_error* error) {
+    return sdk::guard(error, [&] { info_text(describe_vtf(in->data, in->size), host, out); });
+}
+
+template <class T> T with_header(T t) {
+    sdk::init_header(t);
+    return t;
+}
+
+const af_plugin* plugin_table(const af_host*) {
+    static const af_container xtf_container = with_header(af_container{
+        0, 0, 0, "xtf", ".xtf", "Half-Life 2 original Xbox texture (XTF 5.0): swizzled, P8, fallback images", 1,
+        AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO, probe_xtf, read_xtf_container, write_xtf_container,
+        info_xtf_container});
+    static const af_container vtf_container =
+        with_header(af_container{0, 0, 0, "vtf", ".vtf", "Valve Texture Format: reads 7.0-7.5, writes 7.2", 1,
+                                 AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO, probe_vtf, read_vtf_container,
+                                 write_vtf_container, info_vtf_container});
+    static const af_container* const containers[] = {&xtf_container, &vtf_container};
+    static const af_stage* const stages[] = {&kXtfWriteStage, &kSwizzleStage, &kDeswizzleStage};
+    static const af_plugin table =
+        with_header(af_plugin{0, 0, 0, "xtf", "0.1.0", "Half-Life 2 Xbox XTF and PC VTF textures", containers, 2,
+                              nullptr, 0, stages, 3, nullptr, 0});
+    return &table;
+}
+
+} // namespace
+
+AF_DEFINE_PLUGIN(plugin_table)

@@ -1,0 +1,136 @@
+#include "surface_codec.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "core/pixel_convert.hpp"
+
+#include <cstring>
+#include <optional>
+
+namespace af::xtf {
+
+namespace {
+
+// Formats whose channels are whole unsigned bytes (RGBA8888, BGRA8888,
+// BGRX8888, RGB888, ABGR8888, …): converting to or from RGBA8 is a byte
+// shuffle, far cheaper than the core's general float path and bit-identical
+// to it (an 8-bit unorm value survives /255 and ×255 with rounding).
+struct ByteLayout {
+    uint32_t bytes;
+    int pos[4]; // byte of R, G, B, A in a texel; -1 when absent
+};
+
+std::optional<ByteLayout> byte_layout(const FormatInfo* fi) {
+    if (fi->layout != Layout::Plain || (fi->flags & (fmtflag::luminance | fmtflag::bluescreen | fmtflag::typeless)))
+        return std::nullopt;
+    ByteLayout b{fi->block_bytes, {-1, -1, -1, -1}};
+    for (int c = 0; c < 4; ++c) {
+        const Channel& ch = fi->ch[c];
+        if (ch.type == ChannelType::None) continue;
+        if (ch.type != ChannelType::Unorm || ch.bits != 8 || ch.offset % 8) return std::nullopt;
+        b.pos[c] = ch.offset / 8;
+    }
+    return b;
+}
+
+void bytes_to_rgba8(const ByteLayout& b, const uint8_t* src, uint8_t* dst, uint64_t texels) {
+    for (uint64_t i = 0; i < texels; ++i, src += b.bytes, dst += 4)
+        for (int c = 0; c < 4; ++c) dst[c] = b.pos[c] >= 0 ? src[b.pos[c]] : (c == 3 ? 255 : 0);
+}
+
+void rgba8_to_bytes(const ByteLayout& b, const uint8_t* src, uint8_t* dst, uint64_t texels) {
+    std::memset(dst, 0, texels * b.bytes); // X bytes read as zero
+    for (uint64_t i = 0; i < texels; ++i, src += 4, dst += b.bytes)
+        for (int c = 0; c < 4; ++c)
+            if (b.pos[c] >= 0) dst[b.pos[c]] = src[c];
+}
+
+} // namespace
+
+Image decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
+                     uint32_t height, uint32_t depth, const uint8_t* palette) {
+    const FormatInfo* fi = format_info(format);
+    if (!fi) sdk::unsupported(sdk::format("format id %u", format));
+    if (!fi->compressed()) {
+        const uint64_t texels = uint64_t(width) * height * depth;
+        if (format == FMT_P8) {
+            if (!palette) sdk::usage("P8 surface without a palette");
+            if (size < texels) sdk::invalid(size, "P8 surface is shorter than its size");
+            Image img = Image::make8(width, height * depth);
+            for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.rgba8[i * 4], palette + data[i] * 4, 4);
+            return img;
+        }
+        if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
+            Image img = Image::make8(width, height * depth, fi->srgb());
+            bytes_to_rgba8(*b, data, img.rgba8.data(), texels);
+            return img;
+        }
+        return surface_to_image(format, data, size, width, height * depth, palette);
+    }
+    if (!host || !host->convert)
+        sdk::unsupported(std::string("decoding ") + std::string(fi->name) + " needs the host's convert service");
+    Image img = Image::makef(width, height * depth);
+    af_surface src{format, width, height, depth, const_cast<uint8_t*>(data), size};
+    af_surface dst{FMT_R32G32B32A32_FLOAT,
+                   width,
+                   height,
+                   depth,
+                   reinterpret_cast<uint8_t*>(img.rgba32f.data()),
+                   img.rgba32f.size() * sizeof(float)};
+    af_error e{};
+    if (af_status s = host->convert(&src, &dst, nullptr, &e); s != AF_OK)
+        sdk::fail(s, AF_NO_OFFSET, std::string("decoding ") + std::string(fi->name) + ": " + e.message);
+    return img;
+}
+
+void encode_surface(const af_host* host, const Image& img, uint32_t format, uint8_t* dst, uint64_t size, uint32_t width,
+                    uint32_t height, uint32_t depth) {
+    const FormatInfo* fi = format_info(format);
+    if (!fi) sdk::unsupported(sdk::format("format id %u", format));
+    if (format == FMT_P8) sdk::usage("P8 surfaces are written through the quantizer");
+    if (img.width != width || img.height != height * depth)
+        throw std::logic_error("encode_surface: image size disagrees with the surface");
+    if (!fi->compressed()) {
+        const uint64_t texels = uint64_t(width) * height * depth;
+        if (auto b = byte_layout(fi); b && !img.is_float() && size >= texels * b->bytes) {
+            rgba8_to_bytes(*b, img.rgba8.data(), dst, texels);
+            return;
+        }
+        image_to_surface(img, format, dst, size);
+        return;
+    }
+    if (!host || !host->convert)
+        sdk::unsupported(std::string("encoding ") + std::string(fi->name) + " needs the host's convert service");
+    Image f = img.is_float() ? img : to_float(img);
+    af_surface src{FMT_R32G32B32A32_FLOAT,          width, height, depth, reinterpret_cast<uint8_t*>(f.rgba32f.data()),
+                   f.rgba32f.size() * sizeof(float)};
+    af_surface out{format, width, height, depth, dst, size};
+    af_error e{};
+    if (af_status s = host->convert(&src, &out, nullptr, &e); s != AF_OK)
+        sdk::fail(s, AF_NO_OFFSET, std::string("encoding ") + std::string(fi->name) + ": " + e.message);
+}
+
+Image halve_volume(const Image& vol, uint32_t w, uint32_t h, uint32_t d) {
+    Image in = vol.is_float() ? vol : to_float(vol);
+    const uint32_t nw = std::max(1u, w / 2), nh = std::max(1u, h / 2), nd = std::max(1u, d / 2);
+    Image out = Image::makef(nw, nh * nd, vol.srgb);
+    for (uint32_t z = 0; z < nd; ++z)
+        for (uint32_t y = 0; y < nh; ++y)
+            for (uint32_t x = 0; x < nw; ++x) {
+                float acc[4] = {0, 0, 0, 0};
+                uint32_t n = 0;
+                for (uint32_t dz = 0; dz < (d > 1 ? 2u : 1u); ++dz)
+                    for (uint32_t dy = 0; dy < (h > 1 ? 2u : 1u); ++dy)
+                        for (uint32_t dx = 0; dx < (w > 1 ? 2u : 1u); ++dx) {
+                            const size_t sx = x * (w > 1 ? 2 : 1) + dx, sy = y * (h > 1 ? 2 : 1) + dy,
+                                         sz = z * (d > 1 ? 2 : 1) + dz;
+                            const float* p = &in.rgba32f[((sz * h + sy) * w + sx) * 4];
+                            for (int c = 0; c < 4; ++c) acc[c] += p[c];
+                            ++n;
+                        }
+                float* q = &out.rgba32f[((size_t(z) * nh + y) * nw + x) * 4];
+                for (int c = 0; c < 4; ++c) q[c] = acc[c] / float(n);
+            }
+    return out;
+}
+
+} // namespace af::xtf

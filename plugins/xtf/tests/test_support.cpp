@@ -1,0 +1,168 @@
+#include "test_support.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "core/pixel_convert.hpp"
+
+#include <dlfcn.h>
+#include <openssl/evp.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+namespace xtftest {
+
+namespace fs = std::filesystem;
+
+fs::path data_dir() { return XTF_TEST_DATA; }
+
+std::vector<uint8_t> read_bytes(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) throw std::runtime_error("cannot open " + p.string());
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+
+nlohmann::json manifest(const std::string& fixture) {
+    auto b = read_bytes(data_dir() / fixture / (fixture + ".json"));
+    return nlohmann::json::parse(b.begin(), b.end());
+}
+
+std::vector<std::string> fixture_names() {
+    auto b = read_bytes(data_dir() / "index.json");
+    std::vector<std::string> out;
+    for (auto& e : nlohmann::json::parse(b.begin(), b.end())) out.push_back(e["name"]);
+    return out;
+}
+
+std::string sha256(const uint8_t* p, size_t n) {
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    if (!EVP_Digest(p, n, md, &len, EVP_sha256(), nullptr)) throw std::runtime_error("EVP_Digest failed");
+    static const char* hex = "0123456789abcdef";
+    std::string s;
+    for (unsigned i = 0; i < len; ++i) {
+        s += hex[md[i] >> 4];
+        s += hex[md[i] & 15];
+    }
+    return s;
+}
+
+namespace {
+
+const af_codec* g_bc = nullptr;
+bool g_bc_tried = false;
+af_host g_host{}, g_host_mt{};
+
+void serial_for(uint64_t b, uint64_t e, uint64_t, af_range_fn fn, void* ctx) { fn(ctx, b, e); }
+
+void threaded_for(uint64_t b, uint64_t e, uint64_t grain, af_range_fn fn, void* ctx) {
+    unsigned n = std::max(1u, std::thread::hardware_concurrency());
+    uint64_t total = e - b;
+    if (total <= grain || n == 1) return fn(ctx, b, e);
+    uint64_t chunk = std::max<uint64_t>(grain, (total + n - 1) / n);
+    std::vector<std::thread> ts;
+    for (uint64_t s = b; s < e; s += chunk) ts.emplace_back([=] { fn(ctx, s, std::min(e, s + chunk)); });
+    for (auto& t : ts) t.join();
+}
+
+const af_codec* bc_codec(uint32_t format) {
+    if (!g_bc_tried) {
+        g_bc_tried = true;
+        fs::path so = fs::path(XTF_PLUGIN_DIR) / "af_bc.so";
+        if (void* lib = fs::exists(so) ? dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr) {
+            auto entry = reinterpret_cast<af_plugin_entry_fn>(dlsym(lib, AF_ENTRY_SYMBOL));
+            const af_plugin* p = entry ? entry(&g_host) : nullptr;
+            for (uint32_t i = 0; p && i < p->codec_count; ++i)
+                if (p->codecs[i]) g_bc = p->codecs[i];
+        }
+    }
+    if (!g_bc) return nullptr;
+    for (uint32_t i = 0; i < g_bc->format_count; ++i)
+        if (g_bc->formats[i] == format) return g_bc;
+    return nullptr;
+}
+
+af_status convert(const af_surface* src, af_surface* dst, const af_options* opts, af_error* err) {
+    return af::sdk::guard(err, [&] {
+        const auto* si = af::format_info(src->format);
+        const auto* di = af::format_info(dst->format);
+        if (!si || !di) af::sdk::unsupported("unknown format");
+        const uint64_t texels = uint64_t(src->width) * src->height * src->depth;
+        std::vector<float> rgba(texels * 4);
+        if (si->compressed()) {
+            const af_codec* c = bc_codec(src->format);
+            if (!c) af::sdk::unsupported("no codec for " + std::string(si->name));
+            af_surface tmp{af::FMT_R32G32B32A32_FLOAT,
+                           src->width,
+                           src->height,
+                           src->depth,
+                           reinterpret_cast<uint8_t*>(rgba.data()),
+                           rgba.size() * 4};
+            if (auto s = c->decode(&g_host, src, &tmp, opts, err); s != AF_OK)
+                throw af::sdk::Error(s, err->message, err->offset);
+        } else {
+            af::decode_texels(src->format, src->data, src->size, src->width, src->height * src->depth, rgba.data());
+        }
+        if (di->compressed()) {
+            const af_codec* c = bc_codec(dst->format);
+            if (!c) af::sdk::unsupported("no codec for " + std::string(di->name));
+            af_surface tmp{af::FMT_R32G32B32A32_FLOAT,
+                           src->width,
+                           src->height,
+                           src->depth,
+                           reinterpret_cast<uint8_t*>(rgba.data()),
+                           rgba.size() * 4};
+            if (auto s = c->encode(&g_host, &tmp, dst, opts, err); s != AF_OK)
+                throw af::sdk::Error(s, err->message, err->offset);
+        } else {
+            af::encode_texels(dst->format, rgba.data(), dst->width, dst->height * dst->depth, dst->data, dst->size);
+        }
+    });
+}
+
+void init(af_host& h, bool threaded) {
+    af::sdk::init_header(h);
+    h.host_version = "xtf-tests";
+    h.alloc = [](uint64_t n) -> void* { return std::malloc(n); };
+    h.free = [](void* p) { std::free(p); };
+    h.log = [](int32_t, const char*) {};
+    h.cancelled = []() -> int32_t { return 0; };
+    h.progress = [](uint64_t, uint64_t) {};
+    h.parallel_for = threaded ? threaded_for : serial_for;
+    h.convert = convert;
+    h.max_texture_bytes = 1ull << 32;
+    h.max_dimension = 65536;
+    h.max_surfaces = 1u << 20;
+}
+
+} // namespace
+
+const af_host* host(bool threaded) {
+    if (!g_host.struct_size) {
+        init(g_host, false);
+        init(g_host_mt, true);
+    }
+    return threaded ? &g_host_mt : &g_host;
+}
+
+bool bc_codec_available() {
+    host();
+    return bc_codec(af::FMT_BC1_UNORM) != nullptr;
+}
+
+af::Image surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
+    af::SurfaceRef s = t.surface(layer, face, mip);
+    af::Image img = af::Image::make8(s.width, s.height * s.depth);
+    af_surface src{t.desc.format, s.width, s.height, s.depth, s.data, s.size};
+    af_surface dst{af::FMT_R8G8B8A8_UNORM, s.width, s.height, s.depth, img.rgba8.data(), img.rgba8.size()};
+    if (t.desc.format == af::FMT_P8) {
+        const uint8_t* pal = t.palette.data() + size_t(layer) * 1024;
+        for (uint64_t i = 0; i < s.size; ++i) std::memcpy(&img.rgba8[i * 4], pal + s.data[i] * 4, 4);
+        return img;
+    }
+    af_error e{};
+    if (host()->convert(&src, &dst, nullptr, &e) != AF_OK) throw std::runtime_error(e.message);
+    return img;
+}
+
+} // namespace xtftest

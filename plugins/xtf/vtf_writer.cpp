@@ -1,0 +1,227 @@
+// VTF 7.2 writer and the VTF ⇄ XTF conversions of spec §13.
+#include "vtf_file.hpp"
+
+#include "reflectivity.hpp"
+#include "surface_codec.hpp"
+#include "vtf_formats.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "core/image_ops.hpp"
+
+#include <cstring>
+
+namespace af::xtf {
+
+using sdk::format;
+using sdk::usage;
+
+const char* const kVtfWriteParams[] = {"format",       "flags",     "nomip",  "thumbnail",
+                                       "reflectivity", "bumpscale", "filter", nullptr};
+
+namespace {
+
+constexpr uint32_t kVtf72HeaderSize = 80;
+constexpr uint32_t kThumbnailSide = 16;
+
+void put16(uint8_t* p, uint16_t v) {
+    p[0] = uint8_t(v);
+    p[1] = uint8_t(v >> 8);
+}
+void put32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+void putf(uint8_t* p, float f) {
+    uint32_t v;
+    std::memcpy(&v, &f, 4);
+    put32(p, v);
+}
+
+bool parse_bool(std::string_view key, std::string_view v) {
+    if (v == "" || v == "1" || v == "true" || v == "yes" || v == "on") return true;
+    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+    usage(format("option %.*s: expected true or false, got '%.*s'", int(key.size()), key.data(), int(v.size()),
+                 v.data()));
+}
+
+// A DXT1 thumbnail of mip 0 of frame 0, largest side 16, or nothing when the
+// BC codec is not there (auto) — never an invented placeholder.
+std::vector<uint8_t> make_thumbnail(const af_host* host, const Texture& t, const std::string& mode, uint8_t& w,
+                                    uint8_t& h) {
+    w = h = 0;
+    if (mode == "off") return {};
+    const uint32_t tw =
+        t.desc.width >= t.desc.height
+            ? std::min(kThumbnailSide, t.desc.width)
+            : std::max(1u, uint32_t(uint64_t(std::min(kThumbnailSide, t.desc.height)) * t.desc.width / t.desc.height));
+    const uint32_t th = t.desc.width >= t.desc.height
+                            ? std::max(1u, uint32_t(uint64_t(tw) * t.desc.height / t.desc.width))
+                            : std::min(kThumbnailSide, t.desc.height);
+    try {
+        Image top = decode_surface(host, t, 0, 0, 0);
+        if (t.desc.depth > 1) top = crop(top, 0, 0, t.desc.width, t.desc.height); // first slice
+        ResizeOptions ro;
+        ro.linear_light = false;
+        Image small = resize(top, tw, th, ro);
+        std::vector<uint8_t> out(surface_bytes(FMT_BC1_UNORM, tw, th));
+        encode_surface(host, small, FMT_BC1_UNORM, out.data(), out.size(), tw, th, 1);
+        w = uint8_t(tw);
+        h = uint8_t(th);
+        return out;
+    } catch (const sdk::Error& e) {
+        if (mode == "on" || e.status() != AF_ERR_UNSUPPORTED) throw;
+        if (host && host->log)
+            host->log(AF_LOG_DEBUG, "vtf: no DXT1 encoder available, writing the file without a thumbnail");
+        return {};
+    }
+}
+
+} // namespace
+
+VtfWriteOptions parse_vtf_write_options(const af_options* options) {
+    sdk::Options o(options);
+    VtfWriteOptions w;
+    if (auto v = o.get("format"); v && *v != "auto") {
+        auto id = vtf_format_by_name(*v);
+        if (!id)
+            usage(format("option format: '%.*s' is not a VTF format name (BGRA8888, DXT1, DXT5, …)", int(v->size()),
+                         v->data()));
+        w.format = *id;
+    }
+    if (o.get("flags")) w.flags = uint32_t(o.integer("flags", 0, 0, 0xFFFFFFFFll));
+    if (auto v = o.get("nomip")) w.nomip = parse_bool("nomip", *v);
+    w.thumbnail = o.choice("thumbnail", "auto", {"auto", "on", "off"});
+    w.bumpmap_scale = float(o.number("bumpscale", 1.0));
+    if (auto v = o.get("filter")) w.filter = parse_filter(*v);
+    if (auto v = o.get("reflectivity")) {
+        std::string s(*v);
+        float r, g, b;
+        char tail;
+        if (sscanf(s.c_str(), "%f,%f,%f%c", &r, &g, &b, &tail) != 3)
+            usage("option reflectivity: expected three numbers 'r,g,b', got '" + s + "'");
+        w.reflectivity = std::array<float, 3>{r, g, b};
+    }
+    return w;
+}
+
+std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const VtfWriteOptions& opt) {
+    const TextureDesc& d = in.desc;
+    if (d.faces != 1 && d.faces != 6)
+        usage(format("VTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
+    if (d.width > 65535 || d.height > 65535 || d.depth > 65535 || d.layers > 65535)
+        usage("VTF extents and frame counts are 16-bit");
+    int32_t vf =
+        opt.format ? *opt.format : int32_t(auto_vtf_format(d.format == FMT_P8 ? FMT_B8G8R8A8_UNORM : d.format));
+    bool one_bit = false;
+    if (vf == VTF_DXT1_ONEBITALPHA) {
+        vf = VTF_DXT1;
+        one_bit = true;
+    }
+    if (vf == VTF_P8) usage("VTF cannot store P8 (no palette in the file); pick another format");
+    const auto tfo = af_format_of(vf);
+    if (!tfo) usage(format("format id %d is not a VTF format", vf));
+    const uint32_t tf = *tfo;
+    const FormatInfo* fi = format_info(tf);
+    if (fi->compressed() && ((d.width % 4 && d.width > 2) || (d.height % 4 && d.height > 2)))
+        usage(format("%ux%u: DXT VTF images need sizes that are multiples of 4", d.width, d.height));
+    const bool nomip = opt.nomip || (opt.flags && (*opt.flags & vtfflag::nomip));
+    const uint32_t mips = nomip ? 1 : (d.mips > 1 ? d.mips : full_mip_count(d.width, d.height, d.depth));
+
+    XtfWriteOptions conv;
+    conv.filter = opt.filter;
+    const Texture img = convert_texture(host, in, tf, mips, conv);
+
+    uint32_t flags = 0;
+    if (opt.flags) {
+        flags = *opt.flags;
+    } else if (fi->has_alpha() && tf != FMT_BC1_UNORM) {
+        flags = (fi->layout == Layout::Plain && fi->ch[3].bits == 1) ? vtfflag::onebitalpha : vtfflag::eightbitalpha;
+    }
+    flags &= vtfflag::vtf72_mask; // Xbox-only and 7.3+ bits mean other things in 7.2
+    flags &= ~(vtfflag::envmap | vtfflag::nomip);
+    if (d.faces == 6) flags |= vtfflag::envmap;
+    if (mips == 1) flags |= vtfflag::nomip;
+    if (one_bit) flags |= vtfflag::onebitalpha;
+
+    const std::array<float, 3> refl = opt.reflectivity ? *opt.reflectivity : compute_reflectivity(host, img);
+    uint8_t tw = 0, th = 0;
+    const std::vector<uint8_t> thumb = make_thumbnail(host, img, opt.thumbnail, tw, th);
+
+    std::array<uint8_t, kVtf72HeaderSize> hdr{};
+    uint8_t* p = hdr.data();
+    std::memcpy(p, "VTF\0", 4);
+    put32(p + 4, 7);
+    put32(p + 8, 2);
+    put32(p + 12, kVtf72HeaderSize);
+    put16(p + 16, uint16_t(d.width));
+    put16(p + 18, uint16_t(d.height));
+    put32(p + 20, flags);
+    put16(p + 24, uint16_t(d.layers));
+    // 7.1–7.4 readers expect a seventh (spheremap) face unless the start frame is 0xFFFF.
+    put16(p + 26, d.faces == 6 ? 0xFFFF : 0);
+    for (int i = 0; i < 3; ++i) putf(p + 32 + 4 * i, refl[i]);
+    putf(p + 48, opt.bumpmap_scale);
+    put32(p + 52, uint32_t(vf));
+    p[56] = uint8_t(mips);
+    put32(p + 57, thumb.empty() ? 0xFFFFFFFFu : uint32_t(VTF_DXT1));
+    p[61] = tw;
+    p[62] = th;
+    put16(p + 63, uint16_t(d.depth));
+    std::vector<uint8_t> out(kVtf72HeaderSize + thumb.size() + img.data.size(), 0);
+    std::memcpy(out.data(), hdr.data(), hdr.size());
+    p = out.data();
+    uint64_t off = kVtf72HeaderSize;
+    if (!thumb.empty()) std::memcpy(p + off, thumb.data(), thumb.size());
+    off += thumb.size();
+    for (int m = int(mips) - 1; m >= 0; --m)
+        for (uint32_t fr = 0; fr < d.layers; ++fr)
+            for (uint32_t face = 0; face < d.faces; ++face) {
+                SurfaceRef s = img.surface(fr, face, uint32_t(m));
+                std::memcpy(p + off, s.data, s.size);
+                off += s.size;
+            }
+    return out;
+}
+
+std::vector<uint8_t> vtf_to_xtf(const af_host* host, const VtfFile& vtf, XtfWriteOptions opt) {
+    const VtfHeader& h = vtf.header;
+    uint32_t flags = h.flags & vtfflag::vtf72_mask;
+    if (h.version_minor >= 4) flags &= ~0x40u; // SRGB in 7.4+, NOCOMPRESS before
+    if (!opt.flags) opt.flags = flags;
+    // XTF holds a full chain or one mip: a partial PC chain is rebuilt from mip 0.
+    const Texture& src = vtf.image;
+    Texture top;
+    const Texture* t = &src;
+    if (src.desc.mips == 1) {
+        opt.nomip = true;
+    } else if (src.desc.mips < full_mip_count(src.desc.width, src.desc.height, src.desc.depth)) {
+        TextureDesc d = src.desc;
+        d.mips = 1;
+        top = Texture(d);
+        for (uint32_t l = 0; l < d.layers; ++l)
+            for (uint32_t f = 0; f < d.faces; ++f) {
+                SurfaceRef a = src.surface(l, f, 0), b = top.surface(l, f, 0);
+                std::memcpy(b.data, a.data, a.size);
+            }
+        t = &top;
+    }
+    if (!opt.reflectivity)
+        opt.reflectivity = std::array<float, 3>{h.reflectivity[0], h.reflectivity[1], h.reflectivity[2]};
+    opt.bumpmap_scale = h.bumpmap_scale;
+    if (!opt.format) opt.format = h.image_format == VTF_DXT1_ONEBITALPHA ? VTF_DXT1 : h.image_format;
+    return write_xtf(host, *t, opt);
+}
+
+std::vector<uint8_t> xtf_to_vtf(const af_host* host, const XtfFile& xtf, VtfWriteOptions opt) {
+    const XtfHeader& h = xtf.header;
+    if (!opt.flags) opt.flags = h.flags & ~vtfflag::xbox_only;
+    if (!opt.reflectivity)
+        opt.reflectivity = std::array<float, 3>{h.reflectivity[0], h.reflectivity[1], h.reflectivity[2]};
+    opt.bumpmap_scale = h.bumpmap_scale;
+    if (h.image_format == VTF_P8) {
+        if (!opt.format) opt.format = VTF_BGRA8888;
+        return write_vtf(host, expand_palette(xtf.image), opt);
+    }
+    return write_vtf(host, xtf.image, opt);
+}
+
+} // namespace af::xtf

@@ -1,0 +1,413 @@
+#include "xtf_writer.hpp"
+
+#include "block_copy.hpp"
+#include "p8_quantizer.hpp"
+#include "reflectivity.hpp"
+#include "surface_codec.hpp"
+#include "vtf_formats.hpp"
+#include "xbox_swizzle.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "core/image_ops.hpp"
+
+#include <cstring>
+
+namespace af::xtf {
+
+using sdk::format;
+using sdk::usage;
+
+const char* const kXtfWriteParams[] = {"format",       "fallback",  "lowres",      "flags",  "nomip",
+                                       "dither",       "filter",    "premultiply", "linear", "mipskip",
+                                       "reflectivity", "bumpscale", nullptr};
+
+namespace {
+
+bool pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+// Mip `m` of every level the file needs, as RGBA32F: the texture's own chain
+// when it has one, otherwise generated from mip 0.
+MipOptions mip_options(const XtfWriteOptions& opt, uint32_t count) {
+    MipOptions mo;
+    mo.filter = opt.filter;
+    mo.premultiply_alpha = opt.premultiply_alpha;
+    mo.linear_light = opt.linear_light;
+    mo.count = count;
+    return mo;
+}
+
+// Every level resampled straight from the top image, as vtfpp does (not a
+// cascade), which keeps the levels closest to its output.
+std::vector<Image> chain_from_top(Image top, uint32_t mips, const XtfWriteOptions& opt) {
+    return generate_mips(top, mip_options(opt, mips));
+}
+
+std::vector<Image> mip_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t mips,
+                              const XtfWriteOptions& opt) {
+    std::vector<Image> out;
+    if (in.desc.mips >= mips) {
+        for (uint32_t m = 0; m < mips; ++m) out.push_back(decode_surface(host, in, layer, face, m));
+        return out;
+    }
+    Image top = decode_surface(host, in, layer, face, 0);
+    if (in.desc.depth == 1) return chain_from_top(std::move(top), mips, opt);
+    out.push_back(std::move(top));
+    for (uint32_t m = 1; m < mips; ++m)
+        out.push_back(halve_volume(out.back(), mip_extent(in.desc.width, m - 1), mip_extent(in.desc.height, m - 1),
+                                   mip_extent(in.desc.depth, m - 1)));
+    return out;
+}
+
+std::vector<Image> fallback_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t fw,
+                                   uint32_t fh, uint32_t mips, const XtfWriteOptions& opt) {
+    const Image top = decode_surface(host, in, layer, face, 0);
+    const MipOptions mo = mip_options(opt, mips);
+    std::vector<Image> out(mips);
+    for (uint32_t m = 0; m < mips; ++m) out[m] = resize(top, mip_extent(fw, m), mip_extent(fh, m), mo);
+    return out;
+}
+
+void check_dxt_extent(uint32_t v, const char* what, uint32_t value_for_msg) {
+    if (!pow2(v) && v % 4 != 0)
+        usage(format("%s %u: DXT images must be a power of two or a multiple of 4", what, value_for_msg));
+}
+
+std::vector<uint8_t> rgba_to_bgra(const std::vector<uint8_t>& rgba) {
+    std::vector<uint8_t> out(rgba);
+    for (size_t i = 0; i + 3 < out.size(); i += 4) std::swap(out[i], out[i + 2]);
+    return out;
+}
+
+bool parse_bool(std::string_view key, std::string_view v) {
+    if (v == "" || v == "1" || v == "true" || v == "yes" || v == "on") return true;
+    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+    usage(format("option %.*s: expected true or false, got '%.*s'", int(key.size()), key.data(), int(v.size()),
+                 v.data()));
+}
+
+} // namespace
+
+uint32_t auto_vtf_format(uint32_t af_format) {
+    switch (af_format) { // the sRGB twins store the same bytes
+    case FMT_R8G8B8A8_UNORM_SRGB:
+        af_format = FMT_R8G8B8A8_UNORM;
+        break;
+    case FMT_B8G8R8A8_UNORM_SRGB:
+        af_format = FMT_B8G8R8A8_UNORM;
+        break;
+    case FMT_B8G8R8X8_UNORM_SRGB:
+        af_format = FMT_B8G8R8X8_UNORM;
+        break;
+    case FMT_BC1_UNORM_SRGB:
+        af_format = FMT_BC1_UNORM;
+        break;
+    case FMT_BC2_UNORM_SRGB:
+        af_format = FMT_BC2_UNORM;
+        break;
+    case FMT_BC3_UNORM_SRGB:
+        af_format = FMT_BC3_UNORM;
+        break;
+    default:
+        break;
+    }
+    if (auto v = vtf_format_of(af_format)) return uint32_t(*v);
+    const FormatInfo* fi = format_info(af_format);
+    return fi && (fi->flags & fmtflag::hdr) ? VTF_RGBA16161616F : VTF_BGRA8888;
+}
+
+XtfWriteOptions parse_xtf_write_options(const af_options* options) {
+    sdk::Options o(options);
+    XtfWriteOptions w;
+    if (auto v = o.get("format"); v && *v != "auto") {
+        auto id = vtf_format_by_name(*v);
+        if (!id) {
+            std::string names;
+            for (int32_t i = 0; i < kVtfFormatCount; ++i)
+                names += std::string(i ? ", " : "") + std::string(vtf_format_name(i));
+            usage(format("option format: '%.*s' is not one of: auto, %s", int(v->size()), v->data(), names.c_str()));
+        }
+        w.format = *id;
+    }
+    if (auto v = o.get("fallback")) {
+        std::string s(*v);
+        unsigned a = 0, b = 0;
+        char tail = 0;
+        if (s == "auto" || s == "") {
+        } else if (s == "none" || s == "off" || s == "false" || s == "0" || s == "no") {
+            w.fallback = false;
+        } else if (sscanf(s.c_str(), "%ux%u%c", &a, &b, &tail) == 2 && a && b && a <= 255 && b <= 255) {
+            w.fallback_width = a;
+            w.fallback_height = b;
+        } else if (sscanf(s.c_str(), "%u%c", &a, &tail) == 1 && a && a <= 255) {
+            w.fallback_side = a;
+        } else {
+            usage("option fallback: expected auto, none, a side length N (1..255) or WxH, got '" + s + "'");
+        }
+    }
+    if (auto v = o.get("lowres")) w.lowres = parse_bool("lowres", *v);
+    if (o.get("flags")) w.flags = uint32_t(o.integer("flags", 0, 0, 0xFFFFFFFFll));
+    if (auto v = o.get("nomip")) w.nomip = parse_bool("nomip", *v);
+    if (auto v = o.get("dither")) w.dither = parse_bool("dither", *v);
+    if (auto v = o.get("filter")) w.filter = parse_filter(*v);
+    if (auto v = o.get("premultiply")) w.premultiply_alpha = parse_bool("premultiply", *v);
+    if (auto v = o.get("linear")) w.linear_light = parse_bool("linear", *v);
+    w.mip_skip = uint8_t(o.integer("mipskip", 0, 0, 255));
+    w.bumpmap_scale = float(o.number("bumpscale", 1.0));
+    if (auto v = o.get("reflectivity")) {
+        std::string s(*v);
+        float r, g, b;
+        char tail;
+        if (sscanf(s.c_str(), "%f,%f,%f%c", &r, &g, &b, &tail) != 3)
+            usage("option reflectivity: expected three numbers 'r,g,b', got '" + s + "'");
+        w.reflectivity = std::array<float, 3>{r, g, b};
+    }
+    return w;
+}
+
+Texture convert_texture(const af_host* host, const Texture& in, uint32_t fmt, uint32_t mips,
+                        const XtfWriteOptions& opt) {
+    TextureDesc od = in.desc;
+    od.format = fmt;
+    od.mips = mips;
+    Texture out(od);
+    const bool copy = in.desc.format == fmt && in.desc.mips >= mips;
+    const uint64_t surfaces = uint64_t(od.layers) * od.faces;
+    sdk::parallel_for(host, surfaces, 1, [&](uint64_t b, uint64_t e) {
+        for (uint64_t i = b; i < e; ++i) {
+            const uint32_t layer = uint32_t(i / od.faces), face = uint32_t(i % od.faces);
+            if (copy) {
+                for (uint32_t m = 0; m < mips; ++m) {
+                    SurfaceRef s = in.surface(layer, face, m), d = out.surface(layer, face, m);
+                    std::memcpy(d.data, s.data, s.size);
+                }
+                continue;
+            }
+            auto levels = mip_images(host, in, layer, face, mips, opt);
+            for (uint32_t m = 0; m < mips; ++m) {
+                SurfaceRef d = out.surface(layer, face, m);
+                encode_surface(host, levels[m], fmt, d.data, d.size, d.width, d.height, d.depth);
+            }
+        }
+    });
+    return out;
+}
+
+XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt) {
+    const TextureDesc& d = in.desc;
+    if (d.faces != 1 && d.faces != 6)
+        usage(format("XTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
+    if (d.faces == 6 && d.depth > 1) usage("XTF cannot hold a cubemap with depth slices");
+    if (d.width > 65535 || d.height > 65535 || d.depth > 65535)
+        usage(format("XTF extents are 16-bit: %ux%ux%u does not fit", d.width, d.height, d.depth));
+    if (d.layers > 65535) usage(format("XTF frame count is 16-bit: %u frames do not fit", d.layers));
+    if (!d.width || !d.height || !d.depth) usage("texture has a zero extent");
+
+    int32_t vf = opt.format ? *opt.format : int32_t(auto_vtf_format(d.format));
+    bool one_bit = false;
+    if (vf == VTF_DXT1_ONEBITALPHA) { // stored as DXT1 + ONEBITALPHA, never as id 20
+        vf = VTF_DXT1;
+        one_bit = true;
+    }
+    const auto tfo = af_format_of(vf);
+    if (!tfo) usage(format("format id %d is not a VTF format", vf));
+    const uint32_t tf = *tfo;
+    const FormatInfo* fi = format_info(tf);
+    const bool nomip = opt.nomip || (opt.flags && (*opt.flags & vtfflag::nomip));
+
+    if (!fi->compressed() && !swizzle_representable(d.width, d.height, d.depth))
+        usage(format("%ux%ux%u is not a power-of-two size: uncompressed XTF images (%s) are Xbox-swizzled, which "
+                     "only power-of-two sizes can be; resize the texture or write DXT1/DXT3/DXT5",
+                     d.width, d.height, d.depth, std::string(vtf_format_name(vf)).c_str()));
+    if (fi->compressed()) {
+        check_dxt_extent(d.width, "width", d.width);
+        check_dxt_extent(d.height, "height", d.height);
+    }
+    const uint32_t mips = nomip ? 1 : full_mip_count(d.width, d.height, d.depth);
+
+    // Fallback size: largest side `fallback_side`, aspect kept, never above the texture.
+    const bool has_fb = opt.fallback && d.depth == 1;
+    uint32_t fw = 0, fh = 0;
+    if (has_fb) {
+        if (opt.fallback_width) {
+            fw = opt.fallback_width;
+            fh = opt.fallback_height;
+        } else if (d.width >= d.height) {
+            fw = std::min(opt.fallback_side, d.width);
+            fh = std::max(1u, uint32_t(uint64_t(fw) * d.height / d.width));
+        } else {
+            fh = std::min(opt.fallback_side, d.height);
+            fw = std::max(1u, uint32_t(uint64_t(fh) * d.width / d.height));
+        }
+        if (fw > 255 || fh > 255) usage(format("fallback %ux%u: the header stores 8-bit sizes", fw, fh));
+        if (!fi->compressed() && !swizzle_representable(fw, fh))
+            usage(
+                format("fallback %ux%u is not a power-of-two size, which uncompressed (swizzled) images need", fw, fh));
+        if (fi->compressed()) {
+            check_dxt_extent(fw, "fallback width", fw);
+            check_dxt_extent(fh, "fallback height", fh);
+        }
+    }
+    const uint32_t fb_mips = has_fb ? (nomip ? 1 : full_mip_count(fw, fh)) : 0;
+
+    XtfContent c;
+    XtfHeader& h = c.header;
+    h.width = uint16_t(d.width);
+    h.height = uint16_t(d.height);
+    h.depth = uint16_t(d.depth);
+    h.frames = uint16_t(d.layers);
+    h.image_format = vf;
+    h.mip_skip = opt.mip_skip;
+    h.bumpmap_scale = opt.bumpmap_scale;
+    h.fallback_width = uint8_t(fw);
+    h.fallback_height = uint8_t(fh);
+    uint32_t flags = 0;
+    if (opt.flags) {
+        flags = *opt.flags;
+    } else if (tf != FMT_P8 && fi->has_alpha()) {
+        const bool bit_alpha = fi->layout == Layout::Plain && fi->ch[3].bits == 1;
+        if (tf == FMT_BC1_UNORM)
+            flags = 0; // DXT1 alpha only when asked for (DXT1_ONEBITALPHA)
+        else
+            flags = bit_alpha ? vtfflag::onebitalpha : vtfflag::eightbitalpha;
+    }
+    flags &= ~(vtfflag::envmap | vtfflag::nomip);
+    if (d.faces == 6) flags |= vtfflag::envmap;
+    if (nomip) flags |= vtfflag::nomip;
+    if (one_bit) flags |= vtfflag::onebitalpha;
+    h.flags = flags;
+
+    TextureDesc fd = d;
+    fd.format = tf;
+    fd.width = fw;
+    fd.height = fh;
+    fd.mips = fb_mips;
+    fd.flags &= ~AF_TEX_VOLUME;
+    const bool given_fb = has_fb && opt.fallback_images;
+    if (given_fb) {
+        const TextureDesc& g = opt.fallback_images->desc;
+        if (g.format != tf || g.width != fw || g.height != fh || g.mips != fb_mips || g.layers != d.layers ||
+            g.faces != d.faces)
+            usage(format("given fallback images are %ux%u with %u mips in format %u; the file needs %ux%u, %u mips, "
+                         "format %u",
+                         g.width, g.height, g.mips, g.format, fw, fh, fb_mips, tf));
+        c.fallback = *opt.fallback_images;
+    } else if (has_fb) {
+        c.fallback = Texture(fd);
+    }
+
+    if (tf == FMT_P8) {
+        TextureDesc od = d;
+        od.format = FMT_P8;
+        od.mips = mips;
+        c.image = Texture(od);
+        const bool raw = d.format == FMT_P8 && d.mips >= mips && in.palette.size() >= size_t(d.layers) * 1024;
+        for (uint32_t l = 0; l < d.layers; ++l) {
+            uint8_t* pal = c.image.palette.data() + size_t(l) * 1024;
+            std::vector<std::vector<Image>> fb_levels(d.faces);
+            if (has_fb && !given_fb)
+                for (uint32_t f = 0; f < d.faces; ++f)
+                    fb_levels[f] = fallback_images(host, in, l, f, fw, fh, fb_mips, opt);
+            if (raw) {
+                std::memcpy(pal, in.palette.data() + size_t(l) * 1024, 1024);
+                for (uint32_t f = 0; f < d.faces; ++f)
+                    for (uint32_t m = 0; m < mips; ++m) {
+                        SurfaceRef s = in.surface(l, f, m), o = c.image.surface(l, f, m);
+                        std::memcpy(o.data, s.data, s.size);
+                    }
+                for (uint32_t f = 0; f < d.faces; ++f)
+                    for (uint32_t m = 0; m < fb_levels[f].size(); ++m) {
+                        auto idx = remap_to_palette(fb_levels[f][m], pal);
+                        std::memcpy(c.fallback.surface(l, f, m).data, idx.data(), idx.size());
+                    }
+                continue;
+            }
+            std::vector<std::vector<Image>> levels(d.faces);
+            std::vector<const Image*> sources, targets;
+            for (uint32_t f = 0; f < d.faces; ++f) {
+                levels[f] = mip_images(host, in, l, f, mips, opt);
+                sources.push_back(&levels[f][0]);
+            }
+            for (uint32_t f = 0; f < d.faces; ++f)
+                for (auto& img : levels[f]) targets.push_back(&img);
+            for (uint32_t f = 0; f < d.faces; ++f)
+                for (auto& img : fb_levels[f]) targets.push_back(&img);
+            QuantizedFrame q = quantize_frame(sources, targets, opt.dither);
+            std::memcpy(pal, q.palette.data(), 1024);
+            size_t t = 0;
+            for (uint32_t f = 0; f < d.faces; ++f)
+                for (uint32_t m = 0; m < mips; ++m, ++t)
+                    std::memcpy(c.image.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
+            for (uint32_t f = 0; f < d.faces; ++f)
+                for (uint32_t m = 0; m < fb_levels[f].size(); ++m, ++t)
+                    std::memcpy(c.fallback.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
+        }
+        c.palettes = rgba_to_bgra(c.image.palette);
+        if (has_fb) c.fallback.palette = c.image.palette;
+    } else {
+        c.image = convert_texture(host, in, tf, mips, opt);
+        if (has_fb && !given_fb) {
+            const uint64_t surfaces = uint64_t(d.layers) * d.faces;
+            sdk::parallel_for(host, surfaces, 1, [&](uint64_t b, uint64_t e) {
+                for (uint64_t i = b; i < e; ++i) {
+                    const uint32_t l = uint32_t(i / d.faces), f = uint32_t(i % d.faces);
+                    auto levels = fallback_images(host, in, l, f, fw, fh, fb_mips, opt);
+                    for (uint32_t m = 0; m < fb_mips; ++m) {
+                        SurfaceRef s = c.fallback.surface(l, f, m);
+                        encode_surface(host, levels[m], tf, s.data, s.size, s.width, s.height, 1);
+                    }
+                }
+            });
+        }
+    }
+
+    const std::array<float, 3> refl = opt.reflectivity ? *opt.reflectivity : compute_reflectivity(host, c.image);
+    for (int i = 0; i < 3; ++i) h.reflectivity[i] = refl[i];
+    if (opt.lowres) {
+        h.lowres_width = h.lowres_height = 1;
+        auto px = reflectivity_pixel(refl);
+        c.lowres.assign(px.begin(), px.end());
+    }
+    return c;
+}
+
+std::vector<uint8_t> serialize_xtf(const af_host* host, XtfContent& c) {
+    XtfHeader& h = c.header;
+    uint64_t preload = 0, image_offset = 0;
+    xtf_writer_offsets(h, preload, image_offset);
+    if (image_offset > 0xFFFF)
+        usage(format("the preload data (header, low-res image, palettes, fallback) ends at byte %llu, beyond what "
+                     "the 16-bit preload size / image offset fields hold; use fewer frames or no fallback",
+                     (unsigned long long)image_offset));
+    h.preload_size = uint16_t(preload);
+    h.image_offset = uint16_t(image_offset);
+    const XtfLayout L = xtf_layout(h, UINT64_MAX);
+
+    const TextureDesc& d = c.image.desc;
+    if (d.format != L.format || d.width != h.width || d.height != h.height || d.depth != h.depth ||
+        d.layers != h.frames || d.faces != L.faces || d.mips != L.mips)
+        throw std::logic_error("serialize_xtf: image texture disagrees with the header");
+    if (L.fallback_mips && (c.fallback.desc.mips != L.fallback_mips || c.fallback.desc.format != L.format))
+        throw std::logic_error("serialize_xtf: fallback texture disagrees with the header");
+    if (c.lowres.size() != L.lowres_size || c.palettes.size() != L.palette_size)
+        throw std::logic_error("serialize_xtf: low-res image or palettes have the wrong size");
+
+    std::vector<uint8_t> out(L.file_size, 0);
+    serialize_xtf_header(h, out.data());
+    if (L.lowres_size) std::memcpy(out.data() + L.lowres_offset, c.lowres.data(), L.lowres_size);
+    if (L.palette_size) std::memcpy(out.data() + L.palette_offset, c.palettes.data(), L.palette_size);
+    std::vector<BlockCopy> jobs;
+    auto add = [&](const std::vector<XtfBlock>& blocks, const Texture& t) {
+        for (const XtfBlock& b : blocks) {
+            SurfaceRef s = t.surface(b.frame, b.face, b.mip);
+            jobs.push_back({s.data, out.data() + b.offset, b.width, b.height, b.depth, b.size,
+                            format("frame %u face %u mip %u", b.frame, b.face, b.mip)});
+        }
+    };
+    add(L.fallback, c.fallback);
+    add(L.image, c.image);
+    const FormatInfo* fi = format_info(L.format);
+    copy_blocks(host, jobs, fi->compressed() ? 0 : fi->block_bytes, true);
+    return out;
+}
+
+} // namespace af::xtf

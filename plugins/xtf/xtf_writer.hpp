@@ -1,0 +1,70 @@
+// Writes XTF (spec §12): converts any Texture to the target format, builds the
+// mip chain and fallback, quantizes P8, lays out and swizzles the file.
+#pragma once
+
+#include "xtf_layout.hpp"
+
+#include "assetforge/plugin_abi.h"
+#include "assetforge/texture.hpp"
+#include "core/image_ops.hpp"
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace af::xtf {
+
+struct XtfWriteOptions {
+    std::optional<int32_t> format; // VTF id; nullopt: keep the texture's layout when VTF has it
+    bool fallback = true;
+    uint32_t fallback_side = 8; // largest fallback side, aspect kept (when width/height are 0)
+    uint32_t fallback_width = 0, fallback_height = 0;
+    bool lowres = true;
+    std::optional<uint32_t> flags; // as given, except ENVMAP and NOMIP which follow the data
+    bool nomip = false;
+    bool dither = true; // P8 only
+    // Mip and fallback resampling, each level straight from mip 0. Mitchell on
+    // premultiplied alpha in the stored (not linear) space reproduces vtfpp
+    // (stb_image_resize2 defaults) to within rounding on the fixtures.
+    Filter filter = Filter::Mitchell;
+    bool premultiply_alpha = true;
+    bool linear_light = false;
+    uint8_t mip_skip = 0;
+    float bumpmap_scale = 1.0f;
+    std::optional<std::array<float, 3>> reflectivity; // computed from mip 0 when absent
+    // Ready fallback images (target format, fallback size, full chain or one
+    // mip per NOMIP, one per frame/face) used instead of resampling mip 0.
+    const Texture* fallback_images = nullptr;
+};
+
+// Option names: format, fallback (auto | none | N | WxH), lowres, flags, nomip,
+// dither, filter (box, triangle, mitchell, kaiser, …), premultiply, linear, mipskip,
+// reflectivity ("r,g,b"), bumpscale.
+XtfWriteOptions parse_xtf_write_options(const af_options* options);
+extern const char* const kXtfWriteParams[]; // NULL-terminated, for stage descriptors
+
+// What an XTF file stores, before layout: linear (unswizzled) images.
+struct XtfContent {
+    XtfHeader header;              // preload size and image offset are set by serialize_xtf
+    Texture image;                 // header format; P8 holds indices
+    Texture fallback;              // desc.width == 0 when there is none
+    std::vector<uint8_t> palettes; // frames × 256 × (B, G, R, A)
+    std::vector<uint8_t> lowres;   // lowres_width × lowres_height × (R, G, B)
+};
+
+XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt);
+std::vector<uint8_t> serialize_xtf(const af_host* host, XtfContent& content);
+inline std::vector<uint8_t> write_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt) {
+    XtfContent c = prepare_xtf(host, in, opt);
+    return serialize_xtf(host, c);
+}
+
+// Helpers shared with the VTF writer.
+uint32_t auto_vtf_format(uint32_t af_format);
+// Frames × faces × mips images of `in` in `format` with `mips` levels: copies
+// surfaces when the format matches and the chain is there, otherwise decodes,
+// regenerates missing mips from mip 0 and encodes. Not for P8.
+Texture convert_texture(const af_host* host, const Texture& in, uint32_t format, uint32_t mips,
+                        const XtfWriteOptions& opt);
+
+} // namespace af::xtf

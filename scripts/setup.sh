@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs AssetForge's build and test dependencies from Debian packages (idempotent)
+# and builds everything into ./build. Run as root on Debian 12.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake g++ ninja-build pkg-config              # toolchain
+  libboost-dev libboost-program-options-dev libboost-filesystem-dev  # DLL loading, CLI, paths
+  libtbb-dev                                    # parallel execution
+  libyaml-cpp-dev                               # pipeline.yaml
+  libpng-dev zlib1g-dev                         # PNG I/O
+  nlohmann-json3-dev                            # --json output, reports, manifests
+  libsqlite3-dev                                # incremental build state
+  libxxhash-dev                                 # content hashes
+  libimagequant-dev                             # P8 palettes
+  libzip-dev                                    # mod packages
+  catch2                                        # unit tests
+  python3 python3-pil python3-numpy             # independent decoders the tests compare against
+  imagemagick libnvtt-bin                       # more independent readers for cross-checks
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DAF_WERROR=ON ${AF_CMAKE_ARGS:-} > /dev/null
+cmake --build build -j "${AF_JOBS:-2}"

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds the whole tree with AddressSanitizer + UndefinedBehaviorSanitizer into
+# build-asan and runs the full test suite there (after scripts/setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAF_SANITIZE=ON -DAF_WERROR=ON > /dev/null
+cmake --build build-asan -j "${AF_JOBS:-2}"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-asan --output-on-failure -j "${AF_JOBS:-2}" "$@"

@@ -1,0 +1,66 @@
+// The CLI's contract with scripts: exit codes 0 ok, 1 some input failed, 2 usage.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+struct Run {
+    int code;
+    std::string out;
+};
+
+Run run(const std::string& args) {
+    std::string cmd = std::string(AF_EXE) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    int status = pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const std::string png = std::string(AF_TEST_DATA) + "/images/g_caustics.png";
+} // namespace
+
+TEST_CASE("exit codes") {
+    CHECK(run("--version").code == 0);
+    CHECK(run("").code == 2);
+    CHECK(run("no-such-command").code == 2);
+    CHECK(run("info").code == 2);
+    CHECK(run("info --no-such-flag " + png).code == 2);
+    CHECK(run("info " + png).code == 0);
+    CHECK(run("info /nonexistent/file.dds").code == 1);
+    CHECK(run("info " + png + " /nonexistent/file.dds").code == 1);
+    CHECK(run("plugins").code == 0);
+    CHECK(run("plugins --json").code == 0);
+}
+
+TEST_CASE("global limits refuse oversize inputs with a clear message") {
+    Run r = run("--max-dimension 16 info " + png);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("limit: 512x512 exceeds --max-dimension 16"));
+    CHECK(run("--max-dimension 1024 info " + png).code == 0);
+    CHECK(run("--max-dimension x info " + png).code == 2);
+    CHECK(run("--max-bogus 3 info " + png).code == 2);
+}
+
+TEST_CASE("--help works for every subcommand") {
+    Run top = run("--help");
+    CHECK(top.code == 0);
+    for (const char* c : {"plugins", "info"}) {
+        INFO(c);
+        Run r = run(std::string(c) + " --help");
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Catch::Contains("usage: assetforge"));
+    }
+}
+
+TEST_CASE("info names the file and the problem") {
+    Run r = run("info /nonexistent/file.dds");
+    CHECK_THAT(r.out, Catch::Contains("/nonexistent/file.dds"));
+    Run j = run("info --json " + png);
+    CHECK_THAT(j.out, Catch::Contains("\"width\": 512"));
+}
