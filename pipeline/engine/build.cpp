@@ -1,0 +1,598 @@
+#include "engine/build.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/content_hash.hpp"
+#include "engine/memory_budget.hpp"
+#include "engine/glob.hpp"
+#include "engine/output_template.hpp"
+#include "engine/progress.hpp"
+#include "engine/state_store.hpp"
+#include "engine/trace.hpp"
+
+#include <tbb/global_control.h>
+#include <tbb/task_group.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+#include <sstream>
+
+namespace af::engine {
+namespace fs = std::filesystem;
+
+fs::path state_dir(const Pipeline& p) { return p.root / ".assetforge"; }
+
+namespace {
+
+// Bump when the engine's own output for the same key would change.
+constexpr const char* kEngineKeyVersion = "assetforge-engine-1";
+
+struct Cancelled {};
+
+struct Input {
+    std::string rel;             // relative to the project root (or absolute outside it)
+    fs::path abs;
+    std::string name;            // item name: relative to the glob base / upstream output directory
+    std::optional<Hash128> hash; // known for upstream outputs
+    bool will_change = false;    // dry run: the upstream action would rebuild it
+};
+
+struct JobRun {
+    const Job* job = nullptr;
+    OutputTemplate tpl;
+    fs::path out_base;           // absolute fixed directory of the output template
+    Hash128 signature;           // normalised steps, versions, template
+    std::vector<JobRun*> from_down, dependents;
+    int pending_from = 0, pending_needs = 0;
+    bool expanded = false, sealed = false, complete = false;
+    bool had_failure = false, upstream_failed = false;
+    int outstanding = 0;
+    std::vector<Input> buffered, gathered;
+    std::unordered_set<std::string> seen;
+};
+
+std::vector<uint8_t> read_whole(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw std::runtime_error(p.string() + ": cannot open");
+    in.seekg(0, std::ios::end);
+    auto n = in.tellg();
+    in.seekg(0);
+    std::vector<uint8_t> v(n < 0 ? size_t(0) : size_t(n));
+    if (!v.empty() && !in.read(reinterpret_cast<char*>(v.data()), std::streamsize(v.size())))
+        throw std::runtime_error(p.string() + ": read failed");
+    return v;
+}
+
+Hash128 job_signature(const Job& j) {
+    Hasher h;
+    h.field(kEngineKeyVersion);
+    auto step = [&](const StepUse& s) {
+        h.field(s.name);
+        h.field(std::to_string(s.def->version));
+        h.field(s.def->provider);
+        for (const auto& [k, v] : s.params) {
+            h.field(k);
+            h.field(v);
+        }
+        h.field("|");
+    };
+    for (const auto& s : j.steps) step(s);
+    h.field("gather");
+    if (j.is_gather()) step(j.gather);
+    h.field(j.output);
+    return h.digest();
+}
+
+// "dds@1.0#ab12;bc@1.2#cd34" → names, compared against what is loaded now.
+std::string tools_changed(const std::string& recorded, const BuildOptions& opt) {
+    if (recorded.empty()) return "";
+    std::stringstream ss(recorded);
+    std::string t;
+    while (std::getline(ss, t, ';')) {
+        std::string name = t.substr(0, t.find('@'));
+        std::string now = opt.tool_identity ? opt.tool_identity(name) : "";
+        if (now != t) return "plugin " + name + " changed (" + t + " → " + (now.empty() ? "not loaded" : now) + ")";
+    }
+    return "";
+}
+
+std::string join_tools(std::vector<std::string> tools) {
+    std::sort(tools.begin(), tools.end());
+    tools.erase(std::unique(tools.begin(), tools.end()), tools.end());
+    std::string s;
+    for (const auto& t : tools) s += (s.empty() ? "" : ";") + t;
+    return s;
+}
+
+class Build {
+public:
+    Build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt)
+        : p_(p), steps_(steps), opt_(opt), out_(opt.out ? *opt.out : std::cout), err_(opt.err ? *opt.err : std::cerr),
+          store_(state_dir(p)), root_str_(p.root.native()), budget_(opt.memory_budget ? opt.memory_budget : 1), progress_(out_, progress_mode()) {}
+
+    BuildSummary run() {
+        auto t0 = std::chrono::steady_clock::now();
+        std::optional<tbb::global_control> gc;
+        if (opt_.threads > 0) gc.emplace(tbb::global_control::max_allowed_parallelism, size_t(opt_.threads));
+        setup_jobs();
+        {
+            std::lock_guard lk(mu_);
+            for (auto& j : runs_)
+                if (j.pending_from == 0 && j.pending_needs == 0) advance_locked(j);
+        }
+        tg_.wait();
+        progress_.finish();
+        if (!stop_ && !cancelled()) remove_stale();
+        store_.flush();
+        summary_.cancelled = cancelled();
+        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!opt_.trace_file.empty()) trace_.write(opt_.trace_file);
+        if (!opt_.report_file.empty()) write_report(secs);
+        print_summary(secs);
+        return std::move(summary_);
+    }
+
+private:
+    Progress::Mode progress_mode() const {
+        if (opt_.quiet) return Progress::Mode::Quiet;
+        if (opt_.progress == 1) return Progress::Mode::Terminal;
+        if (opt_.progress == 0) return Progress::Mode::Plain;
+        return (&out_ == &std::cout && isatty(1)) ? Progress::Mode::Terminal : Progress::Mode::Plain;
+    }
+
+    bool cancelled() const { return opt_.cancelled && opt_.cancelled(); }
+
+    // Paths here are already normal, so plain string prefixes do (a no-op
+    // build converts tens of thousands of them).
+    std::string rel_of(const fs::path& abs) const {
+        const std::string& s = abs.native();
+        if (s.size() > root_str_.size() && s.compare(0, root_str_.size(), root_str_) == 0 &&
+            s[root_str_.size()] == '/')
+            return s.substr(root_str_.size() + 1);
+        return s;
+    }
+    fs::path abs_of(const std::string& rel) const {
+        if (!rel.empty() && rel[0] == '/') return rel;
+        std::string s = root_str_;
+        s.append(1, '/').append(rel);
+        return s;
+    }
+
+    void setup_jobs() {
+        runs_.resize(p_.jobs.size());
+        std::map<std::string, JobRun*> by_name;
+        for (size_t i = 0; i < p_.jobs.size(); ++i) {
+            JobRun& r = runs_[i];
+            r.job = &p_.jobs[i];
+            r.tpl = OutputTemplate::parse(r.job->output);
+            fs::path base(r.tpl.static_prefix());
+            r.out_base = (base.is_absolute() ? base : p_.root / base).lexically_normal();
+            r.signature = job_signature(*r.job);
+            by_name[r.job->name] = &r;
+        }
+        for (auto& r : runs_) {
+            for (const auto& f : r.job->from) {
+                by_name[f]->from_down.push_back(&r);
+                by_name[f]->dependents.push_back(&r);
+                ++r.pending_from;
+            }
+            for (const auto& n : r.job->needs) {
+                by_name[n]->dependents.push_back(&r);
+                ++r.pending_needs;
+            }
+        }
+    }
+
+    std::vector<Input> expand_inputs(const Job& j) {
+        std::vector<Input> v;
+        for (auto& m : expand_globs(p_.root, j.patterns, j.excludes)) v.push_back({rel_of(m.path), m.path, m.name, {}});
+        return v;
+    }
+
+    // Called with mu_ held whenever a job's upstream state changed.
+    void advance_locked(JobRun& j) {
+        if (j.complete) return;
+        if (!j.job->is_gather() && j.pending_needs == 0 && !j.expanded) {
+            j.expanded = true;
+            auto inputs = expand_inputs(*j.job);
+            progress_.add_total(inputs.size() + j.buffered.size());
+            for (auto& in : inputs) spawn_locked(j, {std::move(in)});
+            for (auto& in : j.buffered) spawn_locked(j, {std::move(in)});
+            j.buffered.clear();
+        }
+        if (j.pending_needs == 0 && j.pending_from == 0 && !j.sealed) {
+            j.sealed = true;
+            if (j.job->is_gather()) {
+                auto inputs = expand_inputs(*j.job);
+                inputs.insert(inputs.end(), j.gathered.begin(), j.gathered.end());
+                j.gathered.clear();
+                std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.name < b.name; });
+                progress_.add_total(1);
+                spawn_locked(j, std::move(inputs));
+            }
+        }
+        check_complete_locked(j);
+    }
+
+    void check_complete_locked(JobRun& j) {
+        if (j.complete || !j.sealed || j.outstanding > 0) return;
+        j.complete = true;
+        for (JobRun* d : j.dependents) {
+            if (j.had_failure || j.upstream_failed) d->upstream_failed = true;
+            if (std::find(d->job->from.begin(), d->job->from.end(), j.job->name) != d->job->from.end())
+                --d->pending_from;
+            if (std::find(d->job->needs.begin(), d->job->needs.end(), j.job->name) != d->job->needs.end())
+                --d->pending_needs;
+            advance_locked(*d);
+        }
+    }
+
+    void spawn_locked(JobRun& j, std::vector<Input> inputs) {
+        ++j.outstanding;
+        tg_.run([this, &j, inputs = std::move(inputs)] { execute(j, inputs); });
+    }
+
+    void finished(JobRun& j, ActionResult res, const std::vector<Input>& produced, bool failed) {
+        progress_.finished(res.job + ": " + res.input, res.status == "built" || res.status == "failed", failed);
+        std::lock_guard lk(mu_);
+        if (failed) {
+            j.had_failure = true;
+            if (opt_.fail_fast) stop_ = true;
+        }
+        if (res.status == "built") ++summary_.built;
+        else if (res.status == "up-to-date") ++summary_.up_to_date;
+        else if (res.status == "failed") ++summary_.failed;
+        else if (res.status == "not-run") ++summary_.not_run;
+        summary_.actions.push_back(std::move(res));
+        for (JobRun* d : j.from_down) {
+            for (const auto& o : produced) {
+                Input in = o;
+                in.name = o.abs.lexically_relative(j.out_base).generic_string();
+                if (d->job->is_gather()) d->gathered.push_back(std::move(in));
+                else if (d->pending_needs > 0) d->buffered.push_back(std::move(in));
+                else {
+                    progress_.add_total(1);
+                    spawn_locked(*d, {std::move(in)});
+                }
+            }
+        }
+        --j.outstanding;
+        check_complete_locked(j);
+    }
+
+    void explain(const ActionResult& r) {
+        if (opt_.explain) progress_.line("explain: " + r.job + ": " + r.input + ": " + r.reason);
+    }
+
+    // Why the action must run, or "" when its recorded outputs are current.
+    std::string out_of_date(const std::shared_ptr<const ActionRecord>& rec, const Hash128& params, const Hash128& input_hash) {
+        if (!rec) return "new input";
+        if (rec->status == "failed" || rec->key == Hash128{}) return "failed last time";
+        if (rec->params_hash != params) return "parameters changed";
+        if (rec->input_hash != input_hash) return "input changed";
+        if (auto t = tools_changed(rec->tools, opt_); !t.empty()) return t;
+        for (const auto& o : rec->outputs) {
+            fs::path abs = abs_of(o.path);
+            auto st = stat_file(abs);
+            if (!st) return "output missing: " + o.path;
+            Hash128 h;
+            try {
+                h = store_.file_hash(o.path, abs, *st);
+            } catch (const std::exception&) {
+                return "output unreadable: " + o.path;
+            }
+            if (!(h == o.hash)) return "output edited: " + o.path;
+        }
+        return "";
+    }
+
+    void execute(JobRun& j, std::vector<Input> inputs) {
+        const Job& job = *j.job;
+        ActionResult res;
+        res.job = job.name;
+        res.input = job.is_gather() ? "*" : inputs.at(0).rel;
+        for (const auto& in : inputs) res.inputs.push_back(in.rel);
+        {
+            std::lock_guard lk(mu_);
+            j.seen.insert(res.input);
+        }
+        std::vector<Input> produced;
+        if (stop_ || cancelled() || (job.is_gather() && j.upstream_failed)) {
+            res.status = "not-run";
+            res.reason = j.upstream_failed ? "an upstream job failed" : "build stopped";
+            finished(j, std::move(res), produced, false);
+            return;
+        }
+        progress_.started(job.name + ": " + res.input);
+        auto t0 = std::chrono::steady_clock::now();
+        std::shared_ptr<const ActionRecord> rec;
+        std::string step_name = "read";
+        std::vector<std::string> tools;
+        std::vector<OutputRecord> written;
+        try {
+            Hasher ih;
+            for (auto& in : inputs) {
+                if (!in.hash) in.hash = store_.file_hash(in.rel, in.abs);
+                ih.field(in.name);
+                ih.field(in.hash->hex());
+            }
+            Hash128 input_hash = ih.digest();
+            Hasher kh;
+            kh.field(j.signature.hex());
+            kh.field(input_hash.hex());
+            Hash128 key = kh.digest();
+            res.key = key.hex();
+            rec = store_.action(job.name, res.input);
+            res.reason = out_of_date(rec, j.signature, input_hash);
+            if (res.reason.empty() && std::any_of(inputs.begin(), inputs.end(), [](auto& in) { return in.will_change; }))
+                res.reason = "an upstream action will rebuild its input";
+            if (res.reason.empty()) {
+                res.status = "up-to-date";
+                for (const auto& o : rec->outputs) {
+                    res.outputs.push_back(o.path);
+                    produced.push_back({o.path, abs_of(o.path), "", o.hash});
+                    claim(abs_of(o.path), res);
+                }
+                finished(j, std::move(res), produced, false);
+                return;
+            }
+            explain(res);
+            if (opt_.dry_run) {
+                res.status = "would-run";
+                if (rec)
+                    for (const auto& o : rec->outputs) produced.push_back({o.path, abs_of(o.path), "", o.hash, true});
+                finished(j, std::move(res), produced, false);
+                return;
+            }
+            uint64_t estimate = 0;
+            for (const auto& in : inputs)
+                if (auto st = stat_file(in.abs)) estimate += st->size * 16 + (1u << 20);
+            BudgetLease lease(budget_, estimate);
+            std::vector<Item> items;
+            for (const auto& in : inputs) items.push_back(bytes_item(in.name, read_whole(in.abs)));
+            std::string ext = fs::path(job.output).extension().string();
+            if (!ext.empty()) ext = ext.substr(1);
+            auto run_step = [&](const StepUse& s, std::vector<Item> in_items) {
+                step_name = s.name;
+                if (cancelled()) throw Cancelled{};
+                if (s.def->takes_texture)
+                    for (auto& it : in_items)
+                        if (!it.is_texture()) {
+                            if (!steps_.reader) throw std::runtime_error("no texture reader is available");
+                            it = steps_.reader(it, tools);
+                        }
+                StepContext ctx{s.params, p_.root, ext, tools, res.metrics, opt_.cancelled};
+                int64_t ts = trace_.now_us();
+                auto out = s.def->run(ctx, std::move(in_items));
+                trace_.add(s.name, job.name, res.input, ts, trace_.now_us() - ts);
+                return out;
+            };
+            for (const auto& s : job.steps) {
+                std::vector<Item> next;
+                for (auto& it : items) {
+                    auto out = run_step(s, {std::move(it)});
+                    for (auto& o : out) next.push_back(std::move(o));
+                }
+                items = std::move(next);
+            }
+            if (job.is_gather()) items = run_step(job.gather, std::move(items));
+            step_name = "write";
+            if (cancelled()) throw Cancelled{};
+            std::set<fs::path> mine;
+            for (const auto& it : items) {
+                auto values = template_values(it.name, it.meta, job.name);
+                fs::path out = resolve_output(j.tpl, values, p_.root);
+                if (!mine.insert(out).second)
+                    throw std::runtime_error("two items map to the same output " + rel_of(out) +
+                                             "; add {mip}/{face}/{layer} or similar to the output template");
+                claim(out, res);
+                std::vector<uint8_t> encoded;
+                const std::vector<uint8_t>* data = it.bytes.get();
+                if (it.is_texture()) {
+                    if (!steps_.writer) throw std::runtime_error("no texture writer is available");
+                    encoded = steps_.writer(it, out, tools);
+                    data = &encoded;
+                }
+                if (!data) throw std::runtime_error("step produced an empty item");
+                int64_t ts = trace_.now_us();
+                write_file_atomic(out, std::span<const uint8_t>(*data));
+                trace_.add("commit", job.name, res.input, ts, trace_.now_us() - ts);
+                Hash128 h = hash_bytes(*data);
+                std::string rel = rel_of(out);
+                if (auto st = stat_file(out)) store_.remember_file(rel, *st, h);
+                written.push_back({rel, h});
+                res.outputs.push_back(rel);
+                produced.push_back({rel, out, "", h});
+            }
+            // Outputs this action made last time but not now (template or item set changed).
+            if (rec)
+                for (const auto& o : rec->outputs)
+                    if (std::none_of(written.begin(), written.end(), [&](auto& w) { return w.path == o.path; }))
+                        remove_output(o.path);
+            ActionRecord nr;
+            nr.job = job.name;
+            nr.input = res.input;
+            nr.key = key;
+            nr.input_hash = input_hash;
+            nr.params_hash = j.signature;
+            nr.tools = join_tools(tools);
+            nr.outputs = written;
+            nr.status = "built";
+            res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            nr.duration_ms = res.duration_ms;
+            store_.put_action(nr);
+            res.status = "built";
+            finished(j, std::move(res), produced, false);
+        } catch (const Cancelled&) {
+            res.status = "not-run";
+            res.reason = "cancelled";
+            finished(j, std::move(res), {}, false);
+        } catch (const std::exception& e) {
+            res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            res.status = "failed";
+            res.failed_step = step_name;
+            res.error = e.what();
+            if (!opt_.dry_run) {
+                // Keep tracking every output this input ever produced, so a
+                // later removal of the input still cleans them up.
+                ActionRecord nr;
+                nr.job = job.name;
+                nr.input = res.input;
+                nr.outputs = written;
+                if (rec)
+                    for (const auto& o : rec->outputs)
+                        if (std::none_of(written.begin(), written.end(), [&](auto& w) { return w.path == o.path; }))
+                            nr.outputs.push_back(o);
+                nr.status = "failed";
+                nr.error = step_name + ": " + res.error;
+                nr.duration_ms = res.duration_ms;
+                store_.put_action(nr);
+            }
+            finished(j, std::move(res), {}, true);
+        }
+    }
+
+    // Two actions may not write the same file.
+    void claim(const fs::path& out, const ActionResult& res) {
+        std::lock_guard lk(claims_mu_);
+        auto [it, fresh] = claims_.emplace(out.native(), res.job + ": " + res.input);
+        if (!fresh && it->second != res.job + ": " + res.input)
+            throw std::runtime_error("output " + rel_of(out) + " is also produced by " + it->second);
+    }
+
+    void remove_output(const std::string& rel) {
+        std::error_code ec;
+        fs::remove(abs_of(rel), ec);
+        store_.forget_file(rel);
+    }
+
+    void remove_stale() {
+        for (auto& j : runs_) {
+            if (j.upstream_failed) continue;
+            for (const auto& rec : store_.actions_of(j.job->name)) {
+                if (j.seen.count(rec.input)) continue;
+                ActionResult r;
+                r.job = rec.job;
+                r.input = rec.input;
+                r.status = opt_.dry_run ? "would-remove" : "removed";
+                r.reason = "input no longer exists";
+                for (const auto& o : rec.outputs) {
+                    r.outputs.push_back(o.path);
+                    if (!opt_.dry_run) remove_output(o.path);
+                }
+                if (!opt_.dry_run) store_.erase_action(rec.job, rec.input);
+                explain(r);
+                if (!opt_.quiet)
+                    progress_.line((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
+                                   " output(s) of vanished input " + rec.job + ": " + rec.input);
+                ++summary_.removed;
+                summary_.actions.push_back(std::move(r));
+            }
+        }
+    }
+
+    void write_report(double secs) {
+        nlohmann::json actions = nlohmann::json::array();
+        for (const auto& a : summary_.actions) {
+            nlohmann::json j = {{"job", a.job},         {"input", a.input},     {"inputs", a.inputs},
+                                {"outputs", a.outputs}, {"key", a.key},         {"status", a.status},
+                                {"reason", a.reason},   {"duration_ms", a.duration_ms}};
+            if (!a.error.empty()) j["error"] = {{"step", a.failed_step}, {"message", a.error}};
+            if (!a.metrics.empty()) j["metrics"] = a.metrics;
+            actions.push_back(std::move(j));
+        }
+        nlohmann::json doc = {{"pipeline", p_.file.string()},
+                              {"seconds", secs},
+                              {"built", summary_.built},
+                              {"up_to_date", summary_.up_to_date},
+                              {"failed", summary_.failed},
+                              {"removed", summary_.removed},
+                              {"not_run", summary_.not_run},
+                              {"cancelled", summary_.cancelled},
+                              {"actions", actions}};
+        write_file_atomic(opt_.report_file, doc.dump(1));
+    }
+
+    void print_summary(double secs) {
+        std::vector<const ActionResult*> failures;
+        for (const auto& a : summary_.actions)
+            if (a.status == "failed") failures.push_back(&a);
+        std::sort(failures.begin(), failures.end(),
+                  [](auto* a, auto* b) { return std::tie(a->job, a->input) < std::tie(b->job, b->input); });
+        if (!failures.empty()) {
+            err_ << failures.size() << " action(s) failed:\n";
+            for (auto* f : failures)
+                err_ << "  " << f->job << ": " << f->input << ": step '" << f->failed_step << "': " << f->error << "\n";
+        }
+        if (summary_.cancelled) err_ << "build cancelled: finished outputs are kept, nothing partial was written\n";
+        if (opt_.quiet) return;
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.2fs", secs);
+        if (opt_.dry_run) {
+            size_t would = 0;
+            for (const auto& a : summary_.actions) would += a.status == "would-run";
+            out_ << would << " action(s) would run, " << summary_.up_to_date << " up to date, " << summary_.removed
+                 << " stale to remove\n";
+            return;
+        }
+        out_ << summary_.built << " built, " << summary_.up_to_date << " up to date, " << summary_.failed
+             << " failed, " << summary_.removed << " removed";
+        if (summary_.not_run) out_ << ", " << summary_.not_run << " not run";
+        out_ << " (" << buf << ")\n";
+    }
+
+    const Pipeline& p_;
+    const StepTable& steps_;
+    const BuildOptions& opt_;
+    std::ostream& out_;
+    std::ostream& err_;
+    StateStore store_;
+    std::string root_str_;
+    MemoryBudget budget_;
+    Progress progress_;
+    TraceLog trace_;
+    std::vector<JobRun> runs_;
+    std::mutex mu_;
+    tbb::task_group tg_;
+    std::atomic<bool> stop_{false};
+    std::mutex claims_mu_;
+    std::unordered_map<std::string, std::string> claims_;
+    BuildSummary summary_;
+};
+
+} // namespace
+
+BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt) {
+    Build b(p, steps, opt);
+    return b.run();
+}
+
+CleanSummary clean_outputs(const Pipeline& p, const std::vector<std::string>& jobs) {
+    CleanSummary s;
+    StateStore store(state_dir(p));
+    for (const auto& rec : store.all_actions()) {
+        if (!jobs.empty() && std::find(jobs.begin(), jobs.end(), rec.job) == jobs.end()) continue;
+        for (const auto& o : rec.outputs) {
+            fs::path abs = fs::path(o.path).is_absolute() ? fs::path(o.path) : p.root / o.path;
+            std::error_code ec;
+            if (fs::remove(abs, ec)) ++s.removed_files;
+            else ++s.missing_files;
+            store.forget_file(o.path);
+        }
+        store.erase_action(rec.job, rec.input);
+        ++s.actions;
+    }
+    store.flush();
+    return s;
+}
+
+} // namespace af::engine

@@ -1,0 +1,66 @@
+// Running a pipeline: actions (job × input) are checked against the state
+// store, the out-of-date ones run on TBB with outputs of one job flowing file
+// by file into the jobs that take them `from` it, and the state is updated.
+#pragma once
+
+#include "engine/config.hpp"
+#include "engine/step.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace af::engine {
+
+struct BuildOptions {
+    int threads = 0;                          // 0 = all cores
+    bool explain = false;                     // print why each action runs
+    bool fail_fast = false;                   // stop starting actions after the first failure
+    bool quiet = false;
+    bool dry_run = false;                     // `status`: decide, never run
+    int progress = -1;                        // 1 refreshing line, 0 plain lines, -1 decide by isatty
+    std::string trace_file, report_file;
+    uint64_t memory_budget = 2ull << 30;      // bytes of images in flight
+    std::function<bool()> cancelled;          // polled between steps (Ctrl-C)
+    // Current identity ("name@version#hash") of a plugin by name; "" when not loaded.
+    std::function<std::string(const std::string&)> tool_identity;
+    std::ostream* out = nullptr;              // progress, explain, summary (default std::cout)
+    std::ostream* err = nullptr;              // failures (default std::cerr)
+};
+
+struct ActionResult {
+    std::string job, input;                   // input relative to the root ("*" for a gather)
+    std::vector<std::string> inputs;          // every input file (several for a gather)
+    std::vector<std::string> outputs;
+    std::string key;
+    std::string status;                       // built | up-to-date | failed | removed | not-run | would-run | would-remove
+    std::string reason;                       // why it ran (explain)
+    std::string failed_step, error;
+    double duration_ms = 0;
+    nlohmann::json metrics;                   // null until a step reports something
+};
+
+struct BuildSummary {
+    size_t built = 0, up_to_date = 0, failed = 0, removed = 0, not_run = 0;
+    bool cancelled = false;
+    std::vector<ActionResult> actions;        // in completion order
+    int exit_code() const { return failed || cancelled ? 1 : 0; }
+};
+
+// Throws std::runtime_error for problems with the state database itself.
+BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt);
+
+struct CleanSummary {
+    size_t removed_files = 0, missing_files = 0, actions = 0;
+};
+// Removes every output the state records for the pipeline's jobs (all jobs
+// when `jobs` is empty) and forgets those actions.
+CleanSummary clean_outputs(const Pipeline& p, const std::vector<std::string>& jobs);
+
+std::filesystem::path state_dir(const Pipeline& p);
+
+} // namespace af::engine

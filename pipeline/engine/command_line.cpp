@@ -1,0 +1,155 @@
+#include "engine/command_line.hpp"
+
+#include "engine/build.hpp"
+#include "engine/texture_steps.hpp"
+#include "host/host_services.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <unistd.h>
+
+namespace af::engine {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::atomic<int> g_interrupts{0}; // lock-free, so safe in a signal handler
+
+void on_interrupt(int) {
+    // Second Ctrl-C: leave now. Outputs are atomic, so nothing partial remains;
+    // the state database is WAL-protected and loses at most the last batch.
+    if (g_interrupts++) _exit(130);
+    host::request_cancel();
+}
+
+struct Parsed {
+    fs::path file = "pipeline.yaml";
+    Defines defines;
+    std::vector<std::string> jobs;
+    BuildOptions opt;
+};
+
+const char* usage_line(CommandKind k) {
+    switch (k) {
+    case CommandKind::Build: return "usage: assetforge build [pipeline.yaml] [options]";
+    case CommandKind::Status: return "usage: assetforge status [pipeline.yaml] [options]";
+    case CommandKind::Clean: return "usage: assetforge clean [pipeline.yaml] [--job NAME]…";
+    }
+    return "";
+}
+
+} // namespace
+
+int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args) {
+    Parsed a;
+    std::vector<std::string> defines;
+    po::options_description desc(usage_line(kind));
+    desc.add_options()("help,h", "show this help")("file,f", po::value<std::string>(), "pipeline file (default pipeline.yaml)")(
+        "define,D", po::value<std::vector<std::string>>(&defines), "set a variable: -D name=value")(
+        "job", po::value<std::vector<std::string>>(&a.jobs), "clean: only this job (repeatable)");
+    if (kind != CommandKind::Clean) {
+        desc.add_options()("jobs,j", po::value<int>(&a.opt.threads), "worker threads (default: all cores)")(
+            "explain", po::bool_switch(&a.opt.explain), "print why each action runs")(
+            "quiet,q", po::bool_switch(&a.opt.quiet), "print only failures")(
+            "fail-fast", po::bool_switch(&a.opt.fail_fast), "stop starting actions after the first failure")(
+            "keep-going,k", "keep going after failures (the default)")(
+            "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
+            "report", po::value<std::string>(&a.opt.report_file), "write a JSON record of every action to FILE")(
+            "memory-budget", po::value<uint64_t>()->default_value(2048), "MiB of images in flight");
+    }
+    po::positional_options_description pos;
+    pos.add("file", 1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "assetforge: " << e.what() << "\n" << desc;
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << desc;
+        return 0;
+    }
+    if (vm.count("file")) a.file = vm["file"].as<std::string>();
+    for (const auto& d : defines) {
+        auto eq = d.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "assetforge: -D expects name=value, got '" << d << "'\n";
+            return 2;
+        }
+        a.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+    }
+    if (vm.count("memory-budget")) a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
+    if (a.opt.threads < 0) {
+        std::cerr << "assetforge: -j expects a positive number\n";
+        return 2;
+    }
+    if (!fs::exists(a.file)) {
+        std::cerr << "assetforge: " << a.file.string() << ": no such pipeline file\n";
+        return 2;
+    }
+
+    StepTable steps;
+    add_engine_steps(steps);
+    add_texture_steps(steps, reg);
+    add_plugin_stages(steps, reg);
+    Pipeline p;
+    try {
+        p = load_pipeline(a.file, a.defines, steps);
+    } catch (const ConfigError& e) {
+        std::cerr << e.what() << "\n";
+        return 2;
+    }
+    if (kind == CommandKind::Clean) {
+        for (const auto& j : a.jobs)
+            if (!p.job(j)) {
+                std::vector<std::string> names;
+                for (const auto& job : p.jobs) names.push_back(job.name);
+                std::cerr << "assetforge clean: " << not_one_of("job", j, names) << "\n";
+                return 2;
+            }
+        try {
+            auto c = clean_outputs(p, a.jobs);
+            std::cout << "removed " << c.removed_files << " output(s) of " << c.actions << " action(s)";
+            if (c.missing_files) std::cout << " (" << c.missing_files << " already gone)";
+            std::cout << "\n";
+            return 0;
+        } catch (const std::exception& e) {
+            std::cerr << "assetforge clean: " << e.what() << "\n";
+            return 1;
+        }
+    }
+    a.opt.dry_run = kind == CommandKind::Status;
+    if (a.opt.dry_run) a.opt.explain = true;
+    a.opt.cancelled = [] { return host::cancel_requested(); };
+    a.opt.tool_identity = [&reg](const std::string& name) -> std::string {
+        for (const auto& pl : reg.plugins())
+            if (pl->name == name) return plugin_identity(*pl);
+        return "";
+    };
+    host::settings().threads = a.opt.threads;
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old_int {}, old_term {};
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int code;
+    try {
+        code = run_build(p, steps, a.opt).exit_code();
+    } catch (const std::exception& e) {
+        std::cerr << "assetforge: " << e.what() << "\n";
+        code = 1;
+    }
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    return code;
+}
+
+} // namespace af::engine

@@ -1,0 +1,486 @@
+#include "engine/config.hpp"
+
+#include "engine/output_template.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace af::engine {
+namespace fs = std::filesystem;
+
+const Job* Pipeline::job(std::string_view name) const {
+    for (const auto& j : jobs)
+        if (j.name == name) return &j;
+    return nullptr;
+}
+
+namespace {
+
+SourcePos pos_of(const std::string& file, const YAML::Node& n) {
+    auto m = n.Mark();
+    if (m.line < 0) return {file, 0, 0};
+    return {file, m.line + 1, m.column + 1};
+}
+
+// A node together with the file it came from (includes mix files).
+struct Src {
+    std::string file;
+    YAML::Node node;
+    Src() = default;
+    Src(std::string f, YAML::Node n) : file(std::move(f)), node(std::move(n)) {}
+    Src(const Src& o) : file(o.file), node(o.node) {}
+    // YAML::Node's operator= writes through to the referenced node; rebind instead.
+    Src& operator=(const Src& o) {
+        file = o.file;
+        node.reset(o.node);
+        return *this;
+    }
+    SourcePos pos() const { return pos_of(file, node); }
+};
+
+const std::vector<std::string> kTopKeys = {"assetforge", "vars", "include", "presets", "jobs", "output_root"};
+const std::vector<std::string> kJobKeys = {"inputs", "exclude", "from", "needs", "steps", "gather", "output",
+                                           "description"};
+
+std::string scalar(const Src& s, std::string_view what) {
+    if (!s.node.IsScalar()) throw ConfigError(s.pos(), std::string(what) + " must be a single value");
+    return s.node.Scalar();
+}
+
+std::vector<std::string> string_list(const Src& s, std::string_view what) {
+    std::vector<std::string> out;
+    if (s.node.IsNull()) return out;
+    if (s.node.IsScalar()) return {s.node.Scalar()};
+    if (!s.node.IsSequence()) throw ConfigError(s.pos(), std::string(what) + " must be a value or a list of values");
+    for (const auto& e : s.node) out.push_back(scalar({s.file, e}, what));
+    return out;
+}
+
+void check_keys(const Src& map, const std::vector<std::string>& valid, std::string_view what) {
+    for (const auto& kv : map.node) {
+        std::string k = kv.first.Scalar();
+        if (std::find(valid.begin(), valid.end(), k) == valid.end())
+            throw ConfigError(pos_of(map.file, kv.first), not_one_of(what, k, valid));
+    }
+}
+
+struct Raw {
+    std::map<std::string, std::pair<std::string, SourcePos>> vars; // value, where defined
+    std::map<std::string, Src> presets;
+    std::vector<std::pair<std::string, Src>> jobs;                 // in file order
+    std::optional<Src> output_root;
+};
+
+YAML::Node parse_yaml(const std::string& text, const std::string& file) {
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+        SourcePos p{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0};
+        throw ConfigError(p, "YAML syntax error: " + e.msg);
+    }
+}
+
+std::string read_text(const fs::path& p, const SourcePos& from) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw ConfigError(from, "cannot read " + p.string());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir, bool is_main, Raw& raw,
+             std::vector<fs::path>& stack) {
+    Src top{file, doc};
+    if (!doc.IsMap()) throw ConfigError(top.pos(), "a pipeline file is a map with 'assetforge: 1' and 'jobs:'");
+    check_keys(top, kTopKeys, "top-level key");
+    if (auto v = doc["assetforge"]) {
+        Src s{file, v};
+        if (scalar(s, "assetforge") != "1")
+            throw ConfigError(s.pos(), "unsupported 'assetforge' version '" + v.Scalar() + "'; this tool reads 1");
+    } else if (is_main) {
+        throw ConfigError({file, 1, 1}, "missing 'assetforge: 1' (the schema version) at the top of the file");
+    }
+    if (auto inc = doc["include"]) {
+        for (const auto& e : string_list({file, inc}, "include")) {
+            fs::path p = fs::path(e).is_absolute() ? fs::path(e) : dir / e;
+            p = p.lexically_normal();
+            if (std::find(stack.begin(), stack.end(), p) != stack.end())
+                throw ConfigError(pos_of(file, inc), "include cycle: " + p.string() + " includes itself");
+            std::string text = read_text(p, pos_of(file, inc));
+            stack.push_back(p);
+            collect(parse_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack);
+            stack.pop_back();
+        }
+    }
+    if (auto vars = doc["vars"]) {
+        Src s{file, vars};
+        if (!vars.IsMap()) throw ConfigError(s.pos(), "'vars' must be a map of name: value");
+        for (const auto& kv : vars)
+            raw.vars[kv.first.Scalar()] = {scalar({file, kv.second}, "a variable"), pos_of(file, kv.second)};
+    }
+    if (auto pr = doc["presets"]) {
+        Src s{file, pr};
+        if (!pr.IsMap()) throw ConfigError(s.pos(), "'presets' must be a map of name: [steps]");
+        for (const auto& kv : pr) {
+            std::string name = kv.first.Scalar();
+            if (raw.presets.count(name))
+                throw ConfigError(pos_of(file, kv.first), "preset '" + name + "' is already defined at " +
+                                                               raw.presets[name].pos().str());
+            raw.presets[name] = Src{file, kv.second};
+        }
+    }
+    if (auto jobs = doc["jobs"]) {
+        Src s{file, jobs};
+        if (!jobs.IsMap()) throw ConfigError(s.pos(), "'jobs' must be a map of job name: {inputs, steps, output}");
+        for (const auto& kv : jobs) {
+            std::string name = kv.first.Scalar();
+            for (const auto& [n, prev] : raw.jobs)
+                if (n == name)
+                    throw ConfigError(pos_of(file, kv.first),
+                                      "job '" + name + "' is already defined at " + prev.pos().str());
+            raw.jobs.push_back({name, Src{file, kv.second}});
+        }
+    }
+    if (auto r = doc["output_root"]) raw.output_root = Src{file, r};
+}
+
+class Resolver {
+public:
+    Resolver(const Raw& raw, const Defines& defines, const StepTable& steps) : raw_(raw), steps_(steps) {
+        for (const auto& [k, v] : raw.vars) values_[k] = v.first;
+        for (const auto& [k, v] : defines) {
+            values_[k] = v;
+            defined_.insert(k);
+        }
+        for (auto& [k, v] : values_) {
+            if (defined_.count(k)) continue;
+            std::set<std::string> seen{k};
+            v = expand_recursive(v, raw.vars.at(k).second, seen);
+        }
+    }
+    const std::map<std::string, std::string>& vars() const { return values_; }
+
+    std::string expand(const std::string& s, const SourcePos& p) const { return expand_vars(s, values_, p); }
+
+    std::vector<StepUse> steps(const Src& list, StepKind want, std::vector<std::string>& preset_stack) const {
+        std::vector<StepUse> out;
+        if (list.node.IsScalar()) {
+            append_step(list, list, want, out, preset_stack);
+            return out;
+        }
+        if (!list.node.IsSequence())
+            throw ConfigError(list.pos(), "'steps' must be a list: [decode, {mips: {filter: kaiser}}]");
+        for (const auto& e : list.node) append_step({list.file, e}, list, want, out, preset_stack);
+        return out;
+    }
+
+    StepUse one_step(const Src& node, StepKind want) const {
+        std::vector<std::string> stack;
+        std::vector<StepUse> out;
+        append_step(node, node, want, out, stack);
+        if (out.size() != 1) throw ConfigError(node.pos(), "expected exactly one step here");
+        return out[0];
+    }
+
+    StepUse make_use(const std::string& name, const Src& name_node, const std::optional<Src>& params,
+                     StepKind want) const {
+        const StepDef* def = steps_.find(name);
+        if (!def) {
+            auto choices = steps_.names();
+            for (const auto& [p, _] : raw_.presets) choices.push_back(p);
+            throw ConfigError(name_node.pos(), not_one_of("step", name, choices));
+        }
+        if (def->kind != want)
+            throw ConfigError(name_node.pos(), want == StepKind::Gather
+                                                   ? "step '" + name + "' works file by file; put it under 'steps'"
+                                                   : "step '" + name + "' gathers all inputs (N → 1); use it as "
+                                                                       "'gather: " + name + "'");
+        StepUse u{name, {}, name_node.pos(), def};
+        std::vector<std::string> valid;
+        for (const auto& ps : def->params) valid.push_back(ps.name);
+        if (params && !params->node.IsNull()) {
+            if (!params->node.IsMap())
+                throw ConfigError(params->pos(), "parameters of step '" + name + "' must be a map of name: value");
+            for (const auto& kv : params->node) {
+                std::string key = kv.first.Scalar();
+                if (key == "step") continue; // gather: {step: zip, ...}
+                const ParamSpec* spec = nullptr;
+                for (const auto& ps : def->params)
+                    if (ps.name == key) spec = &ps;
+                if (!spec && !def->open_params)
+                    throw ConfigError(pos_of(params->file, kv.first),
+                                      valid.empty() ? "step '" + name + "' takes no parameters (got '" + key + "')"
+                                                    : not_one_of("parameter of step '" + name + "'", key, valid));
+                Src vnode{params->file, kv.second};
+                std::string value;
+                if (kv.second.IsSequence()) {
+                    for (const auto& e : kv.second)
+                        value += (value.empty() ? "" : ",") + expand(scalar({params->file, e}, key), vnode.pos());
+                } else {
+                    value = expand(scalar(vnode, "parameter '" + key + "'"), vnode.pos());
+                }
+                if (spec && !spec->choices.empty() &&
+                    std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end())
+                    throw ConfigError(vnode.pos(),
+                                      not_one_of("value for '" + key + "' of step '" + name + "'", value, spec->choices));
+                u.params[key] = value;
+            }
+        }
+        for (const auto& ps : def->params)
+            if (!u.params.count(ps.name) && !ps.default_value.empty()) u.params[ps.name] = ps.default_value;
+        return u;
+    }
+
+private:
+    void append_step(const Src& e, const Src& list, StepKind want, std::vector<StepUse>& out,
+                     std::vector<std::string>& preset_stack) const {
+        (void)list;
+        std::string name;
+        std::optional<Src> params;
+        Src name_node = e;
+        if (e.node.IsScalar()) {
+            name = e.node.Scalar();
+        } else if (e.node.IsMap() && e.node.size() == 1) {
+            auto it = e.node.begin();
+            name = it->first.Scalar();
+            name_node = Src{e.file, it->first};
+            params = Src{e.file, it->second};
+        } else {
+            throw ConfigError(e.pos(), "a step is a name ('decode') or a one-key map ('mips: {filter: kaiser}')");
+        }
+        if (auto pr = raw_.presets.find(name); pr != raw_.presets.end()) {
+            if (params && !params->node.IsNull() && params->node.size() > 0)
+                throw ConfigError(params->pos(), "preset '" + name + "' takes no parameters");
+            if (std::find(preset_stack.begin(), preset_stack.end(), name) != preset_stack.end())
+                throw ConfigError(name_node.pos(), "preset '" + name + "' uses itself");
+            preset_stack.push_back(name);
+            auto inner = steps(pr->second, want, preset_stack);
+            preset_stack.pop_back();
+            out.insert(out.end(), inner.begin(), inner.end());
+            return;
+        }
+        out.push_back(make_use(name, name_node, params, want));
+    }
+
+    std::string expand_recursive(const std::string& v, const SourcePos& p, std::set<std::string>& seen) {
+        // Variables may refer to variables; expand referenced ones first.
+        std::string out;
+        for (size_t i = 0; i < v.size(); ++i) {
+            if (v[i] == '$' && i + 1 < v.size() && v[i + 1] == '{') {
+                size_t end = v.find('}', i);
+                if (end == std::string::npos) throw ConfigError(p, "unterminated '${' in '" + v + "'");
+                std::string name = v.substr(i + 2, end - i - 2);
+                if (name.rfind("env:", 0) != 0 && raw_.vars.count(name) && !defined_.count(name)) {
+                    if (seen.count(name)) throw ConfigError(p, "variable '" + name + "' refers to itself");
+                    seen.insert(name);
+                    values_[name] = expand_recursive(raw_.vars.at(name).first, raw_.vars.at(name).second, seen);
+                    seen.erase(name);
+                }
+                out += v.substr(i, end - i + 1);
+                i = end;
+            } else {
+                out += v[i];
+            }
+        }
+        return expand_vars(out, values_, p);
+    }
+
+    const Raw& raw_;
+    const StepTable& steps_;
+    std::map<std::string, std::string> values_;
+    std::set<std::string> defined_;
+};
+
+Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
+    Job j;
+    j.name = name;
+    j.pos = s.pos();
+    if (!s.node.IsMap()) throw ConfigError(s.pos(), "job '" + name + "' must be a map with inputs, steps and output");
+    check_keys(s, kJobKeys, "key of job '" + name + "'");
+    auto expand_all = [&](const YAML::Node& n, std::string_view what) {
+        std::vector<std::string> v = string_list({s.file, n}, what);
+        for (auto& x : v) x = r.expand(x, pos_of(s.file, n));
+        return v;
+    };
+    if (auto in = s.node["inputs"]) {
+        if (in.IsMap()) {
+            check_keys({s.file, in}, {"include", "exclude", "from"}, "key of 'inputs'");
+            if (in["include"]) j.patterns = expand_all(in["include"], "inputs.include");
+            if (in["exclude"]) j.excludes = expand_all(in["exclude"], "inputs.exclude");
+            if (in["from"]) j.from = string_list({s.file, in["from"]}, "inputs.from");
+        } else {
+            j.patterns = expand_all(in, "inputs");
+        }
+    }
+    if (auto n = s.node["exclude"]) {
+        auto v = expand_all(n, "exclude");
+        j.excludes.insert(j.excludes.end(), v.begin(), v.end());
+    }
+    if (auto n = s.node["from"]) {
+        auto v = string_list({s.file, n}, "from");
+        j.from.insert(j.from.end(), v.begin(), v.end());
+    }
+    if (auto n = s.node["needs"]) j.needs = string_list({s.file, n}, "needs");
+    if (j.patterns.empty() && j.from.empty())
+        throw ConfigError(s.pos(), "job '" + name + "' has no inputs: add 'inputs: \"dir/**/*.png\"' or 'from: <job>'");
+    for (const auto& p : j.patterns)
+        if (p.empty()) throw ConfigError(s.pos(), "job '" + name + "': empty input pattern");
+    if (auto st = s.node["steps"]) {
+        std::vector<std::string> stack;
+        j.steps = r.steps({s.file, st}, StepKind::Map, stack);
+    }
+    if (auto g = s.node["gather"]) {
+        Src gs{s.file, g};
+        if (g.IsMap() && g["step"]) {
+            std::string step = scalar({s.file, g["step"]}, "gather.step");
+            j.gather = r.make_use(step, {s.file, g["step"]}, gs, StepKind::Gather);
+        } else {
+            j.gather = r.one_step(gs, StepKind::Gather);
+        }
+    }
+    auto out = s.node["output"];
+    if (!out) throw ConfigError(s.pos(), "job '" + name + "' has no 'output' (e.g. \"build/{dir}/{stem}.png\")");
+    j.output_pos = pos_of(s.file, out);
+    j.output = r.expand(scalar({s.file, out}, "output"), j.output_pos);
+    try {
+        OutputTemplate::parse(j.output);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(j.output_pos, e.what());
+    }
+    return j;
+}
+
+void order_jobs(Pipeline& p) {
+    std::vector<std::string> names;
+    for (const auto& j : p.jobs) names.push_back(j.name);
+    for (const auto& j : p.jobs) {
+        auto check = [&](const std::vector<std::string>& refs, std::string_view what) {
+            for (const auto& ref : refs) {
+                if (std::find(names.begin(), names.end(), ref) == names.end())
+                    throw ConfigError(j.pos, "job '" + j.name + "' " + std::string(what) + ": " +
+                                                 not_one_of("job", ref, names));
+                if (ref == j.name) throw ConfigError(j.pos, "job '" + j.name + "' depends on itself");
+            }
+        };
+        check(j.from, "from");
+        check(j.needs, "needs");
+    }
+    std::vector<Job> ordered;
+    std::set<std::string> done, visiting;
+    std::function<void(const Job&)> visit = [&](const Job& j) {
+        if (done.count(j.name)) return;
+        if (visiting.count(j.name)) throw ConfigError(j.pos, "jobs depend on each other in a cycle through '" + j.name + "'");
+        visiting.insert(j.name);
+        for (const auto& d : j.from) visit(*p.job(d));
+        for (const auto& d : j.needs) visit(*p.job(d));
+        visiting.erase(j.name);
+        done.insert(j.name);
+        ordered.push_back(j);
+    };
+    for (const auto& j : p.jobs) visit(j);
+    p.jobs = std::move(ordered);
+}
+
+void check_output_roots(const Pipeline& p) {
+    for (const auto& j : p.jobs) {
+        auto t = OutputTemplate::parse(j.output);
+        fs::path probe = fs::path(t.static_prefix());
+        if (probe.is_relative()) probe = p.root / probe;
+        probe = probe.lexically_normal();
+        if (!path_within(probe, p.output_root))
+            throw ConfigError(j.output_pos, "output '" + j.output + "' leaves the output root " +
+                                                p.output_root.string() +
+                                                " (set 'output_root:' at the top level to allow another directory)");
+        if (t.has_parent_ref_after_placeholder())
+            throw ConfigError(j.output_pos, "output '" + j.output + "' uses '..' after a placeholder; outputs must "
+                                                                    "stay below the template's fixed directory");
+    }
+}
+
+} // namespace
+
+std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (c != '$') {
+            out += c;
+            continue;
+        }
+        if (i + 1 < text.size() && text[i + 1] == '$') {
+            out += '$';
+            ++i;
+            continue;
+        }
+        if (i + 1 >= text.size() || text[i + 1] != '{') {
+            out += c;
+            continue;
+        }
+        size_t end = text.find('}', i);
+        if (end == std::string::npos) throw ConfigError(pos, "unterminated '${' in '" + text + "'");
+        std::string name = text.substr(i + 2, end - i - 2);
+        if (name.rfind("env:", 0) == 0) {
+            std::string env = name.substr(4), def;
+            bool has_def = false;
+            if (auto d = env.find(":-"); d != std::string::npos) {
+                def = env.substr(d + 2);
+                env = env.substr(0, d);
+                has_def = true;
+            }
+            const char* v = std::getenv(env.c_str());
+            if (!v && !has_def)
+                throw ConfigError(pos, "environment variable '" + env + "' is not set (write ${env:" + env +
+                                           ":-default} to give a default)");
+            out += v ? v : def;
+        } else {
+            auto it = vars.find(name);
+            if (it == vars.end()) {
+                std::vector<std::string> names;
+                for (const auto& [k, _] : vars) names.push_back(k);
+                throw ConfigError(pos, "unknown variable '${" + name + "}'" +
+                                           (names.empty() ? std::string("; no variables are defined")
+                                                          : "; " + not_one_of("variable", name, names)));
+            }
+            out += it->second;
+        }
+        i = end;
+    }
+    return out;
+}
+
+Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, const Defines& defines,
+                        const StepTable& steps) {
+    Pipeline p;
+    p.file = fs::absolute(file).lexically_normal();
+    p.root = p.file.parent_path();
+    std::string fname = file.string();
+    Raw raw;
+    std::vector<fs::path> stack{p.file};
+    collect(parse_yaml(yaml_text, fname), fname, p.root, true, raw, stack);
+    Resolver r(raw, defines, steps);
+    p.vars = r.vars();
+    p.output_root = p.root;
+    if (raw.output_root) {
+        fs::path o = r.expand(scalar(*raw.output_root, "output_root"), raw.output_root->pos());
+        p.output_root = (o.is_absolute() ? o : p.root / o).lexically_normal();
+    }
+    if (raw.jobs.empty()) throw ConfigError({fname, 1, 1}, "no jobs: add a 'jobs:' map");
+    for (const auto& [name, src] : raw.jobs) p.jobs.push_back(parse_job(name, src, r));
+    order_jobs(p);
+    check_output_roots(p);
+    return p;
+}
+
+Pipeline load_pipeline(const fs::path& file, const Defines& defines, const StepTable& steps) {
+    return parse_pipeline(read_text(file, {file.string(), 0, 0}), file, defines, steps);
+}
+
+} // namespace af::engine

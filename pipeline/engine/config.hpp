@@ -1,0 +1,59 @@
+// pipeline.yaml → Pipeline: vars expanded, includes merged, presets inlined,
+// every step checked against the step table and its parameters normalised.
+#pragma once
+
+#include "engine/config_error.hpp"
+#include "engine/item.hpp"
+#include "engine/step.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace af::engine {
+
+struct StepUse {
+    std::string name;
+    Params params; // normalised: defaults filled in, keys sorted
+    SourcePos pos;
+    const StepDef* def = nullptr;
+};
+
+struct Job {
+    std::string name;
+    SourcePos pos;
+    std::vector<std::string> patterns; // globs relative to the project root
+    std::vector<std::string> excludes;
+    std::vector<std::string> from;     // jobs whose outputs are this job's inputs, file by file
+    std::vector<std::string> needs;    // jobs that must finish before `patterns` are expanded
+    std::vector<StepUse> steps;        // map steps
+    StepUse gather;                    // name empty unless N → 1
+    std::string output;                // template, vars expanded
+    SourcePos output_pos;
+
+    bool is_gather() const { return !gather.name.empty(); }
+};
+
+struct Pipeline {
+    std::filesystem::path file;        // the pipeline YAML
+    std::filesystem::path root;        // its directory: inputs, outputs and state are relative to it
+    std::filesystem::path output_root; // outputs must stay inside (default: root)
+    std::map<std::string, std::string> vars;
+    std::vector<Job> jobs;             // in dependency order
+
+    const Job* job(std::string_view name) const;
+};
+
+using Defines = std::vector<std::pair<std::string, std::string>>;
+
+// Throws ConfigError.
+Pipeline load_pipeline(const std::filesystem::path& file, const Defines& defines, const StepTable& steps);
+Pipeline parse_pipeline(const std::string& yaml_text, const std::filesystem::path& file, const Defines& defines,
+                        const StepTable& steps);
+
+// "${name}" and "${env:NAME}" ("${env:NAME:-default}") in `text`; "$$" is a literal "$".
+std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos);
+
+} // namespace af::engine

@@ -1,0 +1,55 @@
+#include "engine/config_error.hpp"
+
+#include <algorithm>
+
+namespace af::engine {
+
+std::string SourcePos::str() const {
+    std::string s = file.empty() ? std::string("<config>") : file;
+    if (line > 0) {
+        s.append(1, ':').append(std::to_string(line));
+        s.append(1, ':').append(std::to_string(column));
+    }
+    return s;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t up = row[j];
+            size_t sub = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, sub});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices) {
+    const std::string* best = nullptr;
+    size_t best_d = SIZE_MAX;
+    for (const auto& c : choices) {
+        size_t d = edit_distance(word, c);
+        if (d < best_d) best_d = d, best = &c;
+    }
+    // A third of the word (at least 1, at most 3 edits) separates typos from other words.
+    size_t limit = std::clamp<size_t>(word.size() / 3, 1, 3);
+    if (!best || best_d > limit) return "";
+    std::string out = " (did you mean '";
+    out.append(*best).append("'?)");
+    return out;
+}
+
+std::string not_one_of(std::string_view what, std::string_view word, const std::vector<std::string>& choices) {
+    std::string out;
+    out.append(1, '\'').append(word).append("' is not a valid ").append(what).append("; valid: ");
+    for (size_t i = 0; i < choices.size(); ++i) out.append(i ? ", " : "").append(choices[i]);
+    out.append(did_you_mean(word, choices));
+    return out;
+}
+
+} // namespace af::engine

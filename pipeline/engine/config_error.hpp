@@ -1,0 +1,36 @@
+// Configuration errors: every one names file:line:column and, where a word
+// was expected, the valid choices and the closest one ("did you mean …").
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace af::engine {
+
+struct SourcePos {
+    std::string file;
+    int line = 0, column = 0; // 1-based; 0 when unknown
+    std::string str() const;
+};
+
+class ConfigError : public std::runtime_error {
+public:
+    ConfigError(const SourcePos& pos, const std::string& message)
+        : std::runtime_error(pos.str() + ": " + message), pos_(pos) {}
+    const SourcePos& pos() const { return pos_; }
+
+private:
+    SourcePos pos_;
+};
+
+size_t edit_distance(std::string_view a, std::string_view b);
+
+// " (did you mean 'x'?)" when a choice is close enough, else "".
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices);
+
+// "'word' is not a valid <what>; valid: a, b, c (did you mean 'b'?)"
+std::string not_one_of(std::string_view what, std::string_view word, const std::vector<std::string>& choices);
+
+} // namespace af::engine

@@ -1,0 +1,141 @@
+#include "engine/output_template.hpp"
+
+#include <stdexcept>
+
+namespace af::engine {
+namespace fs = std::filesystem;
+
+OutputTemplate OutputTemplate::parse(const std::string& s) {
+    OutputTemplate t;
+    std::string lit;
+    for (size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if (c == '{' && i + 1 < s.size() && s[i + 1] == '{') {
+            lit += '{';
+            ++i;
+        } else if (c == '}' && i + 1 < s.size() && s[i + 1] == '}') {
+            lit += '}';
+            ++i;
+        } else if (c == '{') {
+            size_t end = s.find('}', i);
+            if (end == std::string::npos)
+                throw std::invalid_argument("output template '" + s + "': '{' at column " + std::to_string(i + 1) +
+                                            " is never closed (write '{{' for a literal brace)");
+            std::string name = s.substr(i + 1, end - i - 1);
+            if (name.empty()) throw std::invalid_argument("output template '" + s + "': empty placeholder '{}'");
+            for (char n : name)
+                if (!(isalnum(static_cast<unsigned char>(n)) || n == '_' || n == '.'))
+                    throw std::invalid_argument("output template '" + s + "': bad placeholder name '{" + name + "}'");
+            if (!lit.empty()) t.parts_.push_back({false, std::move(lit)});
+            lit.clear();
+            t.parts_.push_back({true, name});
+            i = end;
+        } else if (c == '}') {
+            throw std::invalid_argument("output template '" + s + "': unmatched '}' at column " +
+                                        std::to_string(i + 1) + " (write '}}' for a literal brace)");
+        } else {
+            lit += c;
+        }
+    }
+    if (!lit.empty()) t.parts_.push_back({false, std::move(lit)});
+    return t;
+}
+
+std::string OutputTemplate::static_prefix() const {
+    std::string prefix;
+    for (const auto& p : parts_) {
+        if (p.placeholder) {
+            auto slash = prefix.rfind('/');
+            return slash == std::string::npos ? "" : prefix.substr(0, slash);
+        }
+        prefix += p.text;
+    }
+    // No placeholder: a single fixed file (gather outputs); its directory is the root.
+    auto slash = prefix.rfind('/');
+    return slash == std::string::npos ? "" : prefix.substr(0, slash);
+}
+
+bool OutputTemplate::has_parent_ref_after_placeholder() const {
+    bool seen = false;
+    for (const auto& p : parts_) {
+        if (p.placeholder) seen = true;
+        else if (seen && (p.text.find("../") != std::string::npos || p.text.find("/..") != std::string::npos))
+            return true;
+    }
+    return false;
+}
+
+std::vector<std::string> OutputTemplate::placeholders() const {
+    std::vector<std::string> v;
+    for (const auto& p : parts_)
+        if (p.placeholder) v.push_back(p.text);
+    return v;
+}
+
+std::string OutputTemplate::expand(const std::map<std::string, std::string>& values) const {
+    std::string out;
+    for (const auto& p : parts_) {
+        if (!p.placeholder) {
+            out += p.text;
+            continue;
+        }
+        auto it = values.find(p.text);
+        if (it == values.end()) {
+            std::string have;
+            for (const auto& [k, _] : values) have += (have.empty() ? "" : ", ") + k;
+            throw std::runtime_error("output template uses {" + p.text + "} but this item has no such value (has: " +
+                                     have + ")");
+        }
+        out += it->second;
+    }
+    return out;
+}
+
+std::map<std::string, std::string> template_values(const std::string& name,
+                                                   const std::map<std::string, std::string>& meta,
+                                                   const std::string& job) {
+    std::map<std::string, std::string> v = meta;
+    fs::path p(name);
+    std::string dir = p.parent_path().generic_string();
+    v["path"] = name;
+    v["dir"] = dir.empty() ? "." : dir;
+    v["name"] = p.filename().string();
+    v["stem"] = p.stem().string();
+    std::string ext = p.extension().string();
+    v["ext"] = ext.empty() ? "" : ext.substr(1);
+    v["job"] = job;
+    return v;
+}
+
+bool path_within(const fs::path& p, const fs::path& root) {
+    auto r = root.begin(), x = p.begin();
+    for (; r != root.end(); ++r, ++x) {
+        if (r->empty()) continue; // trailing separator
+        if (x == p.end() || *x != *r) return false;
+    }
+    return true;
+}
+
+fs::path resolve_output(const OutputTemplate& tpl, const std::map<std::string, std::string>& values,
+                        const fs::path& project_root) {
+    for (const auto& name : tpl.placeholders()) {
+        auto it = values.find(name);
+        if (it == values.end()) continue; // expand() reports it
+        for (const auto& part : fs::path(it->second))
+            if (part == "..")
+                throw std::runtime_error("output path: {" + name + "} = '" + it->second +
+                                         "' contains '..'; refusing to write outside the output directory");
+    }
+    fs::path prefix(tpl.static_prefix());
+    fs::path out(tpl.expand(values));
+    if (prefix.is_relative()) prefix = project_root / prefix;
+    if (out.is_relative()) out = project_root / out;
+    prefix = prefix.lexically_normal();
+    out = out.lexically_normal();
+    if (!path_within(out, prefix) || out == prefix)
+        throw std::runtime_error("output path '" + out.string() + "' escapes the output directory '" +
+                                 prefix.string() + "'");
+    return out;
+}
+
+} // namespace af::engine

@@ -1,0 +1,48 @@
+// Output path templates: "build/{dir}/{stem}.png". Placeholders come from the
+// item's name ({dir} {stem} {ext} {name} {path}) and metadata ({mip} {face}
+// {layer} {x} {y} {level} …); "{{" and "}}" are literal braces.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace af::engine {
+
+class OutputTemplate {
+public:
+    // Throws std::invalid_argument on unbalanced braces or bad placeholder names.
+    static OutputTemplate parse(const std::string& text);
+
+    // The text before the first placeholder, cut at its last '/': the
+    // directory every expansion must stay inside.
+    std::string static_prefix() const;
+    bool has_parent_ref_after_placeholder() const;
+    std::vector<std::string> placeholders() const;
+
+    // Throws std::runtime_error naming a missing placeholder and the values there are.
+    std::string expand(const std::map<std::string, std::string>& values) const;
+
+private:
+    struct Part {
+        bool placeholder;
+        std::string text;
+    };
+    std::vector<Part> parts_;
+};
+
+// Values for one item: dir/stem/ext/name/path from `name`, then `meta`.
+std::map<std::string, std::string> template_values(const std::string& name,
+                                                   const std::map<std::string, std::string>& meta,
+                                                   const std::string& job);
+
+// Lexical: `p` equals `root` or lies below it (both absolute and normal).
+bool path_within(const std::filesystem::path& p, const std::filesystem::path& root);
+
+// Expands `tpl` for an item and resolves it against `project_root`; throws
+// std::runtime_error if the result escapes the template's fixed directory.
+std::filesystem::path resolve_output(const OutputTemplate& tpl, const std::map<std::string, std::string>& values,
+                                     const std::filesystem::path& project_root);
+
+} // namespace af::engine

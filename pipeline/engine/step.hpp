@@ -1,0 +1,72 @@
+// The step table: every YAML step name maps to a StepDef, built in
+// (engine_steps.cpp, texture_steps.cpp) or adapted from a plugin af_stage.
+#pragma once
+
+#include "engine/item.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace af::engine {
+
+struct ParamSpec {
+    std::string name;
+    std::string default_value;          // used when absent: normalisation fills it in
+    std::vector<std::string> choices;   // empty = free text
+    std::string doc;
+};
+
+// Everything a step may touch while running one action.
+struct StepContext {
+    const Params& params;
+    std::filesystem::path base_dir;     // where relative paths in parameters resolve
+    std::string output_ext;             // extension of the job's output template (no dot), for `write`
+    std::vector<std::string>& tools;    // plugin identities used ("dds@1.0#hash"), part of the up-to-date check
+    nlohmann::json& metrics;            // quality figures a step reports (PSNR, chosen format, …)
+    std::function<bool()> cancelled;
+};
+
+enum class StepKind { Map, Gather };
+
+struct StepDef {
+    std::string name, description;
+    uint32_t version = 1;                // bump when output bytes change
+    StepKind kind = StepKind::Map;
+    std::vector<ParamSpec> params;
+    bool open_params = false;            // accepts any parameter (passed through to a plugin)
+    std::string provider = "engine";     // identity mixed into action keys
+    bool takes_texture = false;          // byte items are read (probed) into textures first
+    // Map: called once per item; Gather: once with every item of the job.
+    std::function<std::vector<Item>(StepContext&, std::vector<Item>)> run;
+};
+
+// Turns a byte item into a texture item (the implicit `read`), recording
+// the plugin it used in `tools`.
+using TextureReader = std::function<Item(const Item&, std::vector<std::string>& tools)>;
+// Encodes a texture item for an output path (the implicit `write`).
+using TextureWriter =
+    std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools)>;
+
+class StepTable {
+public:
+    void add(StepDef def);
+    const StepDef* find(std::string_view name) const;
+    std::vector<std::string> names() const;
+
+    TextureReader reader;
+    TextureWriter writer;
+
+private:
+    std::map<std::string, std::unique_ptr<StepDef>, std::less<>> steps_;
+};
+
+// Steps that need no plugin host: copy, zip, swizzle, deswizzle.
+void add_engine_steps(StepTable& table);
+
+} // namespace af::engine

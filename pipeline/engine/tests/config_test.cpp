@@ -1,0 +1,191 @@
+#include "test_project.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+using namespace af::engine;
+using namespace af::engine::test;
+
+namespace {
+std::string error_of(const std::string& yaml, const Defines& d = {}) {
+    StepTable steps = png_test_steps();
+    try {
+        parse_pipeline(yaml, "/proj/pipeline.yaml", d, steps);
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+TEST_CASE("schema errors name file:line:column and suggest fixes", "[config]") {
+    CHECK(error_of("jobs: {}\n") == "/proj/pipeline.yaml:1:1: missing 'assetforge: 1' (the schema version) at the "
+                                    "top of the file");
+    CHECK(error_of("assetforge: 2\njobs: {}\n").find("pipeline.yaml:1:13: unsupported 'assetforge' version '2'") !=
+          std::string::npos);
+    std::string e = error_of("assetforge: 1\njobz: {}\n");
+    CHECK(e.find("pipeline.yaml:2:1: 'jobz' is not a valid top-level key") != std::string::npos);
+    CHECK(e.find("did you mean 'jobs'?") != std::string::npos);
+
+    e = error_of(R"(assetforge: 1
+jobs:
+  a:
+    inputs: "*.png"
+    stepz: [ invert ]
+    output: "out/{stem}.png"
+)");
+    CHECK(e.find("pipeline.yaml:5:5: 'stepz' is not a valid key of job 'a'") != std::string::npos);
+    CHECK(e.find("did you mean 'steps'?") != std::string::npos);
+
+    e = error_of(R"(assetforge: 1
+jobs:
+  a:
+    inputs: "*.png"
+    steps: [ invrt ]
+    output: "out/{stem}.png"
+)");
+    CHECK(e.find("pipeline.yaml:5:14: 'invrt' is not a valid step") != std::string::npos);
+    CHECK(e.find("did you mean 'invert'?") != std::string::npos);
+
+    e = error_of(R"(assetforge: 1
+jobs:
+  a:
+    inputs: "*.png"
+    steps:
+      - invert: { amont: 3 }
+    output: "out/{stem}.png"
+)");
+    CHECK(e.find("pipeline.yaml:6:19: 'amont' is not a valid parameter of step 'invert'; valid: amount") !=
+          std::string::npos);
+
+    e = error_of(R"(assetforge: 1
+jobs:
+  a:
+    inputs: "*.png"
+    gather: { zip: { compression: deflat } }
+    output: "out/x.zip"
+)");
+    CHECK(e.find("pipeline.yaml:5:35: 'deflat' is not a valid value for 'compression' of step 'zip'; valid: "
+                 "deflate, store (did you mean 'deflate'?)") != std::string::npos);
+
+    e = error_of(R"(assetforge: 1
+jobs:
+  a:
+    from: fist
+    output: "out/{stem}.png"
+  first:
+    inputs: "*.png"
+    output: "o/{stem}.png"
+)");
+    CHECK(e.find("pipeline.yaml:4:5: job 'a' from: 'fist' is not a valid job") != std::string::npos);
+    CHECK(e.find("did you mean 'first'?") != std::string::npos);
+
+    e = error_of("assetforge: 1\njobs:\n  a:\n    inputs: \"*.png\"\n    steps: [zip]\n    output: o/{stem}\n");
+    CHECK(e.find("pipeline.yaml:5:13: step 'zip' gathers all inputs") != std::string::npos);
+
+    e = error_of("assetforge: 1\njobs:\n  a:\n    inputs: \"*.png\"\n    output: \"o/{stem\"\n");
+    CHECK(e.find("pipeline.yaml:5:13: output template 'o/{stem': '{' at column 3 is never closed") !=
+          std::string::npos);
+
+    e = error_of("assetforge: 1\njobs:\n  a:\n    inputs: [ \"*.png\"\n");
+    CHECK(e.find("/proj/pipeline.yaml:5:1: YAML syntax error") == 0);
+    CHECK(e.find("YAML syntax error") != std::string::npos);
+}
+
+TEST_CASE("variables, environment and -D overrides", "[config]") {
+    StepTable steps = png_test_steps();
+    setenv("AF_TEST_ENV_DIR", "fromenv", 1);
+    const char* yaml = R"(assetforge: 1
+vars: { src: "${env:AF_TEST_ENV_DIR}/tex", out: "build/${mode}", mode: debug }
+jobs:
+  a:
+    inputs: "${src}/**/*.png"
+    output: "${out}/{stem}.png"
+)";
+    auto p = parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps);
+    CHECK(p.jobs[0].patterns == std::vector<std::string>{"fromenv/tex/**/*.png"});
+    CHECK(p.jobs[0].output == "build/debug/{stem}.png");
+    p = parse_pipeline(yaml, "/proj/pipeline.yaml", {{"mode", "release"}}, steps);
+    CHECK(p.jobs[0].output == "build/release/{stem}.png");
+    p = parse_pipeline(yaml, "/proj/pipeline.yaml", {{"out", "dist"}}, steps);
+    CHECK(p.jobs[0].output == "dist/{stem}.png");
+
+    std::string e = error_of("assetforge: 1\nvars: {out: b}\njobs:\n  a:\n    inputs: \"*.png\"\n    output: "
+                             "\"${ot}/{stem}.png\"\n");
+    CHECK(e.find("pipeline.yaml:6:13: unknown variable '${ot}'") != std::string::npos);
+    CHECK(e.find("did you mean 'out'?") != std::string::npos);
+    e = error_of("assetforge: 1\njobs:\n  a:\n    inputs: \"${env:AF_SURELY_UNSET_VAR}/*.png\"\n    output: o/{stem}\n");
+    CHECK(e.find("environment variable 'AF_SURELY_UNSET_VAR' is not set") != std::string::npos);
+}
+
+TEST_CASE("parameters are normalised: defaults filled, so spelling them out changes nothing", "[config]") {
+    StepTable steps = png_test_steps();
+    auto a = parse_pipeline("assetforge: 1\njobs:\n  a:\n    inputs: x\n    steps: [invert]\n    output: o/{stem}\n",
+                            "/p/pipeline.yaml", {}, steps);
+    auto b = parse_pipeline(
+        "assetforge: 1\njobs:\n  a:\n    inputs: x\n    steps: [{invert: {amount: 255}}]\n    output: o/{stem}\n",
+        "/p/pipeline.yaml", {}, steps);
+    CHECK(a.jobs[0].steps[0].params == b.jobs[0].steps[0].params);
+}
+
+TEST_CASE("presets and includes", "[config]") {
+    TestProject t;
+    t.write("presets/common.yaml", R"(presets:
+  double_invert: [ invert, { invert: { amount: 128 } } ]
+vars: { out: from_include }
+)");
+    t.write("pipeline.yaml", R"(assetforge: 1
+include: presets/common.yaml
+jobs:
+  a:
+    inputs: "src/*.png"
+    steps: [ double_invert, copy ]
+    output: "${out}/{stem}.png"
+)");
+    auto p = load_pipeline(t.path("pipeline.yaml"), {}, t.steps());
+    REQUIRE(p.jobs[0].steps.size() == 3);
+    CHECK(p.jobs[0].steps[1].params.at("amount") == "128");
+    CHECK(p.jobs[0].output == "from_include/{stem}.png");
+
+    t.write("pipeline.yaml", "assetforge: 1\ninclude: presets/missing.yaml\njobs: {}\n");
+    try {
+        load_pipeline(t.path("pipeline.yaml"), {}, t.steps());
+        FAIL("expected an error");
+    } catch (const ConfigError& e) {
+        CHECK(std::string(e.what()).find("pipeline.yaml:2:10: cannot read") != std::string::npos);
+    }
+    t.write("presets/bad.yaml", "presets:\n  p: [ inver ]\n");
+    t.write("pipeline.yaml", "assetforge: 1\ninclude: presets/bad.yaml\njobs:\n  a:\n    inputs: x\n    steps: [p]\n    "
+                             "output: o/{stem}\n");
+    try {
+        load_pipeline(t.path("pipeline.yaml"), {}, t.steps());
+        FAIL("expected an error");
+    } catch (const ConfigError& e) {
+        // The position is in the included file, where the typo is.
+        CHECK(std::string(e.what()).find("presets/bad.yaml:2:8: 'inver' is not a valid step") != std::string::npos);
+    }
+}
+
+TEST_CASE("output templates may not leave the output root", "[config][template]") {
+    std::string e = error_of("assetforge: 1\njobs:\n  a:\n    inputs: x\n    output: \"../elsewhere/{stem}.png\"\n");
+    CHECK(e.find("pipeline.yaml:5:13: output '../elsewhere/{stem}.png' leaves the output root /proj") !=
+          std::string::npos);
+    e = error_of("assetforge: 1\njobs:\n  a:\n    inputs: x\n    output: \"out/{dir}/../../{stem}.png\"\n");
+    CHECK(e.find("uses '..' after a placeholder") != std::string::npos);
+    // Allowed when the root is widened on purpose.
+    StepTable steps = png_test_steps();
+    auto p = parse_pipeline("assetforge: 1\noutput_root: ..\njobs:\n  a:\n    inputs: x\n    output: "
+                            "\"../elsewhere/{stem}.png\"\n",
+                            "/proj/pipeline.yaml", {}, steps);
+    CHECK(p.output_root == "/");
+}
+
+TEST_CASE("job cycles are refused", "[config]") {
+    std::string e = error_of(R"(assetforge: 1
+jobs:
+  a: { from: b, output: "o/a/{stem}" }
+  b: { from: a, output: "o/b/{stem}" }
+)");
+    CHECK(e.find("cycle") != std::string::npos);
+}

@@ -1,0 +1,398 @@
+#include "test_project.hpp"
+
+#include "core/png_io.hpp"
+#include "engine/state_store.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <fstream>
+#include <thread>
+#include <nlohmann/json.hpp>
+
+using namespace af::engine;
+using namespace af::engine::test;
+using Strings = std::vector<std::string>;
+
+namespace {
+const char* kTwoJobs = R"(assetforge: 1
+vars: { out: build }
+jobs:
+  first:
+    inputs: "src/**/*.png"
+    steps: [ invert ]
+    output: "${out}/first/{dir}/{stem}.png"
+  second:
+    from: first
+    steps:
+      - invert: { amount: 200 }
+    output: "${out}/second/{dir}/{stem}.png"
+)";
+
+void three_inputs(TestProject& t) {
+    t.write_png("src/a.png", 8, 8, 1);
+    t.write_png("src/sub/b.png", 4, 4, 2);
+    t.write_png("src/sub/c.png", 2, 6, 3);
+}
+} // namespace
+
+TEST_CASE("first build runs every action, a second does nothing", "[incremental]") {
+    TestProject t;
+    three_inputs(t);
+    auto s1 = t.build(kTwoJobs);
+    CHECK(s1.built == 6);
+    CHECK(s1.failed == 0);
+    CHECK(t.exists("build/first/sub/b.png"));
+    CHECK(t.exists("build/second/sub/c.png"));
+    // Content check: second = 200 - (255 - x) for colour channels.
+    auto src = af::read_png_file(t.path("src/a.png"));
+    auto out = af::read_png_file(t.path("build/second/a.png"));
+    CHECK(int(out.rgba8[0]) == int(uint8_t(200 - (255 - src.rgba8[0]))));
+
+    auto s2 = t.build(kTwoJobs);
+    CHECK(s2.built == 0);
+    CHECK(s2.up_to_date == 6);
+    CHECK(with_status(s2, "built").empty());
+}
+
+TEST_CASE("the report records each action", "[incremental][report]") {
+    TestProject t;
+    three_inputs(t);
+    BuildOptions opt;
+    opt.report_file = t.path("report.json").string();
+    opt.trace_file = t.path("trace.json").string();
+    t.build(kTwoJobs, opt);
+    auto report = nlohmann::json::parse(t.read("report.json"));
+    REQUIRE(report["actions"].size() == 6);
+    for (const auto& a : report["actions"]) {
+        CHECK(a["status"] == "built");
+        CHECK(a["key"].get<std::string>().size() == 32);
+        CHECK(a["outputs"].size() == 1);
+        CHECK(a["reason"] == "new input");
+    }
+    auto trace = nlohmann::json::parse(t.read("trace.json"));
+    CHECK(trace["traceEvents"].size() >= 12); // a step and a commit per action
+    CHECK(trace["traceEvents"][0]["ph"] == "X");
+    t.build(kTwoJobs, opt);
+    report = nlohmann::json::parse(t.read("report.json"));
+    for (const auto& a : report["actions"]) CHECK(a["status"] == "up-to-date");
+}
+
+TEST_CASE("changing one input rebuilds exactly its chain", "[incremental]") {
+    TestProject t;
+    three_inputs(t);
+    t.build(kTwoJobs);
+    t.write_png("src/sub/b.png", 4, 4, 9);
+    auto s = t.build(kTwoJobs);
+    CHECK(with_status(s, "built") == Strings{"first:src/sub/b.png", "second:build/first/sub/b.png"});
+    CHECK(s.up_to_date == 4);
+}
+
+TEST_CASE("touching an input without changing it rebuilds nothing", "[incremental]") {
+    TestProject t;
+    three_inputs(t);
+    t.build(kTwoJobs);
+    std::string bytes = t.read("src/a.png");
+    std::filesystem::remove(t.path("src/a.png"));
+    t.write("src/a.png", bytes); // new inode and mtime, same content
+    auto s = t.build(kTwoJobs);
+    CHECK(s.built == 0);
+}
+
+TEST_CASE("changing a step parameter rebuilds that job only", "[incremental]") {
+    TestProject t;
+    three_inputs(t);
+    t.build(kTwoJobs);
+    std::string changed = kTwoJobs;
+    changed.replace(changed.find("amount: 200"), 11, "amount: 100");
+    BuildOptions opt;
+    opt.explain = true;
+    std::ostringstream out;
+    opt.out = &out;
+    auto s = t.build(changed, opt);
+    CHECK(with_status(s, "built") ==
+          Strings{"second:build/first/a.png", "second:build/first/sub/b.png", "second:build/first/sub/c.png"});
+    CHECK(out.str().find("parameters changed") != std::string::npos);
+}
+
+TEST_CASE("a deleted output is rebuilt", "[incremental]") {
+    TestProject t;
+    three_inputs(t);
+    t.build(kTwoJobs);
+    std::filesystem::remove(t.path("build/second/sub/c.png"));
+    auto s = t.build(kTwoJobs);
+    CHECK(with_status(s, "built") == Strings{"second:build/first/sub/c.png"});
+    CHECK(t.exists("build/second/sub/c.png"));
+    for (const auto& a : s.actions)
+        if (a.status == "built") CHECK(a.reason == "output missing: build/second/sub/c.png");
+}
+
+TEST_CASE("an output edited by hand is detected and rebuilt", "[incremental]") {
+    TestProject t;
+    three_inputs(t);
+    t.build(kTwoJobs);
+    std::string good = t.read("build/first/a.png");
+    t.write("build/first/a.png", "edited by hand");
+    auto s = t.build(kTwoJobs);
+    CHECK(with_status(s, "built") == Strings{"first:src/a.png"});
+    for (const auto& a : s.actions)
+        if (a.status == "built") CHECK(a.reason == "output edited: build/first/a.png");
+    CHECK(t.read("build/first/a.png") == good);
+}
+
+TEST_CASE("removing an input removes its outputs", "[incremental]") {
+    TestProject t;
+    three_inputs(t);
+    t.build(kTwoJobs);
+    std::filesystem::remove(t.path("src/sub/b.png"));
+    auto s = t.build(kTwoJobs);
+    CHECK(s.removed == 2);
+    CHECK(with_status(s, "removed") == Strings{"first:src/sub/b.png", "second:build/first/sub/b.png"});
+    CHECK_FALSE(t.exists("build/first/sub/b.png"));
+    CHECK_FALSE(t.exists("build/second/sub/b.png"));
+    CHECK(t.exists("build/second/sub/c.png"));
+    auto s2 = t.build(kTwoJobs);
+    CHECK(s2.removed == 0);
+    CHECK(s2.built == 0);
+}
+
+TEST_CASE("bad files mid-batch: the others complete, failures are listed", "[failure]") {
+    TestProject t;
+    three_inputs(t);
+    t.write("src/broken.png", "not a png at all");
+    BuildOptions opt;
+    std::ostringstream err;
+    opt.err = &err;
+    auto s = t.build(kTwoJobs, opt);
+    CHECK(s.failed == 1);
+    CHECK(s.built == 6);
+    CHECK(s.exit_code() == 1);
+    CHECK(with_status(s, "failed") == Strings{"first:src/broken.png"});
+    CHECK(err.str().find("first: src/broken.png: step 'invert'") != std::string::npos);
+    // A failed action runs again next time; the good ones do not.
+    auto s2 = t.build(kTwoJobs);
+    CHECK(with_status(s2, "failed") == Strings{"first:src/broken.png"});
+    CHECK(s2.built == 0);
+}
+
+TEST_CASE("fail-fast stops starting new actions", "[failure]") {
+    TestProject t;
+    for (int i = 0; i < 20; ++i) t.write("src/bad" + std::to_string(i) + ".png", "broken");
+    BuildOptions opt;
+    opt.fail_fast = true;
+    opt.threads = 1;
+    auto s = t.build(kTwoJobs, opt);
+    CHECK(s.failed >= 1);
+    CHECK(s.not_run >= 1);
+    CHECK(s.failed + s.not_run == 20);
+}
+
+TEST_CASE("cancellation leaves no partial outputs and a consistent state", "[cancel]") {
+    TestProject t;
+    for (int i = 0; i < 12; ++i) t.write_png("src/f" + std::to_string(i) + ".png", 4, 4, uint8_t(i));
+    const char* yaml = R"(assetforge: 1
+jobs:
+  slow:
+    inputs: "src/*.png"
+    steps: [ { slow: { ms: 30 } }, invert ]
+    output: "out/{stem}.png"
+)";
+    std::atomic<int> polls{0};
+    BuildOptions opt;
+    opt.threads = 2;
+    opt.cancelled = [&] { return ++polls > 10; };
+    auto s = t.build(yaml, opt);
+    CHECK(s.cancelled);
+    CHECK(s.exit_code() == 1);
+    CHECK(s.built < 12);
+    for (const auto& e : std::filesystem::directory_iterator(t.path("out")))
+        CHECK(e.path().filename().string().rfind(".af-tmp-", 0) != 0);
+    auto s2 = t.build(yaml);
+    CHECK(s2.built == 12 - s.built);
+    CHECK(s2.up_to_date == s.built);
+}
+
+TEST_CASE("status (dry run) reports what would run without running", "[status]") {
+    TestProject t;
+    three_inputs(t);
+    BuildOptions dry;
+    dry.dry_run = true;
+    auto s = t.build(kTwoJobs, dry);
+    CHECK(with_status(s, "would-run") == Strings{"first:src/a.png", "first:src/sub/b.png", "first:src/sub/c.png"});
+    CHECK_FALSE(t.exists("build/first/a.png"));
+    t.build(kTwoJobs);
+    t.write_png("src/a.png", 8, 8, 42);
+    s = t.build(kTwoJobs, dry);
+    CHECK(with_status(s, "would-run") == Strings{"first:src/a.png", "second:build/first/a.png"});
+}
+
+TEST_CASE("globs with spaces and unicode names", "[glob]") {
+    TestProject t;
+    t.write_png("src/with space/ü ñ 漢字.png", 2, 2, 5);
+    t.write_png("src/plain.png", 2, 2, 6);
+    auto s = t.build(R"(assetforge: 1
+jobs:
+  j:
+    inputs: "src/**/*.png"
+    steps: [ invert ]
+    output: "out/{dir}/{stem}.png"
+)");
+    CHECK(s.built == 2);
+    CHECK(t.exists("out/with space/ü ñ 漢字.png"));
+    CHECK(t.exists("out/plain.png"));
+}
+
+TEST_CASE("1 → N items use metadata in the output template", "[template]") {
+    TestProject t;
+    t.write("src/x.bin", "hello");
+    const char* yaml = R"(assetforge: 1
+jobs:
+  j:
+    inputs: "src/*.bin"
+    steps: [ split ]
+    output: "out/{stem}_{part}.{ext}"
+)";
+    auto s = t.build(yaml);
+    CHECK(s.built == 1);
+    CHECK(t.read("out/x_0.bin") == "hello");
+    CHECK(t.read("out/x_1.bin") == "hello");
+    // Same output for two items: refused.
+    auto s2 = t.build(R"(assetforge: 1
+jobs:
+  j:
+    inputs: "src/*.bin"
+    steps: [ split ]
+    output: "out2/{stem}.{ext}"
+)");
+    CHECK(s2.failed == 1);
+    CHECK(s2.actions[0].error.find("same output") != std::string::npos);
+}
+
+TEST_CASE("item names that climb out of the output directory are refused", "[template]") {
+    TestProject t;
+    t.write("src/x.bin", "x");
+    StepTable steps = png_test_steps();
+    steps.add({"evil", "", 1, StepKind::Map, {}, false, "test", false, [](StepContext&, std::vector<Item> items) {
+                   for (auto& it : items) it.name = "../../escaped.bin";
+                   return items;
+               }});
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  j:
+    inputs: "src/*.bin"
+    steps: [ evil ]
+    output: "out/{dir}/{name}"
+)");
+    BuildOptions opt;
+    std::ostringstream sink;
+    opt.out = opt.err = &sink;
+    auto s = run_build(load_pipeline(t.path("pipeline.yaml"), {}, steps), steps, opt);
+    CHECK(s.failed == 1);
+    CHECK(s.actions[0].error.find("..") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(t.root().parent_path() / "escaped.bin"));
+}
+
+TEST_CASE("zip gather is byte-identical across clean builds and tracks its inputs", "[zip]") {
+    TestProject t;
+    three_inputs(t);
+    const char* yaml = R"(assetforge: 1
+jobs:
+  pngs:
+    inputs: "src/**/*.png"
+    steps: [ invert ]
+    output: "build/png/{dir}/{stem}.png"
+  package:
+    from: pngs
+    gather: { zip: { manifest: manifest.json } }
+    output: "build/mod.zip"
+)";
+    auto s1 = t.build(yaml);
+    CHECK(s1.built == 4);
+    std::string zip1 = t.read("build/mod.zip");
+    REQUIRE(zip1.size() > 100);
+    CHECK(zip1.find("sub/b.png") != std::string::npos);
+    CHECK(zip1.find("manifest.json") != std::string::npos);
+    std::filesystem::remove_all(t.path("build"));
+    std::filesystem::remove_all(t.path(".assetforge"));
+    // Different mtimes for the inputs the second time round.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    t.write_png("src/a.png", 8, 8, 1);
+    auto s2 = t.build(yaml);
+    CHECK(s2.built == 4);
+    CHECK(t.read("build/mod.zip") == zip1);
+    auto s3 = t.build(yaml);
+    CHECK(s3.built == 0);
+    t.write_png("src/sub/c.png", 2, 6, 77);
+    auto s4 = t.build(yaml);
+    CHECK(with_status(s4, "built") == Strings{"package:*", "pngs:src/sub/c.png"});
+    CHECK(t.read("build/mod.zip") != zip1);
+}
+
+TEST_CASE("gather does not run when an upstream action failed", "[zip][failure]") {
+    TestProject t;
+    three_inputs(t);
+    t.write("src/bad.png", "broken");
+    auto s = t.build(R"(assetforge: 1
+jobs:
+  pngs:
+    inputs: "src/**/*.png"
+    steps: [ invert ]
+    output: "build/png/{dir}/{stem}.png"
+  package:
+    from: pngs
+    gather: zip
+    output: "build/mod.zip"
+)");
+    CHECK(s.failed == 1);
+    CHECK(with_status(s, "not-run") == Strings{"package:*"});
+    CHECK_FALSE(t.exists("build/mod.zip"));
+}
+
+TEST_CASE("needs: a glob job waits for the job it needs", "[graph]") {
+    TestProject t;
+    three_inputs(t);
+    auto s = t.build(R"(assetforge: 1
+jobs:
+  pack:
+    needs: [ pngs ]
+    inputs: "build/png/**/*.png"
+    gather: { step: zip, compression: store }
+    output: "build/mod.zip"
+  pngs:
+    inputs: "src/**/*.png"
+    steps: [ copy ]
+    output: "build/png/{dir}/{name}"
+)");
+    CHECK(s.built == 4);
+    CHECK(s.failed == 0);
+    std::string zip = t.read("build/mod.zip");
+    // Stored entries keep the PNG bytes verbatim.
+    CHECK(zip.find(t.read("src/sub/c.png")) != std::string::npos);
+}
+
+TEST_CASE("clean removes recorded outputs", "[clean]") {
+    TestProject t;
+    three_inputs(t);
+    t.build(kTwoJobs);
+    Pipeline p = load_pipeline(t.path("pipeline.yaml"), {}, t.steps());
+    auto c = clean_outputs(p, {});
+    CHECK(c.removed_files == 6);
+    CHECK_FALSE(t.exists("build/first/a.png"));
+    auto s = t.build(kTwoJobs);
+    CHECK(s.built == 6);
+}
+
+TEST_CASE("a changed plugin identity rebuilds what it produced", "[incremental]") {
+    TestProject t;
+    three_inputs(t);
+    t.build(kTwoJobs);
+    BuildOptions opt;
+    opt.report_file = t.path("r.json").string();
+    t.write("pipeline.yaml", kTwoJobs);
+    std::ostringstream sink;
+    opt.out = opt.err = &sink;
+    opt.tool_identity = [](const std::string&) { return std::string("testpng@2#1"); };
+    auto s = run_build(load_pipeline(t.path("pipeline.yaml"), {}, t.steps()), t.steps(), opt);
+    CHECK(s.built == 6);
+    CHECK(s.actions[0].reason.find("plugin testpng changed") == 0);
+}

@@ -1,0 +1,124 @@
+#include "test_project.hpp"
+
+#include "core/png_io.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+namespace af::engine::test {
+namespace fs = std::filesystem;
+
+namespace {
+std::shared_ptr<Texture> texture_of(const Image& img8) {
+    TextureDesc d;
+    d.format = img8.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
+    d.width = img8.width;
+    d.height = img8.height;
+    auto t = std::make_shared<Texture>(d);
+    t->data = img8.rgba8;
+    return t;
+}
+} // namespace
+
+StepTable png_test_steps() {
+    StepTable t;
+    add_engine_steps(t);
+    t.reader = [](const Item& it, std::vector<std::string>& tools) {
+        tools.push_back("testpng@1#0");
+        Item out = it;
+        out.texture = texture_of(to_rgba8(decode_png(*it.bytes, it.name)));
+        out.bytes.reset();
+        return out;
+    };
+    t.writer = [](const Item& it, const fs::path&, std::vector<std::string>&) {
+        Image img = Image::make8(it.texture->desc.width, it.texture->desc.height);
+        img.rgba8.assign(it.texture->data.begin(), it.texture->data.begin() + img.rgba8.size());
+        return encode_png(img);
+    };
+    // invert: a texture step with a parameter, so parameter changes are testable.
+    t.add({"invert", "inverts colour channels", 1, StepKind::Map, {{"amount", "255", {}, ""}}, false, "test", true,
+           [](StepContext& ctx, std::vector<Item> items) {
+               int amount = std::stoi(ctx.params.at("amount"));
+               for (auto& it : items) {
+                   auto t = std::make_shared<Texture>(*it.texture);
+                   for (size_t i = 0; i < t->data.size(); ++i)
+                       if (i % 4 != 3) t->data[i] = uint8_t(amount - t->data[i]);
+                   it.texture = t;
+               }
+               return items;
+           }});
+    // slow: lets the kill test catch a build in the middle.
+    t.add({"slow", "sleeps", 1, StepKind::Map, {{"ms", "50", {}, ""}}, false, "test", false,
+           [](StepContext& ctx, std::vector<Item> items) {
+               std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(ctx.params.at("ms"))));
+               return items;
+           }});
+    // split: 1 → 2 items with {part} metadata.
+    t.add({"split", "two copies", 1, StepKind::Map, {}, false, "test", false,
+           [](StepContext&, std::vector<Item> items) {
+               std::vector<Item> out;
+               for (auto& it : items)
+                   for (int i = 0; i < 2; ++i) {
+                       Item c = it;
+                       c.meta["part"] = std::to_string(i);
+                       out.push_back(c);
+                   }
+               return out;
+           }});
+    return t;
+}
+
+TestProject::TestProject() : steps_(png_test_steps()) {
+    static std::mt19937_64 rng{std::random_device{}()};
+    root_ = fs::temp_directory_path() / ("af-engine-test-" + std::to_string(rng()));
+    fs::create_directories(root_);
+}
+
+TestProject::~TestProject() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+}
+
+void TestProject::write(const std::string& rel, const std::string& text) const {
+    fs::create_directories(path(rel).parent_path());
+    std::ofstream(path(rel), std::ios::binary) << text;
+}
+
+void TestProject::write_png(const std::string& rel, uint32_t w, uint32_t h, uint8_t seed) const {
+    Image img = Image::make8(w, h);
+    for (size_t i = 0; i < img.rgba8.size(); ++i) img.rgba8[i] = uint8_t(i * 7 + seed * 13);
+    for (size_t i = 3; i < img.rgba8.size(); i += 4) img.rgba8[i] = 255;
+    fs::create_directories(path(rel).parent_path());
+    write_png_file(path(rel), img);
+}
+
+std::string TestProject::read(const std::string& rel) const {
+    std::ifstream in(path(rel), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+BuildSummary TestProject::build(const std::string& yaml, BuildOptions opt, const Defines& defines) {
+    write("pipeline.yaml", yaml);
+    static std::ostringstream sink;
+    if (!opt.out) opt.out = &sink;
+    if (!opt.err) opt.err = &sink;
+    opt.progress = 0;
+    opt.tool_identity = [](const std::string& name) { return name == "testpng" ? "testpng@1#0" : ""; };
+    Pipeline p = load_pipeline(path("pipeline.yaml"), defines, steps_);
+    return run_build(p, steps_, opt);
+}
+
+std::vector<std::string> with_status(const BuildSummary& s, const std::string& status) {
+    std::vector<std::string> v;
+    for (const auto& a : s.actions)
+        if (a.status == status) v.push_back(a.job + ":" + a.input);
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+} // namespace af::engine::test

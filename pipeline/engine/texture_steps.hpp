@@ -1,0 +1,19 @@
+// Steps that read, convert and write textures through the plugin host:
+// read, decode, encode, mips, resize, channels, write, extract; plus the
+// implicit reader/writer and every stage plugins provide.
+#pragma once
+
+#include "engine/step.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <string>
+
+namespace af::engine {
+
+void add_texture_steps(StepTable& table, const host::PluginRegistry& reg);
+void add_plugin_stages(StepTable& table, const host::PluginRegistry& reg);
+
+// "name@version#binaryhash": what action keys record for a plugin.
+std::string plugin_identity(const host::LoadedPlugin& p);
+
+} // namespace af::engine

@@ -1,0 +1,81 @@
+#include "engine/zip_writer.hpp"
+
+#include <zip.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+namespace af::engine {
+
+namespace {
+[[noreturn]] void zip_fail(const std::string& what, zip_error_t* e) {
+    std::string msg = what + ": " + (e ? zip_error_strerror(e) : "unknown error");
+    throw std::runtime_error("zip: " + msg);
+}
+} // namespace
+
+std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, int level) {
+    std::sort(entries.begin(), entries.end(), [](const ZipEntry& a, const ZipEntry& b) { return a.name < b.name; });
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const auto& n = entries[i].name;
+        if (n.empty() || n[0] == '/' || n.find('\\') != std::string::npos)
+            throw std::runtime_error("zip: bad entry name '" + n + "'");
+        for (const auto& part : std::filesystem::path(n))
+            if (part == "..") throw std::runtime_error("zip: entry name '" + n + "' contains '..'");
+        if (i && entries[i - 1].name == n) throw std::runtime_error("zip: two inputs have the entry name '" + n + "'");
+    }
+    zip_error_t err;
+    zip_error_init(&err);
+    zip_source_t* mem = zip_source_buffer_create(nullptr, 0, 0, &err);
+    if (!mem) zip_fail("cannot create buffer", &err);
+    std::unique_ptr<zip_source_t, void (*)(zip_source_t*)> mem_guard(mem, zip_source_free);
+    zip_source_keep(mem); // survives zip_close so the bytes can be read back
+    zip_t* za = zip_open_from_source(mem, ZIP_TRUNCATE, &err);
+    if (!za) zip_fail("cannot open archive", &err);
+    for (const auto& e : entries) {
+        zip_source_t* s = zip_source_buffer(za, e.data.data(), e.data.size(), 0);
+        if (!s) {
+            zip_discard(za);
+            zip_fail("cannot add " + e.name, zip_get_error(za));
+        }
+        zip_int64_t idx = zip_file_add(za, e.name.c_str(), s, ZIP_FL_ENC_UTF_8);
+        if (idx < 0) {
+            zip_source_free(s);
+            std::string msg = zip_strerror(za);
+            zip_discard(za);
+            throw std::runtime_error("zip: cannot add " + e.name + ": " + msg);
+        }
+        // 1980-01-01 00:00:00, the DOS epoch: no build time leaks into the archive.
+        if (zip_file_set_dostime(za, zip_uint64_t(idx), 0, (0 << 9) | (1 << 5) | 1, 0) < 0 ||
+            zip_set_file_compression(za, zip_uint64_t(idx), method == ZipMethod::Store ? ZIP_CM_STORE : ZIP_CM_DEFLATE,
+                                     method == ZipMethod::Store ? 0 : zip_uint32_t(level)) < 0 ||
+            zip_file_set_external_attributes(za, zip_uint64_t(idx), 0, ZIP_OPSYS_UNIX, 0100644u << 16) < 0) {
+            std::string msg = zip_strerror(za);
+            zip_discard(za);
+            throw std::runtime_error("zip: " + e.name + ": " + msg);
+        }
+    }
+    if (zip_close(za) < 0) {
+        std::string msg = zip_strerror(za);
+        zip_discard(za);
+        throw std::runtime_error("zip: cannot finish archive: " + msg);
+    }
+    std::vector<uint8_t> out;
+    if (zip_source_open(mem) < 0) zip_fail("cannot reopen buffer", zip_source_error(mem));
+    zip_source_seek(mem, 0, SEEK_END);
+    zip_int64_t size = zip_source_tell(mem);
+    zip_source_seek(mem, 0, SEEK_SET);
+    if (size > 0) {
+        out.resize(size_t(size));
+        if (zip_source_read(mem, out.data(), zip_uint64_t(size)) != size) {
+            zip_source_close(mem);
+            zip_fail("cannot read buffer", zip_source_error(mem));
+        }
+    }
+    zip_source_close(mem);
+    return out;
+}
+
+} // namespace af::engine
