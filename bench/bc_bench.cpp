@@ -371,9 +371,15 @@ int main(int argc, char** argv) {
                           run(f, imgs, squish_fit(f, squish::kColourIterativeClusterFit), true));
         }
         print_row(f, "nvtt 2.0.8 fastest", run(f, imgs, nvtt_quality(f, nvtt::Quality_Fastest), false));
-        print_row(f, "nvtt 2.0.8 normal", run(f, imgs, nvtt_quality(f, nvtt::Quality_Normal), false));
-        if (!quick || f == Fmt::BC4 || f == Fmt::BC5)
+        // nvtt 2.0.8's normal/production colour compressors crashed this process (SIGSEGV inside
+        // the library) on DXT1/3/5 every time we ran them over the corpus; only BC4/BC5 get those rows.
+        if (f == Fmt::BC4 || f == Fmt::BC5) {
+            print_row(f, "nvtt 2.0.8 normal", run(f, imgs, nvtt_quality(f, nvtt::Quality_Normal), false));
             print_row(f, "nvtt 2.0.8 production", run(f, imgs, nvtt_quality(f, nvtt::Quality_Production), false));
+        } else {
+            std::printf("| %-4s | nvtt 2.0.8 normal/production       | skipped: crash inside libnvtt on this corpus |\n",
+                        fmt_name(f));
+        }
     }
 #ifdef AF_HAVE_BPTC
     for (Fmt f : {Fmt::BC7, Fmt::BC6H}) {
