@@ -371,8 +371,10 @@ int main(int argc, char** argv) {
                           run(f, imgs, squish_fit(f, squish::kColourIterativeClusterFit), true));
         }
         print_row(f, "nvtt 2.0.8 fastest", run(f, imgs, nvtt_quality(f, nvtt::Quality_Fastest), false));
-        // nvtt 2.0.8's normal/production colour compressors crashed this process (SIGSEGV inside
-        // the library) on DXT1/3/5 every time we ran them over the corpus; only BC4/BC5 get those rows.
+        // nvtt 2.0.8's normal/production colour compressors crashed this process (SIGSEGV, faulting
+        // address inside libsquish's mapping) on DXT1/3/5 every run: most likely nvtt's bundled squish
+        // code clashing with libsquish's symbols in one process. Only BC4/BC5 get those rows; run them
+        // through a separate process (e.g. nvcompress) to compare.
         if (f == Fmt::BC4 || f == Fmt::BC5) {
             print_row(f, "nvtt 2.0.8 normal", run(f, imgs, nvtt_quality(f, nvtt::Quality_Normal), false));
             print_row(f, "nvtt 2.0.8 production", run(f, imgs, nvtt_quality(f, nvtt::Quality_Production), false));
