@@ -2,6 +2,7 @@
 #include "bc_block.hpp"
 
 #include <cstring>
+#include <smmintrin.h>
 
 namespace af::bc {
 namespace {
@@ -102,20 +103,27 @@ void decode_bc2(const uint8_t block[16], uint8_t* rgba, size_t pitch) {
 
 void decode_bc3(const uint8_t block[16], uint8_t* rgba, size_t pitch) {
     write_colour(block + 8, true, rgba, pitch);
-    uint8_t pal[8];
-    bc4_palette(block[0], block[1], false, pal);
-    uint64_t idx = load_u48(block + 2);
+    alignas(16) uint8_t a[16];
+    decode_bc4_bytes(block, false, a);
+    const __m128i av = _mm_load_si128(reinterpret_cast<const __m128i*>(a));
+    const __m128i rgb = _mm_set1_epi32(0x00ffffff);
     for (int y = 0; y < 4; ++y) {
-        uint8_t* row = rgba + y * pitch;
-        for (int x = 0; x < 4; ++x, idx >>= 3) row[4 * x + 3] = pal[idx & 7];
+        __m128i* row = reinterpret_cast<__m128i*>(rgba + y * pitch);
+        __m128i alpha = _mm_slli_epi32(_mm_cvtepu8_epi32(_mm_srli_si128(av, 4 * y)), 24);
+        _mm_storeu_si128(row, _mm_or_si128(_mm_and_si128(_mm_loadu_si128(row), rgb), alpha));
     }
 }
 
 void decode_bc4_bytes(const uint8_t block[8], bool is_signed, uint8_t out[16]) {
-    uint8_t pal[8];
+    alignas(16) uint8_t pal[16] = {};
     bc4_palette(block[0], block[1], is_signed, pal);
-    uint64_t idx = load_u48(block + 2);
-    for (int i = 0; i < 16; ++i, idx >>= 3) out[i] = pal[idx & 7];
+    const uint64_t idx = load_u48(block + 2);
+    alignas(16) uint8_t ix[16];
+    for (int i = 0; i < 16; ++i) ix[i] = uint8_t((idx >> (3 * i)) & 7);
+    // One byte shuffle looks up all 16 texels in the 8-entry palette.
+    const __m128i v = _mm_shuffle_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(pal)),
+                                       _mm_load_si128(reinterpret_cast<const __m128i*>(ix)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
 }
 
 void decode_bc4_float(const uint8_t block[8], bool is_signed, float out[16]) {

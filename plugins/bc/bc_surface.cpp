@@ -81,14 +81,19 @@ void decode_block_bytes(const BcFormat& f, const uint8_t* blk, uint8_t* dst, siz
     case Family::BC3: decode_bc3(blk, dst, pitch); return;
     case Family::BC4:
     case Family::BC5: {
-        uint8_t r[16], g[16] = {};
+        // Whole texels as words: (R, G, 0, 255), interleaved with SSE.
+        alignas(16) uint8_t r[16], g[16] = {};
         decode_bc4_bytes(blk, f.is_signed, r);
         if (f.family == Family::BC5) decode_bc4_bytes(blk + 8, f.is_signed, g);
-        for (int y = 0; y < 4; ++y)
-            for (int x = 0; x < 4; ++x) {
-                uint8_t* p = dst + y * pitch + 4 * x;
-                p[0] = r[4 * y + x], p[1] = g[4 * y + x], p[2] = 0, p[3] = 255;
-            }
+        const __m128i rv = _mm_load_si128(reinterpret_cast<const __m128i*>(r));
+        const __m128i gv = _mm_load_si128(reinterpret_cast<const __m128i*>(g));
+        const __m128i lo = _mm_unpacklo_epi8(rv, gv), hi = _mm_unpackhi_epi8(rv, gv); // RG pairs
+        const __m128i alpha = _mm_set1_epi32(int(0xff000000u));
+        const __m128i rows[4] = {_mm_or_si128(_mm_cvtepu16_epi32(lo), alpha),
+                                 _mm_or_si128(_mm_cvtepu16_epi32(_mm_srli_si128(lo, 8)), alpha),
+                                 _mm_or_si128(_mm_cvtepu16_epi32(hi), alpha),
+                                 _mm_or_si128(_mm_cvtepu16_epi32(_mm_srli_si128(hi, 8)), alpha)};
+        for (int y = 0; y < 4; ++y) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + y * pitch), rows[y]);
         return;
     }
     case Family::BC7:
