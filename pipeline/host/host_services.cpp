@@ -7,6 +7,8 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -77,8 +79,22 @@ void float_to_slice(const std::vector<float>& px, const af_surface& d, uint8_t* 
         auto codec = g_registry ? g_registry->codec_for(d.format) : Found<af_codec>{};
         if (!codec || !codec.item->encode)
             sdk::unsupported(std::string("no codec plugin encodes ") + std::string(f->name));
+        // Host floats hold stored values (sRGB-encoded for sRGB data), while a
+        // codec reads float input as linear light. For 8-bit block formats hand
+        // the codec the stored bytes, so sRGB data is not encoded twice.
+        const bool ldr = !(f->flags & fmtflag::hdr) && d.format != FMT_BC4_SNORM && d.format != FMT_BC5_SNORM;
+        std::vector<uint8_t> px8;
         af_surface in{FMT_R32G32B32A32_FLOAT, d.width, d.height, 1,
                       const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(px.data())), px.size() * sizeof(float)};
+        if (ldr) {
+            px8.resize(px.size());
+            for (size_t i = 0; i < px.size(); ++i) {
+                float v = std::isnan(px[i]) ? 0.0f : std::clamp(px[i], 0.0f, 1.0f);
+                px8[i] = uint8_t(std::lround(v * 255.0f));
+            }
+            in = {f->srgb() ? uint32_t(FMT_R8G8B8A8_UNORM_SRGB) : uint32_t(FMT_R8G8B8A8_UNORM), d.width, d.height, 1,
+                  px8.data(), px8.size()};
+        }
         af_surface out{d.format, d.width, d.height, 1, data, size};
         af_error e{};
         af_status st = codec.item->encode(services(), &in, &out, opts, &e);

@@ -92,13 +92,19 @@ std::vector<fs::path> PluginRegistry::default_search_path() {
         }
     }
     fs::path exe = executable_dir();
-    if (!exe.empty()) dirs.push_back((exe / ".." / "lib" / "assetforge" / "plugins").lexically_normal());
+    fs::path beside = exe.empty() ? fs::path() : (exe / ".." / "lib" / "assetforge" / "plugins").lexically_normal();
+    std::error_code ec;
+    if (!beside.empty() && fs::is_directory(beside, ec)) {
+        dirs.push_back(beside);
+    } else {
+        // A binary moved away from its plugins falls back to where they were installed or built.
 #ifdef AF_INSTALL_PLUGIN_DIR
-    dirs.emplace_back(AF_INSTALL_PLUGIN_DIR);
+        dirs.emplace_back(AF_INSTALL_PLUGIN_DIR);
 #endif
 #ifdef AF_BUILD_PLUGIN_DIR
-    dirs.emplace_back(AF_BUILD_PLUGIN_DIR);
+        dirs.emplace_back(AF_BUILD_PLUGIN_DIR);
 #endif
+    }
     std::vector<fs::path> unique;
     for (auto& d : dirs) {
         std::error_code ec;
