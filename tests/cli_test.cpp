@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <cstdlib>
 
 namespace {
 struct Run {
@@ -63,4 +65,23 @@ TEST_CASE("info names the file and the problem") {
     CHECK_THAT(r.out, Catch::Contains("/nonexistent/file.dds"));
     Run j = run("info --json " + png);
     CHECK_THAT(j.out, Catch::Contains("\"width\": 512"));
+}
+
+TEST_CASE("convert exposes the image operations") {
+    const std::string dir = "/tmp/af-cli-convert-" + std::to_string(::getpid());
+    std::string palm = std::string(AF_TEST_DATA) + "/images/a_palm_b.png";
+    std::string rock = std::string(AF_TEST_DATA) + "/images/n_stk_generic_rock_crop128.png";
+    REQUIRE(run("convert --resize 40x24 --mip-filter lanczos3 " + png + " " + dir + "/small.png").code == 0);
+    CHECK_THAT(run("info " + dir + "/small.png").out, Catch::Contains("dimensions: 40x24"));
+    Run dds = run("convert --format bc3 --mips --mip-filter mitchell --alpha-coverage 0.5 --wrap " + palm + " " + dir +
+                  "/palm.dds");
+    CHECK(dds.code == 0);
+    CHECK_THAT(dds.out, Catch::Contains("BC3_UNORM"));
+    CHECK(run("convert --normal-map --colorspace linear " + rock + " " + dir + "/rock.dds").out.find("BC5") !=
+          std::string::npos);
+    CHECK(run("convert --mip-filter bogus " + png + " " + dir + "/x.dds").code == 2);
+    CHECK(run("convert --resize 12 " + png + " " + dir + "/x.dds").code == 2);
+    CHECK(run("convert --wrap --clamp " + png + " " + dir + "/x.dds").code == 2);
+    CHECK(run("convert --alpha-coverage 2 " + png + " " + dir + "/x.dds").code == 2);
+    std::system(("rm -rf " + dir).c_str());
 }

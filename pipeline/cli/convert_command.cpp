@@ -53,6 +53,10 @@ struct ConvertArgs {
     std::string dx10 = "auto";
     bool permissive = false;
     int threads = 0;
+    // Image processing (core/image_ops.hpp).
+    MipOptions mip_opts;
+    bool force_normal_map = false;
+    std::optional<std::pair<uint32_t, uint32_t>> resize;
 };
 
 std::string lower(std::string s) {
@@ -262,9 +266,8 @@ void write_pngs(const host::PluginRegistry& reg, const Texture& t, const Convert
 // Decodes the top level of every layer/face and rebuilds the chain with
 // af::generate_mips, as an uncompressed texture (RGBA8 or RGBA32F).
 Texture regenerate_mips(const host::PluginRegistry& reg, const Texture& t, bool normal_map, bool srgb,
-                        const host::OptionMap& codec) {
-    MipOptions mo;
-    mo.normal_map = normal_map;
+                        const host::OptionMap& codec, MipOptions mo) {
+    mo.normal_map = mo.normal_map || normal_map;
     std::vector<std::vector<Image>> chains;
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
@@ -290,6 +293,37 @@ Texture regenerate_mips(const host::PluginRegistry& reg, const Texture& t, bool 
                     sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "mip chain shapes differ between faces");
                 std::memcpy(s.data, src, s.size);
             }
+    return out;
+}
+
+// --resize WxH: every layer/face's top level through af::resize; the result
+// has one level (mips are rebuilt from it when the output wants them).
+Texture resize_texture(const host::PluginRegistry& reg, const Texture& t, uint32_t w, uint32_t h, const ConvertArgs& a,
+                       const host::OptionMap& codec) {
+    if (t.desc.depth > 1) sdk::unsupported("resizing volume textures");
+    ResizeOptions ro = a.mip_opts; // filter, edge, linear light, premultiplied alpha
+    std::vector<Image> tops;
+    for (uint32_t l = 0; l < t.desc.layers; ++l)
+        for (uint32_t f = 0; f < t.desc.faces; ++f) {
+            Image top = host::decode_surface(reg, t, l, f, 0, codec);
+            if (a.space != Space::Keep) top.srgb = a.space == Space::Srgb;
+            tops.push_back(resize(top, w, h, ro));
+        }
+    TextureDesc d = t.desc;
+    d.width = w;
+    d.height = h;
+    d.mips = 1;
+    d.format = tops[0].is_float() ? FMT_R32G32B32A32_FLOAT
+                                  : (tops[0].srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM);
+    Texture out(d);
+    size_t i = 0;
+    for (uint32_t l = 0; l < d.layers; ++l)
+        for (uint32_t f = 0; f < d.faces; ++f, ++i) {
+            SurfaceRef s = out.surface(l, f, 0);
+            const Image& img = tops[i];
+            if (img.is_float()) std::memcpy(s.data, img.rgba32f.data(), s.size);
+            else std::memcpy(s.data, img.rgba8.data(), s.size);
+        }
     return out;
 }
 
@@ -330,7 +364,7 @@ void write_container(const host::PluginRegistry& reg, const Texture& input, cons
         top.palette = tex.palette;
         tex = std::move(top);
     } else if (regenerate && full > 1) {
-        tex = regenerate_mips(reg, tex, normal, srgb, codec);
+        tex = regenerate_mips(reg, tex, normal || a.force_normal_map, srgb, codec, a.mip_opts);
     }
     if (tex.desc.format != target) tex = host::convert_texture(reg, tex, target, codec);
     tex.desc.flags &= ~AF_TEX_SRGB;
@@ -362,6 +396,12 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         "dx10", po::value<std::string>()->default_value("auto"), "DDS header: auto|always|never")(
         "permissive", "read the whole surfaces a truncated input holds")("threads", po::value<int>()->default_value(0),
                                                                          "worker threads (0 = all cores)")(
+        "mip-filter", po::value<std::string>(), "mip/resize filter: box|triangle|kaiser|lanczos3|mitchell|point (default kaiser)")(
+        "colorspace", po::value<std::string>(), "srgb|linear: how to filter and tag the data (same as --srgb/--linear)")(
+        "alpha-coverage", po::value<float>(), "keep the fraction of texels with alpha > REF at every mip level")(
+        "normal-map", "treat the input as a normal map (renormalise mips; auto picks BC5)")(
+        "wrap", "tiling texture: filters wrap around the edges")("clamp", "filters clamp at the edges (default)")(
+        "resize", po::value<std::string>(), "resize the top level to WxH before anything else")(
         "in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
     po::positional_options_description pos;
     pos.add("in", 1).add("out", 1);
@@ -393,6 +433,36 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     if (a.dx10 != "auto" && a.dx10 != "always" && a.dx10 != "never")
         return fail_usage("--dx10 must be auto, always or never");
     a.permissive = vm.count("permissive");
+    try {
+        if (vm.count("mip-filter")) a.mip_opts.filter = parse_filter(vm["mip-filter"].as<std::string>());
+    } catch (const sdk::Error& e) {
+        return fail_usage(e.what());
+    }
+    if (vm.count("colorspace")) {
+        std::string cs = lower(vm["colorspace"].as<std::string>());
+        if (cs != "srgb" && cs != "linear") return fail_usage("--colorspace must be srgb or linear");
+        if ((cs == "srgb" && vm.count("linear")) || (cs == "linear" && vm.count("srgb")))
+            return fail_usage("--colorspace contradicts --srgb/--linear");
+        a.space = cs == "srgb" ? Space::Srgb : Space::Linear;
+    }
+    if (vm.count("alpha-coverage")) {
+        float ref = vm["alpha-coverage"].as<float>();
+        if (!(ref >= 0.0f && ref <= 1.0f)) return fail_usage("--alpha-coverage takes a reference alpha in 0..1");
+        a.mip_opts.alpha_coverage_ref = ref;
+    }
+    a.force_normal_map = vm.count("normal-map");
+    a.mip_opts.normal_map = a.force_normal_map;
+    if (vm.count("wrap") && vm.count("clamp")) return fail_usage("--wrap and --clamp exclude each other");
+    if (vm.count("wrap")) a.mip_opts.edge = Edge::Wrap;
+    if (vm.count("resize")) {
+        unsigned w = 0, h = 0;
+        char x = 0, extra = 0;
+        std::string r = vm["resize"].as<std::string>();
+        if (std::sscanf(r.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || !w || !h ||
+            w > 65536 || h > 65536)
+            return fail_usage("--resize takes WxH, e.g. 1024x512");
+        a.resize = std::make_pair(uint32_t(w), uint32_t(h));
+    }
     a.threads = vm["threads"].as<int>();
     if (a.threads < 0) return fail_usage("--threads must be 0 (all cores) or more");
     bool png_out = is_png(a.out);
@@ -420,6 +490,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         Texture tex = std::move(r.texture);
         if (a.mip || a.face || a.layer)
             tex = extract_surface(tex, a.layer.value_or(0), a.face.value_or(0), a.mip.value_or(0));
+        if (a.force_normal_map) tex.desc.flags |= AF_TEX_NORMAL_MAP;
+        if (a.resize) tex = resize_texture(ctx.registry, tex, a.resize->first, a.resize->second, a, codec);
         if (png_out)
             write_pngs(ctx.registry, tex, a, codec);
         else
