@@ -85,3 +85,14 @@ TEST_CASE("convert exposes the image operations") {
     CHECK(run("convert --alpha-coverage 2 " + png + " " + dir + "/x.dds").code == 2);
     std::system(("rm -rf " + dir).c_str());
 }
+
+TEST_CASE("info on a truncated file prints its report and exits 1") {
+    const std::string dir = "/tmp/af-cli-info-" + std::to_string(::getpid());
+    REQUIRE(run("convert --format bc1 " + png + " " + dir + "/t.dds").code == 0);
+    REQUIRE(std::system(("head -c 1000 " + dir + "/t.dds > " + dir + "/cut.dds").c_str()) == 0);
+    Run r = run("info " + dir + "/cut.dds");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("missing"));
+    CHECK(run("info " + dir + "/t.dds").code == 0);
+    std::system(("rm -rf " + dir).c_str());
+}

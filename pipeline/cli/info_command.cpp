@@ -15,6 +15,7 @@ namespace {
 
 struct InfoResult {
     bool ok = false;
+    bool printable = false; // a report exists (even for an invalid file)
     nlohmann::json json;
     std::string text;
 };
@@ -59,7 +60,10 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
                      "\nlayers: " + std::to_string(d.layers) + "\nfaces: " + std::to_string(d.faces) + "\n";
         }
         r.json["file"] = path;
-        r.ok = true;
+        // A plugin may describe a file it would refuse to read ("valid": false):
+        // the report is printed, and the exit code still says the input failed.
+        r.ok = !(r.json.is_object() && r.json.contains("valid") && r.json["valid"].is_boolean() && !r.json["valid"].get<bool>());
+        r.printable = true;
     } catch (const std::exception& e) {
         std::string msg = e.what();
         if (msg.rfind(path, 0) != 0) msg = path + ": " + msg;
@@ -93,9 +97,10 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         if (!r.ok) rc = kExitInputFailed;
         if (json) {
             all.push_back(r.json);
-        } else if (r.ok) {
+        } else if (r.printable) {
             if (files.size() > 1) std::printf("== %s\n", f.c_str());
             std::fputs(r.text.c_str(), stdout);
+            if (!r.ok) std::fprintf(stderr, "assetforge info: %s: not a valid file (see problems above)\n", f.c_str());
         } else {
             std::fprintf(stderr, "assetforge info: %s\n", r.text.c_str());
         }
