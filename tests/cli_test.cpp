@@ -96,3 +96,21 @@ TEST_CASE("info on a truncated file prints its report and exits 1") {
     CHECK(run("info " + dir + "/t.dds").code == 0);
     std::system(("rm -rf " + dir).c_str());
 }
+
+TEST_CASE("convert takes XTF to VTF and back with the pixels intact") {
+    const std::string dir = "/tmp/af-cli-xtf-" + std::to_string(::getpid());
+    const std::string xtf =
+        std::string(AF_SOURCE_DIR) + "/plugins/xtf/tests/data/bgra8888_64x64_mips/bgra8888_64x64_mips.xtf";
+    REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+    REQUIRE(run("convert " + xtf + " " + dir + "/a.vtf").code == 0);
+    REQUIRE(run("convert " + dir + "/a.vtf " + dir + "/b.xtf").code == 0);
+    CHECK_THAT(run("info " + dir + "/a.vtf").out, Catch::Contains("version: 7.2"));
+    REQUIRE(run("convert --all-surfaces " + xtf + " " + dir + "/orig.png").code == 0);
+    REQUIRE(run("convert --all-surfaces " + dir + "/b.xtf " + dir + "/back.png").code == 0);
+    for (int m = 0; m < 7; ++m) {
+        std::string suffix = "_l0_f0_m" + std::to_string(m) + ".png";
+        INFO(suffix);
+        CHECK(std::system(("cmp -s " + dir + "/orig" + suffix + " " + dir + "/back" + suffix).c_str()) == 0);
+    }
+    std::system(("rm -rf " + dir).c_str());
+}
