@@ -1,7 +1,12 @@
 // bc_bench: quality and speed of the bc plugin's encoders and decoders, side
 // by side with the Debian-packaged peers, in one run over a folder of PNGs.
 //
-//   bc_bench <corpus dir> [--quick] [--formats bc1,bc3,...]
+//   bc_bench <corpus dir> [--quick] [--no-threads] [--formats bc1,bc3,...]
+//            [--levels 0,3,...] [--peers stb,squish,nvtt] [--no-decode] [--simd sse41|avx2] [--per-image]
+//
+// --levels replaces the levels measured, --peers limits the peer rows (empty:
+// none), --simd forces the plugin's instruction-set path (default: AVX2 when
+// the CPU has it, or AF_BC_SIMD=sse41).
 //
 // PSNR is measured after decoding every encoder's blocks with the bc
 // plugin's own decoder (one reference decoder for all). Per format:
@@ -17,6 +22,7 @@
 // compresses a whole image through its own API and is timed single-thread only.
 #include "assetforge/formats.hpp"
 #include "bc_surface.hpp"
+#include "simd_path.hpp"
 #include "core/half.hpp"
 #include "core/png_io.hpp"
 
@@ -249,6 +255,7 @@ bool in_set(Fmt f, const Img& img) {
 }
 
 bool g_threads = true;
+bool g_per_image = false; // --per-image: RGB PSNR of every image (BC1/2/3/7/6H rows)
 
 Result run(Fmt f, const std::vector<Img>& imgs, const ImageEncoder& enc, bool threads) {
     threads = threads && g_threads;
@@ -278,6 +285,7 @@ Result run(Fmt f, const std::vector<Img>& imgs, const ImageEncoder& enc, bool th
         case Fmt::BC4: r.rgb += psnr(img.px, dec, {0}), ++n_rgb; break;
         case Fmt::BC5: r.rgb += psnr(img.px, dec, {0, 1}), ++n_rgb; break;
         default:
+            if (g_per_image) std::printf("   %-40s %.3f\n", img.name.c_str(), psnr(img.px, dec, {0, 1, 2}));
             r.rgb += psnr(img.px, dec, {0, 1, 2}), ++n_rgb;
             if (img.kind == 'a' && f != Fmt::BC1 && f != Fmt::BC6H) r.alpha += psnr(img.px, dec, {3}), ++n_a;
             if (img.kind == 'n' && f == Fmt::BC7) r.extra += psnr(img.px, dec, {0, 1, 2}), ++n_n;
@@ -304,16 +312,28 @@ void print_row(Fmt f, const std::string& who, const Result& r) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bc_bench <corpus dir> [--quick] [--no-threads] [--formats bc1,bc2,bc3,bc4,bc5,bc6h,bc7]\n");
+        std::fprintf(stderr, "usage: bc_bench <corpus dir> [--quick] [--no-threads] [--formats bc1,bc2,bc3,bc4,bc5,bc6h,bc7]\n"
+                             "                [--levels 0,3,...] [--peers stb,squish,nvtt] [--no-decode] [--simd sse41|avx2] [--per-image]\n");
         return 2;
     }
-    bool quick = false, threads = true;
-    std::string formats = "bc1,bc2,bc3,bc4,bc5,bc6h,bc7";
+    bool quick = false, threads = true, decode_rows = true;
+    std::string formats = "bc1,bc2,bc3,bc4,bc5,bc6h,bc7", levels_arg, peers = "stb,squish,nvtt";
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--quick") quick = true;
         else if (a == "--no-threads") threads = false; // single-thread figures only (loaded machines)
         else if (a == "--formats" && i + 1 < argc) formats = argv[++i];
+        else if (a == "--levels" && i + 1 < argc) levels_arg = argv[++i];
+        else if (a == "--peers" && i + 1 < argc) peers = argv[++i];
+        else if (a == "--no-decode") decode_rows = false;
+        else if (a == "--per-image") g_per_image = true;
+        else if (a == "--simd" && i + 1 < argc) {
+            std::string p = argv[++i];
+            if (!af::bc::force_simd_path(p == "avx2" ? af::bc::SimdPath::avx2 : af::bc::SimdPath::sse41)) {
+                std::fprintf(stderr, "this CPU has no AVX2\n");
+                return 2;
+            }
+        }
         else {
             std::fprintf(stderr, "unknown argument %s\n", a.c_str());
             return 2;
@@ -332,14 +352,24 @@ int main(int argc, char** argv) {
         imgs.push_back({p.filename().string(), p.filename().string()[0], im.width, im.height, im.rgba8});
         total += double(im.width) * im.height;
     }
-    std::printf("corpus: %zu images, %.2f MPix; threads (all): %d\n\n", imgs.size(), total / 1e6,
-                tbb::this_task_arena::max_concurrency());
+    std::printf("corpus: %zu images, %.2f MPix; threads (all): %d; simd: %s\n\n", imgs.size(), total / 1e6,
+                tbb::this_task_arena::max_concurrency(), af::bc::simd_path_name(af::bc::simd_path()));
     std::printf("| fmt  | encoder                            | PSNR dB | A dB   | MPix/s 1T | MPix/s all |\n");
     std::printf("|------|------------------------------------|---------|--------|-----------|------------|\n");
 
     auto wanted = [&](const char* f) { return ("," + formats + ",").find("," + std::string(f) + ",") != std::string::npos; };
-    const std::vector<int> all_levels = quick ? std::vector<int>{0, 3, 6, 10} : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    const std::vector<int> presets = {0, 3, 6, 10};
+    std::vector<int> all_levels = quick ? std::vector<int>{0, 3, 6, 10} : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    std::vector<int> presets = {0, 3, 6, 10};
+    if (!levels_arg.empty()) {
+        all_levels.clear();
+        for (size_t p = 0; p < levels_arg.size();) {
+            size_t q = levels_arg.find(',', p);
+            all_levels.push_back(std::clamp(std::atoi(levels_arg.substr(p, q - p).c_str()), 0, 10));
+            p = q == std::string::npos ? levels_arg.size() : q + 1;
+        }
+        presets = all_levels;
+    }
+    auto peer = [&](const char* p) { return ("," + peers + ",").find("," + std::string(p) + ",") != std::string::npos; };
     const char* preset_name[11] = {"fast", "", "", "normal", "", "", "high", "", "", "", "max"};
 
     for (Fmt f : {Fmt::BC1, Fmt::BC2, Fmt::BC3, Fmt::BC4, Fmt::BC5}) {
@@ -353,7 +383,7 @@ int main(int argc, char** argv) {
             // All-threads timing for the presets only: on a shared machine it costs wall time.
             print_row(f, who, run(f, imgs, ours(f, l), *preset_name[l] != 0));
         }
-        if (f != Fmt::BC2) {
+        if (f != Fmt::BC2 && peer("stb")) {
             if (f == Fmt::BC4 || f == Fmt::BC5) {
                 print_row(f, "stb_dxt", run(f, imgs, stb(f, STB_DXT_NORMAL), true));
             } else {
@@ -361,7 +391,8 @@ int main(int argc, char** argv) {
                 print_row(f, "stb_dxt HIGHQUAL", run(f, imgs, stb(f, STB_DXT_HIGHQUAL), true));
             }
         }
-        if (f == Fmt::BC4 || f == Fmt::BC5) {
+        if (!peer("squish")) {
+        } else if (f == Fmt::BC4 || f == Fmt::BC5) {
             print_row(f, "libsquish", run(f, imgs, squish_fit(f, 0), true));
         } else {
             print_row(f, "libsquish range fit", run(f, imgs, squish_fit(f, squish::kColourRangeFit), true));
@@ -370,6 +401,7 @@ int main(int argc, char** argv) {
                 print_row(f, "libsquish iterative cluster fit",
                           run(f, imgs, squish_fit(f, squish::kColourIterativeClusterFit), true));
         }
+        if (!peer("nvtt")) continue;
         print_row(f, "nvtt 2.0.8 fastest", run(f, imgs, nvtt_quality(f, nvtt::Quality_Fastest), false));
         // nvtt 2.0.8's normal/production colour compressors crashed this process (SIGSEGV, faulting
         // address inside libsquish's mapping) on DXT1/3/5 every run: most likely nvtt's bundled squish
@@ -395,6 +427,7 @@ int main(int argc, char** argv) {
     std::printf("\n(BC6H/BC7 rows: not built in — bptc.cmake absent)\n");
 #endif
 
+    if (!decode_rows) return 0;
     // Decode speed, single thread, RGBA8 output, against memcpy of that output.
     std::printf("\n| decode | MPix/s 1T (RGBA8 out) | MPix/s all |\n|--------|-----------|------------|\n");
     double mpix_copy = 0;

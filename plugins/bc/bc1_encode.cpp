@@ -6,6 +6,7 @@
 // work in this order: least-squares refinement (0+), the 3-colour palette
 // (1+), greedy ±1 moves of the six endpoint components (3+), cluster fit over
 // orderings along the principal axis (5+), more of everything up to 10.
+#include "bc1_fast.hpp"
 #include "bc1_tables.hpp"
 #include "bc_block.hpp"
 
@@ -34,27 +35,10 @@ struct Candidate {
 
 inline uint16_t pack565(int r, int g, int b) { return uint16_t(r << 11 | g << 5 | b); }
 
-// 8-bit value → the 5/6-bit code whose bit-replicated expansion is nearest.
-constexpr std::array<uint8_t, 256> make_nearest(int bits) {
-    std::array<uint8_t, 256> t{};
-    for (int v = 0; v < 256; ++v) {
-        int best = 0, be = 1 << 30;
-        for (int q = 0; q < (1 << bits); ++q) {
-            int d = tables::expand(q, bits) - v;
-            d = d < 0 ? -d : d;
-            if (d < be) be = d, best = q;
-        }
-        t[v] = uint8_t(best);
-    }
-    return t;
-}
-constexpr auto kNearest5 = make_nearest(5);
-constexpr auto kNearest6 = make_nearest(6);
-
 // Float RGB (0..255) → nearest 565 code per channel (by expanded value).
 inline uint16_t quantise(float r, float g, float b) {
     auto idx = [](float v) { return int(std::clamp(v, 0.0f, 255.0f) + 0.5f); };
-    return pack565(kNearest5[idx(r)], kNearest6[idx(g)], kNearest5[idx(b)]);
+    return pack565(tables::kNearest5[idx(r)], tables::kNearest6[idx(g)], tables::kNearest5[idx(b)]);
 }
 
 // Scores endpoints (c0, c1) as stored, in the palette the decoder will pick
@@ -394,10 +378,85 @@ constexpr Effort kEffort[11] = {
     {4, true, 8, 3, true, 8, 2},   // 10 max
 };
 
+// Error weights per channel for the options (the same in every path).
+inline ColourWeights channel_weights(const uint8_t rgba[64], const EncodeOptions& opt) {
+    ColourWeights w;
+    if (!opt.perceptual && !opt.srgb) return w;
+    if (opt.perceptual) w.r = 0.2126f * 3, w.g = 0.7152f * 3, w.b = 0.0722f * 3;
+    if (opt.srgb) {
+        int m[3] = {};
+        for (int i = 0; i < 16; ++i) m[0] += rgba[4 * i], m[1] += rgba[4 * i + 1], m[2] += rgba[4 * i + 2];
+        float s0 = linear_slope(float(m[0]) / 16), s1 = linear_slope(float(m[1]) / 16), s2 = linear_slope(float(m[2]) / 16);
+        w.r *= s0 * s0; w.g *= s1 * s1; w.b *= s2 * s2;
+    }
+    return w;
+}
+
+// Texels with alpha at or above the threshold, as a 16-bit mask.
+uint32_t opaque_texels(const uint8_t rgba[64], uint8_t threshold) {
+    const __m128i alpha = _mm_setr_epi8(-1, -1, -1, 3, -1, -1, -1, 7, -1, -1, -1, 11, -1, -1, -1, 15);
+    const __m128i th = _mm_set1_epi8(char(threshold));
+    uint32_t mask = 0;
+    for (int q = 0; q < 4; ++q) {
+        __m128i a = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rgba + 16 * q)), alpha);
+        // a >= th  <=>  max(a, th) == a, on the alpha byte of each texel
+        __m128i ge = _mm_cmpeq_epi8(_mm_max_epu8(a, th), a);
+        mask |= uint32_t(_mm_movemask_ps(_mm_castsi128_ps(ge))) << (4 * q);
+    }
+    return mask;
+}
+
+bool one_colour(const uint8_t rgba[64]) {
+    const __m128i mask = _mm_set1_epi32(0x00ffffff);
+    const __m128i first = _mm_and_si128(_mm_set1_epi32(int(uint32_t(rgba[0]) | rgba[1] << 8 | rgba[2] << 16)), mask);
+    __m128i diff = _mm_setzero_si128();
+    for (int i = 0; i < 4; ++i)
+        diff = _mm_or_si128(diff, _mm_xor_si128(_mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rgba + 16 * i)), mask), first));
+    return _mm_testz_si128(diff, diff);
+}
+
+// A block of one opaque colour, straight from the single-colour tables: the
+// value at index 2 of the 4-colour palette (or 3 with the endpoints swapped),
+// or the 3-colour midpoint when that is closer and allowed. The tables'
+// errors are the per-channel minima over every index, so this is optimal.
+void solid_opaque(int r, int g, int b, const ColourWeights& w, bool force_four, bool three_allowed, uint8_t out[8]) {
+    using namespace tables;
+    uint16_t c0 = pack565(kThird5[r].hi, kThird6[g].hi, kThird5[b].hi);
+    uint16_t c1 = pack565(kThird5[r].lo, kThird6[g].lo, kThird5[b].lo);
+    uint32_t idx = 0xaaaaaaaa; // index 2 everywhere
+    if (c0 == c1) idx = 0;
+    else if (c0 < c1 && !force_four) std::swap(c0, c1), idx = 0xffffffff; // index 3 of (c1, c0): same value
+    auto sq = [](int e) { return float(e * e); };
+    if (three_allowed) {
+        const float e4 = w.r * sq(kThird5[r].err) + w.g * sq(kThird6[g].err) + w.b * sq(kThird5[b].err);
+        const float e3 = w.r * sq(kHalf5[r].err) + w.g * sq(kHalf6[g].err) + w.b * sq(kHalf5[b].err);
+        if (e3 < e4) {
+            const uint16_t x = pack565(kHalf5[r].hi, kHalf6[g].hi, kHalf5[b].hi);
+            const uint16_t y = pack565(kHalf5[r].lo, kHalf6[g].lo, kHalf5[b].lo);
+            c0 = std::min(x, y), c1 = std::max(x, y), idx = x == y ? 0 : 0xaaaaaaaa; // 3-colour (c0 <= c1)
+        }
+    }
+    out[0] = uint8_t(c0); out[1] = uint8_t(c0 >> 8);
+    out[2] = uint8_t(c1); out[3] = uint8_t(c1 >> 8);
+    std::memcpy(out + 4, &idx, 4);
+}
+
 void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& opt, bool force_four) {
-    Texels t;
-    uint32_t opaque = 0xffff;
     const bool punch = !force_four && opt.bc1_punchthrough;
+    const uint32_t opaque = punch ? opaque_texels(rgba, opt.alpha_threshold) : 0xffff;
+    const int level = std::clamp(opt.level, 0, 10);
+    if (opaque == 0xffff) {
+        if (one_colour(rgba)) {
+            solid_opaque(rgba[0], rgba[1], rgba[2], channel_weights(rgba, opt), force_four, !force_four && opt.bc1_3color, out);
+            return;
+        }
+        if (level == 0) {
+            encode_colour_fast(rgba, out, channel_weights(rgba, opt));
+            return;
+        }
+    }
+
+    Texels t;
     bool solid_block = true;
     {
         // 4 texels per SSE load: split into R, G, B float lanes; compare RGB with texel 0.
@@ -411,11 +470,6 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
             solid_block = solid_block && _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(x, rgb_mask), first)) == 0xffff;
         }
     }
-    if (punch) {
-        opaque = 0;
-        for (int i = 0; i < 16; ++i)
-            if (rgba[4 * i + 3] >= opt.alpha_threshold) opaque |= 1u << i;
-    }
     t.opaque_mask = opaque;
     t.count = __builtin_popcount(opaque);
     if (t.count == 0) { // all transparent: 3-colour mode, every index 3
@@ -423,17 +477,11 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
         std::memcpy(out, b, 8);
         return;
     }
-    if (opt.perceptual) t.wr = 0.2126f * 3, t.wg = 0.7152f * 3, t.wb = 0.0722f * 3;
-    if (opt.srgb) {
-        float m[3] = {};
-        for (int i = 0; i < 16; ++i) m[0] += t.r[i], m[1] += t.g[i], m[2] += t.b[i];
-        float s0 = linear_slope(m[0] / 16), s1 = linear_slope(m[1] / 16), s2 = linear_slope(m[2] / 16);
-        t.wr *= s0 * s0; t.wg *= s1 * s1; t.wb *= s2 * s2;
-    }
+    const ColourWeights w = channel_weights(rgba, opt);
+    t.wr = w.r, t.wg = w.g, t.wb = w.b;
     // Translucent texels force the 3-colour palette; otherwise both are allowed.
     const bool four_allowed = force_four || t.count == 16;
     const bool three_allowed = !force_four && (t.count < 16 || opt.bc1_3color);
-    const int level = std::clamp(opt.level, 0, 10);
 
     Candidate best;
     // Solid colour (over the opaque texels): table lookup is optimal.

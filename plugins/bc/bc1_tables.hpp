@@ -46,6 +46,23 @@ constexpr std::array<EndpointPair, 256> make_single(int bits, bool third) {
     return t;
 }
 
+// 8-bit value → the 5/6-bit code whose bit-replicated expansion is nearest.
+constexpr std::array<uint8_t, 256> make_nearest(int bits) {
+    std::array<uint8_t, 256> t{};
+    for (int v = 0; v < 256; ++v) {
+        int best = 0, be = 1 << 30;
+        for (int q = 0; q < (1 << bits); ++q) {
+            int d = expand(q, bits) - v;
+            d = d < 0 ? -d : d;
+            if (d < be) be = d, best = q;
+        }
+        t[v] = uint8_t(best);
+    }
+    return t;
+}
+
+inline constexpr auto kNearest5 = make_nearest(5);
+inline constexpr auto kNearest6 = make_nearest(6);
 inline constexpr auto kThird5 = make_single(5, true);
 inline constexpr auto kThird6 = make_single(6, true);
 inline constexpr auto kHalf5 = make_single(5, false);
