@@ -323,7 +323,8 @@ void cluster_fit(const Texels& t, const float axis[3], bool four, bool force_fou
 }
 
 // Exact (or nearest) single colour via the interpolant tables.
-void solid(const Texels& t, int r, int g, int b, bool four_allowed, bool force_four, Candidate& best) {
+void solid(const Texels& t, int r, int g, int b, bool four_allowed, bool three_allowed, bool force_four,
+           Candidate& best) {
     using namespace tables;
     if (four_allowed) {
         uint16_t hi = pack565(kThird5[r].hi, kThird6[g].hi, kThird5[b].hi);
@@ -332,7 +333,7 @@ void solid(const Texels& t, int r, int g, int b, bool four_allowed, bool force_f
         else if (hi < lo) evaluate(t, lo, hi, false, best);                // index 3 of (lo, hi): same value
         else evaluate(t, hi, lo, false, best);                             // one colour, exact endpoint
     }
-    if (!force_four) {
+    if (three_allowed) {
         uint16_t x = pack565(kHalf5[r].hi, kHalf6[g].hi, kHalf5[b].hi);
         uint16_t y = pack565(kHalf5[r].lo, kHalf6[g].lo, kHalf5[b].lo);
         evaluate(t, std::min(x, y), std::max(x, y), false, best);
@@ -492,7 +493,7 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
             if ((opaque >> i) & 1)
                 same = t.r[i] == t.r[first] && t.g[i] == t.g[first] && t.b[i] == t.b[first];
         if (same) {
-            solid(t, int(t.r[first]), int(t.g[first]), int(t.b[first]), four_allowed, force_four, best);
+            solid(t, int(t.r[first]), int(t.g[first]), int(t.b[first]), four_allowed, three_allowed, force_four, best);
             store(best, out);
             return;
         }
@@ -524,6 +525,10 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
         for (int i = 0; i < e.ls_iters && refine(t, c, false); ++i) {}
         if (c.err < best.err) best = c;
     }
+    // The mean colour reproduced exactly (single-colour tables): smooth blocks whose extent
+    // is below the 565 steps are often best served by it, and the searches below start from it.
+    solid(t, int(mean[0] + 0.5f), int(mean[1] + 0.5f), int(mean[2] + 0.5f), four_allowed, three_allowed, force_four,
+          best);
     if (e.cf_keep) {
         float ax[3] = {axis[0], axis[1], axis[2]};
         for (int r = 0; r < e.cf_rounds; ++r) {
