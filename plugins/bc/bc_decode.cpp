@@ -37,14 +37,46 @@ inline void palette_words(uint16_t c0, uint16_t c1, bool four, uint32_t pal[4]) 
     }
 }
 
+// The whole block in SSE: palette as four RGBA words in one register (the
+// same arithmetic as palette_words), then one byte shuffle per row.
 inline void write_colour(const uint8_t* block, bool four, uint8_t* rgba, size_t pitch) {
-    uint32_t pal[4];
-    palette_words(load_u16(block), load_u16(block + 2), four, pal);
-    uint32_t idx = load_u32(block + 4);
+    const uint16_t c0 = load_u16(block), c1 = load_u16(block + 2);
+    // Bit-replicated endpoints in 16-bit lanes (r, g, b, 255) for c0 then c1: each field moved
+    // to the top of its lane, then scaled down by its replication factor.
+    const __m128i c = _mm_setr_epi16(short(c0), short(c0), short(c0), 0, short(c1), short(c1), short(c1), 0);
+    const __m128i top = _mm_and_si128(_mm_mullo_epi16(c, _mm_setr_epi16(1, 32, 2048, 0, 1, 32, 2048, 0)),
+                                      _mm_setr_epi16(short(0xf800), short(0xfc00), short(0xf800), 0, short(0xf800),
+                                                     short(0xfc00), short(0xf800), 0));
+    const __m128i ends = _mm_or_si128(_mm_mulhi_epu16(top, _mm_setr_epi16(264, 260, 264, 0, 264, 260, 264, 0)),
+                                      _mm_setr_epi16(0, 0, 0, 255, 0, 0, 0, 255));
+    const __m128i a = _mm_unpacklo_epi64(ends, ends), b = _mm_unpackhi_epi64(ends, ends);
+    __m128i mids;
+    if (four || c0 > c1) // (2a + b + 1) / 3 and (a + 2b + 1) / 3: a 16-bit reciprocal multiply, exact here
+        mids = _mm_mulhi_epu16(_mm_add_epi16(_mm_add_epi16(a, b), _mm_add_epi16(ends, _mm_set1_epi16(1))),
+                               _mm_set1_epi16(21846));
+    else // (a + b + 1) / 2, then transparent black
+        mids = _mm_unpacklo_epi64(_mm_avg_epu16(a, b), _mm_setzero_si128());
+    const __m128i pal = _mm_packus_epi16(ends, mids);
+    // 2-bit index of every texel into its own byte (texel order), times 4: the palette word's first byte.
+    const uint32_t idx = load_u32(block + 4);
+    const __m128i rows = _mm_shuffle_epi8(_mm_cvtsi32_si128(int(idx)),
+                                          _mm_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3));
+    const __m128i x0 = _mm_set1_epi32(0x000000ff), x1 = _mm_set1_epi32(0x0000ff00), x2 = _mm_set1_epi32(0x00ff0000),
+                  x3 = _mm_set1_epi32(int(0xff000000u));
+    // Texel x of a row is bits 2x..2x+1 of the row byte; 16-bit shifts leave a lane's high byte clean.
+    const __m128i sel = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(_mm_slli_epi16(rows, 2), x0), _mm_and_si128(rows, x1)),
+        _mm_or_si128(_mm_and_si128(_mm_srli_epi16(rows, 2), x2), _mm_and_si128(_mm_srli_epi16(rows, 4), x3)));
+    const __m128i word = _mm_and_si128(sel, _mm_set1_epi8(12)); // index·4 in each texel's byte
+    const __m128i lanes = _mm_set1_epi32(0x03020100);
     for (int y = 0; y < 4; ++y) {
-        uint32_t row[4] = {pal[idx & 3], pal[(idx >> 2) & 3], pal[(idx >> 4) & 3], pal[(idx >> 6) & 3]};
-        std::memcpy(rgba + y * pitch, row, 16);
-        idx >>= 8;
+        const __m128i spread = _mm_shuffle_epi8(word, _mm_setr_epi8(char(4 * y), char(4 * y), char(4 * y), char(4 * y),
+                                                                    char(4 * y + 1), char(4 * y + 1), char(4 * y + 1),
+                                                                    char(4 * y + 1), char(4 * y + 2), char(4 * y + 2),
+                                                                    char(4 * y + 2), char(4 * y + 2), char(4 * y + 3),
+                                                                    char(4 * y + 3), char(4 * y + 3), char(4 * y + 3)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(rgba + y * pitch),
+                         _mm_shuffle_epi8(pal, _mm_add_epi8(spread, lanes)));
     }
 }
 
