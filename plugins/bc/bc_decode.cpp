@@ -39,7 +39,7 @@ inline void palette_words(uint16_t c0, uint16_t c1, bool four, uint32_t pal[4]) 
 
 // The whole block in SSE: palette as four RGBA words in one register (the
 // same arithmetic as palette_words), then one byte shuffle per row.
-inline void write_colour(const uint8_t* block, bool four, uint8_t* rgba, size_t pitch) {
+inline void colour_rows(const uint8_t* block, bool four, __m128i out[4]) {
     const uint16_t c0 = load_u16(block), c1 = load_u16(block + 2);
     // Bit-replicated endpoints in 16-bit lanes (r, g, b, 255) for c0 then c1: each field moved
     // to the top of its lane, then scaled down by its replication factor.
@@ -75,9 +75,31 @@ inline void write_colour(const uint8_t* block, bool four, uint8_t* rgba, size_t 
                                                                     char(4 * y + 1), char(4 * y + 2), char(4 * y + 2),
                                                                     char(4 * y + 2), char(4 * y + 2), char(4 * y + 3),
                                                                     char(4 * y + 3), char(4 * y + 3), char(4 * y + 3)));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(rgba + y * pitch),
-                         _mm_shuffle_epi8(pal, _mm_add_epi8(spread, lanes)));
+        out[y] = _mm_shuffle_epi8(pal, _mm_add_epi8(spread, lanes));
     }
+}
+
+inline void write_colour(const uint8_t* block, bool four, uint8_t* rgba, size_t pitch) {
+    __m128i rows[4];
+    colour_rows(block, four, rows);
+    for (int y = 0; y < 4; ++y) _mm_storeu_si128(reinterpret_cast<__m128i*>(rgba + y * pitch), rows[y]);
+}
+
+// 16 three-bit indices (48 bits, little-endian) to one byte each: each 24-bit half
+// goes to four 32-bit lanes, a multiply moves texel j's bits to the top, a shift
+// brings them down.
+inline __m128i bc4_indices(const uint8_t* p) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, p, 6);
+    const __m128i v = _mm_cvtsi64_si128(int64_t(bits));
+    const __m128i lo = _mm_shuffle_epi8(v, _mm_setr_epi8(0, 1, 2, -1, 0, 1, 2, -1, 0, 1, 2, -1, 0, 1, 2, -1));
+    const __m128i hi = _mm_shuffle_epi8(v, _mm_setr_epi8(3, 4, 5, -1, 3, 4, 5, -1, 3, 4, 5, -1, 3, 4, 5, -1));
+    auto part = [](__m128i w, int first) { // texels first … first + 3 of this half
+        const __m128i m = _mm_setr_epi32(1 << (29 - 3 * first), 1 << (26 - 3 * first), 1 << (23 - 3 * first),
+                                         1 << (20 - 3 * first));
+        return _mm_srli_epi32(_mm_mullo_epi32(w, m), 29);
+    };
+    return _mm_packus_epi16(_mm_packus_epi32(part(lo, 0), part(lo, 4)), _mm_packus_epi32(part(hi, 0), part(hi, 4)));
 }
 
 // Endpoint bytes to values in the byte domain (signed: value + 128).
@@ -109,16 +131,24 @@ void bc1_palette(uint16_t c0, uint16_t c1, bool four_colour, uint8_t pal[16]) {
 void bc4_palette(uint8_t e0, uint8_t e1, bool is_signed, uint8_t pal[8]) {
     int a, b;
     endpoints(e0, e1, is_signed, a, b);
-    pal[0] = uint8_t(a);
-    pal[1] = uint8_t(b);
+    // (w0·a + w1·b) / 7 or / 5 rounded (odd denominators: no ties), in 16-bit lanes; the
+    // divisions are reciprocal multiplies, exact for sums up to 7·255 + 3.
+    const __m128i av = _mm_set1_epi16(short(a)), bv = _mm_set1_epi16(short(b));
+    __m128i v;
     if (eight_value_mode(e0, e1, is_signed)) {
-        // (w0*a + w1*b)/7 rounded: add 3 (7 is odd, no ties).
-        for (int i = 1; i < 7; ++i) pal[i + 1] = uint8_t(((7 - i) * a + i * b + 3) / 7);
+        const __m128i sum = _mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(av, _mm_setr_epi16(7, 0, 6, 5, 4, 3, 2, 1)),
+                                                        _mm_mullo_epi16(bv, _mm_setr_epi16(0, 7, 1, 2, 3, 4, 5, 6))),
+                                          _mm_set1_epi16(3));
+        v = _mm_mulhi_epu16(sum, _mm_set1_epi16(9363));
     } else {
-        for (int i = 1; i < 5; ++i) pal[i + 1] = uint8_t(((5 - i) * a + i * b + 2) / 5);
-        pal[6] = is_signed ? 1 : 0;
-        pal[7] = 255;
+        const __m128i sum = _mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(av, _mm_setr_epi16(5, 0, 4, 3, 2, 1, 0, 0)),
+                                                        _mm_mullo_epi16(bv, _mm_setr_epi16(0, 5, 1, 2, 3, 4, 0, 0))),
+                                          _mm_set1_epi16(2));
+        v = _mm_blend_epi16(_mm_mulhi_epu16(sum, _mm_set1_epi16(13108)),
+                            _mm_setr_epi16(0, 0, 0, 0, 0, 0, short(is_signed ? 1 : 0), 255), 0xc0);
     }
+    const uint64_t bytes = uint64_t(_mm_cvtsi128_si64(_mm_packus_epi16(v, v)));
+    std::memcpy(pal, &bytes, 8);
 }
 
 void decode_bc1(const uint8_t block[8], uint8_t* rgba, size_t pitch) { write_colour(block, false, rgba, pitch); }
@@ -134,27 +164,23 @@ void decode_bc2(const uint8_t block[16], uint8_t* rgba, size_t pitch) {
 }
 
 void decode_bc3(const uint8_t block[16], uint8_t* rgba, size_t pitch) {
-    write_colour(block + 8, true, rgba, pitch);
+    __m128i rows[4];
+    colour_rows(block + 8, true, rows);
     alignas(16) uint8_t a[16];
     decode_bc4_bytes(block, false, a);
     const __m128i av = _mm_load_si128(reinterpret_cast<const __m128i*>(a));
     const __m128i rgb = _mm_set1_epi32(0x00ffffff);
     for (int y = 0; y < 4; ++y) {
-        __m128i* row = reinterpret_cast<__m128i*>(rgba + y * pitch);
-        __m128i alpha = _mm_slli_epi32(_mm_cvtepu8_epi32(_mm_srli_si128(av, 4 * y)), 24);
-        _mm_storeu_si128(row, _mm_or_si128(_mm_and_si128(_mm_loadu_si128(row), rgb), alpha));
+        const __m128i alpha = _mm_slli_epi32(_mm_cvtepu8_epi32(_mm_srli_si128(av, 4 * y)), 24);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(rgba + y * pitch), _mm_or_si128(_mm_and_si128(rows[y], rgb), alpha));
     }
 }
 
 void decode_bc4_bytes(const uint8_t block[8], bool is_signed, uint8_t out[16]) {
     alignas(16) uint8_t pal[16] = {};
     bc4_palette(block[0], block[1], is_signed, pal);
-    const uint64_t idx = load_u48(block + 2);
-    alignas(16) uint8_t ix[16];
-    for (int i = 0; i < 16; ++i) ix[i] = uint8_t((idx >> (3 * i)) & 7);
     // One byte shuffle looks up all 16 texels in the 8-entry palette.
-    const __m128i v = _mm_shuffle_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(pal)),
-                                       _mm_load_si128(reinterpret_cast<const __m128i*>(ix)));
+    const __m128i v = _mm_shuffle_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(pal)), bc4_indices(block + 2));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
 }
 
