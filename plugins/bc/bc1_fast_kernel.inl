@@ -264,21 +264,21 @@ inline void principal_axis(const Texels& t, float axis[3]) {
         v[0] = rg, v[1] = gg, v[2] = gb;
     else
         v[0] = rb, v[1] = gb, v[2] = bb;
+    // No rescaling between steps: entries are below 2^24, so three products stay far from
+    // float overflow, and the scale drops out below.
     for (int it = 0; it < kPowerIterations; ++it) {
         const float x = rr * v[0] + rg * v[1] + rb * v[2];
         const float y = rg * v[0] + gg * v[1] + gb * v[2];
         const float z = rb * v[0] + gb * v[1] + bb * v[2];
-        const float m = std::max(std::max(std::fabs(x), std::fabs(y)), std::fabs(z));
-        if (m < 1e-6f) break;
-        const float inv = 1.0f / m;
-        v[0] = x * inv, v[1] = y * inv, v[2] = z * inv;
+        v[0] = x, v[1] = y, v[2] = z;
     }
     const float m = std::max(std::max(std::fabs(v[0]), std::fabs(v[1])), std::fabs(v[2]));
-    if (m < 1e-6f) {
+    if (!(m > 1e-6f)) {
         axis[0] = axis[1] = axis[2] = 1;
         return;
     }
-    for (int c = 0; c < 3; ++c) axis[c] = v[c] / m;
+    const float inv = 1.0f / m;
+    for (int c = 0; c < 3; ++c) axis[c] = v[c] * inv;
 }
 
 inline void encode(const uint8_t rgba[64], uint8_t out[8], const ColourWeights& w) {
