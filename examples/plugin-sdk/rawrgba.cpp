@@ -34,7 +34,8 @@ Header parse(const af_host* host, const af_input* in) {
     Header h{r.u32(4), r.u32(8), r.u32(12)};
     if (h.width == 0 || h.height == 0) af::sdk::invalid(4, "zero width or height");
     if (host->max_dimension && (h.width > host->max_dimension || h.height > host->max_dimension))
-        af::sdk::invalid(4, af::sdk::format("%ux%u exceeds the dimension limit %u", h.width, h.height, host->max_dimension));
+        af::sdk::invalid(
+            4, af::sdk::format("%ux%u exceeds the dimension limit %u", h.width, h.height, host->max_dimension));
     if (h.format != af::FMT_R8G8B8A8_UNORM && h.format != af::FMT_R8G8B8A8_UNORM_SRGB)
         af::sdk::invalid(12, af::sdk::format("format %u: only 28 and 29 are defined", h.format));
     const uint64_t need = uint64_t(h.width) * h.height * 4;
@@ -80,10 +81,12 @@ af_status write(const af_host* host, const af_texture* tex, const af_options*, a
 af_status info(const af_host* host, const af_input* in, const af_options*, af_info_text* out, af_error* err) {
     return af::sdk::guard(err, [&] {
         Header h = parse(host, in);
-        out->json = af::sdk::host_strdup(host, af::sdk::format("{\"container\":\"rawrgba\",\"width\":%u,\"height\":%u,\"format_id\":%u}",
-                                                               h.width, h.height, h.format));
-        out->text = af::sdk::host_strdup(host, af::sdk::format("container: rawrgba\ndimensions: %ux%u\nformat: %s\n", h.width,
-                                                               h.height, h.format == 29 ? "R8G8B8A8_UNORM_SRGB" : "R8G8B8A8_UNORM"));
+        out->json = af::sdk::host_strdup(
+            host, af::sdk::format("{\"container\":\"rawrgba\",\"width\":%u,\"height\":%u,\"format_id\":%u}", h.width,
+                                  h.height, h.format));
+        out->text = af::sdk::host_strdup(
+            host, af::sdk::format("container: rawrgba\ndimensions: %ux%u\nformat: %s\n", h.width, h.height,
+                                  h.format == 29 ? "R8G8B8A8_UNORM_SRGB" : "R8G8B8A8_UNORM"));
     });
 }
 
@@ -102,17 +105,9 @@ const af_plugin* describe(const af_host*) {
         c.info = info;
         return c;
     }();
-    static const af_container* containers[] = {&container};
-    static const af_plugin plugin = [] {
-        af_plugin p{};
-        af::sdk::init_header(p);
-        p.name = "rawrgba";
-        p.version = "1.0.0";
-        p.description = "example third-party plugin";
-        p.containers = containers;
-        p.container_count = 1;
-        return p;
-    }();
+    static const af_container* const containers[] = {&container};
+    static const af_plugin plugin =
+        af::sdk::make_plugin("rawrgba", "1.0.0", "example third-party plugin", {.containers = containers});
     return &plugin;
 }
 

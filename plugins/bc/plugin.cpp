@@ -47,16 +47,8 @@ af_codec make_codec() {
 const af_plugin* plugin_table(const af_host*) {
     static const af_codec codec = make_codec();
     static const af_codec* const codecs[] = {&codec};
-    static const af_plugin plugin = [] {
-        af_plugin p{};
-        af::sdk::init_header(p);
-        p.name = "bc";
-        p.version = "0.1.0";
-        p.description = "Block-compression codecs (BC1-BC7)";
-        p.codecs = codecs;
-        p.codec_count = 1;
-        return p;
-    }();
+    static const af_plugin plugin =
+        af::sdk::make_plugin("bc", "0.1.0", "Block-compression codecs (BC1-BC7)", {.codecs = codecs});
     return &plugin;
 }
 

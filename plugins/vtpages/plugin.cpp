@@ -58,20 +58,11 @@ const af_plugin* table(const af_host*) {
     static af_stage repack =
         stage("pages.repack", "a .pages file + a directory of LEVEL_X_Y.bin / .remove files -> the repacked file",
               AF_STAGE_MAP, kRepackParams, stage_repack);
-    static const af_command* commands[] = {&command};
-    static const af_stage* stages[] = {&extract, &build, &repack};
-    static af_plugin plugin = [] {
-        af_plugin p{};
-        af::sdk::init_header(p);
-        p.name = "vtpages";
-        p.version = "1.0.0";
-        p.description = "id Tech 5 virtual-texture .pages files (Wolfenstein: The New Order, RAGE)";
-        p.stages = stages;
-        p.stage_count = 3;
-        p.commands = commands;
-        p.command_count = 1;
-        return p;
-    }();
+    static const af_command* const commands[] = {&command};
+    static const af_stage* const stages[] = {&extract, &build, &repack};
+    static const af_plugin plugin = af::sdk::make_plugin(
+        "vtpages", "1.0.0", "id Tech 5 virtual-texture .pages files (Wolfenstein: The New Order, RAGE)",
+        {.stages = stages, .commands = commands});
     return &plugin;
 }
 

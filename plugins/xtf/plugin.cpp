@@ -108,9 +108,8 @@ const af_plugin* plugin_table(const af_host*) {
                                  write_vtf_container, info_vtf_container});
     static const af_container* const containers[] = {&xtf_container, &vtf_container};
     static const af_stage* const stages[] = {&kXtfWriteStage, &kSwizzleStage, &kDeswizzleStage};
-    static const af_plugin table =
-        with_header(af_plugin{0, 0, 0, "xtf", "0.1.0", "Half-Life 2 Xbox XTF and PC VTF textures", containers, 2,
-                              nullptr, 0, stages, 3, nullptr, 0});
+    static const af_plugin table = sdk::make_plugin("xtf", "0.1.0", "Half-Life 2 Xbox XTF and PC VTF textures",
+                                                    {.containers = containers, .stages = stages});
     return &table;
 }
 

@@ -12,10 +12,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <optional>
 #include <span>
@@ -28,13 +28,13 @@ namespace af::sdk {
 
 // Thrown by plugin code; guard() turns it into an af_status + af_error.
 class Error : public std::runtime_error {
-public:
+  public:
     Error(af_status status, std::string message, uint64_t offset = AF_NO_OFFSET)
         : std::runtime_error(std::move(message)), status_(status), offset_(offset) {}
     af_status status() const { return status_; }
     uint64_t offset() const { return offset_; }
 
-private:
+  private:
     af_status status_;
     uint64_t offset_;
 };
@@ -50,7 +50,9 @@ inline std::string format(const char* fmt, ...) {
 }
 
 [[noreturn]] inline void fail(af_status s, uint64_t offset, std::string msg) { throw Error(s, std::move(msg), offset); }
-[[noreturn]] inline void invalid(uint64_t offset, std::string msg) { fail(AF_ERR_INVALID_DATA, offset, std::move(msg)); }
+[[noreturn]] inline void invalid(uint64_t offset, std::string msg) {
+    fail(AF_ERR_INVALID_DATA, offset, std::move(msg));
+}
 [[noreturn]] inline void unsupported(std::string msg) { fail(AF_ERR_UNSUPPORTED, AF_NO_OFFSET, "unsupported: " + msg); }
 [[noreturn]] inline void usage(std::string msg) { fail(AF_ERR_USAGE, AF_NO_OFFSET, std::move(msg)); }
 
@@ -90,9 +92,33 @@ template <class T> constexpr void init_header(T& t) {
     t.api_minor = AF_API_MINOR;
 }
 
+// What a plugin offers, for make_plugin. Each list must outlive the plugin
+// (static arrays), as the host keeps pointers into them.
+struct PluginTables {
+    std::span<const af_container* const> containers{};
+    std::span<const af_codec* const> codecs{};
+    std::span<const af_stage* const> stages{};
+    std::span<const af_command* const> commands{};
+};
+
+// The plugin table with its header filled; counts come from the spans so a
+// list and its count can never disagree.
+inline af_plugin make_plugin(const char* name, const char* version, const char* description, PluginTables t) {
+    af_plugin p{};
+    init_header(p);
+    p.name = name;
+    p.version = version;
+    p.description = description;
+    p.containers = t.containers.data(), p.container_count = uint32_t(t.containers.size());
+    p.codecs = t.codecs.data(), p.codec_count = uint32_t(t.codecs.size());
+    p.stages = t.stages.data(), p.stage_count = uint32_t(t.stages.size());
+    p.commands = t.commands.data(), p.command_count = uint32_t(t.commands.size());
+    return p;
+}
+
 // Read access to string options with typed getters and clear errors.
 class Options {
-public:
+  public:
     explicit Options(const af_options* o) : o_(o) {}
     std::optional<std::string_view> get(std::string_view key) const {
         if (!o_) return std::nullopt;
@@ -132,7 +158,8 @@ public:
         return x;
     }
     // One of a fixed set of words; the error lists the valid choices.
-    std::string choice(std::string_view key, std::string_view def, std::initializer_list<std::string_view> valid) const {
+    std::string choice(std::string_view key, std::string_view def,
+                       std::initializer_list<std::string_view> valid) const {
         std::string v = str(key, def);
         for (auto c : valid)
             if (v == c) return v;
@@ -141,7 +168,7 @@ public:
         usage(format("option %.*s: '%s' is not one of: %s", int(key.size()), key.data(), v.c_str(), list.c_str()));
     }
 
-private:
+  private:
     const af_options* o_;
 };
 
@@ -151,7 +178,10 @@ struct OptionList {
     std::vector<af_kv> c;
     void set(std::string k, std::string v) {
         for (auto& p : kv)
-            if (p.first == k) { p.second = std::move(v); return; }
+            if (p.first == k) {
+                p.second = std::move(v);
+                return;
+            }
         kv.emplace_back(std::move(k), std::move(v));
     }
     af_options view() {
@@ -261,7 +291,7 @@ template <class F> void parallel_for(const af_host* h, uint64_t n, uint64_t grai
 
 // Little-endian readers that never read past the end.
 class ByteReader {
-public:
+  public:
     ByteReader(const uint8_t* data, uint64_t size) : p_(data), n_(size) {}
     uint64_t size() const { return n_; }
     const uint8_t* data() const { return p_; }
@@ -270,16 +300,28 @@ public:
             invalid(off, format("truncated: %s needs %llu bytes at offset %llu, file has %llu", what,
                                 (unsigned long long)len, (unsigned long long)off, (unsigned long long)n_));
     }
-    uint8_t u8(uint64_t off) const { need(off, 1, "u8"); return p_[off]; }
-    uint16_t u16(uint64_t off) const { need(off, 2, "u16"); return uint16_t(p_[off] | p_[off + 1] << 8); }
+    uint8_t u8(uint64_t off) const {
+        need(off, 1, "u8");
+        return p_[off];
+    }
+    uint16_t u16(uint64_t off) const {
+        need(off, 2, "u16");
+        return uint16_t(p_[off] | p_[off + 1] << 8);
+    }
     uint32_t u32(uint64_t off) const {
         need(off, 4, "u32");
-        return uint32_t(p_[off]) | uint32_t(p_[off + 1]) << 8 | uint32_t(p_[off + 2]) << 16 | uint32_t(p_[off + 3]) << 24;
+        return uint32_t(p_[off]) | uint32_t(p_[off + 1]) << 8 | uint32_t(p_[off + 2]) << 16 |
+               uint32_t(p_[off + 3]) << 24;
     }
     uint64_t u64(uint64_t off) const { return uint64_t(u32(off)) | uint64_t(u32(off + 4)) << 32; }
-    float f32(uint64_t off) const { uint32_t v = u32(off); float f; memcpy(&f, &v, 4); return f; }
+    float f32(uint64_t off) const {
+        uint32_t v = u32(off);
+        float f;
+        memcpy(&f, &v, 4);
+        return f;
+    }
 
-private:
+  private:
     const uint8_t* p_;
     uint64_t n_;
 };
@@ -287,7 +329,5 @@ private:
 } // namespace af::sdk
 
 // Declares the entry point. `table` is a function returning the static af_plugin.
-#define AF_DEFINE_PLUGIN(table_fn)                                                              \
-    extern "C" AF_EXPORT const af_plugin* assetforge_plugin_entry(const af_host* host) {        \
-        return table_fn(host);                                                                  \
-    }
+#define AF_DEFINE_PLUGIN(table_fn)                                                                                     \
+    extern "C" AF_EXPORT const af_plugin* assetforge_plugin_entry(const af_host* host) { return table_fn(host); }

@@ -37,7 +37,7 @@ int32_t hello(const af_host*, int32_t argc, const char* const*) { return argc ==
 
 const af_plugin* table(const af_host*) {
     static const af_container container = make_container();
-    static const af_container* containers[] = {&container};
+    static const af_container* const containers[] = {&container};
     static af_command command = [] {
         af_command c{};
         af::sdk::init_header(c);
@@ -46,19 +46,9 @@ const af_plugin* table(const af_host*) {
         c.run = hello;
         return c;
     }();
-    static const af_command* commands[] = {&command};
-    static af_plugin p = [] {
-        af_plugin p{};
-        af::sdk::init_header(p);
-        p.name = PLUGIN_NAME;
-        p.version = "1.2.3";
-        p.description = "ABI test plugin";
-        p.containers = containers;
-        p.container_count = 1;
-        p.commands = commands;
-        p.command_count = 1;
-        return p;
-    }();
+    static const af_command* const commands[] = {&command};
+    static const af_plugin p =
+        af::sdk::make_plugin(PLUGIN_NAME, "1.2.3", "ABI test plugin", {.containers = containers, .commands = commands});
     return &p;
 }
 
