@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -210,3 +212,28 @@ TEST_CASE("8-bit SNORM input is offset binary and round-trips solid values") {
         CHECK(int(out.px[1]) == std::max(255 - v, 1));
     }
 }
+
+#ifdef AF_HAVE_BPTC
+TEST_CASE("BC6H to bytes equals the float decode clamped to [0, 1] and rounded") {
+    // Random blocks (reserved modes included) in both signednesses.
+    uint32_t state = 99;
+    auto next = [&] { return state = state * 1664525u + 1013904223u; };
+    const uint32_t w = 32, h = 32;
+    std::vector<uint8_t> blocks(size_t(w / 4) * (h / 4) * 16);
+    for (auto& b : blocks) b = uint8_t(next() >> 24);
+    for (uint32_t fmt : {af::FMT_BC6H_UF16, af::FMT_BC6H_SF16}) {
+        af_host host = make_host(false);
+        std::vector<uint8_t> bytes(size_t(w) * h * 4);
+        std::vector<float> floats(size_t(w) * h * 4);
+        af_surface src{fmt, w, h, 1, blocks.data(), blocks.size()};
+        af_surface d8{af::FMT_R8G8B8A8_UNORM, w, h, 1, bytes.data(), bytes.size()};
+        af_surface df{af::FMT_R32G32B32A32_FLOAT, w, h, 1, reinterpret_cast<uint8_t*>(floats.data()), floats.size() * 4};
+        af::bc::decode_surface(&host, src, d8);
+        af::bc::decode_surface(&host, src, df);
+        for (size_t i = 0; i < bytes.size(); ++i) {
+            INFO("format " << fmt << " value " << i);
+            REQUIRE(int(bytes[i]) == int(std::lround(std::clamp(floats[i], 0.0f, 1.0f) * 255.0f)));
+        }
+    }
+}
+#endif
