@@ -150,6 +150,7 @@ public:
         progress_.finish();
         if (!stop_ && !cancelled()) remove_stale();
         store_->flush();
+        if (opt_.exiting_after) store_->close();
         summary_.cancelled = cancelled();
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt_.trace_file.empty()) trace_.write(opt_.trace_file);
@@ -710,8 +711,15 @@ private:
 } // namespace
 
 BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt) {
-    Build b(p, steps, opt);
-    return b.run();
+    if (!opt.exiting_after) {
+        Build b(p, steps, opt);
+        return b.run();
+    }
+    // Deliberately never deleted (see BuildOptions::exiting_after); a global
+    // keeps it reachable, so leak checkers do not report it.
+    static Build* kept = nullptr;
+    kept = new Build(p, steps, opt);
+    return kept->run();
 }
 
 CleanSummary clean_outputs(const Pipeline& p, const std::vector<std::string>& jobs) {

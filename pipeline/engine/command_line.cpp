@@ -141,8 +141,12 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     int code;
+    a.opt.exiting_after = true; // the CLI returns to main and exits
     try {
-        code = run_build(p, steps, a.opt).exit_code();
+        // Kept, not destroyed, for the same reason as exiting_after.
+        static BuildSummary* summary = nullptr;
+        summary = new BuildSummary(run_build(p, steps, a.opt));
+        code = summary->exit_code();
     } catch (const std::exception& e) {
         std::cerr << "assetforge: " << e.what() << "\n";
         code = 1;

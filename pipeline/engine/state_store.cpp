@@ -184,13 +184,17 @@ StateStore::StateStore(const fs::path& dir) {
     last_flush_ = std::chrono::steady_clock::now();
 }
 
-StateStore::~StateStore() {
+StateStore::~StateStore() { close(); }
+
+void StateStore::close() {
+    if (!db_) return;
     try {
         flush();
     } catch (...) {
         // Losing the last batch only makes the next build redo those actions.
     }
     sqlite3_close(db_);
+    db_ = nullptr;
 }
 
 Hash128 StateStore::file_hash(const std::string& rel, const fs::path& abs) {
@@ -277,6 +281,7 @@ void StateStore::maybe_flush_locked() {
 
 void StateStore::flush_locked() {
     last_flush_ = std::chrono::steady_clock::now();
+    if (!db_) throw std::runtime_error("state database: used after close");
     if (dirty_files_.empty() && dirty_actions_.empty()) return;
     exec(db_, "BEGIN");
     try {

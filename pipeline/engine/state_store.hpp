@@ -76,6 +76,8 @@ public:
     // Commits queued changes in one transaction. Also called automatically
     // when the queue grows or a batch has waited long enough.
     void flush();
+    // Commits and closes the database; lookups still answer from memory.
+    void close();
 
 private:
     void maybe_flush_locked();
