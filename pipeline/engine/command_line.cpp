@@ -1,6 +1,7 @@
 #include "engine/command_line.hpp"
 
 #include "engine/build.hpp"
+#include "engine/job_selection.hpp"
 #include "engine/texture_steps.hpp"
 #include "host/host_services.hpp"
 
@@ -36,8 +37,8 @@ struct Parsed {
 
 const char* usage_line(CommandKind k) {
     switch (k) {
-    case CommandKind::Build: return "usage: assetforge build [pipeline.yaml] [options]";
-    case CommandKind::Status: return "usage: assetforge status [pipeline.yaml] [options]";
+    case CommandKind::Build: return "usage: assetforge build [pipeline.yaml] [--job NAME]… [options]";
+    case CommandKind::Status: return "usage: assetforge status [pipeline.yaml] [--job NAME]… [options]";
     case CommandKind::Clean: return "usage: assetforge clean [pipeline.yaml] [--job NAME]…";
     }
     return "";
@@ -51,7 +52,9 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     po::options_description desc(usage_line(kind));
     desc.add_options()("help,h", "show this help")("file,f", po::value<std::string>(), "pipeline file (default pipeline.yaml)")(
         "define,D", po::value<std::vector<std::string>>(&defines), "set a variable: -D name=value")(
-        "job", po::value<std::vector<std::string>>(&a.jobs), "clean: only this job (repeatable)");
+        "job", po::value<std::vector<std::string>>(&a.jobs),
+        kind == CommandKind::Clean ? "only this job (repeatable)"
+                                   : "only this job and the jobs it takes inputs from or needs (repeatable)");
     if (kind != CommandKind::Clean) {
         desc.add_options()("jobs,j", po::value<int>(&a.opt.threads), "worker threads (default: all cores)")(
             "explain", po::bool_switch(&a.opt.explain), "print why each action runs")(
@@ -124,6 +127,12 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             std::cerr << "assetforge clean: " << e.what() << "\n";
             return 1;
         }
+    }
+    try {
+        select_jobs(p, a.jobs);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "assetforge " << (kind == CommandKind::Status ? "status" : "build") << ": " << e.what() << "\n";
+        return 2;
     }
     a.opt.dry_run = kind == CommandKind::Status;
     if (a.opt.dry_run) a.opt.explain = true;
