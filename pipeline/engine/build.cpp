@@ -523,6 +523,12 @@ private:
             std::set<fs::path> mine;
             for (const auto& it : items) {
                 auto values = template_values(it.name, it.meta, job.name);
+                // Plugin stages name the items they emit ("2_0_1.bin"); these keep
+                // the action's own input reachable: {input_dir}/{input_stem}/….
+                if (!job.is_gather()) {
+                    auto in = template_values(inputs.at(0).name, {}, job.name);
+                    for (const char* k : {"dir", "stem", "name", "ext"}) values.emplace(std::string("input_") + k, in[k]);
+                }
                 fs::path out = resolve_output(j.tpl, values, p_.root);
                 if (!mine.insert(out).second)
                     throw std::runtime_error("two items map to the same output " + rel_of(out.native()) +
