@@ -69,6 +69,7 @@ struct Done {
     ActionResult res;
     std::vector<Input> produced;
     bool failed = false;
+    std::vector<Input> pending; // status "pending": checked, must run; its inputs
 };
 
 // Hashes feed keys as raw bytes (formatting them as hex was a visible cost).
@@ -305,9 +306,10 @@ private:
     }
 
     // One action per input. Up-to-date checks run in parallel chunks and are
-    // recorded a chunk at a time (a no-op build is nothing but checks); an
-    // action that ran is recorded at once, so its outputs flow downstream
-    // without waiting for the chunk.
+    // recorded a chunk at a time (a no-op build is nothing but checks); each
+    // action that must run becomes its own task as soon as its chunk is
+    // checked, so heavy actions spread over every thread and their outputs
+    // flow downstream file by file.
     void spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
         if (inputs.empty()) return;
         ++j.outstanding;
@@ -315,23 +317,18 @@ private:
         tg_.run([this, &j, box] {
             std::vector<Input>& inputs = *box;
             tbb::parallel_for(tbb::blocked_range<size_t>(0, inputs.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
-                std::vector<Done> quiet;
+                std::vector<Done> checked;
+                std::vector<std::vector<Input>> to_run;
                 for (size_t i = r.begin(); i != r.end(); ++i) {
                     std::vector<Input> one;
                     one.push_back(std::move(inputs[i]));
-                    Done d = execute(j, std::move(one));
-                    if (d.res.status == "up-to-date" || d.res.status == "would-run") {
-                        quiet.push_back(std::move(d));
-                    } else {
-                        std::vector<Done> now;
-                        now.push_back(std::move(d));
-                        std::lock_guard lk(mu_);
-                        record_locked(j, now);
-                    }
+                    Done d = execute(j, std::move(one), true);
+                    if (d.res.status == "pending") to_run.push_back(std::move(d.pending));
+                    else checked.push_back(std::move(d));
                 }
-                if (quiet.empty()) return;
                 std::lock_guard lk(mu_);
-                record_locked(j, quiet);
+                record_locked(j, checked);
+                for (auto& in : to_run) spawn_locked(j, std::move(in));
             });
             std::lock_guard lk(mu_);
             --j.outstanding;
@@ -342,6 +339,7 @@ private:
     // Counts finished actions and hands their outputs to the jobs that take
     // them `from` this one.
     void record_locked(JobRun& j, std::vector<Done>& done) {
+        if (done.empty()) return;
         std::vector<Input> forward;
         size_t quiet = 0;
         for (auto& d : done) {
@@ -423,7 +421,9 @@ private:
         return it->second;
     }
 
-    Done execute(JobRun& j, std::vector<Input> inputs) {
+    // check_only: an action that must run comes back "pending" with its
+    // inputs instead of running (the caller gives it a task of its own).
+    Done execute(JobRun& j, std::vector<Input> inputs, bool check_only = false) {
         const Job& job = *j.job;
         Done done;
         ActionResult& res = done.res;
@@ -477,6 +477,11 @@ private:
                     produced.push_back({o.path, abs_of(o.path), "", o.hash});
                     claim(produced.back().abs, res);
                 }
+                return done;
+            }
+            if (check_only && !opt_.dry_run) {
+                res.status = "pending";
+                done.pending = std::move(inputs);
                 return done;
             }
             explain(res);
