@@ -14,6 +14,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_group.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -135,7 +136,18 @@ class Build {
 public:
     Build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt)
         : p_(p), steps_(steps), opt_(opt), out_(opt.out ? *opt.out : std::cout), err_(opt.err ? *opt.err : std::cerr),
-          root_str_(p.root.native()), budget_(opt.memory_budget ? opt.memory_budget : 1), progress_(out_, progress_mode()) {}
+          root_str_(p.root.native()), budget_(opt.memory_budget ? opt.memory_budget : 1), progress_(out_, progress_mode()) {
+        root_fd_ = ::open(root_str_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (root_fd_ < 0) root_fd_ = AT_FDCWD; // then only absolute paths are stat'ed correctly: fall back below
+    }
+    ~Build() {
+        if (root_fd_ >= 0) ::close(root_fd_);
+    }
+
+    // Stats a path relative to the project root (or absolute).
+    std::optional<FileStat> stat_rel(const std::string& rel, const std::string& abs) const {
+        return root_fd_ == AT_FDCWD ? stat_file(abs.c_str()) : stat_file_at(root_fd_, rel.c_str());
+    }
 
     BuildSummary run() {
         auto t0 = std::chrono::steady_clock::now();
@@ -396,13 +408,12 @@ private:
         if (rec->input_hash != input_hash) return "input changed";
         if (auto t = plugins_changed(rec->tools); !t.empty()) return t;
         for (const auto& o : rec->outputs) {
-            std::string abs = abs_of(o.path);
-            auto st = stat_file(abs.c_str());
+            auto st = root_fd_ == AT_FDCWD ? stat_file(abs_of(o.path).c_str()) : stat_file_at(root_fd_, o.path.c_str());
             if (!st) return "output missing: " + o.path;
             if (*st == o.st) continue;
             Hash128 h;
             try {
-                h = hash_file(abs);
+                h = hash_file(abs_of(o.path));
             } catch (const std::exception&) {
                 return "output unreadable: " + o.path;
             }
@@ -446,7 +457,7 @@ private:
             Hasher ih;
             for (auto& in : inputs) {
                 if (!in.hash) {
-                    auto st = stat_file(in.abs.c_str());
+                    auto st = stat_rel(in.rel, in.abs);
                     if (!st) throw std::runtime_error(in.abs + ": file not found");
                     in.hash = store_->file_hash(in.rel, in.abs.c_str(), *st);
                 }
@@ -705,6 +716,7 @@ private:
     std::ostream& err_;
     std::optional<StateStore> store_;
     std::string root_str_;
+    int root_fd_ = AT_FDCWD;
     MemoryBudget budget_;
     Progress progress_;
     TraceLog trace_;

@@ -1,6 +1,7 @@
 #include "engine/state_store.hpp"
 
 #include <sqlite3.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -11,9 +12,11 @@ namespace fs = std::filesystem;
 
 std::optional<FileStat> stat_file(const fs::path& p) { return stat_file(p.c_str()); }
 
-std::optional<FileStat> stat_file(const char* p) {
+std::optional<FileStat> stat_file(const char* p) { return stat_file_at(AT_FDCWD, p); }
+
+std::optional<FileStat> stat_file_at(int dir_fd, const char* p) {
     struct stat st;
-    if (::stat(p, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    if (::fstatat(dir_fd, p, &st, 0) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
     return FileStat{uint64_t(st.st_size), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
                     uint64_t(st.st_ino)};
 }

@@ -31,6 +31,9 @@ struct FileStat {
 // Nullopt when the file does not exist.
 std::optional<FileStat> stat_file(const std::filesystem::path& p);
 std::optional<FileStat> stat_file(const char* p);
+// `p` relative to the directory `dir_fd` (absolute paths ignore it): the
+// kernel walks fewer path components than for the absolute path.
+std::optional<FileStat> stat_file_at(int dir_fd, const char* p);
 
 struct OutputRecord {
     std::string path; // relative to the project root when inside it
