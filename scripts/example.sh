@@ -20,4 +20,7 @@ cd examples/quickstart
 echo "--- second build (nothing changed):"
 "$af" build
 "$af" info build/dds/walls/dark_wood.dds
+"$af" info build/xbox/walls/dark_wood.xtf
+echo "--- pages of pages/world.pages:"
+ls build/pages/world
 python3 -m zipfile -l build/quickstart-mod.zip

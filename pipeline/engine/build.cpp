@@ -9,9 +9,12 @@
 #include "engine/state_store.hpp"
 #include "engine/trace.hpp"
 
+#include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 #include <tbb/task_group.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +28,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <sstream>
+#include <thread>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -34,13 +38,13 @@ fs::path state_dir(const Pipeline& p) { return p.root / ".assetforge"; }
 namespace {
 
 // Bump when the engine's own output for the same key would change.
-constexpr const char* kEngineKeyVersion = "assetforge-engine-1";
+constexpr const char* kEngineKeyVersion = "assetforge-engine-2";
 
 struct Cancelled {};
 
 struct Input {
     std::string rel;             // relative to the project root (or absolute outside it)
-    fs::path abs;
+    std::string abs;             // a string, not fs::path: a no-op build makes 10,000s
     std::string name;            // item name: relative to the glob base / upstream output directory
     std::optional<Hash128> hash; // known for upstream outputs
     bool will_change = false;    // dry run: the upstream action would rebuild it
@@ -49,16 +53,31 @@ struct Input {
 struct JobRun {
     const Job* job = nullptr;
     OutputTemplate tpl;
-    fs::path out_base;           // absolute fixed directory of the output template
+    std::string out_base;        // absolute fixed directory of the output template, normal
     Hash128 signature;           // normalised steps, versions, template
     std::vector<JobRun*> from_down, dependents;
     int pending_from = 0, pending_needs = 0;
     bool expanded = false, sealed = false, complete = false;
     bool had_failure = false, upstream_failed = false;
     int outstanding = 0;
-    std::vector<Input> buffered, gathered;
+    std::vector<Input> buffered, gathered, prefetched;
+    bool has_prefetched = false;
     std::unordered_set<std::string> seen;
 };
+
+// A finished action and the outputs it hands to downstream jobs.
+struct Done {
+    ActionResult res;
+    std::vector<Input> produced;
+    bool failed = false;
+    std::vector<Input> pending; // status "pending": checked, must run; its inputs
+};
+
+// Hashes feed keys as raw bytes (formatting them as hex was a visible cost).
+void field(Hasher& h, const Hash128& v) {
+    uint64_t w[2] = {v.lo, v.hi};
+    h.field(std::string_view(reinterpret_cast<const char*>(w), sizeof w));
+}
 
 std::vector<uint8_t> read_whole(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -117,13 +136,24 @@ class Build {
 public:
     Build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt)
         : p_(p), steps_(steps), opt_(opt), out_(opt.out ? *opt.out : std::cout), err_(opt.err ? *opt.err : std::cerr),
-          store_(state_dir(p)), root_str_(p.root.native()), budget_(opt.memory_budget ? opt.memory_budget : 1), progress_(out_, progress_mode()) {}
+          root_str_(p.root.native()), budget_(opt.memory_budget ? opt.memory_budget : 1), progress_(out_, progress_mode()) {
+        root_fd_ = ::open(root_str_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (root_fd_ < 0) root_fd_ = AT_FDCWD; // then only absolute paths are stat'ed correctly: fall back below
+    }
+    ~Build() {
+        if (root_fd_ >= 0) ::close(root_fd_);
+    }
+
+    // Stats a path relative to the project root (or absolute).
+    std::optional<FileStat> stat_rel(const std::string& rel, const std::string& abs) const {
+        return root_fd_ == AT_FDCWD ? stat_file(abs.c_str()) : stat_file_at(root_fd_, rel.c_str());
+    }
 
     BuildSummary run() {
         auto t0 = std::chrono::steady_clock::now();
         std::optional<tbb::global_control> gc;
         if (opt_.threads > 0) gc.emplace(tbb::global_control::max_allowed_parallelism, size_t(opt_.threads));
-        setup_jobs();
+        load_state_and_expand();
         {
             std::lock_guard lk(mu_);
             for (auto& j : runs_)
@@ -132,7 +162,8 @@ public:
         tg_.wait();
         progress_.finish();
         if (!stop_ && !cancelled()) remove_stale();
-        store_.flush();
+        store_->flush();
+        if (opt_.exiting_after) store_->close();
         summary_.cancelled = cancelled();
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt_.trace_file.empty()) trace_.write(opt_.trace_file);
@@ -153,18 +184,44 @@ private:
 
     // Paths here are already normal, so plain string prefixes do (a no-op
     // build converts tens of thousands of them).
-    std::string rel_of(const fs::path& abs) const {
-        const std::string& s = abs.native();
+    std::string rel_of(const std::string& s) const {
         if (s.size() > root_str_.size() && s.compare(0, root_str_.size(), root_str_) == 0 &&
             s[root_str_.size()] == '/')
             return s.substr(root_str_.size() + 1);
         return s;
     }
-    fs::path abs_of(const std::string& rel) const {
+    std::string abs_of(const std::string& rel) const {
         if (!rel.empty() && rel[0] == '/') return rel;
         std::string s = root_str_;
         s.append(1, '/').append(rel);
         return s;
+    }
+
+    // The state database loads on its own thread while the input globs of
+    // the first jobs are walked: the two are most of a no-op build's
+    // serial part.
+    void load_state_and_expand() {
+        std::exception_ptr load_error;
+        std::thread loader([&] {
+            try {
+                store_.emplace(state_dir(p_));
+            } catch (...) {
+                load_error = std::current_exception();
+            }
+        });
+        try {
+            setup_jobs();
+            for (auto& j : runs_)
+                if (!j.job->is_gather() && j.pending_needs == 0) {
+                    j.prefetched = expand_inputs(*j.job);
+                    j.has_prefetched = true;
+                }
+        } catch (...) {
+            loader.join();
+            throw;
+        }
+        loader.join();
+        if (load_error) std::rethrow_exception(load_error);
     }
 
     void setup_jobs() {
@@ -175,7 +232,8 @@ private:
             r.job = &p_.jobs[i];
             r.tpl = OutputTemplate::parse(r.job->output);
             fs::path base(r.tpl.static_prefix());
-            r.out_base = (base.is_absolute() ? base : p_.root / base).lexically_normal();
+            r.out_base = (base.is_absolute() ? base : p_.root / base).lexically_normal().native();
+            while (r.out_base.size() > 1 && r.out_base.back() == '/') r.out_base.pop_back();
             r.signature = job_signature(*r.job);
             by_name[r.job->name] = &r;
         }
@@ -194,7 +252,12 @@ private:
 
     std::vector<Input> expand_inputs(const Job& j) {
         std::vector<Input> v;
-        for (auto& m : expand_globs(p_.root, j.patterns, j.excludes)) v.push_back({rel_of(m.path), m.path, m.name, {}});
+        auto matches = expand_globs(p_.root, j.patterns, j.excludes);
+        v.reserve(matches.size());
+        for (auto& m : matches) {
+            std::string rel = rel_of(m.path);
+            v.push_back({std::move(rel), std::move(m.path), std::move(m.name), {}});
+        }
         return v;
     }
 
@@ -203,11 +266,13 @@ private:
         if (j.complete) return;
         if (!j.job->is_gather() && j.pending_needs == 0 && !j.expanded) {
             j.expanded = true;
-            auto inputs = expand_inputs(*j.job);
-            progress_.add_total(inputs.size() + j.buffered.size());
-            for (auto& in : inputs) spawn_locked(j, {std::move(in)});
-            for (auto& in : j.buffered) spawn_locked(j, {std::move(in)});
+            auto inputs = j.has_prefetched ? std::move(j.prefetched) : expand_inputs(*j.job);
+            j.prefetched.clear();
+            inputs.insert(inputs.end(), std::make_move_iterator(j.buffered.begin()),
+                          std::make_move_iterator(j.buffered.end()));
             j.buffered.clear();
+            progress_.add_total(inputs.size());
+            spawn_many_locked(j, std::move(inputs));
         }
         if (j.pending_needs == 0 && j.pending_from == 0 && !j.sealed) {
             j.sealed = true;
@@ -236,37 +301,96 @@ private:
         }
     }
 
+    // One action with all of `inputs` (a gather).
     void spawn_locked(JobRun& j, std::vector<Input> inputs) {
         ++j.outstanding;
-        tg_.run([this, &j, inputs = std::move(inputs)] { execute(j, inputs); });
+        // task_group runs its functor as const: the inputs travel in a shared box.
+        auto box = std::make_shared<std::vector<Input>>(std::move(inputs));
+        tg_.run([this, &j, box] {
+            Done d = execute(j, std::move(*box));
+            std::vector<Done> one;
+            one.push_back(std::move(d));
+            std::lock_guard lk(mu_);
+            record_locked(j, one);
+            --j.outstanding;
+            check_complete_locked(j);
+        });
     }
 
-    void finished(JobRun& j, ActionResult res, const std::vector<Input>& produced, bool failed) {
-        progress_.finished(res.job + ": " + res.input, res.status == "built" || res.status == "failed", failed);
-        std::lock_guard lk(mu_);
-        if (failed) {
-            j.had_failure = true;
-            if (opt_.fail_fast) stop_ = true;
-        }
-        if (res.status == "built") ++summary_.built;
-        else if (res.status == "up-to-date") ++summary_.up_to_date;
-        else if (res.status == "failed") ++summary_.failed;
-        else if (res.status == "not-run") ++summary_.not_run;
-        summary_.actions.push_back(std::move(res));
-        for (JobRun* d : j.from_down) {
-            for (const auto& o : produced) {
-                Input in = o;
-                in.name = o.abs.lexically_relative(j.out_base).generic_string();
-                if (d->job->is_gather()) d->gathered.push_back(std::move(in));
-                else if (d->pending_needs > 0) d->buffered.push_back(std::move(in));
-                else {
-                    progress_.add_total(1);
-                    spawn_locked(*d, {std::move(in)});
+    // One action per input. Up-to-date checks run in parallel chunks and are
+    // recorded a chunk at a time (a no-op build is nothing but checks); each
+    // action that must run becomes its own task as soon as its chunk is
+    // checked, so heavy actions spread over every thread and their outputs
+    // flow downstream file by file.
+    void spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
+        if (inputs.empty()) return;
+        ++j.outstanding;
+        auto box = std::make_shared<std::vector<Input>>(std::move(inputs));
+        tg_.run([this, &j, box] {
+            std::vector<Input>& inputs = *box;
+            tbb::parallel_for(tbb::blocked_range<size_t>(0, inputs.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
+                std::vector<Done> checked;
+                std::vector<std::vector<Input>> to_run;
+                for (size_t i = r.begin(); i != r.end(); ++i) {
+                    std::vector<Input> one;
+                    one.push_back(std::move(inputs[i]));
+                    Done d = execute(j, std::move(one), true);
+                    if (d.res.status == "pending") to_run.push_back(std::move(d.pending));
+                    else checked.push_back(std::move(d));
                 }
+                std::lock_guard lk(mu_);
+                record_locked(j, checked);
+                for (auto& in : to_run) spawn_locked(j, std::move(in));
+            });
+            std::lock_guard lk(mu_);
+            --j.outstanding;
+            check_complete_locked(j);
+        });
+    }
+
+    // Counts finished actions and hands their outputs to the jobs that take
+    // them `from` this one.
+    void record_locked(JobRun& j, std::vector<Done>& done) {
+        if (done.empty()) return;
+        std::vector<Input> forward;
+        size_t quiet = 0;
+        for (auto& d : done) {
+            ActionResult& res = d.res;
+            bool ran = res.status == "built" || res.status == "failed";
+            if (ran || res.status == "not-run") progress_.finished(res.job + ": " + res.input, ran, d.failed);
+            else ++quiet;
+            if (d.failed) {
+                j.had_failure = true;
+                if (opt_.fail_fast) stop_ = true;
+            }
+            if (res.status == "built") ++summary_.built;
+            else if (res.status == "up-to-date") ++summary_.up_to_date;
+            else if (res.status == "failed") ++summary_.failed;
+            else if (res.status == "not-run") ++summary_.not_run;
+            j.seen.insert(res.input);
+            if (!j.from_down.empty())
+                for (auto& o : d.produced) {
+                    o.name = name_below(o.abs, j.out_base);
+                    forward.push_back(std::move(o));
+                }
+            summary_.actions.push_back(std::move(res));
+        }
+        progress_.up_to_date(quiet);
+        if (forward.empty()) return;
+        for (JobRun* d : j.from_down) {
+            if (d->job->is_gather()) d->gathered.insert(d->gathered.end(), forward.begin(), forward.end());
+            else if (d->pending_needs > 0) d->buffered.insert(d->buffered.end(), forward.begin(), forward.end());
+            else {
+                progress_.add_total(forward.size());
+                spawn_many_locked(*d, forward);
             }
         }
-        --j.outstanding;
-        check_complete_locked(j);
+    }
+
+    static std::string name_below(const std::string& abs, const std::string& base) {
+        if (abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 && abs[base.size()] == '/')
+            return abs.substr(base.size() + 1);
+        return fs::path(abs).lexically_relative(base).generic_string();
     }
 
     void explain(const ActionResult& r) {
@@ -274,43 +398,54 @@ private:
     }
 
     // Why the action must run, or "" when its recorded outputs are current.
-    std::string out_of_date(const std::shared_ptr<const ActionRecord>& rec, const Hash128& params, const Hash128& input_hash) {
+    // `restat`: an output's stat changed but not its content (touched, copied
+    // back): the record should take the new stat so it is not read again.
+    std::string out_of_date(const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
+                            const Hash128& input_hash, bool& restat) {
         if (!rec) return "new input";
         if (rec->status == "failed" || rec->key == Hash128{}) return "failed last time";
         if (rec->params_hash != params) return "parameters changed";
         if (rec->input_hash != input_hash) return "input changed";
-        if (auto t = tools_changed(rec->tools, opt_); !t.empty()) return t;
+        if (auto t = plugins_changed(rec->tools); !t.empty()) return t;
         for (const auto& o : rec->outputs) {
-            fs::path abs = abs_of(o.path);
-            auto st = stat_file(abs);
+            auto st = root_fd_ == AT_FDCWD ? stat_file(abs_of(o.path).c_str()) : stat_file_at(root_fd_, o.path.c_str());
             if (!st) return "output missing: " + o.path;
+            if (*st == o.st) continue;
             Hash128 h;
             try {
-                h = store_.file_hash(o.path, abs, *st);
+                h = hash_file(abs_of(o.path));
             } catch (const std::exception&) {
                 return "output unreadable: " + o.path;
             }
             if (!(h == o.hash)) return "output edited: " + o.path;
+            restat = true;
         }
         return "";
     }
 
-    void execute(JobRun& j, std::vector<Input> inputs) {
+    // Plugins recorded by many actions are the same few strings: decide each once.
+    std::string plugins_changed(const std::string& recorded) {
+        if (recorded.empty()) return "";
+        std::lock_guard lk(tools_mu_);
+        auto it = tools_verdicts_.find(recorded);
+        if (it == tools_verdicts_.end()) it = tools_verdicts_.emplace(recorded, tools_changed(recorded, opt_)).first;
+        return it->second;
+    }
+
+    // check_only: an action that must run comes back "pending" with its
+    // inputs instead of running (the caller gives it a task of its own).
+    Done execute(JobRun& j, std::vector<Input> inputs, bool check_only = false) {
         const Job& job = *j.job;
-        ActionResult res;
+        Done done;
+        ActionResult& res = done.res;
+        std::vector<Input>& produced = done.produced;
         res.job = job.name;
         res.input = job.is_gather() ? "*" : inputs.at(0).rel;
         for (const auto& in : inputs) res.inputs.push_back(in.rel);
-        {
-            std::lock_guard lk(mu_);
-            j.seen.insert(res.input);
-        }
-        std::vector<Input> produced;
         if (stop_ || cancelled() || (job.is_gather() && j.upstream_failed)) {
             res.status = "not-run";
             res.reason = j.upstream_failed ? "an upstream job failed" : "build stopped";
-            finished(j, std::move(res), produced, false);
-            return;
+            return done;
         }
         progress_.started(job.name + ": " + res.input);
         auto t0 = std::chrono::steady_clock::now();
@@ -321,41 +456,55 @@ private:
         try {
             Hasher ih;
             for (auto& in : inputs) {
-                if (!in.hash) in.hash = store_.file_hash(in.rel, in.abs);
+                if (!in.hash) {
+                    auto st = stat_rel(in.rel, in.abs);
+                    if (!st) throw std::runtime_error(in.abs + ": file not found");
+                    in.hash = store_->file_hash(in.rel, in.abs.c_str(), *st);
+                }
                 ih.field(in.name);
-                ih.field(in.hash->hex());
+                field(ih, *in.hash);
             }
             Hash128 input_hash = ih.digest();
             Hasher kh;
-            kh.field(j.signature.hex());
-            kh.field(input_hash.hex());
+            field(kh, j.signature);
+            field(kh, input_hash);
             Hash128 key = kh.digest();
             res.key = key.hex();
-            rec = store_.action(job.name, res.input);
-            res.reason = out_of_date(rec, j.signature, input_hash);
+            rec = store_->action(job.name, res.input);
+            bool restat = false;
+            res.reason = out_of_date(rec, j.signature, input_hash, restat);
             if (res.reason.empty() && std::any_of(inputs.begin(), inputs.end(), [](auto& in) { return in.will_change; }))
                 res.reason = "an upstream action will rebuild its input";
             if (res.reason.empty()) {
                 res.status = "up-to-date";
+                if (restat && !opt_.dry_run) {
+                    ActionRecord fresh = *rec;
+                    for (auto& o : fresh.outputs)
+                        if (auto st = stat_file(abs_of(o.path).c_str())) o.st = *st;
+                    store_->put_action(fresh);
+                }
                 for (const auto& o : rec->outputs) {
                     res.outputs.push_back(o.path);
                     produced.push_back({o.path, abs_of(o.path), "", o.hash});
-                    claim(abs_of(o.path), res);
+                    claim(produced.back().abs, res);
                 }
-                finished(j, std::move(res), produced, false);
-                return;
+                return done;
+            }
+            if (check_only && !opt_.dry_run) {
+                res.status = "pending";
+                done.pending = std::move(inputs);
+                return done;
             }
             explain(res);
             if (opt_.dry_run) {
                 res.status = "would-run";
                 if (rec)
                     for (const auto& o : rec->outputs) produced.push_back({o.path, abs_of(o.path), "", o.hash, true});
-                finished(j, std::move(res), produced, false);
-                return;
+                return done;
             }
             uint64_t estimate = 0;
             for (const auto& in : inputs)
-                if (auto st = stat_file(in.abs)) estimate += st->size * 16 + (1u << 20);
+                if (auto st = stat_file(in.abs.c_str())) estimate += st->size * 16 + (1u << 20);
             BudgetLease lease(budget_, estimate);
             std::vector<Item> items;
             for (const auto& in : inputs) items.push_back(bytes_item(in.name, read_whole(in.abs)));
@@ -390,11 +539,17 @@ private:
             std::set<fs::path> mine;
             for (const auto& it : items) {
                 auto values = template_values(it.name, it.meta, job.name);
+                // Plugin stages name the items they emit ("2_0_1.bin"); these keep
+                // the action's own input reachable: {input_dir}/{input_stem}/….
+                if (!job.is_gather()) {
+                    auto in = template_values(inputs.at(0).name, {}, job.name);
+                    for (const char* k : {"dir", "stem", "name", "ext"}) values.emplace(std::string("input_") + k, in[k]);
+                }
                 fs::path out = resolve_output(j.tpl, values, p_.root);
                 if (!mine.insert(out).second)
-                    throw std::runtime_error("two items map to the same output " + rel_of(out) +
+                    throw std::runtime_error("two items map to the same output " + rel_of(out.native()) +
                                              "; add {mip}/{face}/{layer} or similar to the output template");
-                claim(out, res);
+                claim(out.native(), res);
                 std::vector<uint8_t> encoded;
                 const std::vector<uint8_t>* data = it.bytes.get();
                 if (it.is_texture()) {
@@ -407,11 +562,11 @@ private:
                 write_file_atomic(out, std::span<const uint8_t>(*data));
                 trace_.add("commit", job.name, res.input, ts, trace_.now_us() - ts);
                 Hash128 h = hash_bytes(*data);
-                std::string rel = rel_of(out);
-                if (auto st = stat_file(out)) store_.remember_file(rel, *st, h);
-                written.push_back({rel, h});
+                std::string rel = rel_of(out.native());
+                FileStat st = stat_file(out).value_or(FileStat{});
+                written.push_back({rel, h, st});
                 res.outputs.push_back(rel);
-                produced.push_back({rel, out, "", h});
+                produced.push_back({rel, out.native(), "", h});
             }
             // Outputs this action made last time but not now (template or item set changed).
             if (rec)
@@ -429,13 +584,14 @@ private:
             nr.status = "built";
             res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             nr.duration_ms = res.duration_ms;
-            store_.put_action(nr);
+            store_->put_action(nr);
             res.status = "built";
-            finished(j, std::move(res), produced, false);
+            return done;
         } catch (const Cancelled&) {
             res.status = "not-run";
             res.reason = "cancelled";
-            finished(j, std::move(res), {}, false);
+            produced.clear();
+            return done;
         } catch (const std::exception& e) {
             res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             res.status = "failed";
@@ -455,16 +611,18 @@ private:
                 nr.status = "failed";
                 nr.error = step_name + ": " + res.error;
                 nr.duration_ms = res.duration_ms;
-                store_.put_action(nr);
+                store_->put_action(nr);
             }
-            finished(j, std::move(res), {}, true);
+            produced.clear();
+            done.failed = true;
+            return done;
         }
     }
 
     // Two actions may not write the same file.
-    void claim(const fs::path& out, const ActionResult& res) {
+    void claim(const std::string& out, const ActionResult& res) {
         std::lock_guard lk(claims_mu_);
-        auto [it, fresh] = claims_.emplace(out.native(), res.job + ": " + res.input);
+        auto [it, fresh] = claims_.emplace(out, res.job + ": " + res.input);
         if (!fresh && it->second != res.job + ": " + res.input)
             throw std::runtime_error("output " + rel_of(out) + " is also produced by " + it->second);
     }
@@ -472,13 +630,14 @@ private:
     void remove_output(const std::string& rel) {
         std::error_code ec;
         fs::remove(abs_of(rel), ec);
-        store_.forget_file(rel);
+        store_->forget_file(rel);
     }
 
     void remove_stale() {
         for (auto& j : runs_) {
             if (j.upstream_failed) continue;
-            for (const auto& rec : store_.actions_of(j.job->name)) {
+            for (const auto& rp : store_->actions_of(j.job->name)) {
+                const ActionRecord& rec = *rp;
                 if (j.seen.count(rec.input)) continue;
                 ActionResult r;
                 r.job = rec.job;
@@ -489,7 +648,7 @@ private:
                     r.outputs.push_back(o.path);
                     if (!opt_.dry_run) remove_output(o.path);
                 }
-                if (!opt_.dry_run) store_.erase_action(rec.job, rec.input);
+                if (!opt_.dry_run) store_->erase_action(rec.job, rec.input);
                 explain(r);
                 if (!opt_.quiet)
                     progress_.line((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
@@ -555,8 +714,9 @@ private:
     const BuildOptions& opt_;
     std::ostream& out_;
     std::ostream& err_;
-    StateStore store_;
+    std::optional<StateStore> store_;
     std::string root_str_;
+    int root_fd_ = AT_FDCWD;
     MemoryBudget budget_;
     Progress progress_;
     TraceLog trace_;
@@ -564,6 +724,8 @@ private:
     std::mutex mu_;
     tbb::task_group tg_;
     std::atomic<bool> stop_{false};
+    std::mutex tools_mu_;
+    std::unordered_map<std::string, std::string> tools_verdicts_;
     std::mutex claims_mu_;
     std::unordered_map<std::string, std::string> claims_;
     BuildSummary summary_;
@@ -572,8 +734,15 @@ private:
 } // namespace
 
 BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt) {
-    Build b(p, steps, opt);
-    return b.run();
+    if (!opt.exiting_after) {
+        Build b(p, steps, opt);
+        return b.run();
+    }
+    // Deliberately never deleted (see BuildOptions::exiting_after); a global
+    // keeps it reachable, so leak checkers do not report it.
+    static Build* kept = nullptr;
+    kept = new Build(p, steps, opt);
+    return kept->run();
 }
 
 CleanSummary clean_outputs(const Pipeline& p, const std::vector<std::string>& jobs) {

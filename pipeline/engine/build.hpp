@@ -30,6 +30,10 @@ struct BuildOptions {
     std::function<std::string(const std::string&)> tool_identity;
     std::ostream* out = nullptr;              // progress, explain, summary (default std::cout)
     std::ostream* err = nullptr;              // failures (default std::cerr)
+    // The process exits right after this build (the CLI): the state database
+    // is closed, but the in-memory state (10,000s of records) is left for the
+    // OS to reclaim; freeing it piece by piece was a visible part of a no-op build.
+    bool exiting_after = false;
 };
 
 struct ActionResult {

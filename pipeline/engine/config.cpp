@@ -167,7 +167,13 @@ public:
     }
     const std::map<std::string, std::string>& vars() const { return values_; }
 
-    std::string expand(const std::string& s, const SourcePos& p) const { return expand_vars(s, values_, p); }
+    // Inside a preset its parameters shadow variables of the same name.
+    std::string expand(const std::string& s, const SourcePos& p) const {
+        if (scope_.empty()) return expand_vars(s, values_, p);
+        auto merged = values_;
+        for (const auto& [k, v] : scope_) merged[k] = v;
+        return expand_vars(s, merged, p);
+    }
 
     std::vector<StepUse> steps(const Src& list, StepKind want, std::vector<std::string>& preset_stack) const {
         std::vector<StepUse> out;
@@ -256,17 +262,67 @@ private:
             throw ConfigError(e.pos(), "a step is a name ('decode') or a one-key map ('mips: {filter: kaiser}')");
         }
         if (auto pr = raw_.presets.find(name); pr != raw_.presets.end()) {
-            if (params && !params->node.IsNull() && params->node.size() > 0)
-                throw ConfigError(params->pos(), "preset '" + name + "' takes no parameters");
             if (std::find(preset_stack.begin(), preset_stack.end(), name) != preset_stack.end())
                 throw ConfigError(name_node.pos(), "preset '" + name + "' uses itself");
+            auto scope = preset_scope(name, pr->second, params);
+            Src body = pr->second;
+            if (body.node.IsMap()) body = Src{body.file, body.node["steps"]};
+            std::swap(scope_, scope);
             preset_stack.push_back(name);
-            auto inner = steps(pr->second, want, preset_stack);
+            try {
+                auto inner = steps(body, want, preset_stack);
+                out.insert(out.end(), inner.begin(), inner.end());
+            } catch (...) {
+                preset_stack.pop_back();
+                std::swap(scope_, scope);
+                throw;
+            }
             preset_stack.pop_back();
-            out.insert(out.end(), inner.begin(), inner.end());
+            std::swap(scope_, scope);
             return;
         }
         out.push_back(make_use(name, name_node, params, want));
+    }
+
+    // A preset is a list of steps, or { params: {name: default}, steps: [...] }
+    // whose steps say ${name}; a use overrides defaults: `- game_ready: { format: bc7 }`.
+    // Returns the parameter values for the preset's body (outer scopes included,
+    // so a nested preset can pass its own parameters on).
+    std::map<std::string, std::string> preset_scope(const std::string& name, const Src& def,
+                                                    const std::optional<Src>& use) const {
+        std::map<std::string, std::string> scope = scope_;
+        std::vector<std::string> declared;
+        if (def.node.IsMap()) {
+            check_keys(def, {"params", "steps", "description"}, "key of preset '" + name + "'");
+            if (!def.node["steps"])
+                throw ConfigError(def.pos(), "preset '" + name + "' has 'params' but no 'steps'");
+            if (auto ps = def.node["params"]) {
+                Src psrc{def.file, ps};
+                if (!ps.IsMap())
+                    throw ConfigError(psrc.pos(), "'params' of preset '" + name + "' must be a map of name: default");
+                for (const auto& kv : ps) {
+                    std::string k = kv.first.Scalar();
+                    declared.push_back(k);
+                    Src v{def.file, kv.second};
+                    scope[k] = v.node.IsNull() ? "" : expand(scalar(v, "a preset parameter"), v.pos());
+                }
+            }
+        }
+        if (!use || use->node.IsNull()) return scope;
+        if (!use->node.IsMap())
+            throw ConfigError(use->pos(), "parameters of preset '" + name + "' must be a map of name: value");
+        for (const auto& kv : use->node) {
+            std::string k = kv.first.Scalar();
+            if (std::find(declared.begin(), declared.end(), k) == declared.end())
+                throw ConfigError(pos_of(use->file, kv.first),
+                                  declared.empty()
+                                      ? "preset '" + name + "' takes no parameters (got '" + k +
+                                            "'); declare them with 'params:' in the preset"
+                                      : not_one_of("parameter of preset '" + name + "'", k, declared));
+            Src v{use->file, kv.second};
+            scope[k] = expand(scalar(v, "parameter '" + k + "'"), v.pos());
+        }
+        return scope;
     }
 
     std::string expand_recursive(const std::string& v, const SourcePos& p, std::set<std::string>& seen) {
@@ -296,6 +352,8 @@ private:
     const StepTable& steps_;
     std::map<std::string, std::string> values_;
     std::set<std::string> defined_;
+    // Parameters of the presets being expanded (mutable: set around each preset's body).
+    mutable std::map<std::string, std::string> scope_;
 };
 
 Job parse_job(const std::string& name, const Src& s, const Resolver& r) {

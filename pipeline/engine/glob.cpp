@@ -2,6 +2,9 @@
 
 #include "core/atomic_file.hpp"
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <unordered_set>
 #include <stdexcept>
@@ -103,8 +106,44 @@ bool match_parts(const std::vector<std::string_view>& pat, size_t pi, const std:
     return match_segment(pat[pi], path[si]) && match_parts(pat, pi + 1, path, si + 1);
 }
 
-bool skip_name(const std::string& name) {
-    return name == ".assetforge" || name.rfind(kTempPrefix, 0) == 0;
+bool skip_name(std::string_view name) {
+    return name == ".assetforge" || name.starts_with(kTempPrefix);
+}
+
+// Calls fn(full path, name below base) for every regular file in `dir` (and
+// below it when recursive), skipping the state directory and temporaries.
+// Symlinks to files count as files; symlinked directories are not entered
+// (std::filesystem's default). readdir's d_type spares a stat per entry: the
+// walk is a large part of a no-op build.
+template <class Fn> void walk(const std::string& dir, size_t base_len, bool recursive, Fn& fn) {
+    DIR* d = ::opendir(dir.empty() ? "/" : dir.c_str()); // "" is the filesystem root
+    if (!d) return; // vanished or unreadable: like skip_permission_denied
+    std::vector<std::string> subdirs; // entered after closedir, so deep trees hold one descriptor
+    while (dirent* e = ::readdir(d)) {
+        std::string_view name(e->d_name);
+        if (name == "." || name == ".." || skip_name(name)) continue;
+        std::string full;
+        full.reserve(dir.size() + 1 + name.size());
+        full.append(dir).append(1, '/').append(name);
+        unsigned char type = e->d_type;
+        if (type == DT_UNKNOWN || type == DT_LNK) {
+            struct stat st;
+            if (::lstat(full.c_str(), &st) != 0) continue;
+            if (S_ISLNK(st.st_mode)) {
+                if (::stat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+                type = DT_REG;
+            } else {
+                type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+            }
+        }
+        if (type == DT_DIR) {
+            if (recursive) subdirs.push_back(std::move(full));
+        } else if (type == DT_REG) {
+            fn(full, std::string_view(full).substr(std::min(full.size(), base_len + 1)));
+        }
+    }
+    ::closedir(d);
+    for (const auto& sd : subdirs) walk(sd, base_len, recursive, fn);
 }
 
 } // namespace
@@ -132,61 +171,38 @@ bool glob_match(std::string_view pattern, std::string_view path) {
 std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std::string>& patterns,
                                     const std::vector<std::string>& excludes) {
     std::vector<GlobMatch> out;
+    std::vector<std::string> all_alts;
+    for (const auto& pattern : patterns) expand_braces(pattern, all_alts);
+    // Only overlapping patterns can match a file twice.
+    bool dedupe = all_alts.size() > 1;
     std::unordered_set<std::string> seen;
-    for (const auto& pattern : patterns) {
-        std::vector<std::string> alts;
-        expand_braces(pattern, alts);
-        for (const auto& alt : alts) {
-            std::string base = glob_base(alt);
-            fs::path base_abs = (fs::path(base).is_absolute() ? fs::path(base) : root / base).lexically_normal();
-            std::string base_str = base_abs.native();
-            if (!base_str.empty() && base_str.back() == '/') base_str.pop_back();
-            std::string rest = base.empty() ? alt : alt.substr(std::min(alt.size(), base.size() + 1));
-            if (fs::path(alt).is_absolute() && base == "/") rest = alt.substr(1);
-            auto rest_parts = split(rest);
-            auto consider = [&](const fs::path& file, const std::string& rel) {
-                if (!match_parts(rest_parts, 0, split(rel), 0)) return;
-                if (!excludes.empty()) {
-                    std::string from_root = file.lexically_relative(root).generic_string();
-                    for (const auto& ex : excludes)
-                        if (glob_match(ex, from_root) || glob_match(ex, rel)) return;
-                }
-                if (seen.insert(file.native()).second) out.push_back({file, rel});
-            };
-            std::error_code ec;
-            if (!has_magic(rest)) {
-                fs::path f = base_abs / rest;
-                if (fs::is_regular_file(f, ec)) consider(f.lexically_normal(), rest);
-                continue;
+    for (const auto& alt : all_alts) {
+        std::string base = glob_base(alt);
+        fs::path base_abs = (fs::path(base).is_absolute() ? fs::path(base) : root / base).lexically_normal();
+        std::string base_str = base_abs.native();
+        if (!base_str.empty() && base_str.back() == '/') base_str.pop_back();
+        std::string rest = base.empty() ? alt : alt.substr(std::min(alt.size(), base.size() + 1));
+        if (fs::path(alt).is_absolute() && base == "/") rest = alt.substr(1);
+        auto rest_parts = split(rest);
+        auto consider = [&](const std::string& file, std::string_view rel) {
+            if (!match_parts(rest_parts, 0, split(rel), 0)) return;
+            if (!excludes.empty()) {
+                std::string from_root = fs::path(file).lexically_relative(root).generic_string();
+                for (const auto& ex : excludes)
+                    if (glob_match(ex, from_root) || glob_match(ex, rel)) return;
             }
-            if (!fs::is_directory(base_abs, ec)) continue;
-            bool recursive = rest.find("**") != std::string::npos || rest.find('/') != std::string::npos;
-            auto opts = fs::directory_options::skip_permission_denied;
-            if (recursive) {
-                for (auto it = fs::recursive_directory_iterator(base_abs, opts, ec);
-                     !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-                    std::string fname = it->path().filename().string();
-                    if (skip_name(fname)) {
-                        if (it->is_directory()) it.disable_recursion_pending();
-                        continue;
-                    }
-                    if (!it->is_regular_file()) continue;
-                    // Entries extend base_str, which is normal: the name is the rest of the string.
-                    const std::string& full = it->path().native();
-                    consider(it->path(), full.substr(std::min(full.size(), base_str.size() + 1)));
-                }
-            } else {
-                for (auto it = fs::directory_iterator(base_abs, opts, ec); !ec && it != fs::directory_iterator();
-                     it.increment(ec)) {
-                    std::string fname = it->path().filename().string();
-                    if (skip_name(fname) || !it->is_regular_file()) continue;
-                    consider(it->path(), fname);
-                }
-            }
+            if (!dedupe || seen.insert(file).second) out.push_back({file, std::string(rel)});
+        };
+        std::error_code ec;
+        if (!has_magic(rest)) {
+            fs::path f = base_abs / rest;
+            if (fs::is_regular_file(f, ec)) consider(f.lexically_normal().native(), rest);
+            continue;
         }
+        bool recursive = rest.find("**") != std::string::npos || rest.find('/') != std::string::npos;
+        walk(base_str, base_str.size(), recursive, consider);
     }
-    std::sort(out.begin(), out.end(),
-              [](const GlobMatch& a, const GlobMatch& b) { return a.path.native() < b.path.native(); });
+    std::sort(out.begin(), out.end(), [](const GlobMatch& a, const GlobMatch& b) { return a.path < b.path; });
     return out;
 }
 

@@ -11,7 +11,7 @@
 namespace af::engine {
 
 struct GlobMatch {
-    std::filesystem::path path; // absolute
+    std::string path;           // absolute, normal
     std::string name;           // relative to the pattern's fixed directory: the item name
 };
 

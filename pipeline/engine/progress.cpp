@@ -30,6 +30,13 @@ void Progress::finished(const std::string& what, bool ran, bool failed) {
         redraw_locked(false);
 }
 
+void Progress::up_to_date(size_t n) {
+    if (n == 0) return;
+    std::lock_guard lk(mu_);
+    done_ += n;
+    if (mode_ == Mode::Terminal) redraw_locked(false);
+}
+
 void Progress::line(const std::string& text) {
     std::lock_guard lk(mu_);
     if (mode_ == Mode::Quiet) return;

@@ -19,6 +19,7 @@ public:
     void started(const std::string& what);
     // `ran` is false for actions found up to date (counted, never printed).
     void finished(const std::string& what, bool ran, bool failed);
+    void up_to_date(size_t n); // actions found up to date, counted in bulk
     void line(const std::string& text); // explain / messages, above the status line
     void finish();
 

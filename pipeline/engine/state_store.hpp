@@ -30,10 +30,15 @@ struct FileStat {
 
 // Nullopt when the file does not exist.
 std::optional<FileStat> stat_file(const std::filesystem::path& p);
+std::optional<FileStat> stat_file(const char* p);
+// `p` relative to the directory `dir_fd` (absolute paths ignore it): the
+// kernel walks fewer path components than for the absolute path.
+std::optional<FileStat> stat_file_at(int dir_fd, const char* p);
 
 struct OutputRecord {
     std::string path; // relative to the project root when inside it
     Hash128 hash;
+    FileStat st;      // as written: an output whose stat still matches was not edited
 };
 
 struct ActionRecord {
@@ -59,13 +64,14 @@ public:
     // (size, mtime, inode) differ from the cached ones. Throws on I/O errors.
     Hash128 file_hash(const std::string& rel, const std::filesystem::path& abs);
     Hash128 file_hash(const std::string& rel, const std::filesystem::path& abs, const FileStat& st);
+    Hash128 file_hash(const std::string& rel, const char* abs, const FileStat& st);
     // Records a file just written with known contents.
     void remember_file(const std::string& rel, const FileStat& st, const Hash128& hash);
     void forget_file(const std::string& rel);
 
     // Shared and immutable: a no-op build looks up every action without copying it.
     std::shared_ptr<const ActionRecord> action(const std::string& job, const std::string& input) const;
-    std::vector<ActionRecord> actions_of(const std::string& job) const;
+    std::vector<std::shared_ptr<const ActionRecord>> actions_of(const std::string& job) const; // by input
     std::vector<ActionRecord> all_actions() const;
     void put_action(const ActionRecord& rec);
     void erase_action(const std::string& job, const std::string& input);
@@ -73,6 +79,8 @@ public:
     // Commits queued changes in one transaction. Also called automatically
     // when the queue grows or a batch has waited long enough.
     void flush();
+    // Commits and closes the database; lookups still answer from memory.
+    void close();
 
 private:
     void maybe_flush_locked();

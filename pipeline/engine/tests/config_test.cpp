@@ -189,3 +189,43 @@ jobs:
 )");
     CHECK(e.find("cycle") != std::string::npos);
 }
+
+TEST_CASE("presets take parameters with defaults; uses override them", "[config][preset]") {
+    StepTable steps = png_test_steps();
+    const std::string presets = R"(assetforge: 1
+vars: { strength: 200 }
+presets:
+  tint:
+    params: { amount: 100, pause: "${strength}" }
+    steps: [ { invert: { amount: "${amount}" } }, { slow: { ms: "${pause}" } } ]
+  twice:
+    params: { amount: 7 }
+    steps: [ { tint: { amount: "${amount}" } }, tint ]
+)";
+    auto p = parse_pipeline(presets + R"(jobs:
+  a: { inputs: x, steps: [ tint ], output: "o/a/{stem}" }
+  b: { inputs: x, steps: [ { tint: { amount: 3 } } ], output: "o/b/{stem}" }
+  c: { inputs: x, steps: [ twice ], output: "o/c/{stem}" }
+  d: { inputs: x, steps: [ { invert: { amount: "${strength}" } } ], output: "o/d/{stem}" }
+)",
+                            "/proj/pipeline.yaml", {}, steps);
+    auto param = [&](const char* job, size_t step, const char* key) {
+        return p.job(job)->steps.at(step).params.at(key);
+    };
+    CHECK(param("a", 0, "amount") == "100"); // the default
+    CHECK(param("a", 1, "ms") == "200");     // a default may use variables
+    CHECK(param("b", 0, "amount") == "3");   // overridden by the use
+    CHECK(param("c", 0, "amount") == "7");   // a preset passes its parameter on to another
+    CHECK(param("c", 2, "amount") == "100"); // and the inner default applies where it does not
+    CHECK(param("d", 0, "amount") == "200"); // outside presets the names are plain variables again
+
+    std::string e = error_of(presets + "jobs:\n  a: { inputs: x, steps: [ { tint: { amout: 3 } } ], output: o/{stem} }\n");
+    CHECK(e.find("pipeline.yaml:12:29: 'amout' is not a valid parameter of preset 'tint'") != std::string::npos);
+    CHECK(e.find("did you mean 'amount'?") != std::string::npos);
+    e = error_of("assetforge: 1\npresets:\n  p: [ invert ]\njobs:\n  a: { inputs: x, steps: [ { p: { amount: 1 } } ], "
+                 "output: o/{stem} }\n");
+    CHECK(e.find("preset 'p' takes no parameters (got 'amount')") != std::string::npos);
+    e = error_of("assetforge: 1\npresets:\n  p: { params: { a: 1 }, stepz: [ invert ] }\njobs:\n  a: { inputs: x, "
+                 "steps: [ p ], output: o/{stem} }\n");
+    CHECK(e.find("'stepz' is not a valid key of preset 'p'") != std::string::npos);
+}

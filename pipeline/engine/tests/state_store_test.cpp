@@ -17,7 +17,7 @@ TEST_CASE("state store persists actions and the stat cache", "[state]") {
         r.job = "j";
         r.input = "in.txt";
         r.key = af::hash_string("k");
-        r.outputs = {{"out/a b.txt", af::hash_string("o")}};
+        r.outputs = {{"out/a b.txt", af::hash_string("o"), FileStat{12, -5, 77}}};
         r.status = "built";
         s.put_action(r);
     }
@@ -27,6 +27,8 @@ TEST_CASE("state store persists actions and the stat cache", "[state]") {
     CHECK(r->key == af::hash_string("k"));
     REQUIRE(r->outputs.size() == 1);
     CHECK(r->outputs[0].path == "out/a b.txt");
+    CHECK(r->outputs[0].hash == af::hash_string("o"));
+    CHECK(r->outputs[0].st == FileStat{12, -5, 77});
     // The stat cache answers without reading: prove it by asking for a stat
     // that matches the cache while the file says something else.
     auto st = stat_file(t.path("in.txt"));
