@@ -263,7 +263,7 @@ private:
 
     void spawn_locked(JobRun& j, std::vector<Input> inputs) {
         ++j.outstanding;
-        TaskHandoff handoff;
+        [[maybe_unused]] TaskHandoff handoff;
         tg_.run([this, &j, inputs = std::move(inputs)] {
             TaskHandoff::pass();
             execute(j, inputs);
