@@ -5,8 +5,10 @@
 // as inputs, and a normal build must then converge to exactly the outputs and
 // state records of a clean build, with the build after it doing nothing.
 //
-// The seed is AF_CRASH_SEED (default below); the kill delays repeat exactly,
-// where they land in the build depends on the machine's speed.
+// The seed is AF_CRASH_SEED (default below). The random draws repeat exactly;
+// the delays they give also adapt to the machine's build times, so where the
+// kills land in a build differs from machine to machine (the warning at the
+// end says how many landed and how many builds beat their kill).
 #include "core/atomic_file.hpp"
 #include "core/content_hash.hpp"
 #include "core/image.hpp"
