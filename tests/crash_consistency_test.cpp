@@ -113,8 +113,10 @@ Tree scan(const fs::path& root) {
     for (const auto& e : fs::recursive_directory_iterator(root / "build")) {
         if (!e.is_regular_file()) continue;
         std::string rel = e.path().lexically_relative(root).generic_string();
-        if (e.path().filename().string().rfind(af::kTempPrefix, 0) == 0) t.temporaries.push_back(rel);
-        else t.outputs[rel] = read_file(e.path());
+        if (e.path().filename().string().rfind(af::kTempPrefix, 0) == 0)
+            t.temporaries.push_back(rel);
+        else
+            t.outputs[rel] = read_file(e.path());
     }
     return t;
 }
@@ -319,8 +321,8 @@ TEST_CASE("SIGKILL at random points: outputs stay complete and the next build co
             const double w = window[to_b];
             auto delay = std::chrono::microseconds(int64_t(std::uniform_real_distribution<double>(0.0, w)(rng) * 1e6));
             auto s = spawn_build(root);
-            std::string label = "round " + std::to_string(rounds) + " kill at " +
-                                std::to_string(delay.count() / 1000) + " ms";
+            std::string label =
+                "round " + std::to_string(rounds) + " kill at " + std::to_string(delay.count() / 1000) + " ms";
             if (kill_after(s, delay, root)) {
                 ++kills;
                 window[to_b] = std::min(w * 1.1, initial[to_b] * 1.5);

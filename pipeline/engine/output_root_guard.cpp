@@ -12,8 +12,8 @@ void check_no_link_escape(const fs::path& target, const fs::path& output_root) {
     const fs::path root = output_root.lexically_normal();
     const fs::path out = target.lexically_normal();
     if (!path_within(out, root) || out == root)
-        throw std::runtime_error("output path '" + out.string() + "' is not inside the output root '" +
-                                 root.string() + "'");
+        throw std::runtime_error("output path '" + out.string() + "' is not inside the output root '" + root.string() +
+                                 "'");
     std::error_code ec;
     // The root itself is the user's choice and may be a link (build → /mnt/fast).
     const fs::path real_root = fs::weakly_canonical(root, ec);

@@ -54,8 +54,10 @@ StepTable steps_with_rename() {
                false,
                [](StepContext& ctx, std::vector<Item> items) {
                    for (auto& it : items) {
-                       if (ctx.params.at("field") == "name") it.name = ctx.params.at("to");
-                       else it.meta["entry"] = ctx.params.at("to");
+                       if (ctx.params.at("field") == "name")
+                           it.name = ctx.params.at("to");
+                       else
+                           it.meta["entry"] = ctx.params.at("to");
                    }
                    return items;
                }});
@@ -88,11 +90,11 @@ TEST_CASE("placeholder values from names are checked before they become paths", 
     auto t = OutputTemplate::parse("out/{dir}/{stem}_{entry}.{ext}");
     auto with_entry = [](const std::string& e) { return template_values("d/x.png", {{"entry", e}}, "j"); };
     // What a hostile container or a crafted file name can say.
-    for (std::string bad : std::vector<std::string>{"..", "../x", "a/../../x", "/etc/passwd", "..\\..\\x", "a\\b", std::string("x\0/../..", 8),
-                            std::string("ok\0", 3)}) {
+    for (std::string bad : std::vector<std::string>{"..", "../x", "a/../../x", "/etc/passwd", "..\\..\\x", "a\\b",
+                                                    std::string("x\0/../..", 8), std::string("ok\0", 3)}) {
         INFO("entry = " << bad);
-        CHECK_THROWS_WITH(resolve_output(t, with_entry(bad), "/p"), Catch::Contains("{entry}") &&
-                                                                         Catch::Contains("refusing to write outside"));
+        CHECK_THROWS_WITH(resolve_output(t, with_entry(bad), "/p"),
+                          Catch::Contains("{entry}") && Catch::Contains("refusing to write outside"));
     }
     CHECK_THROWS_WITH(resolve_output(t, with_entry("/etc/x"), "/p"), Catch::Contains("is an absolute path"));
     CHECK_THROWS_WITH(resolve_output(t, with_entry("..\\x"), "/p"), Catch::Contains("contains a backslash"));
@@ -116,8 +118,7 @@ TEST_CASE("placeholder values from names are checked before they become paths", 
     CHECK(resolve_output(bare, template_values("a/b.png", {}, "j"), "/p") == "/p/a/b.png");
 }
 
-TEST_CASE("templates and variables that point outside the output root are refused at load",
-          "[path-safety][config]") {
+TEST_CASE("templates and variables that point outside the output root are refused at load", "[path-safety][config]") {
     TestProject t;
     StepTable steps = png_test_steps();
     auto load_error = [&](const std::string& output, const Defines& d = {}) -> std::string {
@@ -150,12 +151,9 @@ TEST_CASE("hostile item names from a container step fail the action and write no
         std::string field, value, expect;
     };
     std::vector<Case> cases = {
-        {"name", "../../" + escape_name, "contains '..'"},
-        {"name", "deep/../../../" + escape_name, "contains '..'"},
-        {"name", escape.string(), "is an absolute path"},
-        {"name", "..\\..\\" + escape_name, "contains a backslash"},
-        {"entry", "../../" + escape_name, "contains '..'"},
-        {"entry", escape.string(), "is an absolute path"},
+        {"name", "../../" + escape_name, "contains '..'"},  {"name", "deep/../../../" + escape_name, "contains '..'"},
+        {"name", escape.string(), "is an absolute path"},   {"name", "..\\..\\" + escape_name, "contains a backslash"},
+        {"entry", "../../" + escape_name, "contains '..'"}, {"entry", escape.string(), "is an absolute path"},
     };
     for (const auto& c : cases) {
         INFO(c.field << " = " << c.value);
@@ -197,8 +195,9 @@ TEST_CASE("the extract step keeps container metadata inside the output tree", "[
         // PNG readers ignore bytes after IEND; this reader finds its name there.
         t.write("src/a.png", t.read("src/a.png") + "entry=" + entry + "\n");
     };
-    const char* yaml = "assetforge: 1\njobs:\n  j:\n    inputs: \"src/*.png\"\n    steps: [ { extract: { what: mips } } ]\n"
-                       "    output: \"out/{stem}/{entry}_{mip}.png\"\n";
+    const char* yaml =
+        "assetforge: 1\njobs:\n  j:\n    inputs: \"src/*.png\"\n    steps: [ { extract: { what: mips } } ]\n"
+        "    output: \"out/{stem}/{entry}_{mip}.png\"\n";
     write_input("../../../" + escape.filename().string());
     auto s = build_with(t, steps, yaml);
     REQUIRE(s.failed == 1);
@@ -272,9 +271,10 @@ TEST_CASE("the zip gather refuses hostile entry names from steps and its prefix"
         CHECK_THAT(s.actions[0].error, Catch::Contains("zip: entry name"));
         CHECK_FALSE(t.exists("out/mod.zip"));
     }
-    auto s = build_with(t, steps,
-                        "assetforge: 1\njobs:\n  p:\n    inputs: \"src/*.bin\"\n    gather: { zip: { prefix: \"../up\" } }\n"
-                        "    output: \"out/mod.zip\"\n");
+    auto s =
+        build_with(t, steps,
+                   "assetforge: 1\njobs:\n  p:\n    inputs: \"src/*.bin\"\n    gather: { zip: { prefix: \"../up\" } }\n"
+                   "    output: \"out/mod.zip\"\n");
     REQUIRE(s.failed == 1);
     CHECK_THAT(s.actions[0].error, Catch::Contains("'../up/x.bin' contains '..'"));
     CHECK_FALSE(t.exists("out/mod.zip"));
@@ -317,8 +317,7 @@ TEST_CASE("a directory link out of the output root is refused, never written thr
     fs::remove_all(elsewhere);
 }
 
-TEST_CASE("links that stay inside the root are followed, and the root itself may be a link",
-          "[path-safety][symlink]") {
+TEST_CASE("links that stay inside the root are followed, and the root itself may be a link", "[path-safety][symlink]") {
     TestProject t;
     t.write_png("src/sub/a.png", 4, 4, 1);
     fs::create_directories(t.path("out/real"));

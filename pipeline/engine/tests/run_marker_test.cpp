@@ -14,22 +14,38 @@ namespace fs = std::filesystem;
 TEST_CASE("the run marker tells a killed build from a running or finished one", "[cancel][marker]") {
     af::engine::test::TestProject t;
     const fs::path dir = t.path(".assetforge");
-    { RunMarker first(dir); CHECK_FALSE(first.previous_build_was_killed()); CHECK(t.exists(".assetforge/running")); }
+    {
+        RunMarker first(dir);
+        CHECK_FALSE(first.previous_build_was_killed());
+        CHECK(t.exists(".assetforge/running"));
+    }
     CHECK_FALSE(t.exists(".assetforge/running")); // finished normally
-    { RunMarker again(dir); CHECK_FALSE(again.previous_build_was_killed()); }
+    {
+        RunMarker again(dir);
+        CHECK_FALSE(again.previous_build_was_killed());
+    }
 
     // A marker whose process is gone: a child that has exited and been reaped.
     pid_t child = fork();
     if (child == 0) _exit(0);
     waitpid(child, nullptr, 0);
     t.write(".assetforge/running", std::to_string(child) + "\n");
-    { RunMarker after_kill(dir); CHECK(after_kill.previous_build_was_killed()); }
+    {
+        RunMarker after_kill(dir);
+        CHECK(after_kill.previous_build_was_killed());
+    }
 
     // A marker of a live process (our parent, say): another build is running.
     t.write(".assetforge/running", std::to_string(getppid()) + "\n");
-    { RunMarker concurrent(dir); CHECK_FALSE(concurrent.previous_build_was_killed()); }
+    {
+        RunMarker concurrent(dir);
+        CHECK_FALSE(concurrent.previous_build_was_killed());
+    }
     t.write(".assetforge/running", "garbage");
-    { RunMarker unreadable(dir); CHECK(unreadable.previous_build_was_killed()); }
+    {
+        RunMarker unreadable(dir);
+        CHECK(unreadable.previous_build_was_killed());
+    }
 }
 
 TEST_CASE("only old temporaries directly in the given folders are swept", "[cancel][marker]") {
