@@ -4,8 +4,10 @@
 #include "core/content_hash.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/glob.hpp"
+#include "engine/output_root_guard.hpp"
 #include "engine/output_template.hpp"
 #include "engine/progress.hpp"
+#include "engine/run_marker.hpp"
 #include "engine/state_store.hpp"
 #include "engine/trace.hpp"
 
@@ -41,6 +43,24 @@ namespace {
 constexpr const char* kEngineKeyVersion = "assetforge-engine-2";
 
 struct Cancelled {};
+
+// ThreadSanitizer cannot see the synchronisation inside libtbb (it is not
+// instrumented), so everything a task reads that its spawner wrote, and
+// everything wait() returns to that the task wrote, would look like a race.
+// Under TSan only, spawning, starting, ending and waiting pass through one
+// mutex: exactly the happens-before edges TBB provides. Elsewhere: nothing.
+struct TaskHandoff {
+#if defined(__SANITIZE_THREAD__)
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    std::lock_guard<std::mutex> held{mutex()}; // across tg.run(): the task cannot start before it is built
+    static void pass() { std::lock_guard<std::mutex> lk(mutex()); }
+#else
+    static void pass() {}
+#endif
+};
 
 struct Input {
     std::string rel;             // relative to the project root (or absolute outside it)
@@ -151,6 +171,9 @@ public:
 
     BuildSummary run() {
         auto t0 = std::chrono::steady_clock::now();
+        const auto started = fs::file_time_type::clock::now();
+        std::optional<RunMarker> marker;
+        if (!opt_.dry_run) marker.emplace(state_dir(p_));
         std::optional<tbb::global_control> gc;
         if (opt_.threads > 0) gc.emplace(tbb::global_control::max_allowed_parallelism, size_t(opt_.threads));
         load_state_and_expand();
@@ -160,9 +183,10 @@ public:
                 if (j.pending_from == 0 && j.pending_needs == 0) advance_locked(j);
         }
         tg_.wait();
+        TaskHandoff::pass();
         progress_.finish();
-        if (!stop_ && !cancelled()) remove_stale();
         store_->flush();
+        if (marker && marker->previous_build_was_killed()) sweep_temporaries(started);
         if (opt_.exiting_after) store_->close();
         summary_.cancelled = cancelled();
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -291,6 +315,7 @@ private:
     void check_complete_locked(JobRun& j) {
         if (j.complete || !j.sealed || j.outstanding > 0) return;
         j.complete = true;
+        remove_stale_locked(j);
         for (JobRun* d : j.dependents) {
             if (j.had_failure || j.upstream_failed) d->upstream_failed = true;
             if (std::find(d->job->from.begin(), d->job->from.end(), j.job->name) != d->job->from.end())
@@ -306,14 +331,19 @@ private:
         ++j.outstanding;
         // task_group runs its functor as const: the inputs travel in a shared box.
         auto box = std::make_shared<std::vector<Input>>(std::move(inputs));
+        [[maybe_unused]] TaskHandoff handoff;
         tg_.run([this, &j, box] {
+            TaskHandoff::pass();
             Done d = execute(j, std::move(*box));
             std::vector<Done> one;
             one.push_back(std::move(d));
-            std::lock_guard lk(mu_);
-            record_locked(j, one);
-            --j.outstanding;
-            check_complete_locked(j);
+            {
+                std::lock_guard lk(mu_);
+                record_locked(j, one);
+                --j.outstanding;
+                check_complete_locked(j);
+            }
+            TaskHandoff::pass();
         });
     }
 
@@ -326,9 +356,12 @@ private:
         if (inputs.empty()) return;
         ++j.outstanding;
         auto box = std::make_shared<std::vector<Input>>(std::move(inputs));
+        [[maybe_unused]] TaskHandoff handoff;
         tg_.run([this, &j, box] {
+            TaskHandoff::pass();
             std::vector<Input>& inputs = *box;
             tbb::parallel_for(tbb::blocked_range<size_t>(0, inputs.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
+                TaskHandoff::pass();
                 std::vector<Done> checked;
                 std::vector<std::vector<Input>> to_run;
                 for (size_t i = r.begin(); i != r.end(); ++i) {
@@ -338,13 +371,20 @@ private:
                     if (d.res.status == "pending") to_run.push_back(std::move(d.pending));
                     else checked.push_back(std::move(d));
                 }
-                std::lock_guard lk(mu_);
-                record_locked(j, checked);
-                for (auto& in : to_run) spawn_locked(j, std::move(in));
+                {
+                    std::lock_guard lk(mu_);
+                    record_locked(j, checked);
+                    for (auto& in : to_run) spawn_locked(j, std::move(in));
+                }
+                TaskHandoff::pass();
             });
-            std::lock_guard lk(mu_);
-            --j.outstanding;
-            check_complete_locked(j);
+            TaskHandoff::pass();
+            {
+                std::lock_guard lk(mu_);
+                --j.outstanding;
+                check_complete_locked(j);
+            }
+            TaskHandoff::pass();
         });
     }
 
@@ -558,6 +598,7 @@ private:
                     data = &encoded;
                 }
                 if (!data) throw std::runtime_error("step produced an empty item");
+                check_no_link_escape(out, p_.output_root);
                 int64_t ts = trace_.now_us();
                 write_file_atomic(out, std::span<const uint8_t>(*data));
                 trace_.add("commit", job.name, res.input, ts, trace_.now_us() - ts);
@@ -629,33 +670,51 @@ private:
 
     void remove_output(const std::string& rel) {
         std::error_code ec;
-        fs::remove(abs_of(rel), ec);
+        try {
+            check_no_link_escape(abs_of(rel), p_.output_root);
+            fs::remove(abs_of(rel), ec);
+        } catch (const std::exception& e) {
+            progress_.line(std::string("not removing stale output: ") + e.what());
+        }
         store_->forget_file(rel);
     }
 
-    void remove_stale() {
-        for (auto& j : runs_) {
-            if (j.upstream_failed) continue;
-            for (const auto& rp : store_->actions_of(j.job->name)) {
-                const ActionRecord& rec = *rp;
-                if (j.seen.count(rec.input)) continue;
-                ActionResult r;
-                r.job = rec.job;
-                r.input = rec.input;
-                r.status = opt_.dry_run ? "would-remove" : "removed";
-                r.reason = "input no longer exists";
-                for (const auto& o : rec.outputs) {
-                    r.outputs.push_back(o.path);
-                    if (!opt_.dry_run) remove_output(o.path);
-                }
-                if (!opt_.dry_run) store_->erase_action(rec.job, rec.input);
-                explain(r);
-                if (!opt_.quiet)
-                    progress_.line((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
-                                   " output(s) of vanished input " + rec.job + ": " + rec.input);
-                ++summary_.removed;
-                summary_.actions.push_back(std::move(r));
+    // The last build was killed: clear its temporaries from the folders this one wrote to.
+    void sweep_temporaries(fs::file_time_type before) {
+        std::set<fs::path> dirs;
+        {
+            std::lock_guard lk(claims_mu_);
+            for (const auto& [out, _] : claims_) dirs.insert(fs::path(out).parent_path());
+        }
+        size_t n = remove_abandoned_temporaries(dirs, before);
+        if (n && !opt_.quiet)
+            progress_.line("removed " + std::to_string(n) + " temporary file(s) left by an interrupted build");
+    }
+
+    // Called (mu_ held) when job `j` has finished, before the jobs that need
+    // it expand their globs: a glob over j's output folder must not pick up
+    // outputs of inputs that are gone.
+    void remove_stale_locked(JobRun& j) {
+        if (j.upstream_failed || stop_ || cancelled()) return;
+        for (const auto& rp : store_->actions_of(j.job->name)) {
+            const ActionRecord& rec = *rp;
+            if (j.seen.count(rec.input)) continue;
+            ActionResult r;
+            r.job = rec.job;
+            r.input = rec.input;
+            r.status = opt_.dry_run ? "would-remove" : "removed";
+            r.reason = "input no longer exists";
+            for (const auto& o : rec.outputs) {
+                r.outputs.push_back(o.path);
+                if (!opt_.dry_run) remove_output(o.path);
             }
+            if (!opt_.dry_run) store_->erase_action(rec.job, rec.input);
+            explain(r);
+            if (!opt_.quiet)
+                progress_.line((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
+                               " output(s) of vanished input " + rec.job + ": " + rec.input);
+            ++summary_.removed;
+            summary_.actions.push_back(std::move(r));
         }
     }
 
@@ -753,6 +812,12 @@ CleanSummary clean_outputs(const Pipeline& p, const std::vector<std::string>& jo
         for (const auto& o : rec.outputs) {
             fs::path abs = fs::path(o.path).is_absolute() ? fs::path(o.path) : p.root / o.path;
             std::error_code ec;
+            try {
+                check_no_link_escape(abs, p.output_root);
+            } catch (const std::exception& e) {
+                s.refused.push_back(e.what());
+                continue;
+            }
             if (fs::remove(abs, ec)) ++s.removed_files;
             else ++s.missing_files;
             store.forget_file(o.path);

@@ -60,6 +60,7 @@ BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOpt
 
 struct CleanSummary {
     size_t removed_files = 0, missing_files = 0, actions = 0;
+    std::vector<std::string> refused;          // outputs left alone: reached through a link out of the root
 };
 // Removes every output the state records for the pipeline's jobs (all jobs
 // when `jobs` is empty) and forgets those actions.

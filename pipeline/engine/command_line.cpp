@@ -124,7 +124,8 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             std::cout << "removed " << c.removed_files << " output(s) of " << c.actions << " action(s)";
             if (c.missing_files) std::cout << " (" << c.missing_files << " already gone)";
             std::cout << "\n";
-            return 0;
+            for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << r << "\n";
+            return c.refused.empty() ? 0 : 1;
         } catch (const std::exception& e) {
             std::cerr << "assetforge clean: " << e.what() << "\n";
             return 1;

@@ -1,6 +1,7 @@
 #include "engine/config_error.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace af::engine {
 
@@ -49,6 +50,20 @@ std::string not_one_of(std::string_view what, std::string_view word, const std::
     out.append(1, '\'').append(word).append("' is not a valid ").append(what).append("; valid: ");
     for (size_t i = 0; i < choices.size(); ++i) out.append(i ? ", " : "").append(choices[i]);
     out.append(did_you_mean(word, choices));
+    return out;
+}
+
+std::string printable_name(std::string_view name) {
+    std::string out;
+    for (unsigned char c : name) {
+        if (c < 0x20 || c == 0x7f) {
+            char buf[8];
+            snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        } else {
+            out += char(c);
+        }
+    }
     return out;
 }
 

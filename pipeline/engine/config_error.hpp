@@ -33,4 +33,8 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 // "'word' is not a valid <what>; valid: a, b, c (did you mean 'b'?)"
 std::string not_one_of(std::string_view what, std::string_view word, const std::vector<std::string>& choices);
 
+// `name` for an error message, control bytes (a NUL, a newline from a hostile
+// file name) shown as \xNN.
+std::string printable_name(std::string_view name);
+
 } // namespace af::engine

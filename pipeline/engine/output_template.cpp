@@ -1,5 +1,7 @@
 #include "engine/output_template.hpp"
 
+#include "engine/config_error.hpp"
+
 #include <stdexcept>
 
 namespace af::engine {
@@ -116,15 +118,26 @@ bool path_within(const fs::path& p, const fs::path& root) {
     return true;
 }
 
+std::string unsafe_name_reason(const std::string& value) {
+    if (value.find('\0') != std::string::npos) return "contains a NUL byte";
+    if (!value.empty() && value[0] == '/') return "is an absolute path";
+    // Harmless here, but Windows tools (and zip extractors) read it as a separator.
+    if (value.find('\\') != std::string::npos) return "contains a backslash";
+    for (const auto& part : fs::path(value))
+        if (part == "..") return "contains '..'";
+    return "";
+}
+
 fs::path resolve_output(const OutputTemplate& tpl, const std::map<std::string, std::string>& values,
                         const fs::path& project_root) {
+    // Values come from input file names and from what plugins read out of
+    // containers: a hostile file may name an entry "../../x" or "/etc/x".
     for (const auto& name : tpl.placeholders()) {
         auto it = values.find(name);
         if (it == values.end()) continue; // expand() reports it
-        for (const auto& part : fs::path(it->second))
-            if (part == "..")
-                throw std::runtime_error("output path: {" + name + "} = '" + it->second +
-                                         "' contains '..'; refusing to write outside the output directory");
+        if (auto why = unsafe_name_reason(it->second); !why.empty())
+            throw std::runtime_error("output path: {" + name + "} = '" + printable_name(it->second) + "' " + why +
+                                     "; refusing to write outside the output directory");
     }
     fs::path prefix(tpl.static_prefix());
     fs::path out(tpl.expand(values));

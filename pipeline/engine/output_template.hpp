@@ -40,8 +40,13 @@ std::map<std::string, std::string> template_values(const std::string& name,
 // Lexical: `p` equals `root` or lies below it (both absolute and normal).
 bool path_within(const std::filesystem::path& p, const std::filesystem::path& root);
 
+// Why a placeholder value may not be used in a path ("is an absolute path",
+// "contains '..'", …), or "" when it is a safe relative name.
+std::string unsafe_name_reason(const std::string& value);
+
 // Expands `tpl` for an item and resolves it against `project_root`; throws
-// std::runtime_error if the result escapes the template's fixed directory.
+// std::runtime_error if a placeholder value is unsafe (see unsafe_name_reason)
+// or the result escapes the template's fixed directory.
 std::filesystem::path resolve_output(const OutputTemplate& tpl, const std::map<std::string, std::string>& values,
                                      const std::filesystem::path& project_root);
 

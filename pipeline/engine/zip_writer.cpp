@@ -1,11 +1,14 @@
 #include "engine/zip_writer.hpp"
 
+#include "engine/config_error.hpp"
+
 #include <zip.h>
 
 #include <algorithm>
-#include <filesystem>
+#include <cctype>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 
 namespace af::engine {
 
@@ -16,14 +19,35 @@ namespace {
 }
 } // namespace
 
+std::string unsafe_entry_reason(const std::string& name) {
+    if (name.empty()) return "is empty";
+    for (unsigned char c : name)
+        if (c < 0x20 || c == 0x7f) return "contains a control character";
+    if (name[0] == '/') return "is an absolute path";
+    // Extractors on Windows treat both as separators, and "C:" as a drive.
+    if (name.find('\\') != std::string::npos) return "contains a backslash";
+    if (name.size() >= 2 && name[1] == ':' && std::isalpha(static_cast<unsigned char>(name[0])))
+        return "starts with a drive letter";
+    size_t start = 0;
+    while (start <= name.size()) {
+        size_t end = name.find('/', start);
+        if (end == std::string::npos) end = name.size();
+        std::string_view part(name.data() + start, end - start);
+        if (part == "..") return "contains '..'";
+        if (part == ".") return "contains a '.' component";
+        if (part.empty()) return end == name.size() ? "ends with '/'" : "contains '//'";
+        start = end + 1;
+    }
+    return "";
+}
+
 std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, int level) {
     std::sort(entries.begin(), entries.end(), [](const ZipEntry& a, const ZipEntry& b) { return a.name < b.name; });
     for (size_t i = 0; i < entries.size(); ++i) {
         const auto& n = entries[i].name;
-        if (n.empty() || n[0] == '/' || n.find('\\') != std::string::npos)
-            throw std::runtime_error("zip: bad entry name '" + n + "'");
-        for (const auto& part : std::filesystem::path(n))
-            if (part == "..") throw std::runtime_error("zip: entry name '" + n + "' contains '..'");
+        if (auto why = unsafe_entry_reason(n); !why.empty())
+            throw std::runtime_error("zip: entry name '" + printable_name(n) + "' " + why +
+                                     "; entries must be relative paths that stay inside the archive");
         if (i && entries[i - 1].name == n) throw std::runtime_error("zip: two inputs have the entry name '" + n + "'");
     }
     zip_error_t err;

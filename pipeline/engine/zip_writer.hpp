@@ -16,7 +16,12 @@ struct ZipEntry {
 
 enum class ZipMethod { Store, Deflate };
 
-// Throws std::runtime_error on duplicate or unsafe names ("..", absolute).
+// Why `name` may not be a zip entry name (absolute, "..", ".", "//", a
+// trailing '/', a backslash, a drive letter, a control character), or "" when
+// every extractor will keep it inside the folder it extracts to.
+std::string unsafe_entry_reason(const std::string& name);
+
+// Throws std::runtime_error on duplicate or unsafe names (see unsafe_entry_reason).
 std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, int level);
 
 } // namespace af::engine

@@ -57,6 +57,10 @@ jobs:
         ++complete;
     }
     CHECK(complete < size_t(n));
+    // One abandoned temporary for certain (the kill may have found none open).
+    t.write("out/.af-tmp-f0.png.0000000000000000", "half a png");
+    std::filesystem::last_write_time(t.path("out/.af-tmp-f0.png.0000000000000000"),
+                                     std::filesystem::file_time_type::clock::now() - std::chrono::seconds(5));
     // The next build completes the set, and a third has nothing to do.
     auto s = t.build(t.read("pipeline.yaml"));
     CHECK(s.failed == 0);
@@ -67,6 +71,9 @@ jobs:
         auto src = af::read_png_file(t.path("src/f" + std::to_string(i) + ".png"));
         CHECK(img.rgba8[0] == uint8_t(255 - src.rgba8[0]));
     }
+    // That build also swept whatever temporaries the killed one abandoned.
+    for (const auto& e : std::filesystem::directory_iterator(t.path("out")))
+        CHECK(e.path().filename().string().rfind(".af-tmp-", 0) != 0);
     auto s2 = t.build(t.read("pipeline.yaml"));
     CHECK(s2.built == 0);
 }

@@ -1,0 +1,33 @@
+// A build in progress leaves `<state dir>/running` (holding its pid) until it
+// returns. Finding the file at start, with no live process of that pid, means
+// the last build was killed: its temporaries (".af-tmp-…", never under an
+// output's name, never taken as inputs) are still lying in the output folders,
+// and this build sweeps them once it has finished.
+#pragma once
+
+#include <filesystem>
+#include <set>
+
+namespace af::engine {
+
+class RunMarker {
+public:
+    explicit RunMarker(const std::filesystem::path& state_dir);
+    ~RunMarker(); // removes the marker: this build was not killed
+    RunMarker(const RunMarker&) = delete;
+    RunMarker& operator=(const RunMarker&) = delete;
+
+    // The marker was there and its process is gone.
+    bool previous_build_was_killed() const { return previous_killed_; }
+
+private:
+    std::filesystem::path file_;
+    bool previous_killed_ = false;
+};
+
+// Removes "<kTempPrefix>…" files directly in `dirs` (not below) that were last
+// written before `before`. Returns how many went.
+size_t remove_abandoned_temporaries(const std::set<std::filesystem::path>& dirs,
+                                    std::filesystem::file_time_type before);
+
+} // namespace af::engine
