@@ -211,7 +211,7 @@ TEST_CASE("bc6h mode 3 endpoint extremes: max code is 0x7bff unsigned, 0x7bff/0x
     for (uint16_t v : out) CHECK(v == 0x805d);
 }
 
-TEST_CASE("bc6h SF16 can give -Inf but never NaN or +Inf; UF16 stays finite and non-negative", "[bc6h][decode]") {
+TEST_CASE("bc6h SF16 can give -Inf but never NaN or +Inf and UF16 stays finite and non-negative", "[bc6h][decode]") {
     // Found by fuzz/fuzz_bc: a mode-14 (16-bit endpoint) block whose endpoint
     // is -32768 scales to -0x7C00, i.e. -Inf, which the D3D format notes list
     // as an artefact of SF16. No other non-finite value can come out.
