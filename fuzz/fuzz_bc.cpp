@@ -20,10 +20,10 @@
 namespace {
 
 constexpr uint32_t kFormats[] = {
-    af::FMT_BC1_TYPELESS, af::FMT_BC1_UNORM, af::FMT_BC1_UNORM_SRGB, af::FMT_BC2_UNORM, af::FMT_BC2_UNORM_SRGB,
-    af::FMT_BC3_UNORM,    af::FMT_BC3_UNORM_SRGB, af::FMT_BC4_UNORM, af::FMT_BC4_SNORM,  af::FMT_BC5_UNORM,
-    af::FMT_BC5_SNORM,    af::FMT_BC6H_UF16,  af::FMT_BC6H_SF16,     af::FMT_BC7_UNORM,  af::FMT_BC7_UNORM_SRGB,
-    af::FMT_BC7_TYPELESS, af::FMT_BC6H_TYPELESS, af::FMT_BC4_TYPELESS, af::FMT_BC5_TYPELESS};
+    af::FMT_BC1_TYPELESS, af::FMT_BC1_UNORM,      af::FMT_BC1_UNORM_SRGB, af::FMT_BC2_UNORM,   af::FMT_BC2_UNORM_SRGB,
+    af::FMT_BC3_UNORM,    af::FMT_BC3_UNORM_SRGB, af::FMT_BC4_UNORM,      af::FMT_BC4_SNORM,   af::FMT_BC5_UNORM,
+    af::FMT_BC5_SNORM,    af::FMT_BC6H_UF16,      af::FMT_BC6H_SF16,      af::FMT_BC7_UNORM,   af::FMT_BC7_UNORM_SRGB,
+    af::FMT_BC7_TYPELESS, af::FMT_BC6H_TYPELESS,  af::FMT_BC4_TYPELESS,   af::FMT_BC5_TYPELESS};
 constexpr size_t kFormatCount = sizeof kFormats / sizeof kFormats[0];
 constexpr uint32_t kOutputs[] = {af::FMT_R8G8B8A8_UNORM, af::FMT_R16G16B16A16_FLOAT, af::FMT_R32G32B32A32_FLOAT};
 
@@ -113,19 +113,32 @@ void check_blocks(const af::bc::BcFormat& f, const uint8_t* p, size_t n) {
     using af::bc::Family;
     for (; n >= f.block_bytes; p += f.block_bytes, n -= f.block_bytes) {
         switch (f.family) {
-        case Family::BC1: check_bc1(p); break;
-        case Family::BC2: check_bc2(p); break;
-        case Family::BC3: check_bc3(p); break;
-        case Family::BC4: check_bc4(p, f.is_signed); break;
+        case Family::BC1:
+            check_bc1(p);
+            break;
+        case Family::BC2:
+            check_bc2(p);
+            break;
+        case Family::BC3:
+            check_bc3(p);
+            break;
+        case Family::BC4:
+            check_bc4(p, f.is_signed);
+            break;
         case Family::BC5:
             check_bc4(p, f.is_signed);
             check_bc4(p + 8, f.is_signed);
             break;
 #ifdef AF_HAVE_BPTC
-        case Family::BC6H: check_bc6h(p, f.is_signed); break;
-        case Family::BC7: check_bc7(p); break;
+        case Family::BC6H:
+            check_bc6h(p, f.is_signed);
+            break;
+        case Family::BC7:
+            check_bc7(p);
+            break;
 #else
-        default: break;
+        default:
+            break;
 #endif
         }
     }
@@ -148,7 +161,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // other size must be refused with an error, never read past the end.
     const uint64_t need = af::surface_bytes(format, w, h, 1);
     std::vector<uint8_t> src(blocks, blocks + n); // exact-size heap copy so ASan sees overreads
-    const uint32_t px_bytes = out_format == af::FMT_R8G8B8A8_UNORM ? 4 : out_format == af::FMT_R16G16B16A16_FLOAT ? 8 : 16;
+    const uint32_t px_bytes = out_format == af::FMT_R8G8B8A8_UNORM       ? 4
+                              : out_format == af::FMT_R16G16B16A16_FLOAT ? 8
+                                                                         : 16;
     std::vector<uint8_t> out(size_t(w) * h * px_bytes);
     af_surface s{format, w, h, 1, src.data(), src.size()};
     af_surface d{out_format, w, h, 1, out.data(), out.size()};

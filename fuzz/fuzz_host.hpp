@@ -56,7 +56,8 @@ inline void convert_slice(uint32_t sf, const uint8_t* in, uint64_t in_size, uint
 
 inline af_status convert(const af_surface* src, af_surface* dst, const af_options*, af_error* err) {
     return af::sdk::guard(err, [&] {
-        if (src->width != dst->width || src->height != dst->height || (src->depth ? src->depth : 1) != (dst->depth ? dst->depth : 1))
+        if (src->width != dst->width || src->height != dst->height ||
+            (src->depth ? src->depth : 1) != (dst->depth ? dst->depth : 1))
             af::sdk::usage("convert: source and destination sizes differ");
         const uint32_t depth = src->depth ? src->depth : 1;
         const uint64_t in_slice = af::surface_bytes(src->format, src->width, src->height);

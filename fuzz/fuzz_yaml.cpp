@@ -26,8 +26,8 @@ using namespace af::engine;
 
 namespace {
 
-const std::set<std::string> kIncludes = {"vars.yaml", "loop_a.yaml", "loop_b.yaml", "jobs.yaml", "nested/deep.yaml",
-                                         "self.yaml", "presets.yaml", "fan0.yaml"};
+const std::set<std::string> kIncludes = {"vars.yaml",        "loop_a.yaml", "loop_b.yaml",  "jobs.yaml",
+                                         "nested/deep.yaml", "self.yaml",   "presets.yaml", "fan0.yaml"};
 
 void write(const fs::path& p, const std::string& text) {
     fs::create_directories(p.parent_path());
@@ -43,11 +43,12 @@ fs::path project() {
         write(d / "loop_a.yaml", "include: loop_b.yaml\nvars: {la: 1}\n");
         write(d / "loop_b.yaml", "include: loop_a.yaml\nvars: {lb: 2}\n");
         write(d / "self.yaml", "include: [vars.yaml, self.yaml]\n");
-        write(d / "jobs.yaml",
-              "jobs:\n  inc:\n    inputs: \"src/*.png\"\n    steps: [decode, std]\n    output: \"out/{dir}/{stem}.dds\"\n");
-        write(d / "presets.yaml", "presets:\n  game_ready: [{mips: {filter: kaiser}}, {encode: {format: auto}}]\n"
-                                  "  normal_map: [{mips: {filter: kaiser, normal_map: true}}, {encode: {format: bc5}}]\n"
-                                  "  editable: [decode]\n");
+        write(d / "jobs.yaml", "jobs:\n  inc:\n    inputs: \"src/*.png\"\n    steps: [decode, std]\n    output: "
+                               "\"out/{dir}/{stem}.dds\"\n");
+        write(d / "presets.yaml",
+              "presets:\n  game_ready: [{mips: {filter: kaiser}}, {encode: {format: auto}}]\n"
+              "  normal_map: [{mips: {filter: kaiser, normal_map: true}}, {encode: {format: bc5}}]\n"
+              "  editable: [decode]\n");
         // Each fanN includes fanN+1 twice: no cycle, but 2^12 loads unless capped.
         for (int i = 0; i < 12; ++i)
             write(d / ("fan" + std::to_string(i) + ".yaml"),
@@ -65,8 +66,15 @@ StepTable make_steps() {
     // Stand-ins for the plugin-backed steps: the loader only checks names,
     // kinds and parameters, so these need no run function.
     t.add({"decode", "", 1, StepKind::Map, {}, false, "fuzz", false, {}});
-    t.add({"mips", "", 1, StepKind::Map, {{"filter", "kaiser", {"box", "kaiser", "mitchell"}, ""}, {"count", "", {}, ""}},
-           true, "fuzz", true, {}});
+    t.add({"mips",
+           "",
+           1,
+           StepKind::Map,
+           {{"filter", "kaiser", {"box", "kaiser", "mitchell"}, ""}, {"count", "", {}, ""}},
+           true,
+           "fuzz",
+           true,
+           {}});
     t.add({"encode", "", 1, StepKind::Map, {}, true, "fuzz", true, {}});
     return t;
 }
@@ -107,8 +115,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Pipeline p = parse_pipeline(text, project() / "pipeline.yaml", defines, steps);
         for (const auto& j : p.jobs) {
             OutputTemplate t = OutputTemplate::parse(j.output); // the loader accepted it: must not throw
-            auto values = template_values("textures/sub/stone.png", {{"mip", "0"}, {"face", "1"}, {"level", "2"}},
-                                          j.name);
+            auto values =
+                template_values("textures/sub/stone.png", {{"mip", "0"}, {"face", "1"}, {"level", "2"}}, j.name);
             try {
                 fs::path out = resolve_output(t, values, p.root);
                 // The loader checked the template's fixed directory against the

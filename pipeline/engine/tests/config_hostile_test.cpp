@@ -44,8 +44,8 @@ TEST_CASE("presets that double at every level are refused", "[config][hostile]")
 TEST_CASE("a long but honest preset chain still loads", "[config][hostile]") {
     TestProject p;
     std::string yaml = "assetforge: 1\npresets:\n";
-    for (int i = 0; i < 7; ++i) yaml += "  p" + std::to_string(i) + ": [p" + std::to_string(i + 1) + ", p" +
-                                        std::to_string(i + 1) + "]\n";
+    for (int i = 0; i < 7; ++i)
+        yaml += "  p" + std::to_string(i) + ": [p" + std::to_string(i + 1) + ", p" + std::to_string(i + 1) + "]\n";
     yaml += "  p7: [invert]\njobs:\n  j: {inputs: \"*.png\", steps: [p0], output: \"o/{name}\"}\n";
     p.write("pipeline.yaml", yaml);
     StepTable steps = png_test_steps();
@@ -56,10 +56,11 @@ TEST_CASE("a long but honest preset chain still loads", "[config][hostile]") {
 TEST_CASE("files that include each other many times over are refused", "[config][hostile]") {
     TestProject p;
     for (int i = 0; i < 12; ++i)
-        p.write("fan" + std::to_string(i) + ".yaml", "include: [fan" + std::to_string(i + 1) + ".yaml, fan" +
-                                                         std::to_string(i + 1) + ".yaml]\n");
+        p.write("fan" + std::to_string(i) + ".yaml",
+                "include: [fan" + std::to_string(i + 1) + ".yaml, fan" + std::to_string(i + 1) + ".yaml]\n");
     p.write("fan12.yaml", "vars: {leaf: x}\n");
-    p.write("pipeline.yaml", "assetforge: 1\ninclude: fan0.yaml\njobs:\n  j: {inputs: \"*.png\", output: \"o/{name}\"}\n");
+    p.write("pipeline.yaml",
+            "assetforge: 1\ninclude: fan0.yaml\njobs:\n  j: {inputs: \"*.png\", output: \"o/{name}\"}\n");
     std::string e = load_error(p.path("pipeline.yaml"));
     CHECK(e.find("more than 256 include files read") != std::string::npos);
 }
