@@ -14,7 +14,7 @@ done
 shift $((OPTIND - 1))
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAF_FUZZ=ON \
   -DAF_BUILD_TESTS=OFF -DAF_WERROR=OFF \
-  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fconstexpr-steps=50000000" \
   -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link,address,undefined" > /dev/null
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then

@@ -45,6 +45,14 @@ struct Src {
     SourcePos pos() const { return pos_of(file, node); }
 };
 
+// Limits a hostile pipeline file meets before it can exhaust time or memory:
+// a few lines of nested references otherwise grow exponentially (each
+// variable twice the next, each preset twice the next, each include twice
+// the next).
+constexpr size_t kMaxExpandedBytes = 64u << 10; // growth of one value by expansion
+constexpr size_t kMaxStepsPerJob = 256;         // after presets are inlined
+constexpr size_t kMaxIncludeLoads = 256;        // include files read, counting repeats
+
 const std::vector<std::string> kTopKeys = {"assetforge", "vars", "include", "presets", "jobs", "output_root"};
 const std::vector<std::string> kJobKeys = {"inputs", "exclude", "from", "needs", "steps", "gather", "output",
                                            "description"};
@@ -96,7 +104,7 @@ std::string read_text(const fs::path& p, const SourcePos& from) {
 }
 
 void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir, bool is_main, Raw& raw,
-             std::vector<fs::path>& stack) {
+             std::vector<fs::path>& stack, size_t& loads) {
     Src top{file, doc};
     if (!doc.IsMap()) throw ConfigError(top.pos(), "a pipeline file is a map with 'assetforge: 1' and 'jobs:'");
     check_keys(top, kTopKeys, "top-level key");
@@ -113,9 +121,13 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
             p = p.lexically_normal();
             if (std::find(stack.begin(), stack.end(), p) != stack.end())
                 throw ConfigError(pos_of(file, inc), "include cycle: " + p.string() + " includes itself");
+            if (++loads > kMaxIncludeLoads)
+                throw ConfigError(pos_of(file, inc), "more than " + std::to_string(kMaxIncludeLoads) +
+                                                         " include files read (counting repeats); files that include "
+                                                         "each other several times over?");
             std::string text = read_text(p, pos_of(file, inc));
             stack.push_back(p);
-            collect(parse_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack);
+            collect(parse_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads);
             stack.pop_back();
         }
     }
@@ -245,6 +257,12 @@ public:
     }
 
 private:
+    [[noreturn]] static void too_many_steps(const Src& at) {
+        throw ConfigError(at.pos(), "more than " + std::to_string(kMaxStepsPerJob) +
+                                        " steps once presets are inlined; presets that use each other several "
+                                        "times over?");
+    }
+
     void append_step(const Src& e, const Src& list, StepKind want, std::vector<StepUse>& out,
                      std::vector<std::string>& preset_stack) const {
         (void)list;
@@ -271,6 +289,7 @@ private:
             preset_stack.push_back(name);
             try {
                 auto inner = steps(body, want, preset_stack);
+                if (out.size() + inner.size() > kMaxStepsPerJob) too_many_steps(name_node);
                 out.insert(out.end(), inner.begin(), inner.end());
             } catch (...) {
                 preset_stack.pop_back();
@@ -281,6 +300,7 @@ private:
             std::swap(scope_, scope);
             return;
         }
+        if (out.size() + 1 > kMaxStepsPerJob) too_many_steps(name_node);
         out.push_back(make_use(name, name_node, params, want));
     }
 
@@ -509,6 +529,11 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
             }
             out += it->second;
         }
+        if (out.size() > text.size() + kMaxExpandedBytes)
+            throw ConfigError(pos, "'" + text.substr(0, 60) + (text.size() > 60 ? "..." : "") +
+                                       "' grows by more than " + std::to_string(kMaxExpandedBytes >> 10) +
+                                       " KiB when its variables are expanded; variables that refer to others several "
+                                       "times over?");
         i = end;
     }
     return out;
@@ -522,7 +547,8 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     std::string fname = file.string();
     Raw raw;
     std::vector<fs::path> stack{p.file};
-    collect(parse_yaml(yaml_text, fname), fname, p.root, true, raw, stack);
+    size_t loads = 0;
+    collect(parse_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
     Resolver r(raw, defines, steps);
     p.vars = r.vars();
     p.output_root = p.root;

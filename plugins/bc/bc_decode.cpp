@@ -170,8 +170,11 @@ void decode_bc3(const uint8_t block[16], uint8_t* rgba, size_t pitch) {
     decode_bc4_bytes(block, false, a);
     const __m128i av = _mm_load_si128(reinterpret_cast<const __m128i*>(a));
     const __m128i rgb = _mm_set1_epi32(0x00ffffff);
+    // The byte shift takes an immediate: one per row, spelled out (clang
+    // rejects a loop counter there even when the loop could be unrolled).
+    const __m128i alpha_rows[4] = {av, _mm_srli_si128(av, 4), _mm_srli_si128(av, 8), _mm_srli_si128(av, 12)};
     for (int y = 0; y < 4; ++y) {
-        const __m128i alpha = _mm_slli_epi32(_mm_cvtepu8_epi32(_mm_srli_si128(av, 4 * y)), 24);
+        const __m128i alpha = _mm_slli_epi32(_mm_cvtepu8_epi32(alpha_rows[y]), 24);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(rgba + y * pitch), _mm_or_si128(_mm_and_si128(rows[y], rgb), alpha));
     }
 }

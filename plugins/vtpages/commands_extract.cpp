@@ -53,7 +53,11 @@ int cmd_blocks(const CommandIo& io, const std::vector<std::string>& argv) {
     CommandArgs a(argv, {"--out"}, {});
     a.need_positionals(4, "blocks FILE LEVEL X Y --out DIR [--json]");
     const fs::path dir = a.required("--out");
-    auto [f, p] = locate(a);
+    // Named references, not a structured binding: the lambda below captures
+    // them, which clang before 16 refuses for bindings.
+    Located loc = locate(a);
+    const PagesFile& f = loc.file;
+    const PageInfo& p = loc.page;
     fs::create_directories(dir);
     json j = page_json(f, p, true);
     json written = json::array();

@@ -3,6 +3,7 @@
 #include "surface_codec.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace af::xtf {
 
@@ -30,7 +31,9 @@ std::array<float, 3> compute_reflectivity(const af_host* host, const Texture& t)
 
 std::array<uint8_t, 3> reflectivity_pixel(const std::array<float, 3>& r) {
     std::array<uint8_t, 3> p{};
-    for (int c = 0; c < 3; ++c) p[c] = uint8_t(std::clamp(r[c], 0.0f, 1.0f) * 255.0f);
+    // Reflectivity may come from a file header: NaN there becomes 0 instead
+    // of an undefined float-to-byte conversion.
+    for (int c = 0; c < 3; ++c) p[c] = std::isnan(r[c]) ? 0 : uint8_t(std::clamp(r[c], 0.0f, 1.0f) * 255.0f);
     return p;
 }
 

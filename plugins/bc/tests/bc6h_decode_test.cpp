@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstring>
+#include <fstream>
 
 namespace {
 
@@ -208,4 +209,24 @@ TEST_CASE("bc6h mode 3 endpoint extremes: max code is 0x7bff unsigned, 0x7bff/0x
     // Signed: all ones is -1 → unquantize(-1) = -(((1 << 15) + 0x4000) >> 9) = -96 → 0x8000 | (96*31 >> 5) = 0x805d.
     af::bc::decode_bc6h_block(raw, out, true);
     for (uint16_t v : out) CHECK(v == 0x805d);
+}
+
+TEST_CASE("bc6h SF16 can give -Inf but never NaN or +Inf and UF16 stays finite and non-negative", "[bc6h][decode]") {
+    // Found by fuzz/fuzz_bc: a mode-14 (16-bit endpoint) block whose endpoint
+    // is -32768 scales to -0x7C00, i.e. -Inf, which the D3D format notes list
+    // as an artefact of SF16. No other non-finite value can come out.
+    std::ifstream in(BC_TEST_DATA "/fuzz/bc6h_sf16_neg_inf.bin", std::ios::binary);
+    REQUIRE(in);
+    uint8_t raw[16];
+    REQUIRE(in.read(reinterpret_cast<char*>(raw), 16));
+    uint16_t out[48];
+    af::bc::decode_bc6h_block(raw, out, true);
+    int neg_inf = 0;
+    for (uint16_t v : out) {
+        CHECK(((v & 0x7c00) != 0x7c00 || v == 0xfc00));
+        neg_inf += v == 0xfc00;
+    }
+    CHECK(neg_inf > 0);
+    af::bc::decode_bc6h_block(raw, out, false);
+    for (uint16_t v : out) CHECK(((v & 0x7c00) != 0x7c00 && (v & 0x8000) == 0));
 }

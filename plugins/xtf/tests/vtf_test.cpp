@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 using namespace af::xtf;
 
 namespace {
@@ -249,4 +251,17 @@ TEST_CASE("xtf → vtf → xtf keeps images, flags and reflectivity", "[vtf][xtf
             CHECK(xtftest::sha256(xbytes) == xtftest::sha256(file));
         }
     }
+}
+
+TEST_CASE("vtf → xtf with a NaN reflectivity in the VTF header writes a defined low-res pixel", "[vtf][xtf][hostile]") {
+    // Found by fuzz/fuzz_xtf: the header's reflectivity went straight into
+    // the XTF low-res colour, and NaN → byte is undefined behaviour.
+    const auto bytes = xtftest::read_bytes(xtftest::data_dir() / "fuzz" / "vtf_nan_reflectivity.vtf");
+    VtfFile v = read_vtf(bytes.data(), bytes.size(), xtftest::host());
+    REQUIRE(std::isnan(v.header.reflectivity[0]));
+    XtfWriteOptions opt;
+    opt.filter = af::Filter::Box;
+    auto x = vtf_to_xtf(xtftest::host(), v, opt);
+    XtfFile back = read_xtf(x.data(), x.size(), xtftest::host());
+    CHECK(back.header.width == v.header.width);
 }

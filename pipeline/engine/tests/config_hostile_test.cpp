@@ -1,0 +1,66 @@
+// Pipeline files that are small but expand without bound (found or suggested
+// by fuzz/fuzz_yaml): each must end quickly with a ConfigError naming the limit.
+#include "test_project.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <string>
+
+using namespace af::engine;
+using namespace af::engine::test;
+
+namespace {
+
+const std::string kData = ENGINE_TEST_DATA "/hostile/";
+
+std::string load_error(const std::filesystem::path& file) {
+    StepTable steps = png_test_steps();
+    const auto start = std::chrono::steady_clock::now();
+    std::string message;
+    try {
+        load_pipeline(file, {}, steps);
+    } catch (const ConfigError& e) {
+        message = e.what();
+    }
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    return message;
+}
+
+} // namespace
+
+TEST_CASE("variables that double at every level are refused", "[config][hostile]") {
+    std::string e = load_error(kData + "vars_bomb.yaml");
+    CHECK(e.find("vars_bomb.yaml:") != std::string::npos);
+    CHECK(e.find("grows by more than 64 KiB when its variables are expanded") != std::string::npos);
+}
+
+TEST_CASE("presets that double at every level are refused", "[config][hostile]") {
+    std::string e = load_error(kData + "preset_bomb.yaml");
+    CHECK(e.find("preset_bomb.yaml:") != std::string::npos);
+    CHECK(e.find("more than 256 steps once presets are inlined") != std::string::npos);
+}
+
+TEST_CASE("a long but honest preset chain still loads", "[config][hostile]") {
+    TestProject p;
+    std::string yaml = "assetforge: 1\npresets:\n";
+    for (int i = 0; i < 7; ++i)
+        yaml += "  p" + std::to_string(i) + ": [p" + std::to_string(i + 1) + ", p" + std::to_string(i + 1) + "]\n";
+    yaml += "  p7: [invert]\njobs:\n  j: {inputs: \"*.png\", steps: [p0], output: \"o/{name}\"}\n";
+    p.write("pipeline.yaml", yaml);
+    StepTable steps = png_test_steps();
+    Pipeline pl = load_pipeline(p.path("pipeline.yaml"), {}, steps);
+    CHECK(pl.jobs.at(0).steps.size() == 128);
+}
+
+TEST_CASE("files that include each other many times over are refused", "[config][hostile]") {
+    TestProject p;
+    for (int i = 0; i < 12; ++i)
+        p.write("fan" + std::to_string(i) + ".yaml",
+                "include: [fan" + std::to_string(i + 1) + ".yaml, fan" + std::to_string(i + 1) + ".yaml]\n");
+    p.write("fan12.yaml", "vars: {leaf: x}\n");
+    p.write("pipeline.yaml",
+            "assetforge: 1\ninclude: fan0.yaml\njobs:\n  j: {inputs: \"*.png\", output: \"o/{name}\"}\n");
+    std::string e = load_error(p.path("pipeline.yaml"));
+    CHECK(e.find("more than 256 include files read") != std::string::npos);
+}
