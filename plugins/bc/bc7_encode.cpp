@@ -35,7 +35,8 @@ struct Encoding {
 class TopList {
   public:
     explicit TopList(int capacity) : cap_(std::clamp(capacity, 1, kMax)) {}
-    float bound() const { return n_ < cap_ ? FLT_MAX : e_[n_ - 1].error; }
+    // n_ > 0 is implied by cap_ >= 1; spelled out for GCC's array-bounds check.
+    float bound() const { return n_ < cap_ || n_ == 0 ? FLT_MAX : e_[n_ - 1].error; }
     void offer(const Encoding& enc) {
         if (enc.error >= bound()) return;
         int i = n_ < cap_ ? n_++ : n_ - 1;
