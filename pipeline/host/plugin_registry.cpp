@@ -206,6 +206,10 @@ bool PluginRegistry::load_file(const fs::path& file) {
         if (!c.name || !c.run) return refuse("command " + std::to_string(i) + " lacks a name or run function");
         lp->commands.push_back(c);
     }
+    // An accepted plugin stays mapped until the process exits. Its code can outlive the registry (TBB workers,
+    // thread-local destructors, atexit handlers), and some of its dependencies cannot be unloaded cleanly:
+    // libimagequant pulls in libgomp, whose start-up allocations become unreachable leaks once it is unmapped.
+    ::dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
     lp->library = lib;
     plugins_.push_back(std::move(lp));
     return true;

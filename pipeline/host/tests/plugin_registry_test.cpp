@@ -5,6 +5,7 @@
 #include "assetforge/plugin.hpp"
 
 #include <catch2/catch.hpp>
+#include <dlfcn.h>
 #include <fstream>
 
 using namespace af;
@@ -75,6 +76,21 @@ TEST_CASE("the same plugin name twice keeps the first") {
     REQUIRE(r.load_file(plugin("abi_good")));
     CHECK_FALSE(r.load_file(plugin("abi_good_copy")));
     CHECK_THAT(failure_for(r, plugin("abi_good_copy"))->reason, Catch::Contains("already loaded"));
+}
+
+TEST_CASE("an accepted plugin stays mapped after its registry is gone; a refused one is unloaded") {
+    auto mapped = [](const fs::path& p) {
+        void* h = ::dlopen(p.c_str(), RTLD_NOW | RTLD_NOLOAD);
+        if (h) ::dlclose(h);
+        return h != nullptr;
+    };
+    {
+        PluginRegistry r;
+        REQUIRE(r.load_file(plugin("abi_good")));
+        CHECK_FALSE(r.load_file(plugin("abi_wrong_major")));
+    }
+    CHECK(mapped(plugin("abi_good")));
+    CHECK_FALSE(mapped(plugin("abi_wrong_major")));
 }
 
 TEST_CASE("probing prefers magic bytes over the extension") {
