@@ -78,7 +78,7 @@ TEST_CASE("the same plugin name twice keeps the first") {
     CHECK_THAT(failure_for(r, plugin("abi_good_copy"))->reason, Catch::Contains("already loaded"));
 }
 
-TEST_CASE("an accepted plugin stays mapped after its registry is gone; a refused one is unloaded") {
+TEST_CASE("an accepted plugin stays mapped after its registry is gone, a refused one is unloaded") {
     auto mapped = [](const fs::path& p) {
         void* h = ::dlopen(p.c_str(), RTLD_NOW | RTLD_NOLOAD);
         if (h) ::dlclose(h);
