@@ -798,8 +798,9 @@ BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOpt
         return b.run();
     }
     // Deliberately never deleted (see BuildOptions::exiting_after); a global
-    // keeps it reachable, so leak checkers do not report it.
-    static Build* kept = nullptr;
+    // keeps it reachable, so leak checkers do not report it (volatile: the
+    // compiler may not drop a store it sees no reader for).
+    static Build* volatile kept = nullptr;
     kept = new Build(p, steps, opt);
     return kept->run();
 }

@@ -159,10 +159,11 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     // no-op build of 10,000 files. Grow in larger steps.
     mallopt(M_TOP_PAD, 8 << 20);
     try {
-        // Kept, not destroyed, for the same reason as exiting_after.
-        static BuildSummary* summary = nullptr;
-        summary = new BuildSummary(run_build(p, steps, a.opt));
-        code = summary->exit_code();
+        // Kept, not destroyed, for the same reason as exiting_after. Volatile so the store stays and
+        // LeakSanitizer still sees the summary as reachable.
+        static BuildSummary* volatile kept = nullptr;
+        kept = new BuildSummary(run_build(p, steps, a.opt));
+        code = kept->exit_code();
     } catch (const std::exception& e) {
         std::cerr << "assetforge: " << e.what() << "\n";
         code = 1;
