@@ -1,6 +1,8 @@
 // `assetforge build` end to end with the real plugins: the texture steps
 // (mips, encode, extract, decode), plugin stages (xtf.write, pages.extract),
 // --job, and Ctrl-C in the middle of a build.
+#include "cli_run.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -25,24 +27,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int code;
-    std::string out;
-};
+using af::test::Run;
+using af::test::slurp;
 
-Run run_in(const fs::path& dir, const std::string& args) {
-    std::string cmd = "cd '" + dir.string() + "' && " + AF_EXE + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    int status = pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+Run run_in(const fs::path& dir, const std::string& args) { return af::test::run_cli(args, dir); }
 
 class TempDir {
-public:
+  public:
     TempDir() {
         static std::mt19937_64 rng{std::random_device{}()};
         path_ = fs::temp_directory_path() / ("af-build-e2e-" + std::to_string(rng()));
@@ -63,16 +54,9 @@ public:
         fs::copy_file(from, path_ / rel, fs::copy_options::overwrite_existing);
     }
 
-private:
+  private:
     fs::path path_;
 };
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // Width and height from a PNG's IHDR.
 std::pair<uint32_t, uint32_t> png_size(const fs::path& p) {
@@ -198,7 +182,8 @@ TEST_CASE("build --job builds the named jobs and what they take inputs from", "[
     CHECK_THAT(bad.out, Catch::Contains("did you mean 'mips'?"));
 }
 
-TEST_CASE("Ctrl-C mid-build: complete outputs only, consistent state, the next build finishes", "[build][e2e][cancel]") {
+TEST_CASE("Ctrl-C mid-build: complete outputs only, consistent state, the next build finishes",
+          "[build][e2e][cancel]") {
     // Slow enough to interrupt: BC7 at high quality on 30 textures.
     const char* yaml = R"(assetforge: 1
 jobs:
@@ -220,8 +205,9 @@ jobs:
     populate(clean);
 
     std::string exe = AF_EXE, yaml_path = (t / "pipeline.yaml").string();
-    char* argv[] = {exe.data(), const_cast<char*>("build"), const_cast<char*>("-q"), const_cast<char*>("-j2"),
-                    yaml_path.data(), nullptr};
+    char* argv[] = {
+        exe.data(), const_cast<char*>("build"), const_cast<char*>("-q"), const_cast<char*>("-j2"), yaml_path.data(),
+        nullptr};
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 2, (t / "stderr.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -1,28 +1,17 @@
 // The CLI's contract with scripts: exit codes 0 ok, 1 some input failed, 2 usage.
+#include "cli_run.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <cstdlib>
 
 namespace {
-struct Run {
-    int code;
-    std::string out;
-};
-
-Run run(const std::string& args) {
-    std::string cmd = std::string(AF_EXE) + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    int status = pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using af::test::Run;
+Run run(const std::string& args) { return af::test::run_cli(args); }
 
 const std::string png = std::string(AF_TEST_DATA) + "/images/g_caustics.png";
 } // namespace

@@ -15,6 +15,8 @@
 #include "core/png_io.hpp"
 #include "engine/state_store.hpp"
 
+#include "cli_run.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -65,12 +67,7 @@ jobs:
     output: "build/mod.zip"
 )";
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string read_file(const fs::path& p) { return af::test::slurp(p); }
 
 void write_input(const fs::path& p, uint32_t w, uint32_t h, uint32_t seed) {
     af::Image img = af::Image::make8(w, h);

@@ -2,8 +2,8 @@
 
 #include "core/atomic_file.hpp"
 #include "core/content_hash.hpp"
-#include "engine/memory_budget.hpp"
 #include "engine/glob.hpp"
+#include "engine/memory_budget.hpp"
 #include "engine/output_root_guard.hpp"
 #include "engine/output_template.hpp"
 #include "engine/progress.hpp"
@@ -27,10 +27,10 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <unordered_map>
-#include <unordered_set>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -73,8 +73,8 @@ struct Input {
 struct JobRun {
     const Job* job = nullptr;
     OutputTemplate tpl;
-    std::string out_base;        // absolute fixed directory of the output template, normal
-    Hash128 signature;           // normalised steps, versions, template
+    std::string out_base; // absolute fixed directory of the output template, normal
+    Hash128 signature;    // normalised steps, versions, template
     std::vector<JobRun*> from_down, dependents;
     int pending_from = 0, pending_needs = 0;
     bool expanded = false, sealed = false, complete = false;
@@ -153,10 +153,11 @@ std::string join_tools(std::vector<std::string> tools) {
 }
 
 class Build {
-public:
+  public:
     Build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt)
         : p_(p), steps_(steps), opt_(opt), out_(opt.out ? *opt.out : std::cout), err_(opt.err ? *opt.err : std::cerr),
-          root_str_(p.root.native()), budget_(opt.memory_budget ? opt.memory_budget : 1), progress_(out_, progress_mode()) {
+          root_str_(p.root.native()), budget_(opt.memory_budget ? opt.memory_budget : 1),
+          progress_(out_, progress_mode()) {
         root_fd_ = ::open(root_str_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (root_fd_ < 0) root_fd_ = AT_FDCWD; // then only absolute paths are stat'ed correctly: fall back below
     }
@@ -196,7 +197,7 @@ public:
         return std::move(summary_);
     }
 
-private:
+  private:
     Progress::Mode progress_mode() const {
         if (opt_.quiet) return Progress::Mode::Quiet;
         if (opt_.progress == 1) return Progress::Mode::Terminal;
@@ -209,8 +210,7 @@ private:
     // Paths here are already normal, so plain string prefixes do (a no-op
     // build converts tens of thousands of them).
     std::string rel_of(const std::string& s) const {
-        if (s.size() > root_str_.size() && s.compare(0, root_str_.size(), root_str_) == 0 &&
-            s[root_str_.size()] == '/')
+        if (s.size() > root_str_.size() && s.compare(0, root_str_.size(), root_str_) == 0 && s[root_str_.size()] == '/')
             return s.substr(root_str_.size() + 1);
         return s;
     }
@@ -360,24 +360,27 @@ private:
         tg_.run([this, &j, box] {
             TaskHandoff::pass();
             std::vector<Input>& inputs = *box;
-            tbb::parallel_for(tbb::blocked_range<size_t>(0, inputs.size(), 16), [&](const tbb::blocked_range<size_t>& r) {
-                TaskHandoff::pass();
-                std::vector<Done> checked;
-                std::vector<std::vector<Input>> to_run;
-                for (size_t i = r.begin(); i != r.end(); ++i) {
-                    std::vector<Input> one;
-                    one.push_back(std::move(inputs[i]));
-                    Done d = execute(j, std::move(one), true);
-                    if (d.res.status == "pending") to_run.push_back(std::move(d.pending));
-                    else checked.push_back(std::move(d));
-                }
-                {
-                    std::lock_guard lk(mu_);
-                    record_locked(j, checked);
-                    for (auto& in : to_run) spawn_locked(j, std::move(in));
-                }
-                TaskHandoff::pass();
-            });
+            tbb::parallel_for(tbb::blocked_range<size_t>(0, inputs.size(), 16),
+                              [&](const tbb::blocked_range<size_t>& r) {
+                                  TaskHandoff::pass();
+                                  std::vector<Done> checked;
+                                  std::vector<std::vector<Input>> to_run;
+                                  for (size_t i = r.begin(); i != r.end(); ++i) {
+                                      std::vector<Input> one;
+                                      one.push_back(std::move(inputs[i]));
+                                      Done d = execute(j, std::move(one), true);
+                                      if (d.res.status == "pending")
+                                          to_run.push_back(std::move(d.pending));
+                                      else
+                                          checked.push_back(std::move(d));
+                                  }
+                                  {
+                                      std::lock_guard lk(mu_);
+                                      record_locked(j, checked);
+                                      for (auto& in : to_run) spawn_locked(j, std::move(in));
+                                  }
+                                  TaskHandoff::pass();
+                              });
             TaskHandoff::pass();
             {
                 std::lock_guard lk(mu_);
@@ -397,16 +400,22 @@ private:
         for (auto& d : done) {
             ActionResult& res = d.res;
             bool ran = res.status == "built" || res.status == "failed";
-            if (ran || res.status == "not-run") progress_.finished(res.job + ": " + res.input, ran, d.failed);
-            else ++quiet;
+            if (ran || res.status == "not-run")
+                progress_.finished(res.job + ": " + res.input, ran, d.failed);
+            else
+                ++quiet;
             if (d.failed) {
                 j.had_failure = true;
                 if (opt_.fail_fast) stop_ = true;
             }
-            if (res.status == "built") ++summary_.built;
-            else if (res.status == "up-to-date") ++summary_.up_to_date;
-            else if (res.status == "failed") ++summary_.failed;
-            else if (res.status == "not-run") ++summary_.not_run;
+            if (res.status == "built")
+                ++summary_.built;
+            else if (res.status == "up-to-date")
+                ++summary_.up_to_date;
+            else if (res.status == "failed")
+                ++summary_.failed;
+            else if (res.status == "not-run")
+                ++summary_.not_run;
             j.seen.insert(res.input);
             if (!j.from_down.empty())
                 for (auto& o : d.produced) {
@@ -418,8 +427,10 @@ private:
         progress_.up_to_date(quiet);
         if (forward.empty()) return;
         for (JobRun* d : j.from_down) {
-            if (d->job->is_gather()) d->gathered.insert(d->gathered.end(), forward.begin(), forward.end());
-            else if (d->pending_needs > 0) d->buffered.insert(d->buffered.end(), forward.begin(), forward.end());
+            if (d->job->is_gather())
+                d->gathered.insert(d->gathered.end(), forward.begin(), forward.end());
+            else if (d->pending_needs > 0)
+                d->buffered.insert(d->buffered.end(), forward.begin(), forward.end());
             else {
                 progress_.add_total(forward.size());
                 spawn_many_locked(*d, forward);
@@ -513,7 +524,8 @@ private:
             rec = store_->action(job.name, res.input);
             bool restat = false;
             res.reason = out_of_date(rec, j.signature, input_hash, restat);
-            if (res.reason.empty() && std::any_of(inputs.begin(), inputs.end(), [](auto& in) { return in.will_change; }))
+            if (res.reason.empty() &&
+                std::any_of(inputs.begin(), inputs.end(), [](auto& in) { return in.will_change; }))
                 res.reason = "an upstream action will rebuild its input";
             if (res.reason.empty()) {
                 res.status = "up-to-date";
@@ -583,7 +595,8 @@ private:
                 // the action's own input reachable: {input_dir}/{input_stem}/….
                 if (!job.is_gather()) {
                     auto in = template_values(inputs.at(0).name, {}, job.name);
-                    for (const char* k : {"dir", "stem", "name", "ext"}) values.emplace(std::string("input_") + k, in[k]);
+                    for (const char* k : {"dir", "stem", "name", "ext"})
+                        values.emplace(std::string("input_") + k, in[k]);
                 }
                 fs::path out = resolve_output(j.tpl, values, p_.root);
                 if (!mine.insert(out).second)
@@ -721,9 +734,9 @@ private:
     void write_report(double secs) {
         nlohmann::json actions = nlohmann::json::array();
         for (const auto& a : summary_.actions) {
-            nlohmann::json j = {{"job", a.job},         {"input", a.input},     {"inputs", a.inputs},
-                                {"outputs", a.outputs}, {"key", a.key},         {"status", a.status},
-                                {"reason", a.reason},   {"duration_ms", a.duration_ms}};
+            nlohmann::json j = {
+                {"job", a.job}, {"input", a.input},   {"inputs", a.inputs}, {"outputs", a.outputs},
+                {"key", a.key}, {"status", a.status}, {"reason", a.reason}, {"duration_ms", a.duration_ms}};
             if (!a.error.empty()) j["error"] = {{"step", a.failed_step}, {"message", a.error}};
             if (!a.metrics.empty()) j["metrics"] = a.metrics;
             actions.push_back(std::move(j));
@@ -762,8 +775,8 @@ private:
                  << " stale to remove\n";
             return;
         }
-        out_ << summary_.built << " built, " << summary_.up_to_date << " up to date, " << summary_.failed
-             << " failed, " << summary_.removed << " removed";
+        out_ << summary_.built << " built, " << summary_.up_to_date << " up to date, " << summary_.failed << " failed, "
+             << summary_.removed << " removed";
         if (summary_.not_run) out_ << ", " << summary_.not_run << " not run";
         out_ << " (" << buf << ")\n";
     }
@@ -819,8 +832,10 @@ CleanSummary clean_outputs(const Pipeline& p, const std::vector<std::string>& jo
                 s.refused.push_back(e.what());
                 continue;
             }
-            if (fs::remove(abs, ec)) ++s.removed_files;
-            else ++s.missing_files;
+            if (fs::remove(abs, ec))
+                ++s.removed_files;
+            else
+                ++s.missing_files;
             store.forget_file(o.path);
         }
         store.erase_action(rec.job, rec.input);

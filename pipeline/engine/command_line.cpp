@@ -39,9 +39,12 @@ struct Parsed {
 
 const char* usage_line(CommandKind k) {
     switch (k) {
-    case CommandKind::Build: return "usage: assetforge build [pipeline.yaml] [--job NAME]… [options]";
-    case CommandKind::Status: return "usage: assetforge status [pipeline.yaml] [--job NAME]… [options]";
-    case CommandKind::Clean: return "usage: assetforge clean [pipeline.yaml] [--job NAME]…";
+    case CommandKind::Build:
+        return "usage: assetforge build [pipeline.yaml] [--job NAME]… [options]";
+    case CommandKind::Status:
+        return "usage: assetforge status [pipeline.yaml] [--job NAME]… [options]";
+    case CommandKind::Clean:
+        return "usage: assetforge clean [pipeline.yaml] [--job NAME]…";
     }
     return "";
 }
@@ -52,17 +55,18 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     Parsed a;
     std::vector<std::string> defines;
     po::options_description desc(usage_line(kind));
-    desc.add_options()("help,h", "show this help")("file,f", po::value<std::string>(), "pipeline file (default pipeline.yaml)")(
+    desc.add_options()("help,h", "show this help")("file,f", po::value<std::string>(),
+                                                   "pipeline file (default pipeline.yaml)")(
         "define,D", po::value<std::vector<std::string>>(&defines), "set a variable: -D name=value")(
         "job", po::value<std::vector<std::string>>(&a.jobs),
         kind == CommandKind::Clean ? "only this job (repeatable)"
                                    : "only this job and the jobs it takes inputs from or needs (repeatable)");
     if (kind != CommandKind::Clean) {
         desc.add_options()("jobs,j", po::value<int>(&a.opt.threads), "worker threads (default: all cores)")(
-            "explain", po::bool_switch(&a.opt.explain), "print why each action runs")(
-            "quiet,q", po::bool_switch(&a.opt.quiet), "print only failures")(
-            "fail-fast", po::bool_switch(&a.opt.fail_fast), "stop starting actions after the first failure")(
-            "keep-going,k", "keep going after failures (the default)")(
+            "explain", po::bool_switch(&a.opt.explain),
+            "print why each action runs")("quiet,q", po::bool_switch(&a.opt.quiet), "print only failures")(
+            "fail-fast", po::bool_switch(&a.opt.fail_fast),
+            "stop starting actions after the first failure")("keep-going,k", "keep going after failures (the default)")(
             "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
             "report", po::value<std::string>(&a.opt.report_file), "write a JSON record of every action to FILE")(
             "memory-budget", po::value<uint64_t>()->default_value(2048), "MiB of images in flight");
@@ -149,7 +153,8 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    struct sigaction old_int {}, old_term {};
+    struct sigaction old_int {
+    }, old_term{};
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     int code;

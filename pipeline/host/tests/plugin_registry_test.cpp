@@ -1,8 +1,8 @@
 #include "host/plugin_registry.hpp"
 
+#include "assetforge/plugin.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
-#include "assetforge/plugin.hpp"
 
 #include <catch2/catch.hpp>
 #include <dlfcn.h>
