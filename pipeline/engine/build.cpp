@@ -721,7 +721,11 @@ class Build {
                 r.outputs.push_back(o.path);
                 if (!opt_.dry_run) remove_output(o.path);
             }
-            if (!opt_.dry_run) store_->erase_action(rec.job, rec.input);
+            if (!opt_.dry_run) {
+                store_->erase_action(rec.job, rec.input);
+                // Its stat-cache row too, or the state grows with every file a project ever had.
+                if (rec.input != "*" && !stat_file(abs_of(rec.input).c_str())) store_->forget_file(rec.input);
+            }
             explain(r);
             if (!opt_.quiet)
                 progress_.line((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
