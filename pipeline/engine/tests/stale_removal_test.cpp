@@ -1,7 +1,7 @@
 #include "test_project.hpp"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <sqlite3.h>
 
 using namespace af::engine;
