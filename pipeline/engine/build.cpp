@@ -13,7 +13,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_group.h>
 
 #include <fcntl.h>
@@ -347,48 +346,45 @@ class Build {
         });
     }
 
-    // One action per input. Up-to-date checks run in parallel chunks and are
+    // One action per input. Up-to-date checks run in chunks, a task each,
     // recorded a chunk at a time (a no-op build is nothing but checks); each
     // action that must run becomes its own task as soon as its chunk is
     // checked, so heavy actions spread over every thread and their outputs
-    // flow downstream file by file.
+    // flow downstream file by file. Chunks are task-group tasks rather than a
+    // nested parallel_for: then every hand-over between threads goes through
+    // TaskHandoff, which is what lets ThreadSanitizer see the ordering
+    // (parallel_for's partitioner synchronises inside libtbb, where TSan
+    // cannot look, and was reported as racing).
     void spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
-        if (inputs.empty()) return;
-        ++j.outstanding;
-        auto box = std::make_shared<std::vector<Input>>(std::move(inputs));
-        [[maybe_unused]] TaskHandoff handoff;
-        tg_.run([this, &j, box] {
-            TaskHandoff::pass();
-            std::vector<Input>& inputs = *box;
-            tbb::parallel_for(tbb::blocked_range<size_t>(0, inputs.size(), 16),
-                              [&](const tbb::blocked_range<size_t>& r) {
-                                  TaskHandoff::pass();
-                                  std::vector<Done> checked;
-                                  std::vector<std::vector<Input>> to_run;
-                                  for (size_t i = r.begin(); i != r.end(); ++i) {
-                                      std::vector<Input> one;
-                                      one.push_back(std::move(inputs[i]));
-                                      Done d = execute(j, std::move(one), true);
-                                      if (d.res.status == "pending")
-                                          to_run.push_back(std::move(d.pending));
-                                      else
-                                          checked.push_back(std::move(d));
-                                  }
-                                  {
-                                      std::lock_guard lk(mu_);
-                                      record_locked(j, checked);
-                                      for (auto& in : to_run) spawn_locked(j, std::move(in));
-                                  }
-                                  TaskHandoff::pass();
-                              });
-            TaskHandoff::pass();
-            {
-                std::lock_guard lk(mu_);
-                --j.outstanding;
-                check_complete_locked(j);
-            }
-            TaskHandoff::pass();
-        });
+        constexpr size_t kChunk = 16;
+        auto all = std::make_shared<std::vector<Input>>(std::move(inputs));
+        for (size_t begin = 0; begin < all->size(); begin += kChunk) {
+            const size_t end = std::min(all->size(), begin + kChunk);
+            ++j.outstanding;
+            [[maybe_unused]] TaskHandoff handoff;
+            tg_.run([this, &j, all, begin, end] {
+                TaskHandoff::pass();
+                std::vector<Done> checked;
+                std::vector<std::vector<Input>> to_run;
+                for (size_t i = begin; i != end; ++i) {
+                    std::vector<Input> one;
+                    one.push_back(std::move((*all)[i]));
+                    Done d = execute(j, std::move(one), true);
+                    if (d.res.status == "pending")
+                        to_run.push_back(std::move(d.pending));
+                    else
+                        checked.push_back(std::move(d));
+                }
+                {
+                    std::lock_guard lk(mu_);
+                    record_locked(j, checked);
+                    for (auto& in : to_run) spawn_locked(j, std::move(in));
+                    --j.outstanding;
+                    check_complete_locked(j);
+                }
+                TaskHandoff::pass();
+            });
+        }
     }
 
     // Counts finished actions and hands their outputs to the jobs that take
