@@ -22,9 +22,7 @@ namespace {
 using sdk::format;
 
 #ifndef AF_HAVE_BPTC
-[[noreturn]] void no_bptc() {
-    sdk::unsupported("BC6H/BC7 kernels not built in");
-}
+[[noreturn]] void no_bptc() { sdk::unsupported("BC6H/BC7 kernels not built in"); }
 #endif
 
 void check_cancel(const af_host* host) {
@@ -44,24 +42,26 @@ void decode_block_float(const BcFormat& f, const uint8_t* blk, float out[64]) {
     }
     case Family::BC6H: {
 #ifdef AF_HAVE_BPTC
-        uint16_t h[48];
-        decode_bc6h_block(blk, h, f.is_signed);
-        for (int i = 0; i < 16; ++i) {
-            for (int c = 0; c < 3; ++c) out[4 * i + c] = half_to_float(h[3 * i + c]);
-            out[4 * i + 3] = 1;
-        }
+        decode_bc6h_block_float(blk, out, f.is_signed);
         return;
 #else
         no_bptc();
 #endif
     }
-    default: break;
+    default:
+        break;
     }
     uint8_t px[64];
     switch (f.family) {
-    case Family::BC1: decode_bc1(blk, px, 16); break;
-    case Family::BC2: decode_bc2(blk, px, 16); break;
-    case Family::BC3: decode_bc3(blk, px, 16); break;
+    case Family::BC1:
+        decode_bc1(blk, px, 16);
+        break;
+    case Family::BC2:
+        decode_bc2(blk, px, 16);
+        break;
+    case Family::BC3:
+        decode_bc3(blk, px, 16);
+        break;
     case Family::BC7:
 #ifdef AF_HAVE_BPTC
         decode_bc7_block(blk, px);
@@ -69,7 +69,8 @@ void decode_block_float(const BcFormat& f, const uint8_t* blk, float out[64]) {
 #else
         no_bptc();
 #endif
-    default: break;
+    default:
+        break;
     }
     for (int i = 0; i < 64; ++i) out[i] = float(px[i]) * (1.0f / 255.0f);
 }
@@ -90,9 +91,15 @@ const uint8_t* half_to_byte() {
 // One block decoded to RGBA8 into a destination with the given pitch.
 void decode_block_bytes(const BcFormat& f, const uint8_t* blk, uint8_t* dst, size_t pitch) {
     switch (f.family) {
-    case Family::BC1: decode_bc1(blk, dst, pitch); return;
-    case Family::BC2: decode_bc2(blk, dst, pitch); return;
-    case Family::BC3: decode_bc3(blk, dst, pitch); return;
+    case Family::BC1:
+        decode_bc1(blk, dst, pitch);
+        return;
+    case Family::BC2:
+        decode_bc2(blk, dst, pitch);
+        return;
+    case Family::BC3:
+        decode_bc3(blk, dst, pitch);
+        return;
     case Family::BC4:
     case Family::BC5: {
         // Whole texels as words: (R, G, 0, 255), interleaved with SSE.
@@ -147,9 +154,12 @@ enum class Pixels { RGBA8, RGBA16F, RGBA32F };
 Pixels output_kind(uint32_t fmt) {
     switch (fmt) {
     case FMT_R8G8B8A8_UNORM:
-    case FMT_R8G8B8A8_UNORM_SRGB: return Pixels::RGBA8;
-    case FMT_R16G16B16A16_FLOAT: return Pixels::RGBA16F;
-    case FMT_R32G32B32A32_FLOAT: return Pixels::RGBA32F;
+    case FMT_R8G8B8A8_UNORM_SRGB:
+        return Pixels::RGBA8;
+    case FMT_R16G16B16A16_FLOAT:
+        return Pixels::RGBA16F;
+    case FMT_R32G32B32A32_FLOAT:
+        return Pixels::RGBA32F;
     default:
         sdk::usage(format("bc: uncompressed side must be R8G8B8A8_UNORM(_SRGB), R16G16B16A16_FLOAT or "
                           "R32G32B32A32_FLOAT, got format %u",
@@ -160,7 +170,8 @@ Pixels output_kind(uint32_t fmt) {
 uint32_t pixel_bytes(Pixels p) { return p == Pixels::RGBA8 ? 4 : p == Pixels::RGBA16F ? 8 : 16; }
 
 void check_sizes(const af_surface& comp, const af_surface& plain, Pixels kind) {
-    if (comp.width != plain.width || comp.height != plain.height || std::max(comp.depth, 1u) != std::max(plain.depth, 1u))
+    if (comp.width != plain.width || comp.height != plain.height ||
+        std::max(comp.depth, 1u) != std::max(plain.depth, 1u))
         sdk::usage(format("bc: surfaces differ in size (%ux%ux%u vs %ux%ux%u)", comp.width, comp.height, comp.depth,
                           plain.width, plain.height, plain.depth));
     if (comp.width == 0 || comp.height == 0) sdk::usage("bc: empty surface");
@@ -204,21 +215,43 @@ inline void split_rg(const uint8_t* px, bool, uint8_t r[16], uint8_t g[16]) {
 
 std::optional<BcFormat> classify(uint32_t id) {
     switch (id) {
-    case FMT_BC1_TYPELESS: case FMT_BC1_UNORM: return BcFormat{Family::BC1, false, false, 8};
-    case FMT_BC1_UNORM_SRGB: return BcFormat{Family::BC1, false, true, 8};
-    case FMT_BC2_TYPELESS: case FMT_BC2_UNORM: return BcFormat{Family::BC2, false, false, 16};
-    case FMT_BC2_UNORM_SRGB: return BcFormat{Family::BC2, false, true, 16};
-    case FMT_BC3_TYPELESS: case FMT_BC3_UNORM: return BcFormat{Family::BC3, false, false, 16};
-    case FMT_BC3_UNORM_SRGB: return BcFormat{Family::BC3, false, true, 16};
-    case FMT_BC4_TYPELESS: case FMT_BC4_UNORM: return BcFormat{Family::BC4, false, false, 8};
-    case FMT_BC4_SNORM: return BcFormat{Family::BC4, true, false, 8};
-    case FMT_BC5_TYPELESS: case FMT_BC5_UNORM: return BcFormat{Family::BC5, false, false, 16};
-    case FMT_BC5_SNORM: return BcFormat{Family::BC5, true, false, 16};
-    case FMT_BC6H_TYPELESS: case FMT_BC6H_UF16: return BcFormat{Family::BC6H, false, false, 16};
-    case FMT_BC6H_SF16: return BcFormat{Family::BC6H, true, false, 16};
-    case FMT_BC7_TYPELESS: case FMT_BC7_UNORM: return BcFormat{Family::BC7, false, false, 16};
-    case FMT_BC7_UNORM_SRGB: return BcFormat{Family::BC7, false, true, 16};
-    default: return std::nullopt;
+    case FMT_BC1_TYPELESS:
+    case FMT_BC1_UNORM:
+        return BcFormat{Family::BC1, false, false, 8};
+    case FMT_BC1_UNORM_SRGB:
+        return BcFormat{Family::BC1, false, true, 8};
+    case FMT_BC2_TYPELESS:
+    case FMT_BC2_UNORM:
+        return BcFormat{Family::BC2, false, false, 16};
+    case FMT_BC2_UNORM_SRGB:
+        return BcFormat{Family::BC2, false, true, 16};
+    case FMT_BC3_TYPELESS:
+    case FMT_BC3_UNORM:
+        return BcFormat{Family::BC3, false, false, 16};
+    case FMT_BC3_UNORM_SRGB:
+        return BcFormat{Family::BC3, false, true, 16};
+    case FMT_BC4_TYPELESS:
+    case FMT_BC4_UNORM:
+        return BcFormat{Family::BC4, false, false, 8};
+    case FMT_BC4_SNORM:
+        return BcFormat{Family::BC4, true, false, 8};
+    case FMT_BC5_TYPELESS:
+    case FMT_BC5_UNORM:
+        return BcFormat{Family::BC5, false, false, 16};
+    case FMT_BC5_SNORM:
+        return BcFormat{Family::BC5, true, false, 16};
+    case FMT_BC6H_TYPELESS:
+    case FMT_BC6H_UF16:
+        return BcFormat{Family::BC6H, false, false, 16};
+    case FMT_BC6H_SF16:
+        return BcFormat{Family::BC6H, true, false, 16};
+    case FMT_BC7_TYPELESS:
+    case FMT_BC7_UNORM:
+        return BcFormat{Family::BC7, false, false, 16};
+    case FMT_BC7_UNORM_SRGB:
+        return BcFormat{Family::BC7, false, true, 16};
+    default:
+        return std::nullopt;
     }
 }
 
@@ -334,8 +367,10 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
                             uint32_t sx = std::min(bx * 4 + x, w - 1);
                             const uint8_t* p = slice_in + sy * pitch + size_t(sx) * pixel_bytes(kind);
                             int i = 4 * (4 * y + x);
-                            if (float_in) std::memcpy(fpx + i, p, 16);
-                            else std::memcpy(px + i, p, 4);
+                            if (float_in)
+                                std::memcpy(fpx + i, p, 16);
+                            else
+                                std::memcpy(px + i, p, 4);
                         }
                     }
                 }
@@ -349,9 +384,12 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
                     if (float_in)
                         for (int i = 0; i < 64; ++i)
                             px[i] = to_byte((fmt.srgb && (i & 3) != 3) ? linear_to_srgb(fpx[i]) : fpx[i]);
-                    if (fmt.family == Family::BC1) encode_bc1(px, blk, opt.block);
-                    else if (fmt.family == Family::BC2) encode_bc2(px, blk, opt.block);
-                    else if (fmt.family == Family::BC3) encode_bc3(px, blk, opt.block);
+                    if (fmt.family == Family::BC1)
+                        encode_bc1(px, blk, opt.block);
+                    else if (fmt.family == Family::BC2)
+                        encode_bc2(px, blk, opt.block);
+                    else if (fmt.family == Family::BC3)
+                        encode_bc3(px, blk, opt.block);
                     else {
 #ifdef AF_HAVE_BPTC
                         Bc7Options o;
@@ -369,25 +407,30 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
                     uint8_t r[16], g[16];
                     if (!need_float) {
                         split_rg(px, fmt.is_signed, r, g); // the kernels clamp signed bytes to 1..255
-                    } else for (int i = 0; i < 16; ++i) {
-                        // Vector components in [-1, 1] for normal maps and signed formats.
-                        float x, y, z;
-                        if (fmt.is_signed) {
-                            x = float_in ? fpx[4 * i] : (int(px[4 * i]) - 128) / 127.0f;
-                            y = float_in ? fpx[4 * i + 1] : (int(px[4 * i + 1]) - 128) / 127.0f;
-                            z = float_in ? fpx[4 * i + 2] : (int(px[4 * i + 2]) - 128) / 127.0f;
-                        } else {
-                            x = fpx[4 * i] * 2 - 1, y = fpx[4 * i + 1] * 2 - 1, z = fpx[4 * i + 2] * 2 - 1;
+                    } else
+                        for (int i = 0; i < 16; ++i) {
+                            // Vector components in [-1, 1] for normal maps and signed formats.
+                            float x, y, z;
+                            if (fmt.is_signed) {
+                                x = float_in ? fpx[4 * i] : (int(px[4 * i]) - 128) / 127.0f;
+                                y = float_in ? fpx[4 * i + 1] : (int(px[4 * i + 1]) - 128) / 127.0f;
+                                z = float_in ? fpx[4 * i + 2] : (int(px[4 * i + 2]) - 128) / 127.0f;
+                            } else {
+                                x = fpx[4 * i] * 2 - 1, y = fpx[4 * i + 1] * 2 - 1, z = fpx[4 * i + 2] * 2 - 1;
+                            }
+                            if (opt.normal_map && fmt.family == Family::BC5) {
+                                float l = std::sqrt(x * x + y * y + z * z);
+                                if (l > 1e-6f) x /= l, y /= l;
+                            }
+                            if (fmt.is_signed)
+                                r[i] = to_signed_byte(x), g[i] = to_signed_byte(y);
+                            else
+                                r[i] = to_byte((x + 1) * 0.5f), g[i] = to_byte((y + 1) * 0.5f);
                         }
-                        if (opt.normal_map && fmt.family == Family::BC5) {
-                            float l = std::sqrt(x * x + y * y + z * z);
-                            if (l > 1e-6f) x /= l, y /= l;
-                        }
-                        if (fmt.is_signed) r[i] = to_signed_byte(x), g[i] = to_signed_byte(y);
-                        else r[i] = to_byte((x + 1) * 0.5f), g[i] = to_byte((y + 1) * 0.5f);
-                    }
-                    if (fmt.family == Family::BC4) encode_bc4(r, fmt.is_signed, blk, opt.block.level);
-                    else encode_bc5(r, g, fmt.is_signed, blk, opt.block.level);
+                    if (fmt.family == Family::BC4)
+                        encode_bc4(r, fmt.is_signed, blk, opt.block.level);
+                    else
+                        encode_bc5(r, g, fmt.is_signed, blk, opt.block.level);
                     break;
                 }
                 case Family::BC6H: {

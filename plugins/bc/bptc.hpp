@@ -10,6 +10,8 @@ namespace af::bc {
 void decode_bc7_block(const uint8_t in[16], uint8_t out_rgba[64]);
 // 16 texels × RGB half floats (IEEE binary16 bit patterns).
 void decode_bc6h_block(const uint8_t in[16], uint16_t out_rgb_half[48], bool is_signed);
+// 16 texels × RGBA float (alpha 1): the same values as decode_bc6h_block, widened.
+void decode_bc6h_block_float(const uint8_t in[16], float out_rgba[64], bool is_signed);
 
 struct Bc7Options {
     int level = 3;           // 0 (fastest) … 10 (slowest); presets fast=0 normal=3 high=6 max=10
