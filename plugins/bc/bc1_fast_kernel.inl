@@ -68,7 +68,9 @@ inline void load(const uint8_t rgba[64], Texels& t) {
     t.b16[0] = _mm_cvtepu8_epi16(t.b), t.b16[1] = _mm_unpackhi_epi8(t.b, z);
     t.rg[0] = _mm_cvtepu8_epi16(rg_lo), t.rg[1] = _mm_unpackhi_epi8(rg_lo, z);
     t.rg[2] = _mm_cvtepu8_epi16(rg_hi), t.rg[3] = _mm_unpackhi_epi8(rg_hi, z);
-    for (int i = 0; i < 4; ++i) t.b32[i] = _mm_cvtepu8_epi32(_mm_srli_si128(t.b, 4 * i));
+    // Spelled out: the byte shift must be an immediate even when the compiler does not unroll (-O1).
+    t.b32[0] = _mm_cvtepu8_epi32(t.b), t.b32[1] = _mm_cvtepu8_epi32(_mm_srli_si128(t.b, 4));
+    t.b32[2] = _mm_cvtepu8_epi32(_mm_srli_si128(t.b, 8)), t.b32[3] = _mm_cvtepu8_epi32(_mm_srli_si128(t.b, 12));
 #endif
     (void)z;
     t.sum[0] = sum_bytes(t.r), t.sum[1] = sum_bytes(t.g), t.sum[2] = sum_bytes(t.b);
