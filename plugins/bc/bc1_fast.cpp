@@ -26,14 +26,13 @@ namespace sse41 {
 #include "bc1_fast_kernel.inl"
 } // namespace sse41
 
-#pragma GCC push_options
-#pragma GCC target("avx2")
+AF_BC_BEGIN_AVX2
 namespace avx2 {
 #define AF_BC_AVX2 1
 #include "bc1_fast_kernel.inl"
 #undef AF_BC_AVX2
 } // namespace avx2
-#pragma GCC pop_options
+AF_BC_END_AVX2
 
 void encode_colour_fast(const uint8_t rgba[64], uint8_t out[8], const ColourWeights& w) {
     if (simd_path() == SimdPath::avx2)

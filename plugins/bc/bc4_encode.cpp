@@ -18,14 +18,13 @@ namespace sse41 {
 #include "bc4_kernel.inl"
 } // namespace sse41
 
-#pragma GCC push_options
-#pragma GCC target("avx2")
+AF_BC_BEGIN_AVX2
 namespace avx2 {
 #define AF_BC_AVX2 1
 #include "bc4_kernel.inl"
 #undef AF_BC_AVX2
 } // namespace avx2
-#pragma GCC pop_options
+AF_BC_END_AVX2
 
 void encode_bc4(const uint8_t values[16], bool is_signed, uint8_t out[8], int level) {
     if (simd_path() == SimdPath::avx2)

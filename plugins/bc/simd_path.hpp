@@ -5,6 +5,16 @@
 // baseline (benchmarks, bug reports).
 #pragma once
 
+// Open and close a region compiled for AVX2 inside a baseline (SSE4.1) file;
+// GCC and clang spell it differently.
+#if defined(__clang__)
+#define AF_BC_BEGIN_AVX2 _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
+#define AF_BC_END_AVX2 _Pragma("clang attribute pop")
+#else
+#define AF_BC_BEGIN_AVX2 _Pragma("GCC push_options") _Pragma("GCC target(\"avx2\")")
+#define AF_BC_END_AVX2 _Pragma("GCC pop_options")
+#endif
+
 namespace af::bc {
 
 enum class SimdPath { sse41, avx2 };

@@ -121,9 +121,9 @@ constexpr uint16_t A = fmtflag::alpha, S = fmtflag::srgb, L = fmtflag::luminance
                    H = fmtflag::hdr, T = fmtflag::typeless;
 
 #define AF_PLAIN(id, bytes, flags, r, g, b, a) \
-    FormatInfo { id, #id + 4, Layout::Plain, 1, 1, bytes, flags, { r, g, b, a } }
+    FormatInfo { id, &(#id)[4], Layout::Plain, 1, 1, bytes, flags, { r, g, b, a } }
 #define AF_OTHER(id, layout, bw, bh, bytes, flags) \
-    FormatInfo { id, #id + 4, layout, bw, bh, bytes, flags, { none, none, none, none } }
+    FormatInfo { id, &(#id)[4], layout, bw, bh, bytes, flags, { none, none, none, none } }
 
 inline constexpr FormatInfo kFormats[] = {
     AF_PLAIN(FMT_R32G32B32A32_TYPELESS, 16, A | T, c(0, 32, CT::Typeless), c(32, 32, CT::Typeless), c(64, 32, CT::Typeless), c(96, 32, CT::Typeless)),
