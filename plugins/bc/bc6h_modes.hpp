@@ -12,6 +12,7 @@ namespace af::bc::bc6h {
 // Fields: endpoint k (0..3) channel c (0..2) is field 3*k + c (r0 g0 b0 r1 g1 b1 …).
 struct BitRun {
     uint8_t field, shift, count, reversed;
+    uint8_t start; // position of the run's first bit in the block
 };
 
 struct ModeLayout {
@@ -76,7 +77,7 @@ consteval int parse_number(const char*& p) {
     return v;
 }
 
-consteval ParsedLayout parse_layout(const char* p) {
+consteval ParsedLayout parse_layout(const char* p, int code_bits) {
     ParsedLayout out;
     while (*p) {
         const char ch = *p++;
@@ -92,6 +93,7 @@ consteval ParsedLayout parse_layout(const char* p) {
         r.shift = uint8_t(a < b ? a : b);
         r.count = uint8_t((a < b ? b - a : a - b) + 1);
         r.reversed = a < b;
+        r.start = uint8_t(code_bits + out.bits);
         out.runs[out.run_count++] = r;
         out.bits += r.count;
     }
@@ -100,7 +102,7 @@ consteval ParsedLayout parse_layout(const char* p) {
 
 consteval std::array<ParsedLayout, 14> parse_all() {
     std::array<ParsedLayout, 14> all{};
-    for (int i = 0; i < 14; ++i) all[i] = parse_layout(kModes[i].format);
+    for (int i = 0; i < 14; ++i) all[i] = parse_layout(kModes[i].format, kModes[i].code_bits);
     return all;
 }
 inline constexpr std::array<ParsedLayout, 14> kLayouts = parse_all();
