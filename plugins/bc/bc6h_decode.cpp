@@ -10,11 +10,12 @@ namespace af::bc {
 
 namespace {
 
-template <bool kSigned> void decode_block(const uint8_t in[16], uint16_t out[48]) {
+// The block's 16 texels as half bit patterns, one array per channel.
+template <bool kSigned> void decode_channels(const uint8_t in[16], uint16_t ch[3][16]) {
     using namespace bc6h;
     const int mi = mode_index(in[0]);
     if (mi < 0) { // reserved mode: D3D decodes to zero
-        memset(out, 0, 48 * sizeof(uint16_t));
+        memset(ch, 0, 3 * 16 * sizeof(uint16_t));
         return;
     }
     const ModeLayout& m = kModes[mi];
@@ -62,7 +63,6 @@ template <bool kSigned> void decode_block(const uint8_t in[16], uint16_t out[48]
     }
     // Interpolation and finish_unquantize four texels at a time, a channel
     // at a time; the values fit 32 bits (at most 0xFFFF · 64).
-    alignas(16) uint16_t ch[3][16];
     const __m128i sixty_four = _mm_set1_epi32(64), round = _mm_set1_epi32(32), k31 = _mm_set1_epi32(31);
     for (int c = 0; c < 3; ++c) {
         const __m128i a0 = _mm_set1_epi32(f[c]), b0 = _mm_set1_epi32(f[3 + c]);
@@ -86,7 +86,30 @@ template <bool kSigned> void decode_block(const uint8_t in[16], uint16_t out[48]
         _mm_store_si128(reinterpret_cast<__m128i*>(ch[c]), _mm_packus_epi32(h[0], h[1]));
         _mm_store_si128(reinterpret_cast<__m128i*>(ch[c] + 8), _mm_packus_epi32(h[2], h[3]));
     }
-    for (int t = 0; t < 16; ++t) out[3 * t] = ch[0][t], out[3 * t + 1] = ch[1][t], out[3 * t + 2] = ch[2][t];
+}
+
+void decode_channels(const uint8_t in[16], uint16_t ch[3][16], bool is_signed) {
+    if (is_signed)
+        decode_channels<true>(in, ch);
+    else
+        decode_channels<false>(in, ch);
+}
+
+// Eight halves to the bytes of their values clamped to [0, 1]: the float
+// widening of `widen` below, then round to nearest. Products of a half and
+// 255 are exact in float, so the only tie is 0.5 → 127.5, which nearest-even
+// and round-half-away both take to 128.
+__m128i halves_to_bytes(__m128i h) {
+    const __m128i lo = _mm_cvtepu16_epi32(h), hi = _mm_cvtepu16_epi32(_mm_srli_si128(h, 8));
+    auto one = [](__m128i v) {
+        const __m128i negative = _mm_srai_epi32(_mm_slli_epi32(v, 16), 31);
+        __m128 f = _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x7fff)), 13)),
+                              _mm_set1_ps(0x1p112f));
+        f = _mm_min_ps(f, _mm_set1_ps(1.0f)); // Inf's widened bits are finite (65536) and clamp to 1 too
+        f = _mm_andnot_ps(_mm_castsi128_ps(negative), f);
+        return _mm_cvtps_epi32(_mm_mul_ps(f, _mm_set1_ps(255.0f)));
+    };
+    return _mm_packus_epi32(one(lo), one(hi));
 }
 
 // Half to float without the general converter's subnormal loop: shifting the
@@ -118,10 +141,24 @@ void decode_bc6h_block_float(const uint8_t in[16], float out[64], bool is_signed
 }
 
 void decode_bc6h_block(const uint8_t in[16], uint16_t out[48], bool is_signed) {
-    if (is_signed)
-        decode_block<true>(in, out);
-    else
-        decode_block<false>(in, out);
+    alignas(16) uint16_t ch[3][16];
+    decode_channels(in, ch, is_signed);
+    for (int t = 0; t < 16; ++t) out[3 * t] = ch[0][t], out[3 * t + 1] = ch[1][t], out[3 * t + 2] = ch[2][t];
+}
+
+void decode_bc6h_block_rgba8(const uint8_t in[16], uint8_t* out, size_t pitch, bool is_signed) {
+    alignas(16) uint16_t ch[3][16];
+    decode_channels(in, ch, is_signed);
+    auto bytes = [&](int c) {
+        const __m128i* v = reinterpret_cast<const __m128i*>(ch[c]);
+        return _mm_packus_epi16(halves_to_bytes(_mm_load_si128(v)), halves_to_bytes(_mm_load_si128(v + 1)));
+    };
+    const __m128i r = bytes(0), g = bytes(1), b = bytes(2), a = _mm_set1_epi8(char(0xff));
+    const __m128i rg_lo = _mm_unpacklo_epi8(r, g), rg_hi = _mm_unpackhi_epi8(r, g);
+    const __m128i ba_lo = _mm_unpacklo_epi8(b, a), ba_hi = _mm_unpackhi_epi8(b, a);
+    const __m128i rows[4] = {_mm_unpacklo_epi16(rg_lo, ba_lo), _mm_unpackhi_epi16(rg_lo, ba_lo),
+                             _mm_unpacklo_epi16(rg_hi, ba_hi), _mm_unpackhi_epi16(rg_hi, ba_hi)};
+    for (int y = 0; y < 4; ++y) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + y * pitch), rows[y]);
 }
 
 } // namespace af::bc

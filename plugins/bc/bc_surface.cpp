@@ -11,7 +11,6 @@
 #endif
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <smmintrin.h>
@@ -75,19 +74,6 @@ void decode_block_float(const BcFormat& f, const uint8_t* blk, float out[64]) {
     for (int i = 0; i < 64; ++i) out[i] = float(px[i]) * (1.0f / 255.0f);
 }
 
-#ifdef AF_HAVE_BPTC
-// Half → byte of the value clamped to [0, 1], for all 65536 halves.
-const uint8_t* half_to_byte() {
-    static const auto table = [] {
-        std::array<uint8_t, 65536> t{};
-        for (uint32_t i = 0; i < 65536; ++i)
-            t[i] = uint8_t(std::lround(std::clamp(half_to_float(uint16_t(i)), 0.0f, 1.0f) * 255.0f));
-        return t;
-    }();
-    return table.data();
-}
-#endif
-
 // One block decoded to RGBA8 into a destination with the given pitch.
 void decode_block_bytes(const BcFormat& f, const uint8_t* blk, uint8_t* dst, size_t pitch) {
     switch (f.family) {
@@ -130,17 +116,7 @@ void decode_block_bytes(const BcFormat& f, const uint8_t* blk, uint8_t* dst, siz
 #endif
     case Family::BC6H: {
 #ifdef AF_HAVE_BPTC
-        // 8-bit output of HDR data: linear values clamped to [0, 1], through a table over
-        // every half value (the same expression, evaluated once per value).
-        uint16_t h[48];
-        decode_bc6h_block(blk, h, f.is_signed);
-        const uint8_t* lut = half_to_byte();
-        for (int y = 0; y < 4; ++y)
-            for (int x = 0; x < 4; ++x) {
-                const uint16_t* t = h + 3 * (4 * y + x);
-                uint8_t* o = dst + y * pitch + 4 * x;
-                o[0] = lut[t[0]], o[1] = lut[t[1]], o[2] = lut[t[2]], o[3] = 255;
-            }
+        decode_bc6h_block_rgba8(blk, dst, pitch, f.is_signed);
         return;
 #else
         no_bptc();

@@ -10,7 +10,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -261,4 +263,34 @@ TEST_CASE("bc6h float output is the half output widened exactly, -Inf included",
             }
         }
     CHECK(subnormal > 0);
+}
+
+TEST_CASE("bc6h RGBA8 output is each half clamped to [0, 1] and rounded, alpha 255", "[bc6h][decode]") {
+    // Against the formula, value by value: lround(clamp(half, 0, 1) * 255).
+    std::mt19937 rng(8);
+    std::vector<std::array<uint8_t, 16>> blocks(20000);
+    for (auto& b : blocks)
+        for (auto& v : b) v = uint8_t(rng());
+    std::ifstream in(BC_TEST_DATA "/fuzz/bc6h_sf16_neg_inf.bin", std::ios::binary);
+    REQUIRE(in.read(reinterpret_cast<char*>(blocks[0].data()), 16));
+    int mid = 0;
+    for (bool is_signed : {false, true})
+        for (const auto& b : blocks) {
+            uint16_t h[48];
+            uint8_t px[4 * 20]; // rows 20 bytes apart: the pitch is honoured
+            std::memset(px, 0xAB, sizeof px);
+            af::bc::decode_bc6h_block(b.data(), h, is_signed);
+            af::bc::decode_bc6h_block_rgba8(b.data(), px, 20, is_signed);
+            for (int t = 0; t < 16; ++t) {
+                const uint8_t* o = px + 20 * (t / 4) + 4 * (t % 4);
+                for (int c = 0; c < 3; ++c) {
+                    const float v = std::clamp(af::half_to_float(h[3 * t + c]), 0.0f, 1.0f);
+                    REQUIRE(int(o[c]) == int(std::lround(v * 255.0f)));
+                    mid += o[c] > 0 && o[c] < 255;
+                }
+                REQUIRE(o[3] == 255);
+            }
+            for (int y = 0; y < 4; ++y) REQUIRE(px[20 * y + 16] == 0xAB);
+        }
+    CHECK(mid > 1000);
 }
