@@ -237,15 +237,24 @@ TEST_CASE("bc6h SF16 can give -Inf but never NaN or +Inf and UF16 stays finite a
     for (uint16_t v : out) CHECK(((v & 0x7c00) != 0x7c00 && (v & 0x8000) == 0));
 }
 
-TEST_CASE("bc6h float output is the half output widened exactly, -Inf included", "[bc6h][decode]") {
-    // Random blocks (every mode, reserved ones too) plus the -Inf block: each
-    // float must have exactly the bits the general half converter gives.
-    std::mt19937 rng(6);
+namespace {
+// 20,000 random blocks (every mode, reserved ones too), the first replaced by
+// the block that decodes to -Inf in SF16.
+std::vector<std::array<uint8_t, 16>> random_blocks_and_neg_inf(unsigned seed) {
+    std::mt19937 rng(seed);
     std::vector<std::array<uint8_t, 16>> blocks(20000);
     for (auto& b : blocks)
         for (auto& v : b) v = uint8_t(rng());
     std::ifstream in(BC_TEST_DATA "/fuzz/bc6h_sf16_neg_inf.bin", std::ios::binary);
     REQUIRE(in.read(reinterpret_cast<char*>(blocks[0].data()), 16));
+    return blocks;
+}
+} // namespace
+
+TEST_CASE("bc6h float output is the half output widened exactly, -Inf included", "[bc6h][decode]") {
+    // Random blocks (every mode, reserved ones too) plus the -Inf block: each
+    // float must have exactly the bits the general half converter gives.
+    const auto blocks = random_blocks_and_neg_inf(6);
     int subnormal = 0;
     for (bool is_signed : {false, true})
         for (const auto& b : blocks) {
@@ -267,12 +276,7 @@ TEST_CASE("bc6h float output is the half output widened exactly, -Inf included",
 
 TEST_CASE("bc6h RGBA8 output is each half clamped to [0, 1] and rounded, alpha 255", "[bc6h][decode]") {
     // Against the formula, value by value: lround(clamp(half, 0, 1) * 255).
-    std::mt19937 rng(8);
-    std::vector<std::array<uint8_t, 16>> blocks(20000);
-    for (auto& b : blocks)
-        for (auto& v : b) v = uint8_t(rng());
-    std::ifstream in(BC_TEST_DATA "/fuzz/bc6h_sf16_neg_inf.bin", std::ios::binary);
-    REQUIRE(in.read(reinterpret_cast<char*>(blocks[0].data()), 16));
+    const auto blocks = random_blocks_and_neg_inf(8);
     int mid = 0;
     for (bool is_signed : {false, true})
         for (const auto& b : blocks) {
