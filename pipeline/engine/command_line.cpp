@@ -153,8 +153,8 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    struct sigaction old_int {
-    }, old_term{};
+    struct sigaction old_int = {};
+    struct sigaction old_term = {};
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     int code;

@@ -132,10 +132,10 @@ float widen(uint16_t h) {
 } // namespace
 
 void decode_bc6h_block_float(const uint8_t in[16], float out[64], bool is_signed) {
-    uint16_t h[48];
-    decode_bc6h_block(in, h, is_signed);
+    alignas(16) uint16_t ch[3][16];
+    decode_channels(in, ch, is_signed);
     for (int t = 0; t < 16; ++t) {
-        for (int c = 0; c < 3; ++c) out[4 * t + c] = widen(h[3 * t + c]);
+        for (int c = 0; c < 3; ++c) out[4 * t + c] = widen(ch[c][t]);
         out[4 * t + 3] = 1.0f;
     }
 }
