@@ -67,7 +67,7 @@ jobs:
     output: "build/mod.zip"
 )";
 
-std::string read_file(const fs::path& p) { return af::test::slurp(p); }
+using af::test::slurp;
 
 void write_input(const fs::path& p, uint32_t w, uint32_t h, uint32_t seed) {
     af::Image img = af::Image::make8(w, h);
@@ -113,7 +113,7 @@ Tree scan(const fs::path& root) {
         if (e.path().filename().string().rfind(af::kTempPrefix, 0) == 0)
             t.temporaries.push_back(rel);
         else
-            t.outputs[rel] = read_file(e.path());
+            t.outputs[rel] = slurp(e.path());
     }
     return t;
 }
@@ -160,7 +160,7 @@ int finish(const Spawned& s, const fs::path& root) {
     int status = 0;
     waitpid(s.pid, &status, 0);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    if (code != 0) FAIL_CHECK("assetforge build exited with " << code << ":\n" << read_file(root / "build.log"));
+    if (code != 0) FAIL_CHECK("assetforge build exited with " << code << ":\n" << slurp(root / "build.log"));
     return code;
 }
 
@@ -171,7 +171,7 @@ bool kill_after(const Spawned& s, std::chrono::microseconds delay, const fs::pat
     int status = 0;
     if (waitpid(s.pid, &status, WNOHANG) == s.pid) {
         CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
-        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) FAIL_CHECK(read_file(root / "build.log"));
+        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) FAIL_CHECK(slurp(root / "build.log"));
         return false;
     }
     kill(s.pid, SIGKILL);
@@ -258,7 +258,7 @@ void check_converges(const fs::path& root, const Reference& ref, const std::stri
     std::string report = (root / "report.json").string();
     auto again = spawn_build(root, report);
     REQUIRE(finish(again, root) == 0);
-    auto j = nlohmann::json::parse(read_file(report));
+    auto j = nlohmann::json::parse(slurp(report));
     CHECK(j["built"] == 0);
     CHECK(j["removed"] == 0);
     CHECK(j["failed"] == 0);
