@@ -12,33 +12,70 @@ struct Bc4Result {
     alignas(16) uint8_t idx[16] = {};
 };
 
-// Palette in the byte domain, same arithmetic as bc4_palette.
-inline void palette(int a, int b, bool eight, int lo_lim, uint8_t pal[8]) {
-    pal[0] = uint8_t(a);
-    pal[1] = uint8_t(b);
+// Palette of a pair in ascending order, as 16-bit lanes. With a > b (8 values)
+// entry k is ((7 − k)·b + k·a + 3) / 7, so both ends are exact; with a <= b
+// (6 values) it is lo_lim, then ((5 − k)·a + k·b + 2) / 5, then 255 — the same
+// sums as bc4_palette. The divisions are reciprocal multiplies, exact for
+// these sums (below 2^11).
+inline __m128i sorted_palette(int a, int b, bool eight, int lo_lim) {
     if (eight) {
-        for (int i = 1; i < 7; ++i) pal[i + 1] = uint8_t(((7 - i) * a + i * b + 3) / 7);
-    } else {
-        for (int i = 1; i < 5; ++i) pal[i + 1] = uint8_t(((5 - i) * a + i * b + 2) / 5);
-        pal[6] = uint8_t(lo_lim);
-        pal[7] = 255;
+        const __m128i k = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m128i s = _mm_add_epi16(_mm_mullo_epi16(_mm_sub_epi16(_mm_set1_epi16(7), k), _mm_set1_epi16(short(b))),
+                                        _mm_add_epi16(_mm_mullo_epi16(k, _mm_set1_epi16(short(a))), _mm_set1_epi16(3)));
+        return _mm_mulhi_epu16(s, _mm_set1_epi16(9363));
     }
+    const __m128i k = _mm_setr_epi16(0, 0, 1, 2, 3, 4, 5, 0);
+    const __m128i s = _mm_add_epi16(_mm_mullo_epi16(_mm_sub_epi16(_mm_set1_epi16(5), k), _mm_set1_epi16(short(a))),
+                                    _mm_add_epi16(_mm_mullo_epi16(k, _mm_set1_epi16(short(b))), _mm_set1_epi16(2)));
+    const __m128i mid = _mm_mulhi_epu16(s, _mm_set1_epi16(13108));
+    return _mm_blend_epi16(mid, _mm_setr_epi16(short(lo_lim), 0, 0, 0, 0, 0, 0, 255), 0x81);
+}
+
+// BC4 index of each ascending palette position, per mode.
+inline __m128i position_to_index(bool eight) {
+    return eight ? _mm_setr_epi8(1, 7, 6, 5, 4, 3, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                 : _mm_setr_epi8(6, 0, 2, 3, 4, 5, 1, 7, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+// Where a texel lies exactly between two different values, the lower BC4
+// index wins (as a scan over indices would pick it): the least-squares steps
+// start from these indices, and on the corpus this choice measured better
+// than always up or always down (BC4 fast 48.37 against 48.34 and 48.33 dB).
+// Per mode, the gaps where that is entry k + 1 ("up"). Among entries of equal
+// value the count may land on any of them: same value, same error.
+inline __m128i tie_up(bool eight) {
+    return eight ? _mm_setr_epi16(0, -1, -1, -1, -1, -1, -1, 0) : _mm_setr_epi16(-1, 0, 0, 0, 0, -1, 0, 0);
+}
+
+// The smallest texel value that takes entry k + 1 over entry k, per gap, as
+// bytes (0-6): ceil of the midpoint where ties go up, floor + 1 where they
+// stay. 256 saturates to 255, which only moves a 255 between two equal
+// entries.
+inline __m128i thresholds(__m128i sorted16, __m128i up) {
+    const __m128i sum = _mm_add_epi16(sorted16, _mm_srli_si128(sorted16, 2));
+    const __m128i ceil = _mm_srli_epi16(_mm_add_epi16(sum, _mm_set1_epi16(1)), 1);
+    const __m128i floor1 = _mm_add_epi16(_mm_srli_epi16(sum, 1), _mm_set1_epi16(1));
+    const __m128i t = _mm_blendv_epi8(floor1, ceil, up);
+    return _mm_packus_epi16(t, t);
 }
 
 // Nearest palette entry for all 16 texels at once; returns the squared error.
-inline uint32_t choose(const __m128i v, const uint8_t pal[8], __m128i& best_idx) {
-    __m128i best = _mm_set1_epi8(-1), idx = _mm_setzero_si128();
-    for (int k = 0; k < 8; ++k) {
-        __m128i p = _mm_set1_epi8(char(pal[k]));
-        __m128i d = _mm_or_si128(_mm_subs_epu8(v, p), _mm_subs_epu8(p, v));
-        __m128i nb = _mm_min_epu8(d, best);
-        __m128i better = _mm_andnot_si128(_mm_cmpeq_epi8(nb, best), _mm_set1_epi8(-1));
-        idx = _mm_blendv_epi8(idx, _mm_set1_epi8(char(k)), better);
-        best = nb;
-    }
-    best_idx = idx;
-    __m128i lo = _mm_unpacklo_epi8(best, _mm_setzero_si128());
-    __m128i hi = _mm_unpackhi_epi8(best, _mm_setzero_si128());
+// The palette is ascending, so a texel's position is the number of
+// thresholds it reaches: 7 compares instead of 8 distance comparisons.
+inline uint32_t choose(const __m128i v, const __m128i sorted16, const __m128i th, const __m128i to_index,
+                       __m128i& best_idx) {
+    const __m128i pal = _mm_packus_epi16(sorted16, sorted16);
+    const __m128i bias = _mm_set1_epi8(char(0x80)); // unsigned compares as signed
+    const __m128i vs = _mm_xor_si128(v, bias), ts = _mm_xor_si128(th, bias);
+    __m128i below = _mm_setzero_si128(); // thresholds above the texel, negated
+    for (int k = 0; k < 7; ++k)
+        below = _mm_add_epi8(below, _mm_cmpgt_epi8(_mm_shuffle_epi8(ts, _mm_set1_epi8(char(k))), vs));
+    const __m128i pos = _mm_add_epi8(_mm_set1_epi8(7), below);
+    best_idx = _mm_shuffle_epi8(to_index, pos);
+    const __m128i val = _mm_shuffle_epi8(pal, pos);
+    const __m128i d = _mm_or_si128(_mm_subs_epu8(v, val), _mm_subs_epu8(val, v));
+    const __m128i lo = _mm_unpacklo_epi8(d, _mm_setzero_si128());
+    const __m128i hi = _mm_unpackhi_epi8(d, _mm_setzero_si128());
     __m128i s = _mm_add_epi32(_mm_madd_epi16(lo, lo), _mm_madd_epi16(hi, hi));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
@@ -46,10 +83,9 @@ inline uint32_t choose(const __m128i v, const uint8_t pal[8], __m128i& best_idx)
 }
 
 inline void try_pair(const __m128i v, int a, int b, bool eight, int lo_lim, Bc4Result& r) {
-    uint8_t pal[8];
-    palette(a, b, eight, lo_lim, pal);
     __m128i idx;
-    uint32_t e = choose(v, pal, idx);
+    const __m128i pal = sorted_palette(a, b, eight, lo_lim);
+    uint32_t e = choose(v, pal, thresholds(pal, tie_up(eight)), position_to_index(eight), idx);
     if (e < r.err) {
         r.err = e;
         r.e0 = uint8_t(a);
@@ -68,20 +104,21 @@ struct Pairs {
 };
 
 #ifdef AF_BC_AVX2
-// choose() for two palettes at once, one per 128-bit lane.
-inline void choose2(const __m256i v, const uint8_t pa[8], const uint8_t pb[8], __m256i& best_idx, uint32_t err[2]) {
-    __m256i best = _mm256_set1_epi8(-1), idx = _mm256_setzero_si256();
-    for (int k = 0; k < 8; ++k) {
-        const __m256i p = _mm256_setr_m128i(_mm_set1_epi8(char(pa[k])), _mm_set1_epi8(char(pb[k])));
-        const __m256i d = _mm256_or_si256(_mm256_subs_epu8(v, p), _mm256_subs_epu8(p, v));
-        const __m256i nb = _mm256_min_epu8(d, best);
-        const __m256i better = _mm256_andnot_si256(_mm256_cmpeq_epi8(nb, best), _mm256_set1_epi8(-1));
-        idx = _mm256_blendv_epi8(idx, _mm256_set1_epi8(char(k)), better);
-        best = nb;
-    }
-    best_idx = idx;
-    const __m256i lo = _mm256_unpacklo_epi8(best, _mm256_setzero_si256());
-    const __m256i hi = _mm256_unpackhi_epi8(best, _mm256_setzero_si256());
+// choose() for two pairs at once, one per 128-bit lane.
+inline void choose2(const __m256i v, const __m256i sorted16, const __m256i th, const __m256i to_index,
+                    __m256i& best_idx, uint32_t err[2]) {
+    const __m256i pal = _mm256_packus_epi16(sorted16, sorted16);
+    const __m256i bias = _mm256_set1_epi8(char(0x80));
+    const __m256i vs = _mm256_xor_si256(v, bias), ts = _mm256_xor_si256(th, bias);
+    __m256i below = _mm256_setzero_si256();
+    for (int k = 0; k < 7; ++k)
+        below = _mm256_add_epi8(below, _mm256_cmpgt_epi8(_mm256_shuffle_epi8(ts, _mm256_set1_epi8(char(k))), vs));
+    const __m256i pos = _mm256_add_epi8(_mm256_set1_epi8(7), below);
+    best_idx = _mm256_shuffle_epi8(to_index, pos);
+    const __m256i val = _mm256_shuffle_epi8(pal, pos);
+    const __m256i d = _mm256_or_si256(_mm256_subs_epu8(v, val), _mm256_subs_epu8(val, v));
+    const __m256i lo = _mm256_unpacklo_epi8(d, _mm256_setzero_si256());
+    const __m256i hi = _mm256_unpackhi_epi8(d, _mm256_setzero_si256());
     __m256i s = _mm256_add_epi32(_mm256_madd_epi16(lo, lo), _mm256_madd_epi16(hi, hi));
     s = _mm256_add_epi32(s, _mm256_shuffle_epi32(s, 0x4e));
     s = _mm256_add_epi32(s, _mm256_shuffle_epi32(s, 0xb1));
@@ -96,12 +133,14 @@ inline void try_pairs(const __m128i v, const Pairs& c, int lo_lim, Bc4Result& r)
 #ifdef AF_BC_AVX2
     const __m256i v2 = _mm256_broadcastsi128_si256(v);
     for (; i + 1 < c.n; i += 2) {
-        uint8_t pa[8], pb[8];
-        palette(c.a[i], c.b[i], c.eight[i], lo_lim, pa);
-        palette(c.a[i + 1], c.b[i + 1], c.eight[i + 1], lo_lim, pb);
+        const __m128i p0 = sorted_palette(c.a[i], c.b[i], c.eight[i], lo_lim);
+        const __m128i p1 = sorted_palette(c.a[i + 1], c.b[i + 1], c.eight[i + 1], lo_lim);
+        const __m256i th =
+            _mm256_setr_m128i(thresholds(p0, tie_up(c.eight[i])), thresholds(p1, tie_up(c.eight[i + 1])));
+        const __m256i to_index = _mm256_setr_m128i(position_to_index(c.eight[i]), position_to_index(c.eight[i + 1]));
         __m256i idx;
         uint32_t e[2];
-        choose2(v2, pa, pb, idx, e);
+        choose2(v2, _mm256_setr_m128i(p0, p1), th, to_index, idx, e);
         for (int j = 0; j < 2; ++j)
             if (e[j] < r.err) {
                 r.err = e[j];
@@ -129,7 +168,11 @@ inline void refine(const __m128i v, const uint8_t vals[16], int lo_lim, int radi
         float t = w[r.idx[i]];
         if (t < 0) continue; // fixed 0/255 entries
         float s = 1 - t, x = vals[i];
-        aa += s * s; ab += s * t; bb += t * t; ax += s * x; bx += t * x;
+        aa += s * s;
+        ab += s * t;
+        bb += t * t;
+        ax += s * x;
+        bx += t * x;
     }
     float det = aa * bb - ab * ab;
     if (std::fabs(det) < 1e-6f) return;
@@ -139,8 +182,10 @@ inline void refine(const __m128i v, const uint8_t vals[16], int lo_lim, int radi
     for (int da = -radius; da <= radius; ++da)
         for (int db = -radius; db <= radius; ++db) {
             int x = std::clamp(a + da, lo_lim, 255), y = std::clamp(b + db, lo_lim, 255);
-            if (r.eight ? x > y : x <= y) c.add(x, y, r.eight);
-            else if (r.eight && x < y) c.add(y, x, true); // same palette reversed
+            if (r.eight ? x > y : x <= y)
+                c.add(x, y, r.eight);
+            else if (r.eight && x < y)
+                c.add(y, x, true); // same palette reversed
         }
     try_pairs(v, c, lo_lim, r);
 }
@@ -149,16 +194,19 @@ inline void refine(const __m128i v, const uint8_t vals[16], int lo_lim, int radi
 // weights are sevenths, so every sum is exact.
 inline void refine8(const __m128i v, int lo_lim, Bc4Result& r) {
     const __m128i idx = _mm_load_si128(reinterpret_cast<const __m128i*>(r.idx));
-    const __m128i t = _mm_shuffle_epi8(_mm_setr_epi8(0, 7, 1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0), idx); // weight of b ×7
-    const __m128i s = _mm_sub_epi8(_mm_set1_epi8(7), t);                                                  // weight of a ×7
+    const __m128i t =
+        _mm_shuffle_epi8(_mm_setr_epi8(0, 7, 1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0), idx); // weight of b ×7
+    const __m128i s = _mm_sub_epi8(_mm_set1_epi8(7), t);                                      // weight of a ×7
     auto hsum = [](__m128i x) {
         x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
         x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
         return _mm_cvtsi128_si32(x);
     };
     auto dot_u8 = [&](__m128i a_u8, __m128i b_u8) { // Σ a·b for u8 × u8 (a < 128)
-        __m128i lo = _mm_madd_epi16(_mm_unpacklo_epi8(a_u8, _mm_setzero_si128()), _mm_unpacklo_epi8(b_u8, _mm_setzero_si128()));
-        __m128i hi = _mm_madd_epi16(_mm_unpackhi_epi8(a_u8, _mm_setzero_si128()), _mm_unpackhi_epi8(b_u8, _mm_setzero_si128()));
+        __m128i lo =
+            _mm_madd_epi16(_mm_unpacklo_epi8(a_u8, _mm_setzero_si128()), _mm_unpacklo_epi8(b_u8, _mm_setzero_si128()));
+        __m128i hi =
+            _mm_madd_epi16(_mm_unpackhi_epi8(a_u8, _mm_setzero_si128()), _mm_unpackhi_epi8(b_u8, _mm_setzero_si128()));
         return hsum(_mm_add_epi32(lo, hi));
     };
     const int aa = dot_u8(s, s), ab = dot_u8(s, t), bb = dot_u8(t, t);
@@ -170,8 +218,10 @@ inline void refine8(const __m128i v, int lo_lim, Bc4Result& r) {
     const float fa = std::clamp((float(bb) * float(ax) - float(ab) * float(bx)) * inv, float(lo_lim), 255.0f);
     const float fb = std::clamp((float(aa) * float(bx) - float(ab) * float(ax)) * inv, float(lo_lim), 255.0f);
     const int a = int(fa + 0.5f), b = int(fb + 0.5f);
-    if (a > b) try_pair(v, a, b, true, lo_lim, r);
-    else if (a < b) try_pair(v, b, a, true, lo_lim, r);
+    if (a > b)
+        try_pair(v, a, b, true, lo_lim, r);
+    else if (a < b)
+        try_pair(v, b, a, true, lo_lim, r);
 }
 
 inline void write_block(const Bc4Result& r, bool is_signed, uint8_t out[8]) {
@@ -194,7 +244,8 @@ inline void write_block(const Bc4Result& r, bool is_signed, uint8_t out[8]) {
 inline void encode_bc4(const uint8_t values[16], bool is_signed, uint8_t out[8], int level) {
     const int lo_lim = is_signed ? 1 : 0;
     alignas(16) uint8_t vals[16];
-    const __m128i v = _mm_max_epu8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(values)), _mm_set1_epi8(char(lo_lim)));
+    const __m128i v =
+        _mm_max_epu8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(values)), _mm_set1_epi8(char(lo_lim)));
     _mm_store_si128(reinterpret_cast<__m128i*>(vals), v);
     __m128i vmin = _mm_min_epu8(v, _mm_srli_si128(v, 8)), vmax = _mm_max_epu8(v, _mm_srli_si128(v, 8));
     vmin = _mm_min_epu8(vmin, _mm_srli_si128(vmin, 4)), vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 4));
