@@ -251,7 +251,7 @@ inline bool least_squares(const Texels& t, const Fit& f, float e0[3], float e1[3
 
 // Principal axis of the covariance by power iteration, scaled so its largest
 // component is 1.
-inline void principal_axis(const Texels& t, float axis[3]) {
+inline float principal_axis(const Texels& t, float axis[3]) {
     int p[6];
     products(t, p);
     const int* s = t.sum;
@@ -277,10 +277,11 @@ inline void principal_axis(const Texels& t, float axis[3]) {
     const float m = std::max(std::max(std::fabs(v[0]), std::fabs(v[1])), std::fabs(v[2]));
     if (!(m > 1e-6f)) {
         axis[0] = axis[1] = axis[2] = 1;
-        return;
+        return rr + gg + bb;
     }
     const float inv = 1.0f / m;
     for (int c = 0; c < 3; ++c) axis[c] = v[c] * inv;
+    return rr + gg + bb;
 }
 
 inline void encode(const uint8_t rgba[64], uint8_t out[8], const ColourWeights& w) {
@@ -300,7 +301,7 @@ inline void encode(const uint8_t rgba[64], uint8_t out[8], const ColourWeights& 
 
     // Endpoints: the texels' extent along the principal axis.
     float axis[3];
-    principal_axis(t, axis);
+    const float spread = principal_axis(t, axis);
     int ca[3];
     for (int c = 0; c < 3; ++c) ca[c] = int(axis[c] * 127.0f + (axis[c] < 0 ? -0.5f : 0.5f));
     int lo, hi;
@@ -316,7 +317,7 @@ inline void encode(const uint8_t rgba[64], uint8_t out[8], const ColourWeights& 
     }
     Fit best;
     try_endpoints(t, e0, e1, wv, W, best);
-    {
+    if (spread <= kMeanSpread) {
         // The block's mean colour, exactly, at position 1 (single-colour tables): smooth
         // blocks whose extent is below the 565 steps are often best served by it.
         int m[3];
@@ -327,11 +328,42 @@ inline void encode(const uint8_t rgba[64], uint8_t out[8], const ColourWeights& 
         if (a < b) std::swap(a, b);
         evaluate(t, a, b, wv, W, best);
     }
+    bool ls_current = false; // e0/e1 hold the least-squares endpoints for best.pos
     for (int it = 0; it < kRefinements; ++it) {
         const float before = best.err;
         if (!least_squares(t, best, e0, e1)) break;
         try_endpoints(t, e0, e1, wv, W, best);
-        if (!(best.err < before)) break; // the same positions would give the same endpoints
+        ls_current = !(best.err < before);
+        if (ls_current) break; // the same positions would give the same endpoints
+    }
+    // Blocks still far off: step each endpoint channel one 5/6-bit level toward its
+    // least-squares value, keeping a step when the error with re-chosen positions drops.
+    // Rounding each channel to its nearest level is often not the best joint choice.
+    if (best.err > kMoveThreshold * (w.r + w.g + w.b) && (ls_current || least_squares(t, best, e0, e1))) {
+        static constexpr int kShift[6] = {11, 5, 0, 11, 5, 0}, kMax[6] = {31, 63, 31, 31, 63, 31};
+        const float target[6] = {e0[0], e0[1], e0[2], e1[0], e1[1], e1[2]};
+        // Which channels step, and which way, first; then one pass over them (a loop over a
+        // bit mask mispredicts once, a test per channel about every other time).
+        unsigned moves = 0, up = 0;
+        for (int c = 0; c < 6; ++c) {
+            const int v = ((c < 3 ? best.c0 : best.c1) >> kShift[c]) & kMax[c];
+            const float now = float(kMax[c] == 31 ? (v << 3 | v >> 2) : (v << 2 | v >> 4));
+            const bool far = std::fabs(target[c] - now) > kMoveGate * (255.0f / float(kMax[c]));
+            const unsigned u = target[c] > now;
+            const unsigned room = (u & unsigned(v < kMax[c])) | (~u & unsigned(v > 0) & 1u); // bit ops: no branch
+            moves |= (unsigned(far) & room) << c;
+            up |= u << c;
+        }
+        for (; moves; moves &= moves - 1) {
+            const int c = __builtin_ctz(moves);
+            uint16_t e[2] = {best.c0, best.c1};
+            uint16_t& x = e[c / 3];
+            const int v = ((x >> kShift[c]) & kMax[c]) + 2 * int((up >> c) & 1) - 1;
+            // Clamped: an earlier step may have swapped the endpoints, so this one may not have room.
+            x = uint16_t((x & ~(kMax[c] << kShift[c])) | (std::clamp(v, 0, kMax[c]) << kShift[c]));
+            if (e[0] < e[1]) std::swap(e[0], e[1]);
+            evaluate(t, e[0], e[1], wv, W, best);
+        }
     }
 
     out[0] = uint8_t(best.c0), out[1] = uint8_t(best.c0 >> 8);
