@@ -5,6 +5,7 @@
 #include "bptc_tables.hpp"
 
 #include <cstring>
+#include <immintrin.h>
 
 namespace af::bc {
 
@@ -75,18 +76,39 @@ void decode_bc7_block(const uint8_t in[16], uint8_t out[64]) {
     const uint8_t* cw = bptc::weights_for_bits(color_ib);
     const uint8_t* aw = bptc::weights_for_bits(alpha_ib);
 
+    // Interpolation two texels per register: 16-bit lanes (r, g, b, a) of both texels,
+    // ((64 − w)·e0 + w·e1 + 32) >> 6 exactly as bc7_interpolate. Per subset, one
+    // register holds e0 then e1; per texel, one 64-bit word holds its four weights.
+    __m128i ends[3];
+    for (int s = 0; s < ns; ++s)
+        ends[s] = _mm_setr_epi16(short(ep[s][0][0]), short(ep[s][0][1]), short(ep[s][0][2]), short(ep[s][0][3]),
+                                 short(ep[s][1][0]), short(ep[s][1][1]), short(ep[s][1][2]), short(ep[s][1][3]));
+    alignas(16) uint64_t wt[16];
     for (int t = 0; t < 16; ++t) {
-        const int(*e)[4] = ep[subset[t]];
-        const int wc = cw[color_idx[t]], wa = aw[alpha_idx[t]];
-        uint8_t px[4] = {uint8_t(bc7_interpolate(e[0][0], e[1][0], wc)), uint8_t(bc7_interpolate(e[0][1], e[1][1], wc)),
-                         uint8_t(bc7_interpolate(e[0][2], e[1][2], wc)),
-                         uint8_t(bc7_interpolate(e[0][3], e[1][3], wa))};
-        if (rotation) {
-            uint8_t tmp = px[3];
-            px[3] = px[rotation - 1];
-            px[rotation - 1] = tmp;
+        const uint64_t wc = cw[color_idx[t]], wa = aw[alpha_idx[t]];
+        wt[t] = wc | wc << 16 | wc << 32 | wa << 48;
+    }
+    // Rotation swaps alpha with one colour channel: a byte shuffle of every texel.
+    static const uint8_t kRotate[4][16] = {
+        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+        {3, 1, 2, 0, 7, 5, 6, 4, 11, 9, 10, 8, 15, 13, 14, 12},
+        {0, 3, 2, 1, 4, 7, 6, 5, 8, 11, 10, 9, 12, 15, 14, 13},
+        {0, 1, 3, 2, 4, 5, 7, 6, 8, 9, 11, 10, 12, 13, 15, 14},
+    };
+    const __m128i rot = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kRotate[rotation]));
+    const __m128i w64 = _mm_set1_epi16(64), half = _mm_set1_epi16(32);
+    for (int t = 0; t < 16; t += 4) {
+        __m128i px[2];
+        for (int k = 0; k < 2; ++k) {
+            const __m128i a = ends[subset[t + 2 * k]], b = ends[subset[t + 2 * k + 1]];
+            const __m128i e0 = _mm_unpacklo_epi64(a, b), e1 = _mm_unpackhi_epi64(a, b);
+            const __m128i w = _mm_load_si128(reinterpret_cast<const __m128i*>(wt + t + 2 * k));
+            const __m128i sum =
+                _mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_sub_epi16(w64, w), e0), _mm_mullo_epi16(w, e1)), half);
+            px[k] = _mm_srli_epi16(sum, 6);
         }
-        memcpy(out + 4 * t, px, 4);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 4 * t),
+                         _mm_shuffle_epi8(_mm_packus_epi16(px[0], px[1]), rot));
     }
 }
 
