@@ -8,7 +8,9 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cstring>
 #include <initializer_list>
+#include <utility>
 
 using af::bc::BitWriter128;
 
@@ -147,6 +149,37 @@ TEST_CASE("bc7 mode 5: rotation swaps alpha and red", "[bc7][decode]") {
     CHECK(texel(px, 1) == Px{133, 64, 2, 0});
     CHECK(texel(px, 2) == Px{100, 108, 2, 171});
     CHECK(texel(px, 5) == Px{200, 129, 2, 255});
+}
+
+// Every rotation of modes 4 and 5 on random blocks: the same block with rotation
+// 0 decodes to the same texels with alpha and the rotated channel swapped back.
+TEST_CASE("bc7 modes 4 and 5: every rotation swaps alpha with its channel", "[bc7][decode]") {
+    uint32_t seed = 99;
+    auto rnd = [&] { return seed = seed * 1664525u + 1013904223u, uint8_t(seed >> 24); };
+    for (int n = 0; n < 2000; ++n) {
+        const int mode = 4 + n % 2;
+        uint8_t blk[16];
+        for (auto& x : blk) x = rnd();
+        blk[0] = uint8_t((blk[0] & ~((2u << mode) - 1)) | (1u << mode)); // mode prefix; rotation next
+        const int shift = mode + 1;                                      // rotation bits: 5-6 or 6-7
+        uint8_t base[16];
+        std::memcpy(base, blk, 16);
+        base[0] = uint8_t(base[0] & ~(3u << shift));
+        uint8_t ref[64];
+        af::bc::decode_bc7_block(base, ref);
+        for (int r = 1; r < 4; ++r) {
+            uint8_t rb[16], px[64];
+            std::memcpy(rb, base, 16);
+            rb[0] = uint8_t(rb[0] | r << shift);
+            af::bc::decode_bc7_block(rb, px);
+            for (int t = 0; t < 16; ++t) {
+                uint8_t want[4] = {ref[4 * t], ref[4 * t + 1], ref[4 * t + 2], ref[4 * t + 3]};
+                std::swap(want[3], want[r - 1]);
+                INFO("mode " << mode << " rotation " << r << " texel " << t);
+                REQUIRE(std::memcmp(px + 4 * t, want, 4) == 0);
+            }
+        }
+    }
 }
 
 TEST_CASE("bc7 mode 6: one subset RGBA, 4-bit indices", "[bc7][decode]") {
