@@ -233,18 +233,17 @@ inline Pairs spread_pairs(int lo, int hi, bool eight, int lo_lim) {
     Pairs p;
     if (hi <= lo) return p;
     const int steps = eight ? 7 : 5;
-    for (int j = 0; j < 2; ++j)
-        for (int k = steps - 1; k <= steps; ++k) {
-            if (j == 0 && k == steps) continue; // the extremes themselves: searched already
-            const float span = float(hi - lo) * float(steps) / float(k - j);
-            const float first = float(lo) - span * float(j) / float(steps);
-            const int a = std::clamp(int(first + 0.5f), lo_lim, 255),
-                      b = std::clamp(int(first + span + 0.5f), lo_lim, 255);
-            if (eight && b > a)
-                p.add(b, a, true); // e0 > e1: the run goes from e1 up to e0
-            else if (!eight && a <= b)
-                p.add(a, b, false);
-        }
+    // (entry of lo, entry of hi): hi one in, both one in, lo one in (both on the ends is searched already).
+    const int at[3][2] = {{0, steps - 1}, {1, steps - 1}, {1, steps}};
+    for (const auto& [j, k] : at) {
+        const float span = float(hi - lo) * float(steps) / float(k - j);
+        const float first = float(lo) - span * float(j) / float(steps);
+        const int a = std::clamp(int(first + 0.5f), lo_lim, 255), b = std::clamp(int(first + span + 0.5f), lo_lim, 255);
+        if (eight && b > a)
+            p.add(b, a, true); // e0 > e1: the run goes from e1 up to e0
+        else if (!eight && a <= b)
+            p.add(a, b, false);
+    }
     return p;
 }
 
@@ -327,11 +326,12 @@ inline void encode_bc4(const uint8_t values[16], bool is_signed, uint8_t out[8],
         Bc4Result r6;
         const int rad6 = radius;
         Pairs c6;
-        for (int da = -rad6; da <= rad6 && near_ends; ++da) // elsewhere the spread pairs below suffice
-            for (int db = -rad6; db <= rad6; ++db) {
-                int a = std::clamp(in_mn + da, lo_lim, 255), b = std::clamp(in_mx + db, lo_lim, 255);
-                if (a <= b) c6.add(a, b, false);
-            }
+        if (near_ends) // elsewhere the spread pairs below suffice
+            for (int da = -rad6; da <= rad6; ++da)
+                for (int db = -rad6; db <= rad6; ++db) {
+                    int a = std::clamp(in_mn + da, lo_lim, 255), b = std::clamp(in_mx + db, lo_lim, 255);
+                    if (a <= b) c6.add(a, b, false);
+                }
         try_pairs(v, c6, lo_lim, r6);
         if (level >= 3) try_pairs(v, spread_pairs(in_mn, in_mx, false, lo_lim), lo_lim, r6);
         // Away from 0 and 255 the 6-value palette rarely wins: refine it only where its
