@@ -2,10 +2,12 @@
 
 #include "core/atomic_file.hpp"
 #include "core/content_hash.hpp"
+#include "engine/build_lock.hpp"
 #include "engine/glob.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/output_root_guard.hpp"
 #include "engine/output_template.hpp"
+#include "engine/plan.hpp"
 #include "engine/progress.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/state_store.hpp"
@@ -16,6 +18,7 @@
 #include <tbb/task_group.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,13 +31,26 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
 namespace af::engine {
 namespace fs = std::filesystem;
 
-fs::path state_dir(const Pipeline& p) { return p.root / ".assetforge"; }
+fs::path state_dir(const Pipeline& p) { return p.state_dir.empty() ? p.output_root / ".assetforge" : p.state_dir; }
+
+Configuration configuration(const Pipeline& p) {
+    Hasher h;
+    h.field(p.file.native());
+    std::string vars;
+    for (const auto& [k, v] : p.vars) {
+        h.field(k);
+        h.field(v);
+        vars += (vars.empty() ? "" : ", ") + k + "=" + v;
+    }
+    return {h.digest().hex(), p.file.filename().string() + (vars.empty() ? "" : " (" + vars + ")")};
+}
 
 namespace {
 
@@ -67,17 +83,19 @@ struct Input {
     std::string name;            // item name: relative to the glob base / upstream output directory
     std::optional<Hash128> hash; // known for upstream outputs
     bool will_change = false;    // dry run: the upstream action would rebuild it
+    std::string link_escape;     // a link out of the input root: the action fails with this
 };
 
 struct JobRun {
     const Job* job = nullptr;
+    PlanJob* plan = nullptr;
     OutputTemplate tpl;
     std::string out_base; // absolute fixed directory of the output template, normal
     Hash128 signature;    // normalised steps, versions, template
     std::vector<JobRun*> from_down, dependents;
     int pending_from = 0, pending_needs = 0;
     bool expanded = false, sealed = false, complete = false;
-    bool had_failure = false, upstream_failed = false;
+    bool had_failure = false, upstream_failed = false, expand_failed = false;
     int outstanding = 0;
     std::vector<Input> buffered, gathered, prefetched;
     bool has_prefetched = false;
@@ -164,6 +182,16 @@ class Build {
         if (root_fd_ >= 0) ::close(root_fd_);
     }
 
+    // An output handed downstream (its name is set by the receiving job).
+    Input output_input(const std::string& rel, const Hash128& hash, bool will_change = false) const {
+        Input in;
+        in.rel = rel;
+        in.abs = abs_of(rel);
+        in.hash = hash;
+        in.will_change = will_change;
+        return in;
+    }
+
     // Stats a path relative to the project root (or absolute).
     std::optional<FileStat> stat_rel(const std::string& rel, const std::string& abs) const {
         return root_fd_ == AT_FDCWD ? stat_file(abs.c_str()) : stat_file_at(root_fd_, rel.c_str());
@@ -172,11 +200,27 @@ class Build {
     BuildSummary run() {
         auto t0 = std::chrono::steady_clock::now();
         const auto started = fs::file_time_type::clock::now();
+        std::optional<BuildLock> lock;
+        if (!opt_.dry_run) {
+            try {
+                lock.emplace(
+                    state_dir(p_), [&](const std::string& msg) { err_ << "assetforge: " << msg << "\n" << std::flush; },
+                    opt_.cancelled);
+            } catch (const BuildLock::Cancelled&) {
+                summary_.cancelled = true;
+                return std::move(summary_);
+            }
+        }
         std::optional<RunMarker> marker;
         if (!opt_.dry_run) marker.emplace(state_dir(p_));
         std::optional<tbb::global_control> gc;
         if (opt_.threads > 0) gc.emplace(tbb::global_control::max_allowed_parallelism, size_t(opt_.threads));
         load_state_and_expand();
+        if (!store_->recovered_note().empty()) err_ << "assetforge: warning: " << store_->recovered_note() << "\n";
+        if (!plan_build()) {
+            if (opt_.exiting_after) store_->close();
+            return std::move(summary_);
+        }
         {
             std::lock_guard lk(mu_);
             for (auto& j : runs_)
@@ -185,6 +229,8 @@ class Build {
         tg_.wait();
         TaskHandoff::pass();
         progress_.finish();
+        store_->flush();
+        if (opt_.dry_run) report_orphans();
         store_->flush();
         if (marker && marker->previous_build_was_killed()) sweep_temporaries(started);
         if (opt_.exiting_after) store_->close();
@@ -227,18 +273,17 @@ class Build {
         std::exception_ptr load_error;
         std::thread loader([&] {
             try {
-                store_.emplace(state_dir(p_));
+                store_.emplace(state_dir(p_), configuration(p_),
+                               opt_.dry_run ? StateStore::Mode::ReadOnly : StateStore::Mode::ReadWrite);
             } catch (...) {
                 load_error = std::current_exception();
             }
         });
         try {
             setup_jobs();
-            for (auto& j : runs_)
-                if (!j.job->is_gather() && j.pending_needs == 0) {
-                    j.prefetched = expand_inputs(*j.job);
-                    j.has_prefetched = true;
-                }
+            // Every job's globs, `needs` jobs and jobs left out by --job too:
+            // the plan checks what each reads against what every job writes.
+            for (auto& pj : plan_jobs_) pj.matches = expand_matches(*pj.job, &pj.per_pattern);
         } catch (...) {
             loader.join();
             throw;
@@ -249,14 +294,30 @@ class Build {
 
     void setup_jobs() {
         runs_.resize(p_.jobs.size());
+        // Selected jobs first (runs_[i] ↔ plan_jobs_[i]), then the ones --job left out.
+        std::vector<const Job*> every;
+        for (const auto& j : p_.jobs) every.push_back(&j);
+        for (const auto& j : p_.unselected) every.push_back(&j);
+        plan_jobs_.resize(every.size());
+        for (size_t i = 0; i < every.size(); ++i) {
+            PlanJob& pj = plan_jobs_[i];
+            pj.job = every[i];
+            pj.tpl = OutputTemplate::parse(pj.job->output);
+            fs::path base(pj.tpl.static_prefix());
+            pj.out_base = (base.is_absolute() ? base : p_.root / base).lexically_normal().native();
+            while (pj.out_base.size() > 1 && pj.out_base.back() == '/') pj.out_base.pop_back();
+            pj.keeps_names = std::all_of(pj.job->steps.begin(), pj.job->steps.end(),
+                                         [](const StepUse& s) { return s.def && s.def->keeps_names; });
+            pj.late = !pj.job->needs.empty();
+            pj.selected = i < p_.jobs.size();
+        }
         std::map<std::string, JobRun*> by_name;
         for (size_t i = 0; i < p_.jobs.size(); ++i) {
             JobRun& r = runs_[i];
             r.job = &p_.jobs[i];
-            r.tpl = OutputTemplate::parse(r.job->output);
-            fs::path base(r.tpl.static_prefix());
-            r.out_base = (base.is_absolute() ? base : p_.root / base).lexically_normal().native();
-            while (r.out_base.size() > 1 && r.out_base.back() == '/') r.out_base.pop_back();
+            r.plan = &plan_jobs_[i];
+            r.tpl = r.plan->tpl;
+            r.out_base = r.plan->out_base;
             r.signature = job_signature(*r.job);
             by_name[r.job->name] = &r;
         }
@@ -273,23 +334,117 @@ class Build {
         }
     }
 
-    std::vector<Input> expand_inputs(const Job& j) {
+    std::vector<GlobMatch> expand_matches(const Job& j, std::vector<size_t>* per_pattern) {
+        GlobOptions go;
+        go.input_root = j.input_root;
+        go.follow_links = j.follow_links;
+        auto matches = expand_globs(p_.root, j.patterns, j.excludes, go, per_pattern);
+        // The state may live inside the project (--state-dir): never an input.
+        std::string sd = state_dir(p_).lexically_normal().native() + "/";
+        std::erase_if(matches, [&](const GlobMatch& m) { return m.path.compare(0, sd.size(), sd) == 0; });
+        return matches;
+    }
+
+    std::vector<Input> to_inputs(std::vector<GlobMatch> matches) {
         std::vector<Input> v;
-        auto matches = expand_globs(p_.root, j.patterns, j.excludes);
         v.reserve(matches.size());
         for (auto& m : matches) {
             std::string rel = rel_of(m.path);
-            v.push_back({std::move(rel), std::move(m.path), std::move(m.name), {}});
+            Input in;
+            in.rel = std::move(rel);
+            in.abs = std::move(m.path);
+            in.name = std::move(m.name);
+            in.link_escape = std::move(m.link_escape);
+            v.push_back(std::move(in));
         }
         return v;
+    }
+
+    // The inputs of a job whose globs are expanded now: at the start, or for
+    // a `needs` job once those finished (then the files they wrote count).
+    std::vector<Input> job_inputs(JobRun& j) {
+        PlanJob& pj = *j.plan;
+        if (!pj.late) return to_inputs(std::move(pj.matches));
+        std::vector<size_t> per_pattern;
+        pj.matches = expand_matches(*j.job, &per_pattern);
+        {
+            std::lock_guard lk(claims_mu_);
+            filter_matches(pj, plan_jobs_, plan_state_, claims_);
+        }
+        if (!j.job->allow_empty)
+            for (size_t i = 0; i < per_pattern.size(); ++i)
+                if (per_pattern[i] == 0)
+                    throw std::runtime_error("the input pattern '" + j.job->patterns[i] +
+                                             "' matches no file (a typo in a path or a -D value?); set "
+                                             "'allow_empty: true' on the job if an empty input is expected");
+        return to_inputs(std::move(pj.matches));
+    }
+
+    // Before anything runs: what each job reads and writes, checked against
+    // the promises (plan.hpp). False when the build must not start.
+    bool plan_build() {
+        std::set<std::string> names;
+        for (const auto& j : p_.jobs) names.insert(j.name);
+        for (const auto& j : p_.unselected) names.insert(j.name);
+        for (const auto& rec : store_->every_action()) {
+            bool own = rec.owner == store_->self();
+            for (const auto& o : rec.outputs) {
+                std::string abs = abs_of(o.path);
+                // Outputs of jobs no longer in the pipeline are nobody's
+                // input: they are removed below.
+                if (!own) plan_state_.foreign_outputs.insert(abs);
+                else if (names.count(rec.job)) plan_state_.own_outputs[abs] = rec.job;
+                else plan_state_.gone_outputs.insert(abs);
+                if (!own) foreign_owner_[o.path] = {rec.owner, rec.job, rec.input};
+                known_[o.path] = {o.hash, o.st};
+            }
+        }
+        Plan plan = make_plan(plan_jobs_, plan_state_, p_.root);
+        for (const auto& n : plan.notes)
+            if (!opt_.quiet) progress_.line(printable_name(n));
+        if (plan.exit_code) {
+            for (const auto& e : plan.errors) err_ << "assetforge: " << printable_name(e) << "\n";
+            err_ << "assetforge: nothing was run" << (plan.exit_code == 2 ? " (the pipeline breaks a promise of a build; see above)" : "") << "\n";
+            summary_.plan_exit = plan.exit_code;
+            return false;
+        }
+        claims_ = std::move(plan.claimed);
+        sources_ = std::move(plan.sources);
+        if (!cancelled()) remove_vanished_jobs();
+        for (auto& j : runs_)
+            if (!j.plan->late) {
+                j.prefetched = job_inputs(j);
+                j.has_prefetched = true;
+            }
+        return true;
     }
 
     // Called with mu_ held whenever a job's upstream state changed.
     void advance_locked(JobRun& j) {
         if (j.complete) return;
-        if (!j.job->is_gather() && j.pending_needs == 0 && !j.expanded) {
+        if (j.pending_needs == 0 && !j.has_prefetched && !j.expand_failed) {
+            try {
+                j.prefetched = job_inputs(j);
+                j.has_prefetched = true;
+            } catch (const std::exception& e) {
+                // A `needs` job whose pattern matched nothing: it fails, and
+                // nothing of its is removed as stale.
+                j.expand_failed = true;
+                j.had_failure = true;
+                ActionResult r;
+                r.job = j.job->name;
+                r.input = "*";
+                r.status = "failed";
+                r.failed_step = "inputs";
+                r.error = e.what();
+                ++summary_.failed;
+                summary_.actions.push_back(std::move(r));
+                if (opt_.fail_fast) stop_ = true;
+            }
+        }
+        if (!j.job->is_gather() && j.pending_needs == 0 && !j.expanded && !j.expand_failed) {
             j.expanded = true;
-            auto inputs = j.has_prefetched ? std::move(j.prefetched) : expand_inputs(*j.job);
+            auto inputs = std::move(j.prefetched);
             j.prefetched.clear();
             inputs.insert(inputs.end(), std::make_move_iterator(j.buffered.begin()),
                           std::make_move_iterator(j.buffered.end()));
@@ -299,8 +454,9 @@ class Build {
         }
         if (j.pending_needs == 0 && j.pending_from == 0 && !j.sealed) {
             j.sealed = true;
-            if (j.job->is_gather()) {
-                auto inputs = expand_inputs(*j.job);
+            if (j.job->is_gather() && !j.expand_failed) {
+                auto inputs = std::move(j.prefetched);
+                j.prefetched.clear();
                 inputs.insert(inputs.end(), j.gathered.begin(), j.gathered.end());
                 j.gathered.clear();
                 std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.name < b.name; });
@@ -445,16 +601,19 @@ class Build {
     }
 
     // Why the action must run, or "" when its recorded outputs are current.
-    // `restat`: an output's stat changed but not its content (touched, copied
-    // back): the record should take the new stat so it is not read again.
-    std::string out_of_date(const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
-                            const Hash128& input_hash, bool& restat) {
+    // `refreshed`: set when an output's stat changed but its record should
+    // simply take the new stat (touched, copied back: same content) or, in a
+    // keep_edits job, the edited content (the edit is the point).
+    // `edited`: the output whose content differs from what the build wrote.
+    std::string out_of_date(const Job& job, const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
+                            const Hash128& input_hash, std::optional<ActionRecord>& refreshed, std::string& edited) {
         if (!rec) return "new input";
         if (rec->status == "failed" || rec->key == Hash128{}) return "failed last time";
         if (rec->params_hash != params) return "parameters changed";
         if (rec->input_hash != input_hash) return "input changed";
         if (auto t = plugins_changed(rec->tools); !t.empty()) return t;
-        for (const auto& o : rec->outputs) {
+        for (size_t i = 0; i < rec->outputs.size(); ++i) {
+            const auto& o = rec->outputs[i];
             auto st = root_fd_ == AT_FDCWD ? stat_file(abs_of(o.path).c_str()) : stat_file_at(root_fd_, o.path.c_str());
             if (!st) return "output missing: " + o.path;
             if (*st == o.st) continue;
@@ -464,10 +623,56 @@ class Build {
             } catch (const std::exception&) {
                 return "output unreadable: " + o.path;
             }
-            if (!(h == o.hash)) return "output edited: " + o.path;
-            restat = true;
+            if (!(h == o.hash) && !job.keep_edits) {
+                edited = o.path;
+                return "output edited: " + o.path;
+            }
+            if (!refreshed) refreshed = *rec;
+            refreshed->outputs[i].st = *st;
+            refreshed->outputs[i].hash = h;
         }
         return "";
+    }
+
+    // An output about to be written over an existing file: whether that may
+    // happen. Write: the file is what the build last wrote (or
+    // --overwrite-edited); Same: it already holds these bytes (re-record,
+    // do not rewrite); Keep: a keep_edits job leaves it. Throws when the file
+    // is an input, or content the build did not write (an edit, a source).
+    enum class Existing { Absent, Write, Same, Keep };
+    Existing check_existing(const Job& job, const std::string& rel, const fs::path& out, const Hash128& new_hash,
+                            OutputRecord& kept) {
+        if (sources_.count(out.native()))
+            throw std::runtime_error("output " + rel + " is an input of this build (" + job.output +
+                                     "); a build never writes over its inputs");
+        struct stat lst;
+        if (::lstat(out.c_str(), &lst) != 0 || !S_ISREG(lst.st_mode)) return Existing::Absent;
+        auto st = stat_file(out);
+        if (!st) return Existing::Absent;
+        std::optional<Known> known;
+        {
+            std::lock_guard lk(known_mu_);
+            if (auto it = known_.find(rel); it != known_.end()) known = it->second;
+        }
+        Hash128 h;
+        if (known && known->st == *st) {
+            h = known->hash;
+        } else {
+            h = hash_file(out);
+        }
+        kept = {rel, h, *st};
+        if (h == new_hash) return Existing::Same;
+        if (job.keep_edits) return Existing::Keep;
+        if (known && known->hash == h) return Existing::Write;
+        if (opt_.overwrite_edited) return Existing::Write;
+        if (known)
+            throw std::runtime_error("output " + rel +
+                                     " was edited since the build wrote it; not replaced (pass --overwrite-edited "
+                                     "to discard the edit, or move the file into the sources)");
+        throw std::runtime_error("output " + rel +
+                                 " exists but the build did not write it (a source, or written before the build "
+                                 "state was lost); not replaced (pass --overwrite-edited to replace it, or move it "
+                                 "away)");
     }
 
     // Plugins recorded by many actions are the same few strings: decide each once.
@@ -501,6 +706,8 @@ class Build {
         std::vector<std::string> tools;
         std::vector<OutputRecord> written;
         try {
+            for (const auto& in : inputs)
+                if (!in.link_escape.empty()) throw std::runtime_error(in.link_escape);
             Hasher ih;
             for (auto& in : inputs) {
                 if (!in.hash) {
@@ -518,22 +725,27 @@ class Build {
             Hash128 key = kh.digest();
             res.key = key.hex();
             rec = store_->action(job.name, res.input);
-            bool restat = false;
-            res.reason = out_of_date(rec, j.signature, input_hash, restat);
+            std::optional<ActionRecord> refreshed;
+            std::string edited;
+            res.reason = out_of_date(job, rec, j.signature, input_hash, refreshed, edited);
             if (res.reason.empty() &&
                 std::any_of(inputs.begin(), inputs.end(), [](auto& in) { return in.will_change; }))
                 res.reason = "an upstream action will rebuild its input";
+            if (!edited.empty() && !opt_.overwrite_edited) {
+                step_name = "check";
+                throw std::runtime_error("output " + edited +
+                                         " was edited since the build wrote it; not replaced (pass "
+                                         "--overwrite-edited to discard the edit, or move the file into the sources)");
+            }
             if (res.reason.empty()) {
                 res.status = "up-to-date";
-                if (restat && !opt_.dry_run) {
-                    ActionRecord fresh = *rec;
-                    for (auto& o : fresh.outputs)
-                        if (auto st = stat_file(abs_of(o.path).c_str())) o.st = *st;
-                    store_->put_action(fresh);
+                if (refreshed) {
+                    if (!opt_.dry_run) store_->put_action(*refreshed);
+                    rec = std::make_shared<const ActionRecord>(std::move(*refreshed));
                 }
                 for (const auto& o : rec->outputs) {
                     res.outputs.push_back(o.path);
-                    produced.push_back({o.path, abs_of(o.path), "", o.hash});
+                    produced.push_back(output_input(o.path, o.hash));
                     claim(produced.back().abs, res);
                 }
                 return done;
@@ -547,7 +759,7 @@ class Build {
             if (opt_.dry_run) {
                 res.status = "would-run";
                 if (rec)
-                    for (const auto& o : rec->outputs) produced.push_back({o.path, abs_of(o.path), "", o.hash, true});
+                    for (const auto& o : rec->outputs) produced.push_back(output_input(o.path, o.hash, true));
                 return done;
             }
             uint64_t estimate = 0;
@@ -584,6 +796,19 @@ class Build {
             if (job.is_gather()) items = run_step(job.gather, std::move(items));
             step_name = "write";
             if (cancelled()) throw Cancelled{};
+            // Every output is encoded and checked before the first is
+            // written: an action that may not replace one of its outputs
+            // changes none of them.
+            struct Pending {
+                fs::path out;
+                std::string rel;
+                std::vector<uint8_t> encoded;
+                const std::vector<uint8_t>* data = nullptr;
+                Hash128 hash;
+                Existing existing = Existing::Absent;
+                OutputRecord kept;
+            };
+            std::vector<Pending> pending;
             std::set<fs::path> mine;
             for (const auto& it : items) {
                 auto values = template_values(it.name, it.meta, job.name);
@@ -594,35 +819,48 @@ class Build {
                     for (const char* k : {"dir", "stem", "name", "ext"})
                         values.emplace(std::string("input_") + k, in[k]);
                 }
-                fs::path out = resolve_output(j.tpl, values, p_.root);
-                if (!mine.insert(out).second)
-                    throw std::runtime_error("two items map to the same output " + rel_of(out.native()) +
+                Pending& w = pending.emplace_back();
+                w.out = resolve_output(j.tpl, values, p_.root);
+                w.rel = rel_of(w.out.native());
+                if (!mine.insert(w.out).second)
+                    throw std::runtime_error("two items map to the same output " + w.rel +
                                              "; add {mip}/{face}/{layer} or similar to the output template");
-                claim(out.native(), res);
-                std::vector<uint8_t> encoded;
-                const std::vector<uint8_t>* data = it.bytes.get();
+                claim(w.out.native(), res);
+                w.data = it.bytes.get();
                 if (it.is_texture()) {
                     if (!steps_.writer) throw std::runtime_error("no texture writer is available");
-                    encoded = steps_.writer(it, out, tools);
-                    data = &encoded;
+                    w.encoded = steps_.writer(it, w.out, tools);
+                    w.data = &w.encoded;
                 }
-                if (!data) throw std::runtime_error("step produced an empty item");
-                check_no_link_escape(out, p_.output_root);
-                int64_t ts = trace_.now_us();
-                write_file_atomic(out, std::span<const uint8_t>(*data));
-                trace_.add("commit", job.name, res.input, ts, trace_.now_us() - ts);
-                Hash128 h = hash_bytes(*data);
-                std::string rel = rel_of(out.native());
-                FileStat st = stat_file(out).value_or(FileStat{});
-                written.push_back({rel, h, st});
-                res.outputs.push_back(rel);
-                produced.push_back({rel, out.native(), "", h});
+                if (!w.data) throw std::runtime_error("step produced an empty item");
+                w.hash = hash_bytes(*w.data);
             }
+            for (auto& w : pending) {
+                check_no_link_escape(w.out, p_.output_root);
+                w.existing = check_existing(job, w.rel, w.out, w.hash, w.kept);
+            }
+            size_t kept_edits = 0;
+            for (auto& w : pending) {
+                OutputRecord rec_out = w.kept;
+                if (w.existing == Existing::Absent || w.existing == Existing::Write) {
+                    int64_t ts = trace_.now_us();
+                    write_file_atomic(w.out, std::span<const uint8_t>(*w.data));
+                    trace_.add("commit", job.name, res.input, ts, trace_.now_us() - ts);
+                    rec_out = {w.rel, w.hash, stat_file(w.out).value_or(FileStat{})};
+                } else if (w.existing == Existing::Keep) {
+                    ++kept_edits;
+                }
+                took_over(rec_out);
+                written.push_back(rec_out);
+                res.outputs.push_back(w.rel);
+                produced.push_back(output_input(w.rel, rec_out.hash));
+            }
+            if (kept_edits) res.metrics["kept_existing_outputs"] = kept_edits;
             // Outputs this action made last time but not now (template or item set changed).
             if (rec)
                 for (const auto& o : rec->outputs)
                     if (std::none_of(written.begin(), written.end(), [&](auto& w) { return w.path == o.path; }))
-                        remove_output(o.path);
+                        remove_output(o);
             ActionRecord nr;
             nr.job = job.name;
             nr.input = res.input;
@@ -677,15 +915,109 @@ class Build {
             throw std::runtime_error("output " + rel_of(out) + " is also produced by " + it->second);
     }
 
-    void remove_output(const std::string& rel) {
-        std::error_code ec;
+    // Removes an output the state recorded, unless this build claims the
+    // path (another action writes it now) or the file was edited since (an
+    // edit is never discarded silently). Under claims_mu_, so a claim and a
+    // removal never interleave.
+    void remove_output(const OutputRecord& o) {
+        const std::string abs = abs_of(o.path);
+        std::lock_guard lk(claims_mu_);
+        if (claims_.count(abs)) return;
         try {
-            check_no_link_escape(abs_of(rel), p_.output_root);
-            fs::remove(abs_of(rel), ec);
+            check_no_link_escape(abs, p_.output_root);
         } catch (const std::exception& e) {
             progress_.line(std::string("not removing stale output: ") + e.what());
+            store_->forget_file(o.path);
+            return;
         }
-        store_->forget_file(rel);
+        auto st = stat_file(abs.c_str());
+        if (st && !(*st == o.st)) {
+            Hash128 h;
+            try {
+                h = hash_file(abs);
+            } catch (const std::exception&) {
+            }
+            if (!(h == o.hash)) {
+                progress_.line("kept " + printable_name(o.path) +
+                               ": edited since the build wrote it, so not removed as a stale output (delete it "
+                               "yourself if it is not needed)");
+                store_->forget_file(o.path);
+                return;
+            }
+        }
+        std::error_code ec;
+        fs::remove(abs, ec);
+        store_->forget_file(o.path);
+        std::lock_guard lk2(known_mu_);
+        known_.erase(o.path);
+    }
+
+    // An output now holds what this build wrote (or kept): remember it, and
+    // if another configuration's record had it, that record lets go of it
+    // and runs again there next time.
+    void took_over(const OutputRecord& o) {
+        {
+            std::lock_guard lk(known_mu_);
+            known_[o.path] = {o.hash, o.st};
+        }
+        std::tuple<std::string, std::string, std::string> owner;
+        {
+            std::lock_guard lk(claims_mu_);
+            auto it = foreign_owner_.find(o.path);
+            if (it == foreign_owner_.end()) return;
+            owner = it->second;
+            foreign_owner_.erase(it);
+        }
+        if (opt_.dry_run) return;
+        auto rec = store_->action(std::get<1>(owner), std::get<2>(owner), std::get<0>(owner));
+        if (!rec) return;
+        ActionRecord r = *rec;
+        std::erase_if(r.outputs, [&](const OutputRecord& x) { return x.path == o.path; });
+        r.status = "failed";
+        r.key = Hash128{};
+        r.error = "output " + o.path + " was rebuilt by another configuration";
+        store_->put_action(r);
+    }
+
+    // Records of jobs the pipeline no longer has (renamed, deleted): their
+    // outputs go, unless a job of this build writes the same path.
+    void remove_vanished_jobs() {
+        std::set<std::string> names;
+        for (const auto& j : p_.jobs) names.insert(j.name);
+        for (const auto& j : p_.unselected) names.insert(j.name);
+        for (const auto& rec : store_->all_actions()) {
+            if (names.count(rec.job)) continue;
+            ActionResult r;
+            r.job = rec.job;
+            r.input = rec.input;
+            r.status = opt_.dry_run ? "would-remove" : "removed";
+            r.reason = "job '" + rec.job + "' is no longer in the pipeline";
+            for (const auto& o : rec.outputs) {
+                r.outputs.push_back(o.path);
+                if (!opt_.dry_run) remove_output(o);
+            }
+            if (!opt_.dry_run) store_->erase_action(rec.job, rec.input);
+            explain(r);
+            if (!opt_.quiet)
+                progress_.line((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
+                               " output(s) of job '" + printable_name(rec.job) + "', no longer in the pipeline");
+            ++summary_.removed;
+            summary_.actions.push_back(std::move(r));
+        }
+    }
+
+    // `status`: outputs other configurations of this output folder recorded.
+    void report_orphans() {
+        std::map<std::string, size_t> by_owner;
+        for (const auto& rec : store_->every_action())
+            if (rec.owner != store_->self()) by_owner[rec.owner] += rec.outputs.size();
+        auto names = store_->configurations();
+        for (const auto& [owner, n] : by_owner) {
+            if (!n) continue;
+            std::string who = names.count(owner) && !names[owner].empty() ? names[owner] : "an earlier layout";
+            progress_.line("orphans: " + std::to_string(n) + " output(s) of another configuration, " +
+                           printable_name(who) + " (not removed by this one; 'assetforge clean --orphans' removes them)");
+        }
     }
 
     // The last build was killed: clear its temporaries from the folders this one wrote to.
@@ -704,7 +1036,7 @@ class Build {
     // it expand their globs: a glob over j's output folder must not pick up
     // outputs of inputs that are gone.
     void remove_stale_locked(JobRun& j) {
-        if (j.upstream_failed || stop_ || cancelled()) return;
+        if (j.upstream_failed || j.expand_failed || stop_ || cancelled()) return;
         for (const auto& rp : store_->actions_of(j.job->name)) {
             const ActionRecord& rec = *rp;
             if (j.seen.count(rec.input)) continue;
@@ -715,7 +1047,7 @@ class Build {
             r.reason = "input no longer exists";
             for (const auto& o : rec.outputs) {
                 r.outputs.push_back(o.path);
-                if (!opt_.dry_run) remove_output(o.path);
+                if (!opt_.dry_run) remove_output(o);
             }
             if (!opt_.dry_run) {
                 store_->erase_action(rec.job, rec.input);
@@ -799,7 +1131,18 @@ class Build {
     std::mutex tools_mu_;
     std::unordered_map<std::string, std::string> tools_verdicts_;
     std::mutex claims_mu_;
-    std::unordered_map<std::string, std::string> claims_;
+    std::unordered_map<std::string, std::string> claims_; // absolute output → "job: input"
+    // Outputs another configuration recorded: relative path → (owner, job, input).
+    std::unordered_map<std::string, std::tuple<std::string, std::string, std::string>> foreign_owner_;
+    std::vector<PlanJob> plan_jobs_;
+    PlanState plan_state_;
+    std::unordered_set<std::string> sources_; // inputs no job writes: never an output
+    struct Known {
+        Hash128 hash;
+        FileStat st;
+    };
+    std::mutex known_mu_;
+    std::unordered_map<std::string, Known> known_; // relative output → what the build last wrote there
     BuildSummary summary_;
 };
 
@@ -818,27 +1161,53 @@ BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOpt
     return kept->run();
 }
 
-CleanSummary clean_outputs(const Pipeline& p, const std::vector<std::string>& jobs) {
+CleanSummary clean_outputs(const Pipeline& p, const CleanOptions& o) {
     CleanSummary s;
-    StateStore store(state_dir(p));
-    for (const auto& rec : store.all_actions()) {
-        if (!jobs.empty() && std::find(jobs.begin(), jobs.end(), rec.job) == jobs.end()) continue;
-        for (const auto& o : rec.outputs) {
-            fs::path abs = fs::path(o.path).is_absolute() ? fs::path(o.path) : p.root / o.path;
+    BuildLock lock(state_dir(p), [](const std::string& msg) { std::cerr << "assetforge: " << msg << "\n"; }, {});
+    StateStore store(state_dir(p), configuration(p));
+    for (const auto& rec : store.every_action()) {
+        bool own = rec.owner == store.self();
+        if (o.orphans ? own : !own) continue;
+        if (!o.jobs.empty() && std::find(o.jobs.begin(), o.jobs.end(), rec.job) == o.jobs.end()) continue;
+        std::vector<OutputRecord> left;
+        for (const auto& out : rec.outputs) {
+            fs::path abs = fs::path(out.path).is_absolute() ? fs::path(out.path) : p.root / out.path;
             std::error_code ec;
             try {
                 check_no_link_escape(abs, p.output_root);
             } catch (const std::exception& e) {
                 s.refused.push_back(e.what());
+                left.push_back(out);
                 continue;
+            }
+            auto st = stat_file(abs);
+            if (st && !(*st == out.st) && !o.overwrite_edited) {
+                Hash128 h;
+                try {
+                    h = hash_file(abs);
+                } catch (const std::exception&) {
+                }
+                if (!(h == out.hash)) {
+                    s.refused.push_back(out.path + " was edited since the build wrote it (--overwrite-edited removes it)");
+                    left.push_back(out);
+                    continue;
+                }
             }
             if (fs::remove(abs, ec))
                 ++s.removed_files;
             else
                 ++s.missing_files;
-            store.forget_file(o.path);
+            store.forget_file(out.path);
         }
-        store.erase_action(rec.job, rec.input);
+        if (left.empty()) {
+            store.erase_action(rec.job, rec.input, rec.owner);
+        } else {
+            ActionRecord kept = rec;
+            kept.outputs = left;
+            kept.status = "failed";
+            kept.key = Hash128{};
+            store.put_action(kept);
+        }
         ++s.actions;
     }
     store.flush();

@@ -22,6 +22,7 @@ struct BuildOptions {
     bool fail_fast = false;                   // stop starting actions after the first failure
     bool quiet = false;
     bool dry_run = false;                     // `status`: decide, never run
+    bool overwrite_edited = false;            // replace outputs that differ from what the build last wrote
     int progress = -1;                        // 1 refreshing line, 0 plain lines, -1 decide by isatty
     std::string trace_file, report_file;
     uint64_t memory_budget = 2ull << 30;      // bytes of images in flight
@@ -51,8 +52,9 @@ struct ActionResult {
 struct BuildSummary {
     size_t built = 0, up_to_date = 0, failed = 0, removed = 0, not_run = 0;
     bool cancelled = false;
+    int plan_exit = 0;                        // the plan refused the build: 2 broken promise, 1 empty input
     std::vector<ActionResult> actions;        // in completion order
-    int exit_code() const { return failed || cancelled ? 1 : 0; }
+    int exit_code() const { return plan_exit ? plan_exit : failed || cancelled ? 1 : 0; }
 };
 
 // Throws std::runtime_error for problems with the state database itself.
@@ -60,12 +62,20 @@ BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOpt
 
 struct CleanSummary {
     size_t removed_files = 0, missing_files = 0, actions = 0;
-    std::vector<std::string> refused;          // outputs left alone: reached through a link out of the root
+    std::vector<std::string> refused;          // outputs left alone: through a link out of the root, or edited
 };
-// Removes every output the state records for the pipeline's jobs (all jobs
-// when `jobs` is empty) and forgets those actions.
-CleanSummary clean_outputs(const Pipeline& p, const std::vector<std::string>& jobs);
+struct CleanOptions {
+    std::vector<std::string> jobs;             // only these jobs' outputs (empty: all)
+    bool orphans = false;                      // instead: outputs other configurations of the output folder recorded
+    bool overwrite_edited = false;             // also remove outputs edited since the build wrote them
+};
+// Removes every output the state records for this configuration's jobs and
+// forgets those actions; edited outputs are kept (and listed in `refused`).
+CleanSummary clean_outputs(const Pipeline& p, const CleanOptions& options);
 
 std::filesystem::path state_dir(const Pipeline& p);
+struct Configuration;
+// The owner of a build's records: the pipeline file and its variable values.
+Configuration configuration(const Pipeline& p);
 
 } // namespace af::engine

@@ -54,13 +54,26 @@ const char* usage_line(CommandKind k) {
 int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args) {
     Parsed a;
     std::vector<std::string> defines;
+    std::string state_dir;
+    bool overwrite_edited = false, orphans = false;
     po::options_description desc(usage_line(kind));
     desc.add_options()("help,h", "show this help")("file,f", po::value<std::string>(),
                                                    "pipeline file (default pipeline.yaml)")(
         "define,D", po::value<std::vector<std::string>>(&defines), "set a variable: -D name=value")(
         "job", po::value<std::vector<std::string>>(&a.jobs),
         kind == CommandKind::Clean ? "only this job (repeatable)"
-                                   : "only this job and the jobs it takes inputs from or needs (repeatable)");
+                                   : "only this job and the jobs it takes inputs from or needs (repeatable)")(
+        "state-dir", po::value<std::string>(&state_dir),
+        "keep the build state in DIR (default: <output_root>/.assetforge)");
+    if (kind != CommandKind::Status)
+        desc.add_options()("overwrite-edited", po::bool_switch(&overwrite_edited),
+                           kind == CommandKind::Clean
+                               ? "also remove outputs edited since the build wrote them"
+                               : "replace outputs that differ from what the build last wrote (discards edits)");
+    if (kind == CommandKind::Clean)
+        desc.add_options()("orphans", po::bool_switch(&orphans),
+                           "remove instead the outputs that other configurations (other -D values) of this output "
+                           "folder recorded");
     if (kind != CommandKind::Clean) {
         desc.add_options()("jobs,j", po::value<int>(&a.opt.threads), "worker threads (default: all cores)")(
             "explain", po::bool_switch(&a.opt.explain),
@@ -115,6 +128,8 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         std::cerr << e.what() << "\n";
         return 2;
     }
+    if (!state_dir.empty()) p.state_dir = fs::absolute(state_dir).lexically_normal();
+    a.opt.overwrite_edited = overwrite_edited;
     if (kind == CommandKind::Clean) {
         for (const auto& j : a.jobs)
             if (!p.job(j)) {
@@ -124,8 +139,9 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
                 return 2;
             }
         try {
-            auto c = clean_outputs(p, a.jobs);
-            std::cout << "removed " << c.removed_files << " output(s) of " << c.actions << " action(s)";
+            auto c = clean_outputs(p, {a.jobs, orphans, overwrite_edited});
+            std::cout << "removed " << c.removed_files << (orphans ? " orphaned" : "") << " output(s) of " << c.actions
+                      << " action(s)";
             if (c.missing_files) std::cout << " (" << c.missing_files << " already gone)";
             std::cout << "\n";
             for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << r << "\n";

@@ -54,8 +54,9 @@ constexpr size_t kMaxStepsPerJob = 256;         // after presets are inlined
 constexpr size_t kMaxIncludeLoads = 256;        // include files read, counting repeats
 
 const std::vector<std::string> kTopKeys = {"assetforge", "vars", "include", "presets", "jobs", "output_root"};
-const std::vector<std::string> kJobKeys = {"inputs", "exclude", "from", "needs", "steps", "gather", "output",
-                                           "description"};
+const std::vector<std::string> kJobKeys = {"inputs",      "exclude",    "from",         "needs",
+                                           "steps",       "gather",     "output",       "description",
+                                           "keep_edits",  "follow_links", "allow_empty", "input_root"};
 
 std::string scalar(const Src& s, std::string_view what) {
     if (!s.node.IsScalar()) throw ConfigError(s.pos(), std::string(what) + " must be a single value");
@@ -423,6 +424,21 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
             j.gather = r.one_step(gs, StepKind::Gather);
         }
     }
+    auto flag = [&](const char* key) {
+        auto n = s.node[key];
+        if (!n) return false;
+        std::string v = r.expand(scalar({s.file, n}, key), pos_of(s.file, n));
+        if (v == "true" || v == "yes" || v == "on") return true;
+        if (v == "false" || v == "no" || v == "off") return false;
+        throw ConfigError(pos_of(s.file, n), "'" + std::string(key) + "' of job '" + name + "' is true or false, not '" +
+                                                 v + "'");
+    };
+    j.keep_edits = flag("keep_edits");
+    j.follow_links = flag("follow_links");
+    j.allow_empty = flag("allow_empty");
+    if (auto n = s.node["input_root"]) {
+        j.input_root = r.expand(scalar({s.file, n}, "input_root"), pos_of(s.file, n)); // made absolute below
+    }
     auto out = s.node["output"];
     if (!out) throw ConfigError(s.pos(), "job '" + name + "' has no 'output' (e.g. \"build/{dir}/{stem}.png\")");
     j.output_pos = pos_of(s.file, out);
@@ -558,6 +574,8 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     }
     if (raw.jobs.empty()) throw ConfigError({fname, 1, 1}, "no jobs: add a 'jobs:' map");
     for (const auto& [name, src] : raw.jobs) p.jobs.push_back(parse_job(name, src, r));
+    for (auto& j : p.jobs)
+        if (!j.input_root.empty()) j.input_root = (j.input_root.is_absolute() ? j.input_root : p.root / j.input_root).lexically_normal();
     order_jobs(p);
     check_output_roots(p);
     return p;

@@ -21,6 +21,11 @@ const StepDef* StepTable::find(std::string_view name) const {
     return it == steps_.end() ? nullptr : it->second.get();
 }
 
+void StepTable::keeps_names(std::initializer_list<std::string_view> names) {
+    for (auto n : names)
+        if (auto it = steps_.find(n); it != steps_.end()) it->second->keeps_names = true;
+}
+
 std::vector<std::string> StepTable::names() const {
     std::vector<std::string> v;
     for (const auto& [k, _] : steps_) v.push_back(k);
@@ -110,6 +115,7 @@ void add_engine_steps(StepTable& table) {
                false, "engine", true, [](StepContext& c, std::vector<Item> i) { return run_swizzle(c, std::move(i), true); }});
     table.add({"deswizzle", "reorders Xbox Morton-swizzled texels back into rows", 1, StepKind::Map, {}, false,
                "engine", true, [](StepContext& c, std::vector<Item> i) { return run_swizzle(c, std::move(i), false); }});
+    table.keeps_names({"copy", "swizzle", "deswizzle"});
 }
 
 } // namespace af::engine

@@ -1,11 +1,13 @@
 #include "engine/glob.hpp"
 
 #include "core/atomic_file.hpp"
+#include "engine/output_template.hpp"
 
 #include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_set>
 #include <stdexcept>
 
@@ -54,7 +56,12 @@ void expand_braces(const std::string& p, std::vector<std::string>& out) {
     }
 }
 
-bool match_segment(std::string_view pat, std::string_view s) {
+bool hidden(std::string_view name) { return !name.empty() && name[0] == '.'; }
+
+// `hidden_rule`: wildcards never match a leading dot (include patterns);
+// exclude patterns match hidden names like any other.
+bool match_segment(std::string_view pat, std::string_view s, bool hidden_rule) {
+    if (hidden_rule && hidden(s) && !hidden(pat)) return false;
     size_t p = 0, i = 0, star_p = std::string_view::npos, star_i = 0;
     while (i < s.size()) {
         if (p < pat.size() && pat[p] == '*') {
@@ -95,55 +102,133 @@ bool match_segment(std::string_view pat, std::string_view s) {
 }
 
 bool match_parts(const std::vector<std::string_view>& pat, size_t pi, const std::vector<std::string_view>& path,
-                 size_t si) {
+                 size_t si, bool hidden_rule) {
     if (pi == pat.size()) return si == path.size();
     if (pat[pi] == "**") {
-        for (size_t k = si; k <= path.size(); ++k)
-            if (match_parts(pat, pi + 1, path, k)) return true;
+        for (size_t k = si; k <= path.size(); ++k) {
+            if (match_parts(pat, pi + 1, path, k, hidden_rule)) return true;
+            if (k < path.size() && hidden_rule && hidden(path[k])) return false; // ** does not enter dot-folders
+        }
         return false;
     }
     if (si == path.size()) return false;
-    return match_segment(pat[pi], path[si]) && match_parts(pat, pi + 1, path, si + 1);
+    return match_segment(pat[pi], path[si], hidden_rule) && match_parts(pat, pi + 1, path, si + 1, hidden_rule);
+}
+
+// Could a file below the folder `path` match `pat`? (Decides whether a
+// linked folder would have been walked.)
+bool match_below(const std::vector<std::string_view>& pat, size_t pi, const std::vector<std::string_view>& path,
+                 size_t si) {
+    if (si == path.size()) return pi < pat.size();
+    if (pi == pat.size()) return false;
+    if (pat[pi] == "**") return true;
+    return match_segment(pat[pi], path[si], true) && match_below(pat, pi + 1, path, si + 1);
 }
 
 bool skip_name(std::string_view name) {
     return name == ".assetforge" || name.starts_with(kTempPrefix);
 }
 
-// Calls fn(full path, name below base) for every regular file in `dir` (and
-// below it when recursive), skipping the state directory and temporaries.
-// Symlinks to files count as files; symlinked directories are not entered
-// (std::filesystem's default). readdir's d_type spares a stat per entry: the
-// walk is a large part of a no-op build.
-template <class Fn> void walk(const std::string& dir, size_t base_len, bool recursive, Fn& fn) {
+bool names_a_dot(const std::vector<std::string_view>& parts) {
+    return std::any_of(parts.begin(), parts.end(), [](std::string_view p) { return hidden(p); });
+}
+
+std::string real_path(const std::string& p) {
+    char* r = ::realpath(p.c_str(), nullptr);
+    if (!r) return "";
+    std::string s(r);
+    ::free(r);
+    return s;
+}
+
+bool inside(const std::string& p, const std::string& root) {
+    if (root == "/") return !p.empty() && p[0] == '/';
+    return p == root || (p.size() > root.size() && p.compare(0, root.size(), root) == 0 && p[root.size()] == '/');
+}
+
+std::string escape_message(const std::string& link, const std::string& target, const std::string& root) {
+    return "input " + link + " is a symbolic link to " + target +
+           ", outside the input root " + root + "; not read (set 'follow_links: true' on the job to allow it)";
+}
+
+// One pattern's walk: the files it visits and the links it meets.
+struct Walk {
+    const std::vector<std::string_view>* rest_parts = nullptr; // pattern below its fixed directory
+    bool recursive = false, dot_ok = false, follow = false;
+    std::string real_root;                                     // links must resolve inside (unless follow)
+    std::vector<std::pair<uint64_t, uint64_t>> entered;        // (dev, ino) of linked folders followed: no cycles
+};
+
+// Calls fn(full path, name below base, link escape message) for every
+// regular file in `dir` (and below it when recursive), skipping the state
+// directory, temporaries and dot-names the pattern cannot match. Linked
+// folders are entered only with follow_links; one that resolves outside the
+// input root and could hold matches is reported as a failing input instead.
+// readdir's d_type spares a stat per entry: the walk is a large part of a
+// no-op build.
+template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, Fn& fn) {
     DIR* d = ::opendir(dir.empty() ? "/" : dir.c_str()); // "" is the filesystem root
     if (!d) return; // vanished or unreadable: like skip_permission_denied
     std::vector<std::string> subdirs; // entered after closedir, so deep trees hold one descriptor
     while (dirent* e = ::readdir(d)) {
         std::string_view name(e->d_name);
         if (name == "." || name == ".." || skip_name(name)) continue;
+        if (!w.dot_ok && hidden(name)) continue;
         std::string full;
         full.reserve(dir.size() + 1 + name.size());
         full.append(dir).append(1, '/').append(name);
         unsigned char type = e->d_type;
+        std::string escape;
         if (type == DT_UNKNOWN || type == DT_LNK) {
             struct stat st;
             if (::lstat(full.c_str(), &st) != 0) continue;
             if (S_ISLNK(st.st_mode)) {
-                if (::stat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+                if (::stat(full.c_str(), &st) != 0) continue; // dangling: nothing can be read through it
+                std::string target = real_path(full);
+                std::string_view rel = std::string_view(full).substr(std::min(full.size(), base_len + 1));
+                if (S_ISDIR(st.st_mode)) {
+                    if (!w.recursive) continue;
+                    if (w.follow) {
+                        std::pair<uint64_t, uint64_t> id{uint64_t(st.st_dev), uint64_t(st.st_ino)};
+                        if (std::find(w.entered.begin(), w.entered.end(), id) != w.entered.end()) continue;
+                        w.entered.push_back(id);
+                        subdirs.push_back(std::move(full));
+                    } else if (!inside(target, w.real_root) && match_below(*w.rest_parts, 0, split(rel), 0)) {
+                        fn(full, rel, escape_message(full, target, w.real_root), true);
+                    }
+                    continue;
+                }
+                if (!S_ISREG(st.st_mode)) continue;
+                if (!w.follow && !inside(target, w.real_root)) escape = escape_message(full, target, w.real_root);
                 type = DT_REG;
             } else {
                 type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
             }
         }
         if (type == DT_DIR) {
-            if (recursive) subdirs.push_back(std::move(full));
+            if (w.recursive) subdirs.push_back(std::move(full));
         } else if (type == DT_REG) {
-            fn(full, std::string_view(full).substr(std::min(full.size(), base_len + 1)));
+            fn(full, std::string_view(full).substr(std::min(full.size(), base_len + 1)), escape, false);
         }
     }
     ::closedir(d);
-    for (const auto& sd : subdirs) walk(sd, base_len, recursive, fn);
+    for (const auto& sd : subdirs) walk(sd, base_len, w, fn);
+}
+
+// The first folder between `root` and `path` (both lexical, absolute) that is
+// a link resolving outside `real_root`, as an escape message; "" if none.
+std::string escape_on_way(const fs::path& root, const fs::path& path, const std::string& real_root) {
+    fs::path at = root;
+    for (const auto& part : path.lexically_relative(root)) {
+        if (part.empty() || part == ".") continue;
+        at /= part;
+        struct stat st;
+        if (::lstat(at.c_str(), &st) != 0) return "";
+        if (!S_ISLNK(st.st_mode)) continue;
+        std::string target = real_path(at.native());
+        if (!inside(target, real_root)) return escape_message(at.native(), target, real_root);
+    }
+    return "";
 }
 
 } // namespace
@@ -164,19 +249,37 @@ bool glob_match(std::string_view pattern, std::string_view path) {
     expand_braces(std::string(pattern), alts);
     auto sp = split(path);
     for (const auto& a : alts)
-        if (match_parts(split(a), 0, sp, 0)) return true;
+        if (match_parts(split(a), 0, sp, 0, true)) return true;
     return false;
 }
 
+namespace {
+bool exclude_match(std::string_view pattern, std::string_view path) {
+    std::vector<std::string> alts;
+    expand_braces(std::string(pattern), alts);
+    auto sp = split(path);
+    for (const auto& a : alts)
+        if (match_parts(split(a), 0, sp, 0, false)) return true;
+    return false;
+}
+} // namespace
+
 std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std::string>& patterns,
-                                    const std::vector<std::string>& excludes) {
+                                    const std::vector<std::string>& excludes, const GlobOptions& options,
+                                    std::vector<size_t>* matched) {
     std::vector<GlobMatch> out;
-    std::vector<std::string> all_alts;
-    for (const auto& pattern : patterns) expand_braces(pattern, all_alts);
+    std::vector<std::pair<std::string, size_t>> all_alts; // alternative, index of its pattern
+    for (size_t i = 0; i < patterns.size(); ++i) {
+        std::vector<std::string> alts;
+        expand_braces(patterns[i], alts);
+        for (auto& a : alts) all_alts.emplace_back(std::move(a), i);
+    }
+    if (matched) matched->assign(patterns.size(), 0);
     // Only overlapping patterns can match a file twice.
     bool dedupe = all_alts.size() > 1;
     std::unordered_set<std::string> seen;
-    for (const auto& alt : all_alts) {
+    const fs::path project = root.lexically_normal();
+    for (const auto& [alt, index] : all_alts) {
         std::string base = glob_base(alt);
         fs::path base_abs = (fs::path(base).is_absolute() ? fs::path(base) : root / base).lexically_normal();
         std::string base_str = base_abs.native();
@@ -184,23 +287,57 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
         std::string rest = base.empty() ? alt : alt.substr(std::min(alt.size(), base.size() + 1));
         if (fs::path(alt).is_absolute() && base == "/") rest = alt.substr(1);
         auto rest_parts = split(rest);
-        auto consider = [&](const std::string& file, std::string_view rel) {
-            if (!match_parts(rest_parts, 0, split(rel), 0)) return;
+        // Which root links must stay in: the declared one, else the project
+        // when the pattern lies in it, else the pattern's own fixed folder
+        // (an absolute path the user gave, e.g. with -D).
+        fs::path lex_root = !options.input_root.empty() && path_within(base_abs, options.input_root.lexically_normal())
+                                ? options.input_root.lexically_normal()
+                            : path_within(base_abs, project) ? project
+                                                              : base_abs;
+        Walk w;
+        w.rest_parts = &rest_parts;
+        w.follow = options.follow_links;
+        w.dot_ok = names_a_dot(rest_parts);
+        w.real_root = real_path(lex_root.native());
+        if (w.real_root.empty()) w.real_root = lex_root.native();
+        std::string base_escape = w.follow ? "" : escape_on_way(lex_root, base_abs, w.real_root);
+        if (!base_escape.empty()) {
+            // The pattern's own folder leads out: one failing input, and the
+            // folder on the other side is not even listed.
+            if (matched) ++(*matched)[index];
+            if (!dedupe || seen.insert(base_str).second) out.push_back({base_str, "", base_escape});
+            continue;
+        }
+        size_t* n = matched ? &(*matched)[index] : nullptr;
+        // `folder`: a linked folder out of the root that the walk would have entered.
+        auto consider = [&](const std::string& file, std::string_view rel, const std::string& escape, bool folder) {
+            if (!folder && !match_parts(rest_parts, 0, split(rel), 0, true)) return;
             if (!excludes.empty()) {
                 std::string from_root = fs::path(file).lexically_relative(root).generic_string();
                 for (const auto& ex : excludes)
-                    if (glob_match(ex, from_root) || glob_match(ex, rel)) return;
+                    if (exclude_match(ex, from_root) || exclude_match(ex, rel)) return;
             }
-            if (!dedupe || seen.insert(file).second) out.push_back({file, std::string(rel)});
+            if (n) ++*n;
+            if (!dedupe || seen.insert(file).second)
+                out.push_back({file, std::string(rel), escape});
         };
         std::error_code ec;
         if (!has_magic(rest)) {
-            fs::path f = base_abs / rest;
-            if (fs::is_regular_file(f, ec)) consider(f.lexically_normal().native(), rest);
+            fs::path f = (base_abs / rest).lexically_normal();
+            struct stat st;
+            if (::lstat(f.c_str(), &st) != 0) continue;
+            std::string escape;
+            if (S_ISLNK(st.st_mode) && !w.follow) {
+                std::string target = real_path(f.native());
+                if (!target.empty() && !inside(target, w.real_root))
+                    escape = escape_message(f.native(), target, w.real_root);
+            }
+            if (escape.empty() && !fs::is_regular_file(f, ec)) continue;
+            consider(f.native(), rest, escape, false);
             continue;
         }
-        bool recursive = rest.find("**") != std::string::npos || rest.find('/') != std::string::npos;
-        walk(base_str, base_str.size(), recursive, consider);
+        w.recursive = rest.find("**") != std::string::npos || rest.find('/') != std::string::npos;
+        walk(base_str, base_str.size(), w, consider);
     }
     std::sort(out.begin(), out.end(), [](const GlobMatch& a, const GlobMatch& b) { return a.path < b.path; });
     return out;

@@ -1,6 +1,9 @@
 // Input globs: "src/**/*.png", "textures/*.{dds,tga}" style patterns with
 // '*' (within a path segment), '?', '[abc]', '**' (any number of segments)
 // and '{a,b}' alternatives. Paths are '/'-separated and relative to a root.
+//
+// As in shell and Python globs, wildcards do not match names that start with
+// a dot ('.env', '.git/'): a pattern reaches them only by naming the dot.
 #pragma once
 
 #include <filesystem>
@@ -13,6 +16,17 @@ namespace af::engine {
 struct GlobMatch {
     std::string path;           // absolute, normal
     std::string name;           // relative to the pattern's fixed directory: the item name
+    // Non-empty when the file (or a folder on its way) is a symbolic link that
+    // resolves outside the input root: the message to fail this input with.
+    std::string link_escape;
+};
+
+struct GlobOptions {
+    // Links must resolve inside this directory (absolute). Empty: the project
+    // root for patterns inside it; a pattern whose fixed directory lies outside
+    // the project (an absolute path given with -D) is its own root.
+    std::filesystem::path input_root;
+    bool follow_links = false;  // enter linked folders and read links wherever they point
 };
 
 // Fixed leading directories of a pattern ("src/tex" for "src/tex/**/*.png").
@@ -22,8 +36,11 @@ bool glob_match(std::string_view pattern, std::string_view path);
 
 // Every regular file under `root` matching one of `patterns` and none of
 // `excludes` (excludes match the path relative to root, or the item name),
-// sorted by path, each once. Skips the state directory and AssetForge temporaries.
+// sorted by path, each once. Skips the state directory and AssetForge
+// temporaries. `matched`, when given, receives per pattern how many files it
+// matched (after excludes), so an empty pattern can be reported.
 std::vector<GlobMatch> expand_globs(const std::filesystem::path& root, const std::vector<std::string>& patterns,
-                                    const std::vector<std::string>& excludes);
+                                    const std::vector<std::string>& excludes, const GlobOptions& options = {},
+                                    std::vector<size_t>* matched = nullptr);
 
 } // namespace af::engine

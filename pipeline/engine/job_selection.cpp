@@ -25,7 +25,7 @@ void select_jobs(Pipeline& p, const std::vector<std::string>& names) {
     }
     std::vector<Job> kept;
     for (auto& j : p.jobs)
-        if (keep.count(j.name)) kept.push_back(std::move(j));
+        (keep.count(j.name) ? kept : p.unselected).push_back(std::move(j));
     p.jobs = std::move(kept);
 }
 

@@ -24,11 +24,13 @@ public:
     // Throws std::runtime_error naming a missing placeholder and the values there are.
     std::string expand(const std::map<std::string, std::string>& values) const;
 
-private:
     struct Part {
         bool placeholder;
-        std::string text;
+        std::string text; // literal text, or the placeholder's name
     };
+    const std::vector<Part>& parts() const { return parts_; }
+
+private:
     std::vector<Part> parts_;
 };
 

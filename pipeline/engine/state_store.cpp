@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <ctime>
 #include <stdexcept>
 
 namespace af::engine {
@@ -23,7 +24,28 @@ std::optional<FileStat> stat_file_at(int dir_fd, const char* p) {
 
 namespace {
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
+
+// Errors that mean the file is not (or no longer) a sound database, as
+// opposed to a folder we may not write or a disk that is full.
+struct Damaged : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+bool damage_code(int rc) {
+    switch (rc & 0xff) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_FORMAT:
+    case SQLITE_ERROR: // a schema that does not say what its version promises
+    case SQLITE_MISMATCH:
+    case SQLITE_RANGE:
+        return true;
+    default:
+        return false;
+    }
+}
+
 
 void exec(sqlite3* db, const char* sql) {
     char* err = nullptr;
@@ -37,8 +59,10 @@ void exec(sqlite3* db, const char* sql) {
 struct Stmt {
     sqlite3_stmt* s = nullptr;
     Stmt(sqlite3* db, const char* sql) {
-        if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
-            throw std::runtime_error(std::string("state database: ") + sqlite3_errmsg(db));
+        int rc = sqlite3_prepare_v2(db, sql, -1, &s, nullptr);
+        if (rc == SQLITE_OK) return;
+        if (damage_code(rc)) throw Damaged(sqlite3_errmsg(db));
+        throw std::runtime_error(std::string("state database: ") + sqlite3_errmsg(db));
     }
     ~Stmt() { sqlite3_finalize(s); }
     std::string text(int i) const {
@@ -125,66 +149,190 @@ size_t row_count(sqlite3* db, const char* table) {
 
 } // namespace
 
-StateStore::StateStore(const fs::path& dir) {
+namespace {
+
+void checked_exec(sqlite3* db, const char* sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db, sql, nullptr, nullptr, &err);
+    if (rc == SQLITE_OK) return;
+    std::string msg = err ? err : sqlite3_errstr(rc);
+    sqlite3_free(err);
+    if (damage_code(rc)) throw Damaged(msg);
+    throw std::runtime_error(std::string("state database: ") + msg);
+}
+
+void create_schema(sqlite3* db) {
+    checked_exec(db, "CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, "
+                     "inode INTEGER, hash BLOB) WITHOUT ROWID");
+    checked_exec(db, "CREATE TABLE IF NOT EXISTS configurations(id TEXT PRIMARY KEY, description TEXT) WITHOUT ROWID");
+    checked_exec(db, "CREATE TABLE IF NOT EXISTS actions(owner TEXT, job TEXT, input TEXT, key BLOB, input_hash BLOB, "
+                     "params_hash BLOB, tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, "
+                     "PRIMARY KEY(owner, job, input)) WITHOUT ROWID");
+}
+
+std::string timestamp() {
+    char buf[32];
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+    return buf;
+}
+
+} // namespace
+
+StateStore::StateStore(const fs::path& dir, Configuration self, Mode mode) : self_(std::move(self)), mode_(mode) {
+    fs::path file = dir / "state.db";
     std::error_code ec;
+    if (mode_ == Mode::ReadOnly) {
+        // `status` must never block or change anything: no database yet, or
+        // one it cannot read, is simply an empty state.
+        if (!fs::exists(file, ec)) return;
+        try {
+            open_and_load(file);
+        } catch (const std::exception& e) {
+            if (db_) sqlite3_close(db_);
+            db_ = nullptr;
+            files_.clear();
+            actions_.clear();
+            foreign_.clear();
+            recovered_ = file.string() + " could not be read (" + e.what() + "); showing an empty state";
+        }
+        return;
+    }
     fs::create_directories(dir, ec);
     if (ec) throw std::runtime_error(dir.string() + ": cannot create state directory: " + ec.message());
-    fs::path file = dir / "state.db";
-    if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK) {
+    try {
+        open_and_load(file);
+    } catch (const Damaged& e) {
+        // The state is a record of work done, never the only copy of
+        // anything: move the damaged file aside (for a bug report) and start
+        // over. Outputs whose bytes are right are then re-recorded, not rewritten.
+        if (db_) sqlite3_close(db_);
+        db_ = nullptr;
+        files_.clear();
+        actions_.clear();
+        foreign_.clear();
+        configurations_.clear();
+        fs::path aside = dir / ("state.db.damaged-" + timestamp());
+        fs::rename(file, aside, ec);
+        if (ec) throw std::runtime_error(file.string() + " is damaged (" + e.what() + ") and cannot be moved aside: " +
+                                         ec.message());
+        for (const char* side : {"-wal", "-shm"}) {
+            fs::path f = dir / (std::string("state.db") + side);
+            if (fs::exists(f, ec)) fs::rename(f, fs::path(aside.native() + side), ec);
+        }
+        recovered_ = "the build state " + file.string() + " was damaged (" + e.what() + "); moved it to " +
+                     aside.string() + " and starting from an empty state";
+        open_and_load(file);
+    }
+    last_flush_ = std::chrono::steady_clock::now();
+}
+
+void StateStore::open_and_load(const fs::path& file) {
+    int flags = mode_ == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    int rc = sqlite3_open_v2(file.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : "cannot open";
         sqlite3_close(db_);
         db_ = nullptr;
+        if (damage_code(rc)) throw Damaged(msg);
         throw std::runtime_error(file.string() + ": " + msg);
     }
     sqlite3_busy_timeout(db_, 5000);
-    exec(db_, "PRAGMA journal_mode=WAL");
-    exec(db_, "PRAGMA synchronous=NORMAL");
+    if (mode_ == Mode::ReadWrite) {
+        checked_exec(db_, "PRAGMA journal_mode=WAL");
+        checked_exec(db_, "PRAGMA synchronous=NORMAL");
+    }
     int version = 0;
     {
         Stmt q(db_, "PRAGMA user_version");
-        if (sqlite3_step(q.s) == SQLITE_ROW) version = sqlite3_column_int(q.s, 0);
+        rc = sqlite3_step(q.s);
+        if (rc == SQLITE_ROW) version = sqlite3_column_int(q.s, 0);
+        else if (damage_code(rc)) throw Damaged(sqlite3_errmsg(db_));
     }
-    if (version != kSchemaVersion) {
+    if (mode_ == Mode::ReadOnly && version != kSchemaVersion) return; // another layout: nothing to show
+    if (version == 3) {
+        // The layout before configurations: its records become the first
+        // configuration's that opens it (see the owner '' adoption below).
+        checked_exec(db_, "BEGIN");
+        checked_exec(db_, "ALTER TABLE actions RENAME TO actions_v3");
+        create_schema(db_);
+        checked_exec(db_, "INSERT INTO actions SELECT '', job, input, key, input_hash, params_hash, tools, outputs, "
+                          "status, duration_ms, error FROM actions_v3");
+        checked_exec(db_, "DROP TABLE actions_v3");
+        checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+        checked_exec(db_, "COMMIT");
+    } else if (version != kSchemaVersion) {
         // Older or newer layout: the state is only a cache of work done, so start over.
-        exec(db_, "DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS actions;");
-        exec(db_, "CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER, "
-                  "hash BLOB) WITHOUT ROWID");
-        exec(db_, "CREATE TABLE actions(job TEXT, input TEXT, key BLOB, input_hash BLOB, params_hash BLOB, "
-                  "tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, PRIMARY KEY(job, input)) "
-                  "WITHOUT ROWID");
-        exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+        checked_exec(db_, "DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS actions; "
+                          "DROP TABLE IF EXISTS configurations;");
+        create_schema(db_);
+        checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
     }
+    auto step_rows = [&](Stmt& q, auto&& row) {
+        for (;;) {
+            int r = sqlite3_step(q.s);
+            if (r == SQLITE_ROW) row();
+            else if (r == SQLITE_DONE) return;
+            else if (damage_code(r)) throw Damaged(sqlite3_errmsg(db_));
+            else throw std::runtime_error(std::string("state database: ") + sqlite3_errmsg(db_));
+        }
+    };
     files_.reserve(row_count(db_, "files"));
     actions_.reserve(row_count(db_, "actions"));
     {
         Stmt q(db_, "SELECT path, size, mtime_ns, inode, hash FROM files");
-        while (sqlite3_step(q.s) == SQLITE_ROW)
+        step_rows(q, [&] {
             files_.emplace(q.text(0), CachedFile{{uint64_t(sqlite3_column_int64(q.s, 1)), sqlite3_column_int64(q.s, 2),
                                                   uint64_t(sqlite3_column_int64(q.s, 3))},
                                                  hash_column(q.s, 4)});
+        });
     }
     {
-        Stmt q(db_, "SELECT job, input, key, input_hash, params_hash, tools, outputs, status, duration_ms, error "
-                    "FROM actions");
-        while (sqlite3_step(q.s) == SQLITE_ROW) {
-            ActionRecord r;
-            r.job = q.text(0);
-            r.input = q.text(1);
-            r.key = hash_column(q.s, 2);
-            r.input_hash = hash_column(q.s, 3);
-            r.params_hash = hash_column(q.s, 4);
-            r.tools = q.text(5);
-            if (auto p = static_cast<const unsigned char*>(sqlite3_column_blob(q.s, 6)))
-                r.outputs = outputs_from(p, size_t(sqlite3_column_bytes(q.s, 6)));
-            r.status = q.text(7);
-            r.duration_ms = sqlite3_column_double(q.s, 8);
-            r.error = q.text(9);
-            std::string k = action_key(r.job, r.input);
-            actions_.emplace(std::move(k), std::make_shared<const ActionRecord>(std::move(r)));
-        }
+        Stmt q(db_, "SELECT id, description FROM configurations");
+        step_rows(q, [&] { configurations_[q.text(0)] = q.text(1); });
     }
-    last_flush_ = std::chrono::steady_clock::now();
+    if (!self_.id.empty() && configurations_[self_.id] != self_.description) {
+        configurations_[self_.id] = self_.description;
+        dirty_self_ = mode_ == Mode::ReadWrite;
+    }
+    {
+        Stmt q(db_, "SELECT owner, job, input, key, input_hash, params_hash, tools, outputs, status, duration_ms, "
+                    "error FROM actions");
+        step_rows(q, [&] {
+            ActionRecord r;
+            r.owner = q.text(0);
+            r.job = q.text(1);
+            r.input = q.text(2);
+            r.key = hash_column(q.s, 3);
+            r.input_hash = hash_column(q.s, 4);
+            r.params_hash = hash_column(q.s, 5);
+            r.tools = q.text(6);
+            if (auto p = static_cast<const unsigned char*>(sqlite3_column_blob(q.s, 7)))
+                r.outputs = outputs_from(p, size_t(sqlite3_column_bytes(q.s, 7)));
+            r.status = q.text(8);
+            r.duration_ms = sqlite3_column_double(q.s, 9);
+            r.error = q.text(10);
+            if (r.owner.empty() && !self_.id.empty()) {
+                // Migrated from the layout before configurations: ours now.
+                if (mode_ == Mode::ReadWrite) {
+                    dirty_actions_[{r.owner, r.job, r.input}] = std::nullopt;
+                    r.owner = self_.id;
+                    dirty_actions_[{r.owner, r.job, r.input}] = r;
+                } else {
+                    r.owner = self_.id;
+                }
+            }
+            if (r.owner == self_.id) {
+                std::string k = action_key(r.job, r.input);
+                actions_.emplace(std::move(k), std::make_shared<const ActionRecord>(std::move(r)));
+            } else {
+                std::tuple<std::string, std::string, std::string> k{r.owner, r.job, r.input};
+                foreign_.emplace(std::move(k), std::make_shared<const ActionRecord>(std::move(r)));
+            }
+        });
+    }
 }
 
 StateStore::~StateStore() { close(); }
@@ -242,6 +390,14 @@ std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, c
     return it->second;
 }
 
+std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, const std::string& input,
+                                                      const std::string& owner) const {
+    if (owner.empty() || owner == self_.id) return action(job, input);
+    std::lock_guard lk(mu_);
+    auto it = foreign_.find({owner, job, input});
+    return it == foreign_.end() ? nullptr : it->second;
+}
+
 std::vector<std::shared_ptr<const ActionRecord>> StateStore::actions_of(const std::string& job) const {
     std::lock_guard lk(mu_);
     std::vector<std::shared_ptr<const ActionRecord>> v;
@@ -258,17 +414,35 @@ std::vector<ActionRecord> StateStore::all_actions() const {
     return v;
 }
 
+std::vector<ActionRecord> StateStore::every_action() const {
+    std::lock_guard lk(mu_);
+    std::vector<ActionRecord> v;
+    for (const auto& [_, r] : actions_) v.push_back(*r);
+    for (const auto& [_, r] : foreign_) v.push_back(*r);
+    return v;
+}
+
+std::map<std::string, std::string> StateStore::configurations() const {
+    std::lock_guard lk(mu_);
+    return configurations_;
+}
+
 void StateStore::put_action(const ActionRecord& rec) {
     std::lock_guard lk(mu_);
-    actions_[action_key(rec.job, rec.input)] = std::make_shared<const ActionRecord>(rec);
-    dirty_actions_[{rec.job, rec.input}] = rec;
+    auto r = std::make_shared<ActionRecord>(rec);
+    if (r->owner.empty()) r->owner = self_.id;
+    if (r->owner == self_.id) actions_[action_key(r->job, r->input)] = r;
+    else foreign_[{r->owner, r->job, r->input}] = r;
+    dirty_actions_[{r->owner, r->job, r->input}] = *r;
     maybe_flush_locked();
 }
 
-void StateStore::erase_action(const std::string& job, const std::string& input) {
+void StateStore::erase_action(const std::string& job, const std::string& input, const std::string& owner) {
     std::lock_guard lk(mu_);
-    actions_.erase(action_key(job, input));
-    dirty_actions_[{job, input}] = std::nullopt;
+    const std::string& o = owner.empty() ? self_.id : owner;
+    if (o == self_.id) actions_.erase(action_key(job, input));
+    else foreign_.erase({o, job, input});
+    dirty_actions_[{o, job, input}] = std::nullopt;
 }
 
 void StateStore::flush() {
@@ -284,10 +458,21 @@ void StateStore::maybe_flush_locked() {
 
 void StateStore::flush_locked() {
     last_flush_ = std::chrono::steady_clock::now();
+    if (mode_ == Mode::ReadOnly) {
+        dirty_files_.clear();
+        dirty_actions_.clear();
+        return;
+    }
     if (!db_) throw std::runtime_error("state database: used after close");
-    if (dirty_files_.empty() && dirty_actions_.empty()) return;
+    if (dirty_files_.empty() && dirty_actions_.empty() && !dirty_self_) return;
     exec(db_, "BEGIN");
     try {
+        if (dirty_self_) {
+            Stmt put_c(db_, "INSERT OR REPLACE INTO configurations VALUES(?,?)");
+            sqlite3_bind_text(put_c.s, 1, self_.id.c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(put_c.s, 2, self_.description.c_str(), -1, SQLITE_TRANSIENT);
+            if (sqlite3_step(put_c.s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
+        }
         Stmt put_f(db_, "INSERT OR REPLACE INTO files VALUES(?,?,?,?,?)");
         Stmt del_f(db_, "DELETE FROM files WHERE path=?");
         for (const auto& [path, f] : dirty_files_) {
@@ -302,23 +487,24 @@ void StateStore::flush_locked() {
             }
             if (sqlite3_step(s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
         }
-        Stmt put_a(db_, "INSERT OR REPLACE INTO actions VALUES(?,?,?,?,?,?,?,?,?,?)");
-        Stmt del_a(db_, "DELETE FROM actions WHERE job=? AND input=?");
+        Stmt put_a(db_, "INSERT OR REPLACE INTO actions VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+        Stmt del_a(db_, "DELETE FROM actions WHERE owner=? AND job=? AND input=?");
         for (const auto& [k, r] : dirty_actions_) {
             sqlite3_stmt* s = r ? put_a.s : del_a.s;
             sqlite3_reset(s);
-            sqlite3_bind_text(s, 1, k.first.c_str(), -1, SQLITE_TRANSIENT);
-            sqlite3_bind_text(s, 2, k.second.c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(s, 1, std::get<0>(k).c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(s, 2, std::get<1>(k).c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(s, 3, std::get<2>(k).c_str(), -1, SQLITE_TRANSIENT);
             if (r) {
-                bind_hash(s, 3, r->key);
-                bind_hash(s, 4, r->input_hash);
-                bind_hash(s, 5, r->params_hash);
-                sqlite3_bind_text(s, 6, r->tools.c_str(), -1, SQLITE_TRANSIENT);
+                bind_hash(s, 4, r->key);
+                bind_hash(s, 5, r->input_hash);
+                bind_hash(s, 6, r->params_hash);
+                sqlite3_bind_text(s, 7, r->tools.c_str(), -1, SQLITE_TRANSIENT);
                 std::string outs = outputs_blob(r->outputs);
-                sqlite3_bind_blob(s, 7, outs.data(), int(outs.size()), SQLITE_TRANSIENT);
-                sqlite3_bind_text(s, 8, r->status.c_str(), -1, SQLITE_TRANSIENT);
-                sqlite3_bind_double(s, 9, r->duration_ms);
-                sqlite3_bind_text(s, 10, r->error.c_str(), -1, SQLITE_TRANSIENT);
+                sqlite3_bind_blob(s, 8, outs.data(), int(outs.size()), SQLITE_TRANSIENT);
+                sqlite3_bind_text(s, 9, r->status.c_str(), -1, SQLITE_TRANSIENT);
+                sqlite3_bind_double(s, 10, r->duration_ms);
+                sqlite3_bind_text(s, 11, r->error.c_str(), -1, SQLITE_TRANSIENT);
             }
             if (sqlite3_step(s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
         }
@@ -329,6 +515,7 @@ void StateStore::flush_locked() {
     }
     dirty_files_.clear();
     dirty_actions_.clear();
+    dirty_self_ = false;
 }
 
 } // namespace af::engine

@@ -2,6 +2,11 @@
 // lets a no-op build avoid reading files, and one record per action.
 // Loaded whole at start; changes are queued and committed in batches, so a
 // killed build loses at most the last batch (those actions just run again).
+//
+// Records are owned by a configuration: the pipeline file and the values of
+// its variables. Several configurations may share one state (one output
+// root); a build sees its own records as its actions and the others' only
+// as outputs it must not remove.
 #pragma once
 
 #include "core/content_hash.hpp"
@@ -13,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -42,6 +48,7 @@ struct OutputRecord {
 };
 
 struct ActionRecord {
+    std::string owner;        // configuration id; empty in put_action: the store's own
     std::string job, input;   // input: path relative to the root, or "*" for a gather
     Hash128 key;              // zero = last run failed
     Hash128 input_hash, params_hash;
@@ -52,10 +59,20 @@ struct ActionRecord {
     std::string error;
 };
 
+struct Configuration {
+    std::string id;           // hash of the pipeline file's path and its variable values
+    std::string description;  // "pipeline.yaml (out=build, src=modA)"
+};
+
 class StateStore {
 public:
-    // Opens (creating) <dir>/state.db. Throws std::runtime_error.
-    explicit StateStore(const std::filesystem::path& dir);
+    enum class Mode { ReadWrite, ReadOnly };
+    // Opens (creating, in ReadWrite) <dir>/state.db for configuration `self`.
+    // A damaged database is moved aside and replaced by an empty one
+    // (recovered_note() says so); ReadOnly never writes, and a missing or
+    // unreadable database is an empty state. Throws std::runtime_error only
+    // when the folder or a fresh database cannot be created.
+    explicit StateStore(const std::filesystem::path& dir, Configuration self = {}, Mode mode = Mode::ReadWrite);
     ~StateStore();
     StateStore(const StateStore&) = delete;
     StateStore& operator=(const StateStore&) = delete;
@@ -70,11 +87,22 @@ public:
     void forget_file(const std::string& rel);
 
     // Shared and immutable: a no-op build looks up every action without copying it.
+    // These three see this configuration's records only.
     std::shared_ptr<const ActionRecord> action(const std::string& job, const std::string& input) const;
+    // Any configuration's record (`owner` empty: this configuration's).
+    std::shared_ptr<const ActionRecord> action(const std::string& job, const std::string& input,
+                                               const std::string& owner) const;
     std::vector<std::shared_ptr<const ActionRecord>> actions_of(const std::string& job) const; // by input
     std::vector<ActionRecord> all_actions() const;
+    // Every configuration's records, and the configurations by id.
+    std::vector<ActionRecord> every_action() const;
+    std::map<std::string, std::string> configurations() const;
     void put_action(const ActionRecord& rec);
-    void erase_action(const std::string& job, const std::string& input);
+    void erase_action(const std::string& job, const std::string& input, const std::string& owner = "");
+
+    const std::string& self() const { return self_.id; }
+    // Non-empty when a damaged database was moved aside on opening.
+    const std::string& recovered_note() const { return recovered_; }
 
     // Commits queued changes in one transaction. Also called automatically
     // when the queue grows or a batch has waited long enough.
@@ -83,10 +111,15 @@ public:
     void close();
 
 private:
+    void open_and_load(const std::filesystem::path& file);
     void maybe_flush_locked();
     void flush_locked();
 
     sqlite3* db_ = nullptr;
+    Configuration self_;
+    Mode mode_;
+    std::string recovered_;
+    std::map<std::string, std::string> configurations_;
     mutable std::mutex mu_;
     struct CachedFile {
         FileStat st;
@@ -94,9 +127,11 @@ private:
     };
     std::unordered_map<std::string, CachedFile> files_;
     static std::string action_key(const std::string& job, const std::string& input) { return job + '\0' + input; }
-    std::unordered_map<std::string, std::shared_ptr<const ActionRecord>> actions_;
+    std::unordered_map<std::string, std::shared_ptr<const ActionRecord>> actions_;      // own, by job\0input
+    std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const ActionRecord>> foreign_;
     std::map<std::string, std::optional<CachedFile>> dirty_files_;
-    std::map<std::pair<std::string, std::string>, std::optional<ActionRecord>> dirty_actions_;
+    std::map<std::tuple<std::string, std::string, std::string>, std::optional<ActionRecord>> dirty_actions_;
+    bool dirty_self_ = false; // the configurations row of `self_` still to be written
     std::chrono::steady_clock::time_point last_flush_;
 };
 

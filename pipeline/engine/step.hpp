@@ -44,6 +44,9 @@ struct StepDef {
     bool takes_texture = false;          // byte items are read (probed) into textures first
     // Map: called once per item; Gather: once with every item of the job.
     std::function<std::vector<Item>(StepContext&, std::vector<Item>)> run;
+    // Each item comes out as one item under its own name, so a job's output
+    // paths are known before it runs (the plan checks them).
+    bool keeps_names = false;
 };
 
 // Turns a byte item into a texture item (the implicit `read`), recording
@@ -57,6 +60,8 @@ class StepTable {
 public:
     void add(StepDef def);
     const StepDef* find(std::string_view name) const;
+    // Marks built-in steps that pass each item on under its own name.
+    void keeps_names(std::initializer_list<std::string_view> names);
     std::vector<std::string> names() const;
 
     TextureReader reader;

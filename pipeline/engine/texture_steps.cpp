@@ -420,6 +420,7 @@ void add_steps(StepTable& t, const PluginRegistry& reg) {
 
 void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
     add_steps(table, reg);
+    table.keeps_names({"read", "decode", "encode", "mips", "resize", "channels", "write"});
     const PluginRegistry* r = &reg;
     table.reader = [r](const Item& it, std::vector<std::string>& tools) {
         auto res = host::read_texture_bytes(*r, it.name, *it.bytes);

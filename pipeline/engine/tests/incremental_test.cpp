@@ -127,17 +127,32 @@ TEST_CASE("a deleted output is rebuilt", "[incremental]") {
         if (a.status == "built") CHECK(a.reason == "output missing: build/second/sub/c.png");
 }
 
-TEST_CASE("an output edited by hand is detected and rebuilt", "[incremental]") {
+TEST_CASE("an output edited by hand is never replaced silently", "[incremental][promise]") {
     TestProject t;
     three_inputs(t);
     t.build(kTwoJobs);
     std::string good = t.read("build/first/a.png");
     t.write("build/first/a.png", "edited by hand");
+    // The action fails, naming the file and the way out; the edit stays.
     auto s = t.build(kTwoJobs);
-    CHECK(with_status(s, "built") == Strings{"first:src/a.png"});
+    CHECK(with_status(s, "built").empty());
+    REQUIRE(with_status(s, "failed") == Strings{"first:src/a.png"});
     for (const auto& a : s.actions)
-        if (a.status == "built") CHECK(a.reason == "output edited: build/first/a.png");
+        if (a.status == "failed")
+            CHECK_THAT(a.error, Catch::Contains("build/first/a.png") && Catch::Contains("--overwrite-edited"));
+    CHECK(t.read("build/first/a.png") == "edited by hand");
+    CHECK(s.exit_code() == 1);
+    // Again: still refused (the failure is remembered, the edit still there).
+    s = t.build(kTwoJobs);
+    CHECK(with_status(s, "failed") == Strings{"first:src/a.png"});
+    CHECK(t.read("build/first/a.png") == "edited by hand");
+    // The user decides to discard it.
+    BuildOptions o;
+    o.overwrite_edited = true;
+    s = t.build(kTwoJobs, o);
+    CHECK(with_status(s, "built") == Strings{"first:src/a.png"});
     CHECK(t.read("build/first/a.png") == good);
+    CHECK(t.build(kTwoJobs).built == 0);
 }
 
 TEST_CASE("removing an input removes its outputs", "[incremental]") {

@@ -68,6 +68,7 @@ StepTable png_test_steps() {
                    }
                return out;
            }});
+    t.keeps_names({"invert", "slow"});
     return t;
 }
 

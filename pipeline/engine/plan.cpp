@@ -1,0 +1,256 @@
+#include "engine/plan.hpp"
+
+#include "engine/pattern_overlap.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace af::engine {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool name_only(const OutputTemplate& t, bool gather) {
+    static const std::set<std::string> kFromName = {"dir",       "stem",       "ext",        "name",     "path",
+                                                    "job",       "input_dir",  "input_stem", "input_name",
+                                                    "input_ext"};
+    for (const auto& p : t.placeholders())
+        if (gather ? p != "job" : !kFromName.count(p)) return false;
+    return true;
+}
+
+std::map<std::string, std::string> values_for(const std::string& name, const std::string& job) {
+    auto v = template_values(name, {}, job);
+    for (const char* k : {"dir", "stem", "name", "ext"}) v[std::string("input_") + k] = v[k];
+    return v;
+}
+
+std::string rel(const fs::path& root, const std::string& abs) {
+    const std::string& r = root.native();
+    if (abs.size() > r.size() && abs.compare(0, r.size(), r) == 0 && abs[r.size()] == '/') return abs.substr(r.size() + 1);
+    return abs;
+}
+
+std::string name_below(const std::string& abs, const std::string& base) {
+    if (abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 && abs[base.size()] == '/')
+        return abs.substr(base.size() + 1);
+    return fs::path(abs).lexically_relative(base).generic_string();
+}
+
+// An input pattern as an absolute pattern with a normal fixed part.
+std::string absolute_pattern(const fs::path& root, const std::string& p) {
+    std::string base = glob_base(p);
+    std::string rest = base.empty() ? p : p.substr(std::min(p.size(), base.size() + 1));
+    if (fs::path(p).is_absolute() && base == "/") rest = p.substr(1);
+    fs::path b = fs::path(base).is_absolute() ? fs::path(base) : root / base;
+    std::string s = b.lexically_normal().native();
+    if (s.empty() || s.back() != '/') s += '/';
+    return s + rest;
+}
+
+// The output template with the project root in front and its fixed part normal.
+OutputTemplate absolute_template(const fs::path& root, const std::string& text, const OutputTemplate& tpl) {
+    std::string prefix = tpl.static_prefix();
+    fs::path b = fs::path(prefix).is_absolute() ? fs::path(prefix) : root / prefix;
+    std::string s = b.lexically_normal().native();
+    std::string escaped;
+    for (char c : s) escaped += (c == '{' || c == '}') ? std::string(2, c) : std::string(1, c);
+    std::string rest = prefix.empty() ? text : text.substr(std::min(text.size(), prefix.size() + 1));
+    if (fs::path(prefix).is_absolute() && prefix == "/") rest = text.substr(1);
+    if (escaped.empty() || escaped.back() != '/') escaped += '/';
+    return OutputTemplate::parse(escaped + rest);
+}
+
+// Does one of the job's excludes cover every file below `dir`?
+bool excluded_folder(const Job& j, const fs::path& root, const std::string& dir) {
+    std::string r = rel(root, dir);
+    for (const auto& ex : j.excludes)
+        if (glob_match(ex, r + "/\x01") && glob_match(ex, r + "/\x01/\x01")) return true;
+    return false;
+}
+
+} // namespace
+
+void filter_matches(PlanJob& pj, const std::vector<PlanJob>& all, const PlanState& state,
+                    const std::unordered_map<std::string, std::string>& claimed) {
+    const Job& j = *pj.job;
+    std::set<std::string> from(j.from.begin(), j.from.end());
+    std::unordered_set<std::string> mine;
+    for (const auto& [out, _] : pj.predicted) mine.insert(out);
+    std::erase_if(pj.matches, [&](const GlobMatch& m) {
+        if (mine.count(m.path)) return true;
+        if (auto it = state.own_outputs.find(m.path); it != state.own_outputs.end())
+            if (it->second == j.name || from.count(it->second)) return true;
+        if (state.foreign_outputs.count(m.path) || state.gone_outputs.count(m.path)) return true;
+        if (auto it = claimed.find(m.path); it != claimed.end()) {
+            std::string k = it->second.substr(0, it->second.find(": "));
+            if (k == j.name || from.count(k)) return true;
+        }
+        return false;
+    });
+    (void)all;
+}
+
+Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::path& root) {
+    Plan plan;
+    auto fail = [&](int code, std::string msg) {
+        plan.exit_code = std::max(plan.exit_code, code);
+        plan.errors.push_back(std::move(msg));
+    };
+    std::map<std::string, PlanJob*> by_name;
+    for (auto& pj : jobs) by_name[pj.job->name] = &pj;
+
+    // Everything a job's `needs` have finished by the time its globs are
+    // expanded: those jobs and, transitively, whatever they read from or need.
+    std::function<void(const std::string&, std::set<std::string>&)> deps = [&](const std::string& n,
+                                                                               std::set<std::string>& out) {
+        if (!out.insert(n).second) return;
+        auto it = by_name.find(n);
+        if (it == by_name.end()) return;
+        for (const auto& d : it->second->job->from) deps(d, out);
+        for (const auto& d : it->second->job->needs) deps(d, out);
+    };
+    std::map<std::string, std::set<std::string>> finished_before;
+    for (auto& pj : jobs)
+        for (const auto& n : pj.job->needs) deps(n, finished_before[pj.job->name]);
+
+    // Outputs known before anything runs, job by job (upstream first).
+    std::unordered_map<std::string, std::string> written_by; // absolute output → job
+    for (auto& pj : jobs) {
+        const Job& j = *pj.job;
+        pj.predicted.clear();
+        // Its own recorded outputs are never its inputs (a glob over the output folder sees them).
+        std::erase_if(pj.matches, [&](const GlobMatch& m) {
+            auto it = state.own_outputs.find(m.path);
+            return it != state.own_outputs.end() && it->second == j.name;
+        });
+        pj.predictable = name_only(pj.tpl, j.is_gather()) && (j.is_gather() || pj.keeps_names);
+        for (const auto& f : j.from)
+            if (!by_name.count(f) || !by_name[f]->predictable) pj.predictable = false;
+        if (!pj.predictable) continue;
+        if (j.is_gather()) {
+            try {
+                pj.predicted.push_back({resolve_output(pj.tpl, values_for("x", j.name), root).native(), "*"});
+            } catch (const std::exception&) {
+                pj.predictable = false;
+            }
+            continue;
+        }
+        auto add = [&](const std::string& name, const std::string& input_rel) {
+            try {
+                pj.predicted.push_back({resolve_output(pj.tpl, values_for(name, j.name), root).native(), input_rel});
+            } catch (const std::exception&) {
+                // An unsafe name: its action fails when it runs, naming it.
+            }
+        };
+        for (const auto& m : pj.matches)
+            if (m.link_escape.empty()) add(m.name, rel(root, m.path));
+        for (const auto& f : j.from) {
+            const PlanJob& up = *by_name[f];
+            for (const auto& [out, _] : up.predicted) add(name_below(out, up.out_base), rel(root, out));
+        }
+    }
+
+    // Two actions writing one path: which one wins would change between runs.
+    std::unordered_map<std::string, std::pair<const PlanJob*, std::string>> writer;
+    for (const auto& pj : jobs)
+        for (const auto& [out, in] : pj.predicted) {
+            auto [it, fresh] = writer.emplace(out, std::make_pair(&pj, in));
+            if (fresh) continue;
+            const auto& [other, other_in] = it->second;
+            if (other == &pj)
+                fail(2, "job '" + pj.job->name + "': inputs '" + other_in + "' and '" + in + "' both map to '" +
+                            rel(root, out) + "' through the output template '" + pj.job->output +
+                            "'; add a placeholder that tells them apart (e.g. {ext} or {dir})");
+            else
+                fail(2, "jobs '" + other->job->name + "' and '" + pj.job->name + "' both write '" + rel(root, out) +
+                            "' (from '" + other_in + "' and '" + in + "'); give one of them another output template");
+        }
+    for (const auto& [out, w] : writer) {
+        written_by[out] = w.first->job->name;
+        plan.claimed[out] = w.first->job->name + ": " + w.second;
+    }
+
+    for (auto& pj : jobs) {
+        const Job& j = *pj.job;
+        std::set<std::string> from(j.from.begin(), j.from.end());
+        const auto& before = finished_before[j.name];
+        size_t foreign = 0;
+        std::set<std::string> reported;
+        std::erase_if(pj.matches, [&](const GlobMatch& m) {
+            if (!m.link_escape.empty()) return false;
+            if (state.gone_outputs.count(m.path)) return true;
+            std::string producer;
+            if (auto it = written_by.find(m.path); it != written_by.end()) producer = it->second;
+            else if (auto it2 = state.own_outputs.find(m.path); it2 != state.own_outputs.end()) producer = it2->second;
+            else if (state.foreign_outputs.count(m.path)) {
+                ++foreign;
+                return true;
+            }
+            if (producer.empty()) return false;
+            if (producer == j.name) {
+                // Its own planned output, present on disk and matched by its
+                // own glob, but not recorded as written by it: maybe a source.
+                if (!pj.selected) return true;
+                std::string from_input;
+                for (const auto& [out, in] : pj.predicted)
+                    if (out == m.path) from_input = in;
+                fail(2, "job '" + j.name + "': the output template '" + j.output + "' would write '" +
+                            rel(root, m.path) + "' (from input '" + from_input +
+                            "'), which exists and is one of the job's own inputs; a build never writes over its "
+                            "inputs: choose an output folder or name the inputs do not match, or move the file away");
+                return true;
+            }
+            if (from.count(producer)) return true; // `from` delivers it, file by file
+            if (before.count(producer)) return false;
+            if (pj.selected && reported.insert(producer).second)
+                fail(2, "job '" + j.name + "' matches '" + rel(root, m.path) + "', an output of job '" + producer +
+                            "', without declaring that it reads that job's outputs (it could run before they are "
+                            "written, or read them half-way): add 'needs: [" + producer + "]' to job '" + j.name +
+                            "' (or 'from: " + producer + "' to take them file by file), or exclude that folder");
+            return true;
+        });
+        if (foreign && pj.selected)
+            plan.notes.push_back("job '" + j.name + "': skipped " + std::to_string(foreign) +
+                                 " file(s) that another configuration of this output folder built ('assetforge "
+                                 "status' lists them; 'assetforge clean --orphans' removes them)");
+        if (!pj.selected) continue;
+        // Jobs whose output names are known only when they run: decide on
+        // the patterns themselves.
+        for (const auto& other : jobs) {
+            if (&other == &pj || other.predictable || from.count(other.job->name) || before.count(other.job->name))
+                continue;
+            if (excluded_folder(j, root, other.out_base)) continue;
+            OutputTemplate abs_tpl = absolute_template(root, other.job->output, other.tpl);
+            for (const auto& p : j.patterns) {
+                if (!glob_may_match_template(absolute_pattern(root, p), abs_tpl)) continue;
+                if (reported.insert(other.job->name).second)
+                    fail(2, "job '" + j.name + "': its input pattern '" + p + "' can match outputs of job '" +
+                                other.job->name + "' (output '" + other.job->output +
+                                "'), without declaring that it reads them: add 'needs: [" + other.job->name +
+                                "]' to job '" + j.name + "', or make the pattern and the output folder disjoint");
+                break;
+            }
+        }
+    }
+
+    for (const auto& pj : jobs) {
+        const Job& j = *pj.job;
+        if (!pj.selected || pj.late || j.allow_empty) continue;
+        for (size_t i = 0; i < j.patterns.size() && i < pj.per_pattern.size(); ++i)
+            if (pj.per_pattern[i] == 0)
+                fail(1, "job '" + j.name + "': the input pattern '" + j.patterns[i] +
+                            "' matches no file (a typo in a path or a -D value?); nothing was built or removed. "
+                            "Set 'allow_empty: true' on the job if an empty input is expected");
+    }
+
+    for (const auto& pj : jobs)
+        if (pj.selected)
+            for (const auto& m : pj.matches)
+                if (!written_by.count(m.path) && !state.own_outputs.count(m.path)) plan.sources.insert(m.path);
+    return plan;
+}
+
+} // namespace af::engine
