@@ -369,7 +369,7 @@ class Build {
         pj.matches = expand_matches(*j.job, &per_pattern);
         {
             std::lock_guard lk(claims_mu_);
-            filter_matches(pj, plan_jobs_, plan_state_, claims_);
+            filter_matches(pj, plan_state_, claims_);
         }
         if (!j.job->allow_empty)
             for (size_t i = 0; i < per_pattern.size(); ++i)
@@ -386,30 +386,29 @@ class Build {
         std::set<std::string> names;
         for (const auto& j : p_.jobs) names.insert(j.name);
         for (const auto& j : p_.unselected) names.insert(j.name);
-        for (const auto& rec : store_->every_action()) {
-            bool own = rec.owner == store_->self();
+        const std::string& self = store_->self();
+        store_->for_each_action([&](const ActionRecord& rec) {
+            bool own = rec.owner == self;
+            // Outputs of jobs no longer in the pipeline are nobody's input:
+            // they are removed below.
+            auto kind = !own ? Recorded::Kind::Foreign
+                        : names.count(rec.job) ? Recorded::Kind::Own
+                                               : Recorded::Kind::Gone;
             for (const auto& o : rec.outputs) {
-                std::string abs = abs_of(o.path);
-                // Outputs of jobs no longer in the pipeline are nobody's
-                // input: they are removed below.
-                if (!own) plan_state_.foreign_outputs.insert(abs);
-                else if (names.count(rec.job)) plan_state_.own_outputs[abs] = rec.job;
-                else plan_state_.gone_outputs.insert(abs);
+                plan_state_.recorded[abs_of(o.path)] = {kind, rec.job, o.hash, o.st};
                 if (!own) foreign_owner_[o.path] = {rec.owner, rec.job, rec.input};
-                known_[o.path] = {o.hash, o.st};
             }
-        }
-        Plan plan = make_plan(plan_jobs_, plan_state_, p_.root);
-        for (const auto& n : plan.notes)
+        });
+        plan_ = make_plan(plan_jobs_, plan_state_, p_.root);
+        for (const auto& n : plan_.notes)
             if (!opt_.quiet) progress_.line(printable_name(n));
-        if (plan.exit_code) {
-            for (const auto& e : plan.errors) err_ << "assetforge: " << printable_name(e) << "\n";
-            err_ << "assetforge: nothing was run" << (plan.exit_code == 2 ? " (the pipeline breaks a promise of a build; see above)" : "") << "\n";
-            summary_.plan_exit = plan.exit_code;
+        if (plan_.exit_code) {
+            for (const auto& e : plan_.errors) err_ << "assetforge: " << printable_name(e) << "\n";
+            err_ << "assetforge: nothing was run"
+                 << (plan_.exit_code == 2 ? " (the pipeline breaks a promise of a build; see above)" : "") << "\n";
+            summary_.plan_exit = plan_.exit_code;
             return false;
         }
-        claims_ = std::move(plan.claimed);
-        sources_ = std::move(plan.sources);
         if (!cancelled()) remove_vanished_jobs();
         for (auto& j : runs_)
             if (!j.plan->late) {
@@ -642,9 +641,6 @@ class Build {
     enum class Existing { Absent, Write, Same, Keep };
     Existing check_existing(const Job& job, const std::string& rel, const fs::path& out, const Hash128& new_hash,
                             OutputRecord& kept) {
-        if (sources_.count(out.native()))
-            throw std::runtime_error("output " + rel + " is an input of this build (" + job.output +
-                                     "); a build never writes over its inputs");
         struct stat lst;
         if (::lstat(out.c_str(), &lst) != 0 || !S_ISREG(lst.st_mode)) return Existing::Absent;
         auto st = stat_file(out);
@@ -653,6 +649,8 @@ class Build {
         {
             std::lock_guard lk(known_mu_);
             if (auto it = known_.find(rel); it != known_.end()) known = it->second;
+            else if (auto r = plan_state_.recorded.find(out.native()); r != plan_state_.recorded.end())
+                known = Known{r->second.hash, r->second.st};
         }
         Hash128 h;
         if (known && known->st == *st) {
@@ -662,6 +660,9 @@ class Build {
         }
         kept = {rel, h, *st};
         if (h == new_hash) return Existing::Same;
+        if (!(known && known->hash == h) && is_source(out.native()))
+            throw std::runtime_error("output " + rel + " is an input of this build (" + job.output +
+                                     "); a build never writes over its inputs");
         if (job.keep_edits) return Existing::Keep;
         if (known && known->hash == h) return Existing::Write;
         if (opt_.overwrite_edited) return Existing::Write;
@@ -909,10 +910,32 @@ class Build {
 
     // Two actions may not write the same file.
     void claim(const std::string& out, const ActionResult& res) {
+        std::string me = res.job + ": " + res.input;
         std::lock_guard lk(claims_mu_);
-        auto [it, fresh] = claims_.emplace(out, res.job + ": " + res.input);
-        if (!fresh && it->second != res.job + ": " + res.input)
+        auto [it, fresh] = claims_.emplace(out, me);
+        if (!fresh && it->second != me)
             throw std::runtime_error("output " + rel_of(out) + " is also produced by " + it->second);
+        if (fresh)
+            if (std::string planned = plan_.claimant(plan_jobs_, out); !planned.empty() && planned != me) {
+                claims_.erase(it);
+                throw std::runtime_error("output " + rel_of(out) + " is also produced by " + planned);
+            }
+    }
+
+    // Is `out` (absolute) a file some job of this build reads as a source?
+    bool is_source(const std::string& out) const {
+        if (plan_.writer.count(out) || plan_state_.recorded.count(out)) return false;
+        for (const auto& pj : plan_jobs_) {
+            if (!pj.selected) continue;
+            std::string rel = rel_of(out);
+            for (const auto& pat : pj.job->patterns)
+                if (glob_match(fs::path(pat).is_absolute() ? pat : root_str_ + "/" + pat, out)) {
+                    bool excluded = false;
+                    for (const auto& ex : pj.job->excludes) excluded = excluded || glob_match(ex, rel);
+                    if (!excluded) return true;
+                }
+        }
+        return false;
     }
 
     // Removes an output the state recorded, unless this build claims the
@@ -922,7 +945,7 @@ class Build {
     void remove_output(const OutputRecord& o) {
         const std::string abs = abs_of(o.path);
         std::lock_guard lk(claims_mu_);
-        if (claims_.count(abs)) return;
+        if (claims_.count(abs) || plan_.writer.count(abs)) return;
         try {
             check_no_link_escape(abs, p_.output_root);
         } catch (const std::exception& e) {
@@ -949,7 +972,7 @@ class Build {
         fs::remove(abs, ec);
         store_->forget_file(o.path);
         std::lock_guard lk2(known_mu_);
-        known_.erase(o.path);
+        known_[o.path] = {Hash128{}, FileStat{}}; // gone: nothing the build wrote is there now
     }
 
     // An output now holds what this build wrote (or kept): remember it, and
@@ -985,8 +1008,12 @@ class Build {
         std::set<std::string> names;
         for (const auto& j : p_.jobs) names.insert(j.name);
         for (const auto& j : p_.unselected) names.insert(j.name);
-        for (const auto& rec : store_->all_actions()) {
-            if (names.count(rec.job)) continue;
+        std::vector<ActionRecord> gone;
+        const std::string& self = store_->self();
+        store_->for_each_action([&](const ActionRecord& rec) {
+            if (rec.owner == self && !names.count(rec.job)) gone.push_back(rec);
+        });
+        for (const auto& rec : gone) {
             ActionResult r;
             r.job = rec.job;
             r.input = rec.input;
@@ -1136,13 +1163,14 @@ class Build {
     std::unordered_map<std::string, std::tuple<std::string, std::string, std::string>> foreign_owner_;
     std::vector<PlanJob> plan_jobs_;
     PlanState plan_state_;
-    std::unordered_set<std::string> sources_; // inputs no job writes: never an output
+    Plan plan_;
     struct Known {
         Hash128 hash;
         FileStat st;
     };
     std::mutex known_mu_;
-    std::unordered_map<std::string, Known> known_; // relative output → what the build last wrote there
+    // Relative output → what this build wrote there (before it: plan_state_.recorded).
+    std::unordered_map<std::string, Known> known_;
     BuildSummary summary_;
 };
 

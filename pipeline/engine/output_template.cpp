@@ -40,10 +40,13 @@ OutputTemplate OutputTemplate::parse(const std::string& s) {
         }
     }
     if (!lit.empty()) t.parts_.push_back({false, std::move(lit)});
+    t.prefix_ = t.compute_prefix();
     return t;
 }
 
-std::string OutputTemplate::static_prefix() const {
+std::string OutputTemplate::static_prefix() const { return prefix_; }
+
+std::string OutputTemplate::compute_prefix() const {
     std::string prefix;
     for (const auto& p : parts_) {
         if (p.placeholder) {
@@ -91,6 +94,92 @@ std::string OutputTemplate::expand(const std::map<std::string, std::string>& val
         out += it->second;
     }
     return out;
+}
+
+namespace {
+
+// Appends `s` to `out` dropping "." components and doubled slashes; false
+// when a ".." component would need real normalisation.
+bool append_simple(std::string& out, std::string_view s) {
+    size_t i = 0;
+    while (i <= s.size()) {
+        size_t j = s.find('/', i);
+        if (j == std::string_view::npos) j = s.size();
+        std::string_view part = s.substr(i, j - i);
+        if (part == "..") return false;
+        if (!part.empty() && part != ".") {
+            if (!out.empty() && out.back() != '/') out.push_back('/');
+            out.append(part);
+        }
+        i = j + 1;
+    }
+    return true;
+}
+
+bool safe_value(std::string_view v) {
+    if (v.empty()) return true;
+    if (v[0] == '/' || v.find('\0') != std::string_view::npos || v.find('\\') != std::string_view::npos) return false;
+    size_t i = 0;
+    while (i <= v.size()) {
+        size_t j = v.find('/', i);
+        if (j == std::string_view::npos) j = v.size();
+        if (v.substr(i, j - i) == "..") return false;
+        i = j + 1;
+    }
+    return true;
+}
+
+} // namespace
+
+bool OutputTemplate::resolve_name_only(std::string_view name, std::string_view job, const std::string& project_root,
+                                       std::string& out) const {
+    // The values template_values() derives, as views into `name`.
+    size_t slash = name.rfind('/');
+    std::string_view dir = slash == std::string_view::npos ? std::string_view(".") : name.substr(0, slash);
+    std::string_view file = slash == std::string_view::npos ? name : name.substr(slash + 1);
+    std::string_view stem = file, ext;
+    if (file != "." && file != "..") {
+        size_t dot = file.rfind('.');
+        if (dot != std::string_view::npos && dot != 0) {
+            stem = file.substr(0, dot);
+            ext = file.substr(dot + 1);
+        }
+    }
+    if (dir.empty() || file.empty()) return false; // "/x" or "x/": leave to the general path
+    std::string text;
+    for (const auto& p : parts_) {
+        if (!p.placeholder) {
+            text += p.text;
+            continue;
+        }
+        std::string_view key = p.text, v;
+        if (key.starts_with("input_")) key.remove_prefix(6);
+        if (key == "dir") v = dir;
+        else if (key == "stem") v = stem;
+        else if (key == "ext") v = ext;
+        else if (key == "name") v = file;
+        else if (key == "path" && p.text == "path") v = name;
+        else if (key == "job" && p.text == "job") v = job;
+        else return false;
+        if (!safe_value(v)) return false;
+        text += v;
+    }
+    // Where resolve_output() would check the result: below the fixed directory.
+    const bool root_normal = !project_root.empty() && project_root[0] == '/' &&
+                             project_root.find("//") == std::string::npos &&
+                             project_root.find("/.") == std::string::npos && project_root.back() != '/';
+    auto absolute = [&](std::string_view t, std::string& o) {
+        o = "/";
+        if (t.empty() || t[0] != '/') {
+            if (root_normal) o = project_root;
+            else if (!append_simple(o, project_root)) return false;
+        }
+        return append_simple(o, t);
+    };
+    std::string prefix;
+    if (!absolute(prefix_, prefix) || !absolute(text, out)) return false;
+    return out.size() > prefix.size() && out.compare(0, prefix.size(), prefix) == 0 &&
+           (prefix == "/" || out[prefix.size()] == '/');
 }
 
 std::map<std::string, std::string> template_values(const std::string& name,

@@ -73,24 +73,29 @@ bool excluded_folder(const Job& j, const fs::path& root, const std::string& dir)
 
 } // namespace
 
-void filter_matches(PlanJob& pj, const std::vector<PlanJob>& all, const PlanState& state,
-                    const std::unordered_map<std::string, std::string>& claimed) {
+std::string Plan::claimant(const std::vector<PlanJob>& jobs, const std::string& path) const {
+    auto it = writer.find(path);
+    if (it == writer.end()) return "";
+    const PlanJob& pj = jobs[it->second.first];
+    return pj.job->name + ": " + pj.predicted[it->second.second].second;
+}
+
+void filter_matches(PlanJob& pj, const PlanState& state, const std::unordered_map<std::string, std::string>& claimed) {
     const Job& j = *pj.job;
     std::set<std::string> from(j.from.begin(), j.from.end());
     std::unordered_set<std::string> mine;
     for (const auto& [out, _] : pj.predicted) mine.insert(out);
     std::erase_if(pj.matches, [&](const GlobMatch& m) {
         if (mine.count(m.path)) return true;
-        if (auto it = state.own_outputs.find(m.path); it != state.own_outputs.end())
-            if (it->second == j.name || from.count(it->second)) return true;
-        if (state.foreign_outputs.count(m.path) || state.gone_outputs.count(m.path)) return true;
+        if (auto it = state.recorded.find(m.path); it != state.recorded.end())
+            if (it->second.kind != Recorded::Kind::Own || it->second.job == j.name || from.count(it->second.job))
+                return true;
         if (auto it = claimed.find(m.path); it != claimed.end()) {
             std::string k = it->second.substr(0, it->second.find(": "));
             if (k == j.name || from.count(k)) return true;
         }
         return false;
     });
-    (void)all;
 }
 
 Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::path& root) {
@@ -117,14 +122,13 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
         for (const auto& n : pj.job->needs) deps(n, finished_before[pj.job->name]);
 
     // Outputs known before anything runs, job by job (upstream first).
-    std::unordered_map<std::string, std::string> written_by; // absolute output → job
     for (auto& pj : jobs) {
         const Job& j = *pj.job;
         pj.predicted.clear();
         // Its own recorded outputs are never its inputs (a glob over the output folder sees them).
         std::erase_if(pj.matches, [&](const GlobMatch& m) {
-            auto it = state.own_outputs.find(m.path);
-            return it != state.own_outputs.end() && it->second == j.name;
+            auto it = state.recorded.find(m.path);
+            return it != state.recorded.end() && it->second.kind == Recorded::Kind::Own && it->second.job == j.name;
         });
         pj.predictable = name_only(pj.tpl, j.is_gather()) && (j.is_gather() || pj.keeps_names);
         for (const auto& f : j.from)
@@ -138,42 +142,51 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
             }
             continue;
         }
+        std::string out;
         auto add = [&](const std::string& name, const std::string& input_rel) {
+            if (pj.tpl.resolve_name_only(name, j.name, root.native(), out)) {
+                pj.predicted.push_back({out, input_rel});
+                return;
+            }
             try {
                 pj.predicted.push_back({resolve_output(pj.tpl, values_for(name, j.name), root).native(), input_rel});
             } catch (const std::exception&) {
                 // An unsafe name: its action fails when it runs, naming it.
             }
         };
+        pj.predicted.reserve(pj.matches.size());
         for (const auto& m : pj.matches)
             if (m.link_escape.empty()) add(m.name, rel(root, m.path));
         for (const auto& f : j.from) {
             const PlanJob& up = *by_name[f];
-            for (const auto& [out, _] : up.predicted) add(name_below(out, up.out_base), rel(root, out));
+            for (const auto& [o, _] : up.predicted) add(name_below(o, up.out_base), rel(root, o));
         }
     }
 
     // Two actions writing one path: which one wins would change between runs.
-    std::unordered_map<std::string, std::pair<const PlanJob*, std::string>> writer;
-    for (const auto& pj : jobs)
-        for (const auto& [out, in] : pj.predicted) {
-            auto [it, fresh] = writer.emplace(out, std::make_pair(&pj, in));
+    size_t total = 0;
+    for (const auto& pj : jobs) total += pj.predicted.size();
+    plan.writer.reserve(total);
+    for (uint32_t ji = 0; ji < jobs.size(); ++ji) {
+        const PlanJob& pj = jobs[ji];
+        for (uint32_t k = 0; k < pj.predicted.size(); ++k) {
+            const auto& [out, in] = pj.predicted[k];
+            auto [it, fresh] = plan.writer.try_emplace(out, ji, k);
             if (fresh) continue;
-            const auto& [other, other_in] = it->second;
-            if (other == &pj)
+            const PlanJob& other = jobs[it->second.first];
+            const std::string& other_in = other.predicted[it->second.second].second;
+            if (&other == &pj)
                 fail(2, "job '" + pj.job->name + "': inputs '" + other_in + "' and '" + in + "' both map to '" +
                             rel(root, out) + "' through the output template '" + pj.job->output +
                             "'; add a placeholder that tells them apart (e.g. {ext} or {dir})");
             else
-                fail(2, "jobs '" + other->job->name + "' and '" + pj.job->name + "' both write '" + rel(root, out) +
+                fail(2, "jobs '" + other.job->name + "' and '" + pj.job->name + "' both write '" + rel(root, out) +
                             "' (from '" + other_in + "' and '" + in + "'); give one of them another output template");
         }
-    for (const auto& [out, w] : writer) {
-        written_by[out] = w.first->job->name;
-        plan.claimed[out] = w.first->job->name + ": " + w.second;
     }
 
-    for (auto& pj : jobs) {
+    for (uint32_t ji = 0; ji < jobs.size(); ++ji) {
+        PlanJob& pj = jobs[ji];
         const Job& j = *pj.job;
         std::set<std::string> from(j.from.begin(), j.from.end());
         const auto& before = finished_before[j.name];
@@ -181,16 +194,16 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
         std::set<std::string> reported;
         std::erase_if(pj.matches, [&](const GlobMatch& m) {
             if (!m.link_escape.empty()) return false;
-            if (state.gone_outputs.count(m.path)) return true;
-            std::string producer;
-            if (auto it = written_by.find(m.path); it != written_by.end()) producer = it->second;
-            else if (auto it2 = state.own_outputs.find(m.path); it2 != state.own_outputs.end()) producer = it2->second;
-            else if (state.foreign_outputs.count(m.path)) {
-                ++foreign;
-                return true;
+            const std::string* producer = nullptr;
+            if (auto it = plan.writer.find(m.path); it != plan.writer.end()) {
+                producer = &jobs[it->second.first].job->name;
+            } else if (auto r = state.recorded.find(m.path); r != state.recorded.end()) {
+                if (r->second.kind == Recorded::Kind::Foreign) ++foreign;
+                if (r->second.kind != Recorded::Kind::Own) return true; // another configuration's, or going
+                producer = &r->second.job;
             }
-            if (producer.empty()) return false;
-            if (producer == j.name) {
+            if (!producer) return false;
+            if (*producer == j.name) {
                 // Its own planned output, present on disk and matched by its
                 // own glob, but not recorded as written by it: maybe a source.
                 if (!pj.selected) return true;
@@ -203,13 +216,13 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
                             "inputs: choose an output folder or name the inputs do not match, or move the file away");
                 return true;
             }
-            if (from.count(producer)) return true; // `from` delivers it, file by file
-            if (before.count(producer)) return false;
-            if (pj.selected && reported.insert(producer).second)
-                fail(2, "job '" + j.name + "' matches '" + rel(root, m.path) + "', an output of job '" + producer +
+            if (from.count(*producer)) return true; // `from` delivers it, file by file
+            if (before.count(*producer)) return false;
+            if (pj.selected && reported.insert(*producer).second)
+                fail(2, "job '" + j.name + "' matches '" + rel(root, m.path) + "', an output of job '" + *producer +
                             "', without declaring that it reads that job's outputs (it could run before they are "
-                            "written, or read them half-way): add 'needs: [" + producer + "]' to job '" + j.name +
-                            "' (or 'from: " + producer + "' to take them file by file), or exclude that folder");
+                            "written, or read them half-way): add 'needs: [" + *producer + "]' to job '" + j.name +
+                            "' (or 'from: " + *producer + "' to take them file by file), or exclude that folder");
             return true;
         });
         if (foreign && pj.selected)
@@ -245,11 +258,6 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
                             "' matches no file (a typo in a path or a -D value?); nothing was built or removed. "
                             "Set 'allow_empty: true' on the job if an empty input is expected");
     }
-
-    for (const auto& pj : jobs)
-        if (pj.selected)
-            for (const auto& m : pj.matches)
-                if (!written_by.count(m.path) && !state.own_outputs.count(m.path)) plan.sources.insert(m.path);
     return plan;
 }
 

@@ -7,6 +7,7 @@
 #include "engine/config.hpp"
 #include "engine/glob.hpp"
 #include "engine/output_template.hpp"
+#include "engine/state_store.hpp"
 
 #include <filesystem>
 #include <string>
@@ -32,28 +33,36 @@ struct PlanJob {
     std::vector<std::pair<std::string, std::string>> predicted; // (absolute output, input relative to the root)
 };
 
+// What the state recorded at each output path.
+struct Recorded {
+    enum class Kind : uint8_t { Own, Foreign, Gone } kind = Kind::Own; // this configuration's, another's, a vanished job's
+    std::string job;
+    Hash128 hash;  // what the build wrote there, and the file's stat then
+    FileStat st;
+};
 struct PlanState {
-    std::unordered_map<std::string, std::string> own_outputs; // absolute path → job, this configuration's records
-    std::unordered_set<std::string> foreign_outputs;          // absolute paths other configurations recorded
-    std::unordered_set<std::string> gone_outputs;             // outputs of jobs no longer in the pipeline
+    std::unordered_map<std::string, Recorded> recorded; // absolute output path → who recorded it
 };
 
 struct Plan {
     int exit_code = 0;                 // 2: the pipeline breaks a promise; 1: an input pattern matched nothing
     std::vector<std::string> errors;
     std::vector<std::string> notes;
-    std::unordered_map<std::string, std::string> claimed; // absolute output → "job: input" of its action
-    std::unordered_set<std::string> sources;               // inputs (absolute) that no job writes
+    // Every predicted output (absolute) → (index in the jobs, index in its `predicted`).
+    std::unordered_map<std::string, std::pair<uint32_t, uint32_t>> writer;
+    // "job: input" of the action that writes `path`, or "" if none is predicted to.
+    std::string claimant(const std::vector<PlanJob>& jobs, const std::string& path) const;
 };
 
 // Filters each job's matches (its own outputs, outputs of other
-// configurations, outputs delivered by `from`) and checks the rest.
-// `jobs` in dependency order.
+// configurations and of vanished jobs, outputs delivered by `from`) and
+// checks the rest. `jobs` in dependency order.
 Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const std::filesystem::path& root);
 
 // Drops from a late job's fresh matches what make_plan drops (used when a
-// `needs` job expands its globs after the jobs it waits for).
-void filter_matches(PlanJob& job, const std::vector<PlanJob>& all, const PlanState& state,
+// `needs` job expands its globs after the jobs it waits for); `claimed`
+// holds outputs actions of this build wrote ("job: input" by path).
+void filter_matches(PlanJob& job, const PlanState& state,
                     const std::unordered_map<std::string, std::string>& claimed);
 
 } // namespace af::engine

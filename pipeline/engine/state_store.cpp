@@ -422,6 +422,12 @@ std::vector<ActionRecord> StateStore::every_action() const {
     return v;
 }
 
+void StateStore::for_each_action(const std::function<void(const ActionRecord&)>& fn) const {
+    std::lock_guard lk(mu_);
+    for (const auto& [_, r] : actions_) fn(*r);
+    for (const auto& [_, r] : foreign_) fn(*r);
+}
+
 std::map<std::string, std::string> StateStore::configurations() const {
     std::lock_guard lk(mu_);
     return configurations_;

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -97,6 +98,8 @@ public:
     // Every configuration's records, and the configurations by id.
     std::vector<ActionRecord> every_action() const;
     std::map<std::string, std::string> configurations() const;
+    // Every configuration's records without copying them (the store is locked meanwhile).
+    void for_each_action(const std::function<void(const ActionRecord&)>& fn) const;
     void put_action(const ActionRecord& rec);
     void erase_action(const std::string& job, const std::string& input, const std::string& owner = "");
 
