@@ -232,18 +232,39 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
         if (!pj.selected) continue;
         // Jobs whose output names are known only when they run: decide on
         // the patterns themselves.
+        // Outputs that do not exist yet (a first build) count too: decided on
+        // the patterns, then, for jobs whose outputs are known, on the paths.
         for (const auto& other : jobs) {
-            if (&other == &pj || other.predictable || from.count(other.job->name) || before.count(other.job->name))
+            if (&other == &pj || from.count(other.job->name) || before.count(other.job->name) ||
+                reported.count(other.job->name))
                 continue;
             if (excluded_folder(j, root, other.out_base)) continue;
             OutputTemplate abs_tpl = absolute_template(root, other.job->output, other.tpl);
             for (const auto& p : j.patterns) {
-                if (!glob_may_match_template(absolute_pattern(root, p), abs_tpl)) continue;
-                if (reported.insert(other.job->name).second)
-                    fail(2, "job '" + j.name + "': its input pattern '" + p + "' can match outputs of job '" +
-                                other.job->name + "' (output '" + other.job->output +
-                                "'), without declaring that it reads them: add 'needs: [" + other.job->name +
-                                "]' to job '" + j.name + "', or make the pattern and the output folder disjoint");
+                std::string ap = absolute_pattern(root, p);
+                if (!glob_may_match_template(ap, abs_tpl)) continue;
+                std::string example;
+                if (other.predictable) {
+                    for (const auto& [out, _] : other.predicted) {
+                        std::string r = rel(root, out);
+                        if (!glob_match(ap, out)) continue;
+                        bool excluded = false;
+                        for (const auto& ex : j.excludes) excluded = excluded || glob_match(ex, r);
+                        if (!excluded) {
+                            example = r;
+                            break;
+                        }
+                    }
+                    if (example.empty()) continue;
+                }
+                reported.insert(other.job->name);
+                fail(2, "job '" + j.name + "': its input pattern '" + p + "' matches " +
+                            (example.empty() ? "outputs" : "'" + example + "', an output") + " of job '" +
+                            other.job->name + "' (output '" + other.job->output +
+                            "'), without declaring that it reads them (it could run before they are written, or "
+                            "read them half-way): add 'needs: [" + other.job->name + "]' to job '" + j.name +
+                            "' (or 'from: " + other.job->name +
+                            "' to take them file by file), or make the pattern and the output folder disjoint");
                 break;
             }
         }

@@ -52,6 +52,13 @@ std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, i
     }
     zip_error_t err;
     zip_error_init(&err);
+    if (entries.empty()) {
+        // libzip deletes an archive with no entries on close; an empty zip is
+        // just the end-of-central-directory record (22 bytes, all counts zero).
+        std::vector<uint8_t> eocd(22, 0);
+        eocd[0] = 'P', eocd[1] = 'K', eocd[2] = 5, eocd[3] = 6;
+        return eocd;
+    }
     zip_source_t* mem = zip_source_buffer_create(nullptr, 0, 0, &err);
     if (!mem) zip_fail("cannot create buffer", &err);
     std::unique_ptr<zip_source_t, void (*)(zip_source_t*)> mem_guard(mem, zip_source_free);

@@ -40,3 +40,12 @@ TEST_CASE("zip output is reproducible and readable by unzip", "[zip]") {
     }
     CHECK(std::system(cmd.c_str()) == 0);
 }
+
+TEST_CASE("a zip of no entries is an empty archive, not an error", "[zip]") {
+    auto bytes = make_zip({}, ZipMethod::Deflate, 6);
+    REQUIRE(bytes.size() == 22);
+    CHECK(bytes[0] == 'P');
+    CHECK(bytes[1] == 'K');
+    CHECK(bytes[2] == 5);
+    CHECK(bytes[3] == 6);
+}
