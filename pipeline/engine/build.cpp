@@ -804,8 +804,9 @@ class Build {
                 fs::path out;
                 std::string rel;
                 std::vector<uint8_t> encoded;
-                const std::vector<uint8_t>* data = nullptr;
+                const std::vector<uint8_t>* item_bytes = nullptr; // the item's own bytes (items do not move)
                 Hash128 hash;
+                const std::vector<uint8_t>& data() const { return item_bytes ? *item_bytes : encoded; }
                 Existing existing = Existing::Absent;
                 OutputRecord kept;
             };
@@ -827,14 +828,15 @@ class Build {
                     throw std::runtime_error("two items map to the same output " + w.rel +
                                              "; add {mip}/{face}/{layer} or similar to the output template");
                 claim(w.out.native(), res);
-                w.data = it.bytes.get();
                 if (it.is_texture()) {
                     if (!steps_.writer) throw std::runtime_error("no texture writer is available");
                     w.encoded = steps_.writer(it, w.out, tools);
-                    w.data = &w.encoded;
+                } else if (it.bytes) {
+                    w.item_bytes = it.bytes.get();
+                } else {
+                    throw std::runtime_error("step produced an empty item");
                 }
-                if (!w.data) throw std::runtime_error("step produced an empty item");
-                w.hash = hash_bytes(*w.data);
+                w.hash = hash_bytes(w.data());
             }
             for (auto& w : pending) {
                 check_no_link_escape(w.out, p_.output_root);
@@ -845,7 +847,7 @@ class Build {
                 OutputRecord rec_out = w.kept;
                 if (w.existing == Existing::Absent || w.existing == Existing::Write) {
                     int64_t ts = trace_.now_us();
-                    write_file_atomic(w.out, std::span<const uint8_t>(*w.data));
+                    write_file_atomic(w.out, std::span<const uint8_t>(w.data()));
                     trace_.add("commit", job.name, res.input, ts, trace_.now_us() - ts);
                     rec_out = {w.rel, w.hash, stat_file(w.out).value_or(FileStat{})};
                 } else if (w.existing == Existing::Keep) {
