@@ -998,6 +998,10 @@ class Build {
         if (!rec) return;
         ActionRecord r = *rec;
         std::erase_if(r.outputs, [&](const OutputRecord& x) { return x.path == o.path; });
+        if (r.outputs.empty()) {
+            store_->erase_action(r.job, r.input, r.owner); // nothing of it left: gone, not an empty orphan
+            return;
+        }
         r.status = "failed";
         r.key = Hash128{};
         r.error = "output " + o.path + " was rebuilt by another configuration";

@@ -3,7 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 using namespace af::engine;
+namespace fs = std::filesystem;
 
 TEST_CASE("glob matching", "[glob]") {
     CHECK(glob_match("*.png", "a.png"));
@@ -40,4 +43,63 @@ TEST_CASE("glob expansion: names, excludes, sorting, skipped state", "[glob]") {
     REQUIRE(one.size() == 1);
     CHECK(one[0].name == "c.png");
     CHECK(expand_globs(t.root(), {"missing/**/*.png"}, {}).empty());
+}
+
+TEST_CASE("wildcards skip dot-names unless the pattern names the dot", "[glob][promise]") {
+    CHECK_FALSE(glob_match("*", ".env"));
+    CHECK_FALSE(glob_match("**/*", ".git/config"));
+    CHECK_FALSE(glob_match("**/*.png", "a/.hidden/x.png"));
+    CHECK(glob_match(".env", ".env"));
+    CHECK(glob_match(".*", ".env"));
+    CHECK(glob_match(".git/*", ".git/config"));
+    af::engine::test::TestProject t;
+    t.write("mod/a.txt", "a");
+    t.write("mod/.env", "secret");
+    t.write("mod/.git/config", "x");
+    t.write("mod/sub/.DS_Store", "x");
+    auto m = expand_globs(t.root(), {"mod/**/*"}, {});
+    REQUIRE(m.size() == 1);
+    CHECK(m[0].name == "a.txt");
+    CHECK(expand_globs(t.root(), {"mod/.env"}, {}).size() == 1);
+    CHECK(expand_globs(t.root(), {"mod/.git/*"}, {}).size() == 1);
+}
+
+TEST_CASE("links out of the input root are reported, not read", "[glob][promise][symlink]") {
+    af::engine::test::TestProject t;
+    af::engine::test::TestProject outside;
+    outside.write("secret.txt", "s");
+    outside.write("dir/inner.txt", "i");
+    t.write("mod/a.txt", "a");
+    t.write("other/ok.txt", "ok");
+    fs::create_symlink(outside.path("secret.txt"), t.path("mod/innocent.dds"));
+    fs::create_symlink(t.path("other/ok.txt"), t.path("mod/ok.txt"));
+    fs::create_directory_symlink(outside.path("dir"), t.path("mod/linked"));
+    std::vector<size_t> counts;
+    auto m = expand_globs(t.root(), {"mod/**/*"}, {}, {}, &counts);
+    std::map<std::string, std::string> by_name;
+    for (const auto& x : m) by_name[x.name] = x.link_escape;
+    CHECK(by_name.size() == 4);
+    CHECK(by_name["a.txt"].empty());
+    CHECK(by_name["ok.txt"].empty()); // a link that stays inside
+    CHECK_THAT(by_name["innocent.dds"], Catch::Contains("innocent.dds") && Catch::Contains("secret.txt") &&
+                                            Catch::Contains("follow_links"));
+    CHECK_THAT(by_name["linked"], Catch::Contains(outside.path("dir").string()));
+    CHECK(counts == std::vector<size_t>{4});
+    // Opted in: read through, and linked folders walked.
+    GlobOptions follow;
+    follow.follow_links = true;
+    m = expand_globs(t.root(), {"mod/**/*"}, {}, follow);
+    by_name.clear();
+    for (const auto& x : m) by_name[x.name] = x.link_escape;
+    CHECK(by_name.count("linked/inner.txt"));
+    for (const auto& [n, e] : by_name) CHECK(e.empty());
+    // The pattern's own folder is the link: one failing input, nothing listed behind it.
+    fs::create_directory_symlink(outside.root(), t.path("elsewhere"));
+    m = expand_globs(t.root(), {"elsewhere/**/*"}, {});
+    REQUIRE(m.size() == 1);
+    CHECK_THAT(m[0].link_escape, Catch::Contains("elsewhere"));
+    // An absolute pattern outside the project is its own root.
+    m = expand_globs(t.root(), {outside.path("dir").string() + "/*.txt"}, {});
+    REQUIRE(m.size() == 1);
+    CHECK(m[0].link_escape.empty());
 }

@@ -41,3 +41,57 @@ TEST_CASE("state store persists actions and the stat cache", "[state]") {
     s.erase_action("j", "in.txt");
     CHECK_FALSE(s.action("j", "in.txt"));
 }
+
+TEST_CASE("a damaged state database is moved aside and replaced", "[state][promise]") {
+    af::engine::test::TestProject t;
+    for (int kind = 0; kind < 2; ++kind) {
+        {
+            StateStore s(t.path(".assetforge"), {"me", "p"});
+            ActionRecord r;
+            r.job = "j";
+            r.input = "in.txt";
+            r.status = "built";
+            s.put_action(r);
+        }
+        auto db = t.path(".assetforge/state.db");
+        std::string bytes = t.read(".assetforge/state.db");
+        if (kind == 0) t.write(".assetforge/state.db", std::string(4096, 'x')); // garbage
+        else std::filesystem::resize_file(db, bytes.size() / 2);                // truncated
+        std::filesystem::remove(t.path(".assetforge/state.db-wal"));
+        StateStore s(t.path(".assetforge"), {"me", "p"});
+        CHECK_THAT(s.recovered_note(), Catch::Contains("damaged") && Catch::Contains("state.db.damaged-"));
+        CHECK_FALSE(s.action("j", "in.txt"));
+        bool aside = false;
+        for (const auto& e : std::filesystem::directory_iterator(t.path(".assetforge")))
+            aside = aside || e.path().filename().string().rfind("state.db.damaged-", 0) == 0;
+        CHECK(aside);
+        for (const auto& e : std::filesystem::directory_iterator(t.path(".assetforge")))
+            if (e.path().filename().string().rfind("state.db.damaged-", 0) == 0) std::filesystem::remove(e.path());
+    }
+}
+
+TEST_CASE("records belong to configurations", "[state][promise]") {
+    af::engine::test::TestProject t;
+    {
+        StateStore a(t.path(".assetforge"), {"A", "p (src=modA)"});
+        ActionRecord r;
+        r.job = "j";
+        r.input = "modA/x.png";
+        r.outputs = {{"out/x.png", af::hash_string("x"), {}}};
+        r.status = "built";
+        a.put_action(r);
+    }
+    StateStore b(t.path(".assetforge"), {"B", "p (src=modB)"});
+    CHECK(b.actions_of("j").empty());
+    CHECK_FALSE(b.action("j", "modA/x.png"));
+    auto all = b.every_action();
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].owner == "A");
+    CHECK(b.configurations().at("A") == "p (src=modA)");
+    CHECK(b.action("j", "modA/x.png", "A"));
+    // Read-only (status) sees the same and never writes.
+    StateStore ro(t.path(".assetforge"), {"A", "p (src=modA)"}, StateStore::Mode::ReadOnly);
+    CHECK(ro.action("j", "modA/x.png"));
+    StateStore none(t.path("elsewhere"), {"A", ""}, StateStore::Mode::ReadOnly);
+    CHECK_FALSE(std::filesystem::exists(t.path("elsewhere")));
+}
