@@ -2,6 +2,7 @@
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>
+#include <sqlite3.h>
 
 using namespace af::engine;
 
@@ -94,4 +95,29 @@ TEST_CASE("records belong to configurations", "[state][promise]") {
     CHECK(ro.action("j", "modA/x.png"));
     StateStore none(t.path("elsewhere"), {"A", ""}, StateStore::Mode::ReadOnly);
     CHECK_FALSE(std::filesystem::exists(t.path("elsewhere")));
+}
+
+TEST_CASE("a state from before configurations is adopted by the first that opens it", "[state]") {
+    af::engine::test::TestProject t;
+    std::filesystem::create_directories(t.path(".assetforge"));
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(t.path(".assetforge/state.db").c_str(), &db) == SQLITE_OK);
+    const char* v3 = "CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER, hash BLOB) "
+                     "WITHOUT ROWID; CREATE TABLE actions(job TEXT, input TEXT, key BLOB, input_hash BLOB, params_hash "
+                     "BLOB, tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, PRIMARY KEY(job, "
+                     "input)) WITHOUT ROWID; INSERT INTO actions VALUES('j', 'in.png', NULL, NULL, NULL, '', NULL, "
+                     "'built', 1.0, ''); PRAGMA user_version=3;";
+    REQUIRE(sqlite3_exec(db, v3, nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    {
+        StateStore s(t.path(".assetforge"), {"me", "pipeline.yaml"});
+        auto r = s.action("j", "in.png");
+        REQUIRE(r);
+        CHECK(r->owner == "me");
+        CHECK(r->status == "built");
+    }
+    StateStore again(t.path(".assetforge"), {"me", "pipeline.yaml"});
+    CHECK(again.action("j", "in.png"));
+    StateStore other(t.path(".assetforge"), {"other", "pipeline.yaml"});
+    CHECK_FALSE(other.action("j", "in.png"));
 }
