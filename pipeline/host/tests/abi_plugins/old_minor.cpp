@@ -87,6 +87,6 @@ const old_plugin plugin = {
 extern "C" AF_EXPORT const af_plugin* assetforge_plugin_entry(const af_host*) {
     static_assert(sizeof(old_plugin) < sizeof(af_plugin));
     static_assert(sizeof(old_container) < sizeof(af_container));
-    static_assert(sizeof(old_stage) <= sizeof(af_stage));
+    static_assert(sizeof(old_stage) < sizeof(af_stage));
     return reinterpret_cast<const af_plugin*>(&plugin);
 }
