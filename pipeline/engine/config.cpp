@@ -1,16 +1,15 @@
 #include "engine/config.hpp"
 
+#include "engine/config_source.hpp"
 #include "engine/output_template.hpp"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -86,21 +85,17 @@ struct Raw {
     std::optional<Src> output_root;
 };
 
-YAML::Node parse_yaml(const std::string& text, const std::string& file) {
-    try {
-        return YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        SourcePos p{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0};
-        throw ConfigError(p, "YAML syntax error: " + e.msg);
+// The entries of a value-or-list, each with its own position.
+std::vector<Src> entries(const Src& s, std::string_view what) {
+    std::vector<Src> out;
+    if (s.node.IsNull()) return out;
+    if (s.node.IsScalar()) return {s};
+    if (!s.node.IsSequence()) throw ConfigError(s.pos(), std::string(what) + " must be a value or a list of values");
+    for (const auto& e : s.node) {
+        out.emplace_back(s.file, e);
+        scalar(out.back(), what);
     }
-}
-
-std::string read_text(const fs::path& p, const SourcePos& from) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw ConfigError(from, "cannot read " + p.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return out;
 }
 
 void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir, bool is_main, Raw& raw,
@@ -116,18 +111,19 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
         throw ConfigError({file, 1, 1}, "missing 'assetforge: 1' (the schema version) at the top of the file");
     }
     if (auto inc = doc["include"]) {
-        for (const auto& e : string_list({file, inc}, "include")) {
+        for (const auto& entry : entries({file, inc}, "include")) {
+            const std::string e = entry.node.Scalar();
             fs::path p = fs::path(e).is_absolute() ? fs::path(e) : dir / e;
             p = p.lexically_normal();
             if (std::find(stack.begin(), stack.end(), p) != stack.end())
-                throw ConfigError(pos_of(file, inc), "include cycle: " + p.string() + " includes itself");
+                throw ConfigError(entry.pos(), "include cycle: " + p.string() + " includes itself");
             if (++loads > kMaxIncludeLoads)
-                throw ConfigError(pos_of(file, inc), "more than " + std::to_string(kMaxIncludeLoads) +
-                                                         " include files read (counting repeats); files that include "
-                                                         "each other several times over?");
-            std::string text = read_text(p, pos_of(file, inc));
+                throw ConfigError(entry.pos(), "more than " + std::to_string(kMaxIncludeLoads) +
+                                                   " include files read (counting repeats); files that include "
+                                                   "each other several times over?");
+            std::string text = read_config_file(p, entry.pos());
             stack.push_back(p);
-            collect(parse_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads);
+            collect(parse_config_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads);
             stack.pop_back();
         }
     }
@@ -548,7 +544,7 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     Raw raw;
     std::vector<fs::path> stack{p.file};
     size_t loads = 0;
-    collect(parse_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
+    collect(parse_config_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
     Resolver r(raw, defines, steps);
     p.vars = r.vars();
     p.output_root = p.root;
@@ -564,7 +560,7 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
 }
 
 Pipeline load_pipeline(const fs::path& file, const Defines& defines, const StepTable& steps) {
-    return parse_pipeline(read_text(file, {file.string(), 0, 0}), file, defines, steps);
+    return parse_pipeline(read_config_file(file, {file.string(), 0, 0}), file, defines, steps);
 }
 
 } // namespace af::engine
