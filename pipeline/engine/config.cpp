@@ -2,6 +2,7 @@
 
 #include "engine/config_source.hpp"
 #include "engine/output_template.hpp"
+#include "engine/step_params.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -216,22 +217,13 @@ public:
                                                    ? "step '" + name + "' works file by file; put it under 'steps'"
                                                    : "step '" + name + "' gathers all inputs (N → 1); use it as "
                                                                        "'gather: " + name + "'");
-        StepUse u{name, {}, name_node.pos(), def};
-        std::vector<std::string> valid;
-        for (const auto& ps : def->params) valid.push_back(ps.name);
+        std::vector<GivenParam> given;
         if (params && !params->node.IsNull()) {
             if (!params->node.IsMap())
                 throw ConfigError(params->pos(), "parameters of step '" + name + "' must be a map of name: value");
             for (const auto& kv : params->node) {
                 std::string key = kv.first.Scalar();
                 if (key == "step") continue; // gather: {step: zip, ...}
-                const ParamSpec* spec = nullptr;
-                for (const auto& ps : def->params)
-                    if (ps.name == key) spec = &ps;
-                if (!spec && !def->open_params)
-                    throw ConfigError(pos_of(params->file, kv.first),
-                                      valid.empty() ? "step '" + name + "' takes no parameters (got '" + key + "')"
-                                                    : not_one_of("parameter of step '" + name + "'", key, valid));
                 Src vnode{params->file, kv.second};
                 std::string value;
                 if (kv.second.IsSequence()) {
@@ -240,19 +232,16 @@ public:
                 } else {
                     value = expand(scalar(vnode, "parameter '" + key + "'"), vnode.pos());
                 }
-                if (spec && !spec->choices.empty() &&
-                    std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end())
-                    throw ConfigError(vnode.pos(),
-                                      not_one_of("value for '" + key + "' of step '" + name + "'", value, spec->choices));
-                u.params[key] = value;
+                given.push_back({key, std::move(value), pos_of(params->file, kv.first), vnode.pos()});
             }
         }
-        for (const auto& ps : def->params)
-            if (!u.params.count(ps.name) && !ps.default_value.empty()) u.params[ps.name] = ps.default_value;
-        return u;
+        return {name, step_params(*def, name_node.pos(), given, output_ext_), name_node.pos(), def};
     }
 
-private:
+    // Extension of the current job's output template, for `write`'s options.
+    void set_output_ext(std::string ext) const { output_ext_ = std::move(ext); }
+
+  private:
     [[noreturn]] static void too_many_steps(const Src& at) {
         throw ConfigError(at.pos(), "more than " + std::to_string(kMaxStepsPerJob) +
                                         " steps once presets are inlined; presets that use each other several "
@@ -370,7 +359,24 @@ private:
     std::set<std::string> defined_;
     // Parameters of the presets being expanded (mutable: set around each preset's body).
     mutable std::map<std::string, std::string> scope_;
+    mutable std::string output_ext_;
 };
+
+// ".dds" of "out/{dir}/{stem}.dds"; "" when a placeholder names it or it cannot be told yet.
+std::string output_extension(const Src& s, const Resolver& r) {
+    auto out = s.node["output"];
+    if (!out || !out.IsScalar()) return "";
+    std::string t;
+    try {
+        t = r.expand(out.Scalar(), pos_of(s.file, out));
+    } catch (const ConfigError&) {
+        return ""; // reported when the output is parsed
+    }
+    std::string last = t.substr(t.rfind('/') == std::string::npos ? 0 : t.rfind('/') + 1);
+    auto dot = last.rfind('.');
+    if (dot == std::string::npos || last.find_first_of("{}", dot) != std::string::npos) return "";
+    return last.substr(dot);
+}
 
 Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     Job j;
@@ -406,6 +412,7 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
         throw ConfigError(s.pos(), "job '" + name + "' has no inputs: add 'inputs: \"dir/**/*.png\"' or 'from: <job>'");
     for (const auto& p : j.patterns)
         if (p.empty()) throw ConfigError(s.pos(), "job '" + name + "': empty input pattern");
+    r.set_output_ext(output_extension(s, r));
     if (auto st = s.node["steps"]) {
         std::vector<std::string> stack;
         j.steps = r.steps({s.file, st}, StepKind::Map, stack);
