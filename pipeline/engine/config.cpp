@@ -1,6 +1,7 @@
 #include "engine/config.hpp"
 
 #include "engine/config_source.hpp"
+#include "engine/output_placeholders.hpp"
 #include "engine/output_template.hpp"
 #include "engine/step_params.hpp"
 
@@ -175,6 +176,7 @@ public:
         }
     }
     const std::map<std::string, std::string>& vars() const { return values_; }
+    const StepTable& step_table() const { return steps_; }
 
     // Inside a preset its parameters shadow variables of the same name.
     std::string expand(const std::string& s, const SourcePos& p) const {
@@ -435,6 +437,7 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     } catch (const std::invalid_argument& e) {
         throw ConfigError(j.output_pos, e.what());
     }
+    check_output_placeholders(j, r.step_table());
     return j;
 }
 
