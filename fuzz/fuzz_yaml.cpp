@@ -65,17 +65,15 @@ StepTable make_steps() {
     add_engine_steps(t);
     // Stand-ins for the plugin-backed steps: the loader only checks names,
     // kinds and parameters, so these need no run function.
-    t.add({"decode", "", 1, StepKind::Map, {}, false, "fuzz", false, {}});
-    t.add({"mips",
-           "",
-           1,
-           StepKind::Map,
-           {{"filter", "kaiser", {"box", "kaiser", "mitchell"}, ""}, {"count", "", {}, ""}},
-           true,
-           "fuzz",
-           true,
-           {}});
-    t.add({"encode", "", 1, StepKind::Map, {}, true, "fuzz", true, {}});
+    auto any = [](const Params&, const std::string&) { return PassThrough{{}, true}; };
+    t.add({.name = "decode", .provider = "fuzz"});
+    t.add({.name = "mips",
+           .params = {enum_param("filter", "kaiser", {"box", "kaiser", "mitchell"}, ""),
+                      int_param("count", "", 0, 32, "")},
+           .provider = "fuzz",
+           .takes_texture = true,
+           .pass_through = any});
+    t.add({.name = "encode", .provider = "fuzz", .takes_texture = true, .pass_through = any});
     return t;
 }
 

@@ -91,6 +91,9 @@ af_status info(const af_host* host, const af_input* in, const af_options*, af_in
 }
 
 const af_plugin* describe(const af_host*) {
+    // It takes no options and sets no metadata. Declaring so (plugin API 1.2) lets the host refuse a
+    // misspelt option in a pipeline when it loads; a container that declares nothing accepts any.
+    static const af::sdk::ParamTable no_options;
     static const af_container container = [] {
         af_container c{};
         af::sdk::init_header(c);
@@ -103,6 +106,9 @@ const af_plugin* describe(const af_host*) {
         c.read = read;
         c.write = write;
         c.info = info;
+        af::sdk::declare_read_options(c, no_options);
+        af::sdk::declare_write_options(c, no_options);
+        c.meta_keys = af::sdk::kNoMetaKeys;
         return c;
     }();
     static const af_container* const containers[] = {&container};

@@ -1,6 +1,7 @@
 // `assetforge plugins`: what loaded, from where, with what; and what failed and why.
-#include "cli/cli_options.hpp"
 #include "assetforge/formats.hpp"
+#include "assetforge/plugin.hpp"
+#include "cli/cli_options.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,38 @@ std::string format_name(uint32_t id) {
     return f ? std::string(f->name) : std::to_string(id);
 }
 
+// Declared parameters (plugin API 1.2), or null when the plugin declares none (any is accepted).
+nlohmann::json params_json(const af_param* const* list, uint32_t count) {
+    if (!list) return nullptr;
+    static const char* const types[] = {"text", "integer", "number", "bool", "enum", "file", "directory", "list"};
+    nlohmann::json out = nlohmann::json::array();
+    for (uint32_t i = 0; i < count; ++i) {
+        af_param p = sdk::read_table<af_param>(list[i]);
+        nlohmann::json j = {{"name", p.name},
+                            {"type", p.type < std::size(types) ? types[p.type] : "text"},
+                            {"doc", p.doc ? p.doc : ""}};
+        if (p.choices) {
+            j["choices"] = nlohmann::json::array();
+            for (const char* const* c = p.choices; *c; ++c) j["choices"].push_back(*c);
+        }
+        if (p.default_value) j["default"] = p.default_value;
+        if (p.flags & AF_PARAM_HAS_MIN) j["min"] = p.min;
+        if (p.flags & AF_PARAM_HAS_MAX) j["max"] = p.max;
+        if (p.flags & AF_PARAM_MIN_EXCLUSIVE) j["min_exclusive"] = true;
+        if (p.flags & AF_PARAM_IGNORE_CASE) j["ignore_case"] = true;
+        if (p.flags & AF_PARAM_REQUIRED) j["required"] = true;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+nlohmann::json names_json(const char* const* list) {
+    if (!list) return nullptr;
+    nlohmann::json out = nlohmann::json::array();
+    for (const char* const* k = list; *k; ++k) out.push_back(*k);
+    return out;
+}
+
 int run(Context& ctx, const std::vector<std::string>& args) {
     po::options_description opts("options");
     opts.add_options()("json", "machine-readable output");
@@ -40,19 +73,33 @@ int run(Context& ctx, const std::vector<std::string>& args) {
                             {"api", std::to_string(p->api_major) + "." + std::to_string(p->api_minor)},
                             {"binary_hash", p->binary_hash.hex()}};
         for (const auto& c : p->containers)
-            j["containers"].push_back({{"name", c.name}, {"extensions", c.extensions ? c.extensions : ""},
-                                       {"caps", caps_text(c.caps)}, {"version", c.version},
-                                       {"description", c.description ? c.description : ""}});
+            j["containers"].push_back({{"name", c.name},
+                                       {"extensions", c.extensions ? c.extensions : ""},
+                                       {"caps", caps_text(c.caps)},
+                                       {"version", c.version},
+                                       {"description", c.description ? c.description : ""},
+                                       {"read_options", params_json(c.read_options, c.read_option_count)},
+                                       {"write_options", params_json(c.write_options, c.write_option_count)},
+                                       {"meta_keys", names_json(c.meta_keys)}});
         for (const auto& c : p->codecs) {
             nlohmann::json fm = nlohmann::json::array();
             for (uint32_t i = 0; i < c.format_count; ++i) fm.push_back(format_name(c.formats[i]));
-            j["codecs"].push_back({{"name", c.name}, {"version", c.version}, {"formats", fm},
-                                   {"decode", c.decode != nullptr}, {"encode", c.encode != nullptr}});
+            j["codecs"].push_back({{"name", c.name},
+                                   {"version", c.version},
+                                   {"formats", fm},
+                                   {"decode", c.decode != nullptr},
+                                   {"encode", c.encode != nullptr},
+                                   {"decode_options", params_json(c.decode_options, c.decode_option_count)},
+                                   {"encode_options", params_json(c.encode_options, c.encode_option_count)}});
         }
         for (const auto& s : p->stages)
-            j["stages"].push_back({{"name", s.name}, {"version", s.version},
+            j["stages"].push_back({{"name", s.name},
+                                   {"version", s.version},
                                    {"kind", s.kind == AF_STAGE_GATHER ? "gather" : "map"},
-                                   {"description", s.description ? s.description : ""}});
+                                   {"description", s.description ? s.description : ""},
+                                   {"params", params_json(s.param_decls, s.param_decl_count)},
+                                   {"param_names", names_json(s.params)},
+                                   {"meta_keys", names_json(s.meta_keys)}});
         for (const auto& c : p->commands)
             j["commands"].push_back({{"name", c.name}, {"summary", c.summary ? c.summary : ""}});
         out["plugins"].push_back(j);

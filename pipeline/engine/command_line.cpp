@@ -2,6 +2,7 @@
 
 #include "engine/build.hpp"
 #include "engine/job_selection.hpp"
+#include "engine/load_interrupt.hpp"
 #include "engine/texture_steps.hpp"
 #include "host/host_services.hpp"
 
@@ -123,6 +124,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     add_plugin_stages(steps, reg);
     Pipeline p;
     try {
+        EndOnInterruptWhileLoading interruptible;
         p = load_pipeline(a.file, a.defines, steps);
     } catch (const ConfigError& e) {
         std::cerr << e.what() << "\n";

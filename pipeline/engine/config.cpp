@@ -1,16 +1,17 @@
 #include "engine/config.hpp"
 
+#include "engine/config_source.hpp"
+#include "engine/output_placeholders.hpp"
 #include "engine/output_template.hpp"
+#include "engine/step_params.hpp"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -87,21 +88,17 @@ struct Raw {
     std::optional<Src> output_root;
 };
 
-YAML::Node parse_yaml(const std::string& text, const std::string& file) {
-    try {
-        return YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        SourcePos p{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0};
-        throw ConfigError(p, "YAML syntax error: " + e.msg);
+// The entries of a value-or-list, each with its own position.
+std::vector<Src> entries(const Src& s, std::string_view what) {
+    std::vector<Src> out;
+    if (s.node.IsNull()) return out;
+    if (s.node.IsScalar()) return {s};
+    if (!s.node.IsSequence()) throw ConfigError(s.pos(), std::string(what) + " must be a value or a list of values");
+    for (const auto& e : s.node) {
+        out.emplace_back(s.file, e);
+        scalar(out.back(), what);
     }
-}
-
-std::string read_text(const fs::path& p, const SourcePos& from) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw ConfigError(from, "cannot read " + p.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return out;
 }
 
 void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir, bool is_main, Raw& raw,
@@ -117,18 +114,19 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
         throw ConfigError({file, 1, 1}, "missing 'assetforge: 1' (the schema version) at the top of the file");
     }
     if (auto inc = doc["include"]) {
-        for (const auto& e : string_list({file, inc}, "include")) {
+        for (const auto& entry : entries({file, inc}, "include")) {
+            const std::string e = entry.node.Scalar();
             fs::path p = fs::path(e).is_absolute() ? fs::path(e) : dir / e;
             p = p.lexically_normal();
             if (std::find(stack.begin(), stack.end(), p) != stack.end())
-                throw ConfigError(pos_of(file, inc), "include cycle: " + p.string() + " includes itself");
+                throw ConfigError(entry.pos(), "include cycle: " + p.string() + " includes itself");
             if (++loads > kMaxIncludeLoads)
-                throw ConfigError(pos_of(file, inc), "more than " + std::to_string(kMaxIncludeLoads) +
-                                                         " include files read (counting repeats); files that include "
-                                                         "each other several times over?");
-            std::string text = read_text(p, pos_of(file, inc));
+                throw ConfigError(entry.pos(), "more than " + std::to_string(kMaxIncludeLoads) +
+                                                   " include files read (counting repeats); files that include "
+                                                   "each other several times over?");
+            std::string text = read_config_file(p, entry.pos());
             stack.push_back(p);
-            collect(parse_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads);
+            collect(parse_config_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads);
             stack.pop_back();
         }
     }
@@ -179,6 +177,7 @@ public:
         }
     }
     const std::map<std::string, std::string>& vars() const { return values_; }
+    const StepTable& step_table() const { return steps_; }
 
     // Inside a preset its parameters shadow variables of the same name.
     std::string expand(const std::string& s, const SourcePos& p) const {
@@ -221,22 +220,13 @@ public:
                                                    ? "step '" + name + "' works file by file; put it under 'steps'"
                                                    : "step '" + name + "' gathers all inputs (N → 1); use it as "
                                                                        "'gather: " + name + "'");
-        StepUse u{name, {}, name_node.pos(), def};
-        std::vector<std::string> valid;
-        for (const auto& ps : def->params) valid.push_back(ps.name);
+        std::vector<GivenParam> given;
         if (params && !params->node.IsNull()) {
             if (!params->node.IsMap())
                 throw ConfigError(params->pos(), "parameters of step '" + name + "' must be a map of name: value");
             for (const auto& kv : params->node) {
                 std::string key = kv.first.Scalar();
                 if (key == "step") continue; // gather: {step: zip, ...}
-                const ParamSpec* spec = nullptr;
-                for (const auto& ps : def->params)
-                    if (ps.name == key) spec = &ps;
-                if (!spec && !def->open_params)
-                    throw ConfigError(pos_of(params->file, kv.first),
-                                      valid.empty() ? "step '" + name + "' takes no parameters (got '" + key + "')"
-                                                    : not_one_of("parameter of step '" + name + "'", key, valid));
                 Src vnode{params->file, kv.second};
                 std::string value;
                 if (kv.second.IsSequence()) {
@@ -245,19 +235,16 @@ public:
                 } else {
                     value = expand(scalar(vnode, "parameter '" + key + "'"), vnode.pos());
                 }
-                if (spec && !spec->choices.empty() &&
-                    std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end())
-                    throw ConfigError(vnode.pos(),
-                                      not_one_of("value for '" + key + "' of step '" + name + "'", value, spec->choices));
-                u.params[key] = value;
+                given.push_back({key, std::move(value), pos_of(params->file, kv.first), vnode.pos()});
             }
         }
-        for (const auto& ps : def->params)
-            if (!u.params.count(ps.name) && !ps.default_value.empty()) u.params[ps.name] = ps.default_value;
-        return u;
+        return {name, step_params(*def, name_node.pos(), given, output_ext_), name_node.pos(), def};
     }
 
-private:
+    // Extension of the current job's output template, for `write`'s options.
+    void set_output_ext(std::string ext) const { output_ext_ = std::move(ext); }
+
+  private:
     [[noreturn]] static void too_many_steps(const Src& at) {
         throw ConfigError(at.pos(), "more than " + std::to_string(kMaxStepsPerJob) +
                                         " steps once presets are inlined; presets that use each other several "
@@ -375,7 +362,24 @@ private:
     std::set<std::string> defined_;
     // Parameters of the presets being expanded (mutable: set around each preset's body).
     mutable std::map<std::string, std::string> scope_;
+    mutable std::string output_ext_;
 };
+
+// ".dds" of "out/{dir}/{stem}.dds"; "" when a placeholder names it or it cannot be told yet.
+std::string output_extension(const Src& s, const Resolver& r) {
+    auto out = s.node["output"];
+    if (!out || !out.IsScalar()) return "";
+    std::string t;
+    try {
+        t = r.expand(out.Scalar(), pos_of(s.file, out));
+    } catch (const ConfigError&) {
+        return ""; // reported when the output is parsed
+    }
+    std::string last = t.substr(t.rfind('/') == std::string::npos ? 0 : t.rfind('/') + 1);
+    auto dot = last.rfind('.');
+    if (dot == std::string::npos || last.find_first_of("{}", dot) != std::string::npos) return "";
+    return last.substr(dot);
+}
 
 Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     Job j;
@@ -411,6 +415,7 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
         throw ConfigError(s.pos(), "job '" + name + "' has no inputs: add 'inputs: \"dir/**/*.png\"' or 'from: <job>'");
     for (const auto& p : j.patterns)
         if (p.empty()) throw ConfigError(s.pos(), "job '" + name + "': empty input pattern");
+    r.set_output_ext(output_extension(s, r));
     if (auto st = s.node["steps"]) {
         std::vector<std::string> stack;
         j.steps = r.steps({s.file, st}, StepKind::Map, stack);
@@ -448,6 +453,7 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     } catch (const std::invalid_argument& e) {
         throw ConfigError(j.output_pos, e.what());
     }
+    check_output_placeholders(j, r.step_table());
     return j;
 }
 
@@ -564,7 +570,7 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     Raw raw;
     std::vector<fs::path> stack{p.file};
     size_t loads = 0;
-    collect(parse_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
+    collect(parse_config_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
     Resolver r(raw, defines, steps);
     p.vars = r.vars();
     p.output_root = p.root;
@@ -582,7 +588,7 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
 }
 
 Pipeline load_pipeline(const fs::path& file, const Defines& defines, const StepTable& steps) {
-    return parse_pipeline(read_text(file, {file.string(), 0, 0}), file, defines, steps);
+    return parse_pipeline(read_config_file(file, {file.string(), 0, 0}), file, defines, steps);
 }
 
 } // namespace af::engine

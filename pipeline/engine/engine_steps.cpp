@@ -97,24 +97,31 @@ std::vector<Item> run_swizzle(StepContext&, std::vector<Item> items, bool forwar
 } // namespace
 
 void add_engine_steps(StepTable& table) {
-    table.add({"copy", "passes the input through unchanged (bytes are copied to the output)", 1, StepKind::Map, {},
-               false, "engine", false, [](StepContext&, std::vector<Item> items) { return items; }});
-    table.add({"zip",
-               "packs every input of the job into one reproducible zip (sorted entries, fixed timestamps)",
-               1,
-               StepKind::Gather,
-               {{"compression", "deflate", {"deflate", "store"}, "entry compression"},
-                {"level", "6", {}, "deflate level 0..9"},
-                {"manifest", "", {}, "entry name of a JSON manifest of the inputs (empty: none)"},
-                {"prefix", "", {}, "folder inside the archive for every entry"}},
-               false,
-               "engine",
-               false,
-               run_zip});
-    table.add({"swizzle", "reorders texels of uncompressed surfaces into the Xbox Morton layout", 1, StepKind::Map, {},
-               false, "engine", true, [](StepContext& c, std::vector<Item> i) { return run_swizzle(c, std::move(i), true); }});
-    table.add({"deswizzle", "reorders Xbox Morton-swizzled texels back into rows", 1, StepKind::Map, {}, false,
-               "engine", true, [](StepContext& c, std::vector<Item> i) { return run_swizzle(c, std::move(i), false); }});
+    const std::vector<std::string> none;
+    table.add({.name = "copy",
+               .description = "passes the input through unchanged (bytes are copied to the output)",
+               .run = [](StepContext&, std::vector<Item> items) { return items; },
+               .meta_keys = none});
+    table.add(
+        {.name = "zip",
+         .description = "packs every input of the job into one reproducible zip (sorted entries, fixed timestamps)",
+         .kind = StepKind::Gather,
+         .params = {enum_param("compression", "deflate", {"deflate", "store"}, "entry compression"),
+                    int_param("level", "6", 0, 9, "deflate level 0..9"),
+                    text_param("manifest", "", "entry name of a JSON manifest of the inputs (empty: none)"),
+                    text_param("prefix", "", "folder inside the archive for every entry")},
+         .run = run_zip,
+         .meta_keys = none});
+    table.add({.name = "swizzle",
+               .description = "reorders texels of uncompressed surfaces into the Xbox Morton layout",
+               .takes_texture = true,
+               .run = [](StepContext& c, std::vector<Item> i) { return run_swizzle(c, std::move(i), true); },
+               .meta_keys = none});
+    table.add({.name = "deswizzle",
+               .description = "reorders Xbox Morton-swizzled texels back into rows",
+               .takes_texture = true,
+               .run = [](StepContext& c, std::vector<Item> i) { return run_swizzle(c, std::move(i), false); },
+               .meta_keys = none});
     table.keeps_names({"copy", "swizzle", "deswizzle"});
 }
 

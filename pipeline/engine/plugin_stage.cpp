@@ -3,6 +3,7 @@
 #include "engine/texture_steps.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "engine/plugin_params.hpp"
 #include "host/host_services.hpp"
 
 #include <deque>
@@ -74,15 +75,24 @@ af_status emit(void* ctx, const af_item* raw) {
     });
 }
 
-StepDef stage_step(const af_stage& st, const host::LoadedPlugin& plugin) {
+} // namespace
+
+StepDef plugin_stage_step(const af_stage& st, const host::LoadedPlugin& plugin) {
     StepDef d;
     d.name = st.name;
     d.description = st.description ? st.description : "";
     d.version = st.version;
     d.kind = st.kind == AF_STAGE_GATHER ? StepKind::Gather : StepKind::Map;
-    if (st.params)
-        for (const char* const* p = st.params; *p; ++p) d.params.push_back({*p, "", {}, ""});
-    d.open_params = !st.params;
+    // Typed declarations (API 1.2), else the names alone (any value), else
+    // nothing declared: any parameter, as plugins built before 1.2 expect.
+    if (auto typed = param_specs(st.param_decls, st.param_decl_count)) {
+        d.params = std::move(*typed);
+    } else if (st.params) {
+        for (const char* const* p = st.params; *p; ++p) d.params.push_back(text_param(*p, "", ""));
+    } else {
+        d.pass_through = [](const Params&, const std::string&) { return PassThrough{{}, true}; };
+    }
+    d.meta_keys = meta_key_list(st.meta_keys);
     d.provider = plugin_identity(plugin);
     d.takes_texture = (st.takes & AF_STAGE_TAKES_TEXTURE) && !(st.takes & AF_STAGE_TAKES_BYTES);
     const af_stage* stage = &st;
@@ -117,12 +127,10 @@ StepDef stage_step(const af_stage& st, const host::LoadedPlugin& plugin) {
     return d;
 }
 
-} // namespace
-
 void add_plugin_stages(StepTable& table, const host::PluginRegistry& reg) {
     for (const auto& p : reg.plugins())
         for (const auto& st : p->stages)
-            if (st.name && st.run && !table.find(st.name)) table.add(stage_step(st, *p));
+            if (st.name && st.run && !table.find(st.name)) table.add(plugin_stage_step(st, *p));
 }
 
 } // namespace af::engine

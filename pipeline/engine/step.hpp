@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/item.hpp"
+#include "engine/param_spec.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -10,17 +11,11 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace af::engine {
-
-struct ParamSpec {
-    std::string name;
-    std::string default_value;          // used when absent: normalisation fills it in
-    std::vector<std::string> choices;   // empty = free text
-    std::string doc;
-};
 
 // Everything a step may touch while running one action.
 struct StepContext {
@@ -35,15 +30,23 @@ struct StepContext {
 enum class StepKind { Map, Gather };
 
 struct StepDef {
-    std::string name, description;
+    std::string name{}, description{};
     uint32_t version = 1;                // bump when output bytes change
     StepKind kind = StepKind::Map;
-    std::vector<ParamSpec> params;
-    bool open_params = false;            // accepts any parameter (passed through to a plugin)
+    std::vector<ParamSpec> params{};
     std::string provider = "engine";     // identity mixed into action keys
     bool takes_texture = false;          // byte items are read (probed) into textures first
     // Map: called once per item; Gather: once with every item of the job.
-    std::function<std::vector<Item>(StepContext&, std::vector<Item>)> run;
+    std::function<std::vector<Item>(StepContext&, std::vector<Item>)> run{};
+    // Parameters beyond `params` that the step hands on to a container or
+    // codec (read, encode, write), given its own normalised parameters and the
+    // extension of the job's output template ("" when a placeholder names it).
+    // Unset: no others.
+    std::function<PassThrough(const Params& own, const std::string& output_ext)> pass_through{};
+    // Metadata keys the step may set on items (what output placeholders can
+    // name). nullopt: undeclared (a plugin stage built against plugin API
+    // < 1.2), so output templates of jobs using the step go unchecked.
+    std::optional<std::vector<std::string>> meta_keys{};
     // Each item comes out as one item under its own name, so a job's output
     // paths are known before it runs (the plan checks them).
     bool keeps_names = false;
@@ -66,8 +69,10 @@ public:
 
     TextureReader reader;
     TextureWriter writer;
+    // Metadata keys `reader` may set (from the containers); nullopt: undeclared.
+    std::optional<std::vector<std::string>> reader_meta_keys;
 
-private:
+  private:
     std::map<std::string, std::unique_ptr<StepDef>, std::less<>> steps_;
 };
 

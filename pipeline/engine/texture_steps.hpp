@@ -12,6 +12,8 @@ namespace af::engine {
 
 void add_texture_steps(StepTable& table, const host::PluginRegistry& reg);
 void add_plugin_stages(StepTable& table, const host::PluginRegistry& reg);
+// One plugin stage as a step (what add_plugin_stages adds for each).
+StepDef plugin_stage_step(const af_stage& st, const host::LoadedPlugin& plugin);
 
 // "name@version#binaryhash": what action keys record for a plugin.
 std::string plugin_identity(const host::LoadedPlugin& p);

@@ -127,9 +127,21 @@ af_status png_info(const af_host* h, const af_input* in, const af_options*, af_i
     });
 }
 
+const sdk::ParamTable& png_write_options() {
+    static const sdk::ParamTable t{
+        sdk::integer("mip", 0, 31, "which mip level to write").def("0"),
+        sdk::integer("layer", 0, UINT32_MAX, "which layer (array element) to write").def("0"),
+        sdk::integer("face", 0, 5, "which cube face to write").def("0"),
+        sdk::one_of("bit_depth", {"8", "16"}, "bits per channel (default: 16 for float data, else 8)"),
+        sdk::boolean("linear", "tag the file as linear (gAMA 1.0) instead of sRGB").def("false"),
+    };
+    return t;
+}
+
 } // namespace
 
 af_container builtin_png_container() {
+    static const sdk::ParamTable no_read_options;
     af_container c{};
     sdk::init_header(c);
     c.name = "png";
@@ -141,6 +153,9 @@ af_container builtin_png_container() {
     c.read = png_read;
     c.write = png_write;
     c.info = png_info;
+    sdk::declare_read_options(c, no_read_options);
+    sdk::declare_write_options(c, png_write_options());
+    c.meta_keys = sdk::kNoMetaKeys;
     return c;
 }
 

@@ -40,6 +40,34 @@ template <class T> bool copy_table(const T* p, T& out, std::string& why, const c
     return true;
 }
 
+// A declared parameter list (API 1.2) the engine can read: every entry a
+// readable af_param with a name, every enum with choices. NULL: undeclared.
+bool check_params(const af_param* const* list, uint32_t count, const std::string& owner, std::string& why) {
+    if (!list) return true;
+    for (uint32_t i = 0; i < count; ++i) {
+        const af_param* p = list[i];
+        const std::string at = owner + ", parameter " + std::to_string(i);
+        if (!p || p->struct_size < offsetof(af_param, flags) + sizeof(uint32_t)) {
+            why = at + ": missing or too small a descriptor";
+            return false;
+        }
+        if (p->api_major != AF_API_MAJOR) {
+            why = at + ": built for plugin API " + describe_version(p->api_major, p->api_minor);
+            return false;
+        }
+        af_param c = sdk::read_table<af_param>(p);
+        if (!c.name || !*c.name) {
+            why = at + " has no name";
+            return false;
+        }
+        if (c.type == AF_PARAM_ENUM && (!c.choices || !c.choices[0])) {
+            why = owner + ", parameter '" + c.name + "': an enum without choices";
+            return false;
+        }
+    }
+    return true;
+}
+
 bool extension_matches(const char* list, std::string ext) {
     if (!list) return false;
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -186,18 +214,29 @@ bool PluginRegistry::load_file(const fs::path& file) {
         if ((c.caps & AF_CAN_READ) && !c.read) return refuse(std::string("container ") + c.name + " claims read without a read function");
         if ((c.caps & AF_CAN_WRITE) && !c.write) return refuse(std::string("container ") + c.name + " claims write without a write function");
         if ((c.caps & AF_CAN_INFO) && !c.info) return refuse(std::string("container ") + c.name + " claims info without an info function");
+        if (!check_params(c.read_options, c.read_option_count, std::string("container ") + c.name + " read options",
+                          why) ||
+            !check_params(c.write_options, c.write_option_count, std::string("container ") + c.name + " write options",
+                          why))
+            return refuse(why);
         lp->containers.push_back(c);
     }
     for (uint32_t i = 0; i < p.codec_count; ++i) {
         af_codec c{};
         if (!copy_table(p.codecs[i], c, why, "codec", offsetof(af_codec, decode) + sizeof(void*))) return refuse(why);
         if (!c.name || (!c.formats && c.format_count)) return refuse("codec " + std::to_string(i) + " is malformed");
+        if (!check_params(c.decode_options, c.decode_option_count, std::string("codec ") + c.name + " decode options",
+                          why) ||
+            !check_params(c.encode_options, c.encode_option_count, std::string("codec ") + c.name + " encode options",
+                          why))
+            return refuse(why);
         lp->codecs.push_back(c);
     }
     for (uint32_t i = 0; i < p.stage_count; ++i) {
         af_stage s{};
         if (!copy_table(p.stages[i], s, why, "stage", offsetof(af_stage, run) + sizeof(void*))) return refuse(why);
         if (!s.name || !s.run) return refuse("stage " + std::to_string(i) + " lacks a name or run function");
+        if (!check_params(s.param_decls, s.param_decl_count, std::string("stage ") + s.name, why)) return refuse(why);
         lp->stages.push_back(s);
     }
     for (uint32_t i = 0; i < p.command_count; ++i) {

@@ -27,7 +27,26 @@ af_status bc_encode(const af_host* host, const af_surface* src, af_surface* dst,
     });
 }
 
+// What parse_options() (bc_surface.cpp) reads.
+const af::sdk::ParamTable& encode_options() {
+    namespace sdk = af::sdk;
+    static const sdk::ParamTable t{
+        sdk::one_of("quality", {"fast", "normal", "high", "max"}, "encoder effort: levels 0, 3, 6, 10").def("normal"),
+        sdk::integer("level", 0, 10, "encoder effort 0-10; overrides quality"),
+        sdk::one_of("weights", {"uniform", "perceptual"}, "colour error weights (perceptual: Rec.709 luma)")
+            .def("uniform"),
+        sdk::boolean("srgb", "weigh colour error by the sRGB-to-linear slope of each block").def("false"),
+        sdk::boolean("bc1_3color", "BC1 may use its 3-colour palette for opaque blocks").def("true"),
+        sdk::boolean("bc1_punchthrough", "BC1 texels with alpha below alpha_threshold become transparent black")
+            .def("true"),
+        sdk::integer("alpha_threshold", 0, 255, "see bc1_punchthrough").def("128"),
+        sdk::boolean("normal_map", "BC5: renormalise (x, y, z) before storing x, y").def("false"),
+    };
+    return t;
+}
+
 af_codec make_codec() {
+    static const af::sdk::ParamTable no_decode_options;
     af_codec c{};
     af::sdk::init_header(c);
     c.name = "bc";
@@ -41,6 +60,8 @@ af_codec make_codec() {
     c.format_count = uint32_t(sizeof kFormats / sizeof kFormats[0]);
     c.decode = bc_decode;
     c.encode = bc_encode;
+    af::sdk::declare_decode_options(c, no_decode_options);
+    af::sdk::declare_encode_options(c, encode_options());
     return c;
 }
 

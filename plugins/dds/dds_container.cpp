@@ -94,6 +94,23 @@ af_status info(const af_host* host, const af_input* in, const af_options*, af_in
     });
 }
 
+// What read_options() and write_options() look at.
+const sdk::ParamTable& read_option_table() {
+    static const sdk::ParamTable t{
+        sdk::boolean("permissive", "read the whole surfaces a truncated file holds").def("false"),
+        sdk::boolean("srgb", "tag the texture of a legacy (non-DX10) file as sRGB").def("false"),
+    };
+    return t;
+}
+
+const sdk::ParamTable& write_option_table() {
+    static const sdk::ParamTable t{
+        sdk::one_of("dx10", {"auto", "always", "never"}, "DX10 header extension: when needed, always or never")
+            .def("auto"),
+    };
+    return t;
+}
+
 af_container make_container() {
     af_container c{};
     sdk::init_header(c);
@@ -106,6 +123,9 @@ af_container make_container() {
     c.read = read;
     c.write = write;
     c.info = info;
+    sdk::declare_read_options(c, read_option_table());
+    sdk::declare_write_options(c, write_option_table());
+    c.meta_keys = sdk::kNoMetaKeys;
     return c;
 }
 

@@ -1,5 +1,6 @@
 // Registration of the vtpages plugin: the `pages` command and the pages.* stages.
 #include "pages_command.hpp"
+#include "pages_format.hpp"
 #include "pages_stages.hpp"
 
 #include "assetforge/plugin.hpp"
@@ -22,9 +23,44 @@ int32_t run_pages(const af_host* host, int32_t argc, const char* const* argv) {
     }
 }
 
-const char* const kExtractParams[] = {"what", "level", "bit_order", nullptr};
-const char* const kBuildParams[] = {"scale", "order", "reserve", "compression", "levels", "name", nullptr};
-const char* const kRepackParams[] = {"replacements", "reserve", "compression", nullptr};
+namespace sdk = af::sdk;
+
+// What stage_extract, stage_build and stage_repack (pages_stages.cpp) read, and the metadata they set.
+const sdk::ParamTable& extract_params() {
+    static const sdk::ParamTable t{
+        sdk::one_of("what", {"payload", "blocks", "cover", "pixels"}, "what one item holds").def("payload"),
+        sdk::integer("level", -1, kMaxLevels - 1, "only pages of this level (-1: all)").def("-1"),
+        sdk::one_of("bit_order", {"lsb", "msb"}, "bit order of cover bitmaps").def("lsb"),
+    };
+    return t;
+}
+const char* const kExtractMeta[] = {"level",  "mip",   "x",       "y",    "compression", "compression_name",
+                                    "offset", "block", "surface", nullptr};
+
+const sdk::ParamTable& build_params() {
+    static const std::string hdp = std::to_string(kCompHdp);
+    static const sdk::ParamTable t{
+        sdk::integer("scale", 1, 64, "allocation granularity in bytes").def("2"),
+        sdk::one_of("order", {"bfs", "dfs"}, "page order in the file").def("bfs"),
+        sdk::integer("reserve", 0, 1 << 24, "spare bytes after every page").def("0"),
+        sdk::integer("compression", 1, 6, "compression id of items without 'compression' metadata").def(hdp),
+        sdk::integer("levels", 0, kMaxLevels, "levels in the header (0: from the pages)").def("0"),
+        sdk::text("name", "name of the emitted item").def("pages.pages"),
+    };
+    return t;
+}
+const char* const kBuildMeta[] = {"pages", "levels", nullptr};
+
+const sdk::ParamTable& repack_params() {
+    static const std::string hdp = std::to_string(kCompHdp);
+    static const sdk::ParamTable t{
+        sdk::directory("replacements", "folder of LEVEL_X_Y.bin replacements and .remove markers").required(),
+        sdk::integer("reserve", 0, 1 << 24, "spare bytes after every moved page").def("0"),
+        sdk::integer("compression", 1, 6, "compression id of replacement pages").def(hdp),
+    };
+    return t;
+}
+const char* const kRepackMeta[] = {"replaced_in_place", "relocated", "added", "removed", nullptr};
 
 const af_plugin* table(const af_host*) {
     static af_command command = [] {
@@ -36,7 +72,8 @@ const af_plugin* table(const af_host*) {
         c.run = run_pages;
         return c;
     }();
-    auto stage = [](const char* name, const char* desc, uint32_t kind, const char* const* params,
+    auto stage = [](const char* name, const char* desc, uint32_t kind, const sdk::ParamTable& params,
+                    const char* const* meta_keys,
                     af_status (*run)(const af_host*, const af_stage_io*, const af_options*, af_error*)) {
         af_stage s{};
         af::sdk::init_header(s);
@@ -45,19 +82,20 @@ const af_plugin* table(const af_host*) {
         s.version = 1;
         s.kind = kind;
         s.takes = AF_STAGE_TAKES_BYTES;
-        s.params = params;
         s.run = run;
+        sdk::declare_params(s, params);
+        s.meta_keys = meta_keys;
         return s;
     };
     static af_stage extract = stage("pages.extract",
                                     "one .pages file -> one item per page (what: payload, blocks, cover, pixels), "
                                     "metadata level/mip/x/y",
-                                    AF_STAGE_MAP, kExtractParams, stage_extract);
+                                    AF_STAGE_MAP, extract_params(), kExtractMeta, stage_extract);
     static af_stage build = stage("pages.build", "page payload items with level/x/y metadata -> one .pages file",
-                                  AF_STAGE_GATHER, kBuildParams, stage_build);
+                                  AF_STAGE_GATHER, build_params(), kBuildMeta, stage_build);
     static af_stage repack =
         stage("pages.repack", "a .pages file + a directory of LEVEL_X_Y.bin / .remove files -> the repacked file",
-              AF_STAGE_MAP, kRepackParams, stage_repack);
+              AF_STAGE_MAP, repack_params(), kRepackMeta, stage_repack);
     static const af_command* const commands[] = {&command};
     static const af_stage* const stages[] = {&extract, &build, &repack};
     static const af_plugin plugin = af::sdk::make_plugin(

@@ -92,22 +92,50 @@ af_status info_vtf_container(const af_host* host, const af_input* in, const af_o
     return sdk::guard(error, [&] { info_text(describe_vtf(in->data, in->size), host, out); });
 }
 
-template <class T> T with_header(T t) {
-    sdk::init_header(t);
+// What read_xtf_container reads.
+const sdk::ParamTable& xtf_read_params() {
+    static const sdk::ParamTable t{
+        sdk::boolean("keep_indices", "P8: keep the indices and per-frame palettes instead of expanding to RGBA8")
+            .def("false"),
+        sdk::one_of("image", {"main", "fallback"}, "which image to read").def("main"),
+    };
     return t;
 }
 
+using ReadFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_texture*, af_error*);
+using WriteFn = af_status (*)(const af_host*, const af_texture*, const af_options*, af_sink*, af_error*);
+using InfoFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_info_text*, af_error*);
+
+af_container make_container(const char* name, const char* extensions, const char* description,
+                            int32_t (*probe)(const uint8_t*, uint64_t, const char*), ReadFn read, WriteFn write,
+                            InfoFn info, const sdk::ParamTable& read_options, const sdk::ParamTable& write_options) {
+    af_container c{};
+    sdk::init_header(c);
+    c.name = name;
+    c.extensions = extensions;
+    c.description = description;
+    c.version = 1;
+    c.caps = AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO;
+    c.probe = probe;
+    c.read = read;
+    c.write = write;
+    c.info = info;
+    sdk::declare_read_options(c, read_options);
+    sdk::declare_write_options(c, write_options);
+    c.meta_keys = sdk::kNoMetaKeys;
+    return c;
+}
+
 const af_plugin* plugin_table(const af_host*) {
-    static const af_container xtf_container = with_header(af_container{
-        0, 0, 0, "xtf", ".xtf", "Half-Life 2 original Xbox texture (XTF 5.0): swizzled, P8, fallback images", 1,
-        AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO, probe_xtf, read_xtf_container, write_xtf_container,
-        info_xtf_container});
+    static const sdk::ParamTable no_options;
+    static const af_container xtf_container = make_container(
+        "xtf", ".xtf", "Half-Life 2 original Xbox texture (XTF 5.0): swizzled, P8, fallback images", probe_xtf,
+        read_xtf_container, write_xtf_container, info_xtf_container, xtf_read_params(), xtf_write_params());
     static const af_container vtf_container =
-        with_header(af_container{0, 0, 0, "vtf", ".vtf", "Valve Texture Format: reads 7.0-7.5, writes 7.2", 1,
-                                 AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO, probe_vtf, read_vtf_container,
-                                 write_vtf_container, info_vtf_container});
+        make_container("vtf", ".vtf", "Valve Texture Format: reads 7.0-7.5, writes 7.2", probe_vtf, read_vtf_container,
+                       write_vtf_container, info_vtf_container, no_options, vtf_write_params());
     static const af_container* const containers[] = {&xtf_container, &vtf_container};
-    static const af_stage* const stages[] = {&kXtfWriteStage, &kSwizzleStage, &kDeswizzleStage};
+    static const af_stage* const stages[] = {xtf_write_stage(), swizzle_stage(), deswizzle_stage()};
     static const af_plugin table = sdk::make_plugin("xtf", "0.1.0", "Half-Life 2 Xbox XTF and PC VTF textures",
                                                     {.containers = containers, .stages = stages});
     return &table;

@@ -69,7 +69,8 @@ struct VtfWriteOptions {
     Filter filter = Filter::Mitchell;
 };
 VtfWriteOptions parse_vtf_write_options(const af_options* options);
-extern const char* const kVtfWriteParams[];
+// What parse_vtf_write_options reads: the vtf container's write options.
+const sdk::ParamTable& vtf_write_params();
 
 std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const VtfWriteOptions& opt);
 

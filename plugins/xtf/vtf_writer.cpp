@@ -15,8 +15,19 @@ namespace af::xtf {
 using sdk::format;
 using sdk::usage;
 
-const char* const kVtfWriteParams[] = {"format",       "flags",     "nomip",  "thumbnail",
-                                       "reflectivity", "bumpscale", "filter", nullptr};
+const sdk::ParamTable& vtf_write_params() {
+    static const sdk::ParamTable t{
+        vtf_format_param("VTF format name, or auto: from the texture's format"),
+        sdk::integer("flags", 0, 0xFFFFFFFFll, "VTF flags as given (Xbox and 7.3+ bits are cleared)"),
+        sdk::boolean("nomip", "write the top level only").def("false"),
+        sdk::one_of("thumbnail", {"auto", "on", "off"}, "DXT1 thumbnail: when the codec is there, always, never")
+            .def("auto"),
+        reflectivity_param(),
+        sdk::number("bumpscale", "bump map scale (header field)").def("1"),
+        filter_param(),
+    };
+    return t;
+}
 
 namespace {
 

@@ -12,7 +12,16 @@ using sdk::format;
 
 namespace {
 
-const char* const kRawParams[] = {"width", "height", "depth", "bpp", nullptr};
+// What parse_raw_surface_params reads.
+const sdk::ParamTable& raw_params() {
+    static const sdk::ParamTable t{
+        sdk::integer("width", 1, 1 << 16, "surface width in texels").required(),
+        sdk::integer("height", 1, 1 << 16, "surface height in texels").required(),
+        sdk::integer("depth", 1, 1 << 16, "depth slices").def("1"),
+        sdk::integer("bpp", 8, 128, "bits per texel: 8, 16, 24, 32, 64 or 128").required(),
+    };
+    return t;
+}
 
 af_status emit_bytes(const af_stage_io* io, const af_item& in, const std::vector<uint8_t>& bytes) {
     af_item out{};
@@ -55,9 +64,19 @@ af_status run_raw(const af_host* host, const af_stage_io* io, const af_options* 
     });
 }
 
-template <class T> constexpr T with_header(T t) {
-    sdk::init_header(t);
-    return t;
+af_stage make_stage(const char* name, const char* description, uint32_t takes, const sdk::ParamTable& params,
+                    af_status (*run)(const af_host*, const af_stage_io*, const af_options*, af_error*)) {
+    af_stage s{};
+    sdk::init_header(s);
+    s.name = name;
+    s.description = description;
+    s.version = 1;
+    s.kind = AF_STAGE_MAP;
+    s.takes = takes;
+    s.run = run;
+    sdk::declare_params(s, params);
+    s.meta_keys = sdk::kNoMetaKeys; // items keep the input's metadata
+    return s;
 }
 
 } // namespace
@@ -92,14 +111,25 @@ std::vector<uint8_t> swizzle_raw(const af_host* host, const uint8_t* data, uint6
     return out;
 }
 
-const af_stage kXtfWriteStage = with_header(
-    af_stage{0, 0, 0, "xtf.write", "Texture → Half-Life 2 Xbox XTF (format, fallback, lowres, flags, nomip, dither, …)",
-             1, AF_STAGE_MAP, AF_STAGE_TAKES_TEXTURE, 0, kXtfWriteParams, run_xtf_write});
-const af_stage kSwizzleStage = with_header(
-    af_stage{0, 0, 0, "swizzle", "Raw row-major surface → original-Xbox swizzled order (width, height, depth, bpp)", 1,
-             AF_STAGE_MAP, AF_STAGE_TAKES_BYTES, 0, kRawParams, run_raw<true>});
-const af_stage kDeswizzleStage =
-    with_header(af_stage{0, 0, 0, "deswizzle", "Original-Xbox swizzled surface → row-major (width, height, depth, bpp)",
-                         1, AF_STAGE_MAP, AF_STAGE_TAKES_BYTES, 0, kRawParams, run_raw<false>});
+const af_stage* xtf_write_stage() {
+    static const af_stage s =
+        make_stage("xtf.write", "Texture → Half-Life 2 Xbox XTF (format, fallback, lowres, flags, nomip, dither, …)",
+                   AF_STAGE_TAKES_TEXTURE, xtf_write_params(), run_xtf_write);
+    return &s;
+}
+
+const af_stage* swizzle_stage() {
+    static const af_stage s =
+        make_stage("swizzle", "Raw row-major surface → original-Xbox swizzled order (width, height, depth, bpp)",
+                   AF_STAGE_TAKES_BYTES, raw_params(), run_raw<true>);
+    return &s;
+}
+
+const af_stage* deswizzle_stage() {
+    static const af_stage s =
+        make_stage("deswizzle", "Original-Xbox swizzled surface → row-major (width, height, depth, bpp)",
+                   AF_STAGE_TAKES_BYTES, raw_params(), run_raw<false>);
+    return &s;
+}
 
 } // namespace af::xtf

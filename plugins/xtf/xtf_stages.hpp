@@ -9,9 +9,9 @@
 
 namespace af::xtf {
 
-extern const af_stage kXtfWriteStage;
-extern const af_stage kSwizzleStage;
-extern const af_stage kDeswizzleStage;
+const af_stage* xtf_write_stage();
+const af_stage* swizzle_stage();
+const af_stage* deswizzle_stage();
 
 struct RawSurfaceParams {
     uint32_t width, height, depth, bits_per_texel;

@@ -17,9 +17,43 @@ namespace af::xtf {
 using sdk::format;
 using sdk::usage;
 
-const char* const kXtfWriteParams[] = {"format",       "fallback",  "lowres",      "flags",  "nomip",
-                                       "dither",       "filter",    "premultiply", "linear", "mipskip",
-                                       "reflectivity", "bumpscale", nullptr};
+sdk::Param vtf_format_param(std::string doc) {
+    std::vector<std::string> names{"auto"};
+    for (int32_t i = 0; i < kVtfFormatCount; ++i) names.emplace_back(vtf_format_name(i));
+    return sdk::one_of("format", std::move(names), std::move(doc)).def("auto").any_case();
+}
+
+sdk::Param filter_param() {
+    // parse_filter's names and the aliases it takes, in any case.
+    return sdk::one_of(
+               "filter",
+               {"box", "triangle", "kaiser", "lanczos3", "mitchell", "point", "lanczos", "tent", "linear", "nearest"},
+               "mip and fallback resampling filter")
+        .def("mitchell")
+        .any_case();
+}
+
+sdk::Param reflectivity_param() {
+    return sdk::list("reflectivity", "three numbers r,g,b (default: computed from mip 0)");
+}
+
+const sdk::ParamTable& xtf_write_params() {
+    static const sdk::ParamTable t{
+        vtf_format_param("VTF format name, or auto: keep the texture's layout"),
+        sdk::text("fallback", "fallback image: auto (largest side 8), none, a side N (1..255) or WxH").def("auto"),
+        sdk::boolean("lowres", "write the 1x1 RGB888 reflectivity pixel").def("true"),
+        sdk::integer("flags", 0, 0xFFFFFFFFll, "VTF flags as given (ENVMAP and NOMIP follow the data)"),
+        sdk::boolean("nomip", "write the top level only").def("false"),
+        sdk::boolean("dither", "dither when quantising to P8").def("true"),
+        filter_param(),
+        sdk::boolean("premultiply", "resample with premultiplied alpha").def("true"),
+        sdk::boolean("linear", "resample in linear light").def("false"),
+        sdk::integer("mipskip", 0, 255, "mip levels the engine skips (header field)").def("0"),
+        reflectivity_param(),
+        sdk::number("bumpscale", "bump map scale (header field)").def("1"),
+    };
+    return t;
+}
 
 namespace {
 

@@ -10,7 +10,13 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <vector>
+
+namespace af::sdk {
+struct Param;
+class ParamTable;
+} // namespace af::sdk
 
 namespace af::xtf {
 
@@ -41,7 +47,9 @@ struct XtfWriteOptions {
 // dither, filter (box, triangle, mitchell, kaiser, …), premultiply, linear, mipskip,
 // reflectivity ("r,g,b"), bumpscale.
 XtfWriteOptions parse_xtf_write_options(const af_options* options);
-extern const char* const kXtfWriteParams[]; // NULL-terminated, for stage descriptors
+// What parse_xtf_write_options reads: the xtf container's write options and
+// the xtf.write stage's parameters.
+const sdk::ParamTable& xtf_write_params();
 
 // What an XTF file stores, before layout: linear (unswizzled) images.
 struct XtfContent {
@@ -60,6 +68,9 @@ inline std::vector<uint8_t> write_xtf(const af_host* host, const Texture& in, co
 }
 
 // Helpers shared with the VTF writer.
+sdk::Param vtf_format_param(std::string doc);
+sdk::Param filter_param();
+sdk::Param reflectivity_param();
 uint32_t auto_vtf_format(uint32_t af_format);
 // Frames × faces × mips images of `in` in `format` with `mips` levels: copies
 // surfaces when the format matches and the chain is there, otherwise decodes,

@@ -293,7 +293,7 @@ TEST_CASE("item names that climb out of the output directory are refused", "[tem
     TestProject t;
     t.write("src/x.bin", "x");
     StepTable steps = png_test_steps();
-    steps.add({"evil", "", 1, StepKind::Map, {}, false, "test", false, [](StepContext&, std::vector<Item> items) {
+    steps.add({.name = "evil", .provider = "test", .run = [](StepContext&, std::vector<Item> items) {
                    for (auto& it : items) it.name = "../../escaped.bin";
                    return items;
                }});

@@ -44,15 +44,11 @@ std::vector<std::string> files_below(const fs::path& dir) {
 // name, or the metadata value `entry`, to its `to` parameter.
 StepTable steps_with_rename() {
     StepTable steps = png_test_steps();
-    steps.add({"rename",
-               "names the item as a hostile container would",
-               1,
-               StepKind::Map,
-               {{"to", "", {}, ""}, {"field", "name", {"name", "entry"}, ""}},
-               false,
-               "test",
-               false,
-               [](StepContext& ctx, std::vector<Item> items) {
+    steps.add({.name = "rename",
+               .description = "names the item as a hostile container would",
+               .params = {{"to", "", {}, ""}, {"field", "name", {"name", "entry"}, ""}},
+               .provider = "test",
+               .run = [](StepContext& ctx, std::vector<Item> items) {
                    for (auto& it : items) {
                        if (ctx.params.at("field") == "name")
                            it.name = ctx.params.at("to");
@@ -189,6 +185,7 @@ TEST_CASE("the extract step keeps container metadata inside the output tree", "[
         out.meta["entry"] = tex->meta["entry"];
         return out;
     };
+    steps.reader_meta_keys = std::vector<std::string>{"entry"}; // so the template may name {entry}
     const fs::path escape = outside(t, "extract");
     auto write_input = [&](const std::string& entry) {
         t.write_png("src/a.png", 8, 8, 3);

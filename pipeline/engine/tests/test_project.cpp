@@ -39,8 +39,12 @@ StepTable png_test_steps() {
         return encode_png(img);
     };
     // invert: a texture step with a parameter, so parameter changes are testable.
-    t.add({"invert", "inverts colour channels", 1, StepKind::Map, {{"amount", "255", {}, ""}}, false, "test", true,
-           [](StepContext& ctx, std::vector<Item> items) {
+    t.add({.name = "invert",
+           .description = "inverts colour channels",
+           .params = {{"amount", "255", {}, ""}},
+           .provider = "test",
+           .takes_texture = true,
+           .run = [](StepContext& ctx, std::vector<Item> items) {
                int amount = std::stoi(ctx.params.at("amount"));
                for (auto& it : items) {
                    auto t = std::make_shared<Texture>(*it.texture);
@@ -51,14 +55,19 @@ StepTable png_test_steps() {
                return items;
            }});
     // slow: lets the kill test catch a build in the middle.
-    t.add({"slow", "sleeps", 1, StepKind::Map, {{"ms", "50", {}, ""}}, false, "test", false,
-           [](StepContext& ctx, std::vector<Item> items) {
+    t.add({.name = "slow",
+           .description = "sleeps",
+           .params = {{"ms", "50", {}, ""}},
+           .provider = "test",
+           .run = [](StepContext& ctx, std::vector<Item> items) {
                std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(ctx.params.at("ms"))));
                return items;
            }});
     // split: 1 → 2 items with {part} metadata.
-    t.add({"split", "two copies", 1, StepKind::Map, {}, false, "test", false,
-           [](StepContext&, std::vector<Item> items) {
+    t.add({.name = "split",
+           .description = "two copies",
+           .provider = "test",
+           .run = [](StepContext&, std::vector<Item> items) {
                std::vector<Item> out;
                for (auto& it : items)
                    for (int i = 0; i < 2; ++i) {

@@ -71,6 +71,40 @@ TEST_CASE("a plugin built against an older minor with smaller tables loads") {
     CHECK(r.container_for("x.bin", head, 4).item == c.item);
 }
 
+TEST_CASE("an older minor's stage and container declare nothing: their parameters go unchecked") {
+    PluginRegistry r;
+    REQUIRE(r.load_file(plugin("abi_old_minor")));
+    auto s = r.stage("old.passthrough");
+    REQUIRE(s);
+    CHECK(s.item->params == nullptr);
+    CHECK(s.item->param_decls == nullptr); // beyond its struct_size: zero
+    CHECK(s.item->meta_keys == nullptr);
+    auto c = r.container_by_name("oldfmt");
+    REQUIRE(c);
+    CHECK(c.item->read_options == nullptr);
+    CHECK(c.item->meta_keys == nullptr);
+}
+
+TEST_CASE("a malformed parameter declaration is refused, naming the stage and the parameter") {
+    PluginRegistry r;
+    CHECK_FALSE(r.load_file(plugin("abi_bad_params")));
+    REQUIRE(failure_for(r, plugin("abi_bad_params")));
+    CHECK_THAT(failure_for(r, plugin("abi_bad_params"))->reason,
+               Catch::Contains("stage bad.stage, parameter 'mode': an enum without choices"));
+}
+
+TEST_CASE("the built-in PNG container declares its options") {
+    PluginRegistry r;
+    auto c = r.container_by_name("png");
+    REQUIRE(c);
+    REQUIRE(c.item->read_options != nullptr);
+    CHECK(c.item->read_option_count == 0);
+    REQUIRE(c.item->write_option_count == 5);
+    CHECK(std::string(c.item->write_options[3]->name) == "bit_depth");
+    REQUIRE(c.item->meta_keys != nullptr);
+    CHECK(c.item->meta_keys[0] == nullptr);
+}
+
 TEST_CASE("the same plugin name twice keeps the first") {
     PluginRegistry r;
     REQUIRE(r.load_file(plugin("abi_good")));

@@ -116,6 +116,143 @@ inline af_plugin make_plugin(const char* name, const char* version, const char* 
     return p;
 }
 
+// ---- parameter declarations (API 1.2) ------------------------------------
+//
+// What a stage's parameters, a container's read/write options and a codec's
+// encode/decode options are, so the host can check a pipeline when it loads:
+//
+//   static const af::sdk::ParamTable kParams{
+//       af::sdk::one_of("what", {"payload", "cover"}, "what each item holds").def("payload"),
+//       af::sdk::integer("level", -1, 15, "only this level (-1: all)").def("-1"),
+//       af::sdk::directory("replacements", "folder of replacement pages").required(),
+//   };
+//   af::sdk::declare_params(stage, kParams);          // or declare_read_options(container, …), …
+//   static const char* const kMeta[] = {"level", "x", "y", nullptr};
+//   stage.meta_keys = kMeta;                          // af::sdk::kNoMetaKeys when it sets none
+//
+// Without declarations (plugins built against API 1.0/1.1) the host accepts
+// any parameter and value and skips the output-placeholder check.
+
+// One declared parameter, built by the functions below; chain .def(), .required(), .any_case().
+struct Param {
+    std::string name{}, doc{};
+    uint32_t type = AF_PARAM_TEXT;
+    uint32_t flags = 0;
+    double min = 0, max = 0;
+    std::vector<std::string> choices{};
+    std::optional<std::string> default_value{};
+
+    Param def(std::string v) && {
+        default_value = std::move(v);
+        return std::move(*this);
+    }
+    Param required() && {
+        flags |= AF_PARAM_REQUIRED;
+        return std::move(*this);
+    }
+    Param any_case() && {
+        flags |= AF_PARAM_IGNORE_CASE;
+        return std::move(*this);
+    }
+};
+
+inline Param text(std::string name, std::string doc) { return {std::move(name), std::move(doc), AF_PARAM_TEXT}; }
+inline Param integer(std::string name, long long lo, long long hi, std::string doc) {
+    return {std::move(name), std::move(doc), AF_PARAM_INTEGER, AF_PARAM_HAS_MIN | AF_PARAM_HAS_MAX,
+            double(lo),      double(hi)};
+}
+// lo < value <= hi when `above` is set, else lo <= value <= hi.
+inline Param number(std::string name, double lo, double hi, std::string doc, bool above = false) {
+    return {std::move(name),
+            std::move(doc),
+            AF_PARAM_NUMBER,
+            AF_PARAM_HAS_MIN | AF_PARAM_HAS_MAX | (above ? AF_PARAM_MIN_EXCLUSIVE : 0u),
+            lo,
+            hi};
+}
+inline Param number(std::string name, std::string doc) { return {std::move(name), std::move(doc), AF_PARAM_NUMBER}; }
+inline Param boolean(std::string name, std::string doc) { return {std::move(name), std::move(doc), AF_PARAM_BOOL}; }
+inline Param one_of(std::string name, std::vector<std::string> choices, std::string doc) {
+    return {std::move(name), std::move(doc), AF_PARAM_ENUM, 0, 0, 0, std::move(choices)};
+}
+// Paths the stage reads: the host may hash what they name into its up-to-date checks.
+inline Param file(std::string name, std::string doc) { return {std::move(name), std::move(doc), AF_PARAM_FILE}; }
+inline Param directory(std::string name, std::string doc) { return {std::move(name), std::move(doc), AF_PARAM_DIR}; }
+inline Param list(std::string name, std::string doc, std::vector<std::string> choices = {}) {
+    return {std::move(name), std::move(doc), AF_PARAM_LIST, 0, 0, 0, std::move(choices)};
+}
+
+// The C tables for a list of Params, built once and kept (static storage:
+// the host keeps pointers into them).
+class ParamTable {
+  public:
+    ParamTable() : ParamTable(std::initializer_list<Param>{}) {}
+    ParamTable(std::initializer_list<Param> params) : params_(params) {
+        choices_.resize(params_.size());
+        c_.resize(params_.size());
+        for (size_t i = 0; i < params_.size(); ++i) {
+            const Param& p = params_[i];
+            af_param& c = c_[i];
+            init_header(c);
+            c.name = p.name.c_str();
+            c.type = p.type;
+            c.flags = p.flags;
+            if (!p.choices.empty()) {
+                for (const auto& ch : p.choices) choices_[i].push_back(ch.c_str());
+                choices_[i].push_back(nullptr);
+                c.choices = choices_[i].data();
+            }
+            c.default_value = p.default_value ? p.default_value->c_str() : nullptr;
+            c.min = p.min;
+            c.max = p.max;
+            c.doc = p.doc.c_str();
+        }
+        for (const auto& c : c_) ptrs_.push_back(&c);
+        for (const auto& p : params_) names_.push_back(p.name.c_str());
+        names_.push_back(nullptr);
+    }
+    ParamTable(const ParamTable&) = delete;
+    ParamTable& operator=(const ParamTable&) = delete;
+
+    // Never NULL, even when empty: an empty table declares "no parameters".
+    const af_param* const* decls() const { return ptrs_.empty() ? kNone : ptrs_.data(); }
+    uint32_t count() const { return uint32_t(ptrs_.size()); }
+    // NULL-terminated names, for af_stage.params (what hosts before API 1.2 read).
+    const char* const* names() const { return names_.data(); }
+
+  private:
+    static constexpr const af_param* kNone[1] = {nullptr};
+    std::vector<Param> params_;
+    std::vector<std::vector<const char*>> choices_;
+    std::vector<af_param> c_;
+    std::vector<const af_param*> ptrs_;
+    std::vector<const char*> names_;
+};
+
+inline constexpr const char* kNoMetaKeys[1] = {nullptr};
+
+inline void declare_params(af_stage& s, const ParamTable& t) {
+    s.params = t.names();
+    s.param_decls = t.decls();
+    s.param_decl_count = t.count();
+}
+inline void declare_read_options(af_container& c, const ParamTable& t) {
+    c.read_options = t.decls();
+    c.read_option_count = t.count();
+}
+inline void declare_write_options(af_container& c, const ParamTable& t) {
+    c.write_options = t.decls();
+    c.write_option_count = t.count();
+}
+inline void declare_decode_options(af_codec& c, const ParamTable& t) {
+    c.decode_options = t.decls();
+    c.decode_option_count = t.count();
+}
+inline void declare_encode_options(af_codec& c, const ParamTable& t) {
+    c.encode_options = t.decls();
+    c.encode_option_count = t.count();
+}
+
 // Read access to string options with typed getters and clear errors.
 class Options {
   public:

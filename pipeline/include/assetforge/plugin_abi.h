@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 #define AF_API_MAJOR 1
-#define AF_API_MINOR 1
+#define AF_API_MINOR 2
 #define AF_ENTRY_SYMBOL "assetforge_plugin_entry"
 
 #if defined(_WIN32)
@@ -203,6 +203,50 @@ typedef struct af_info_text {
     char* text; /* human-readable report, lines ending in '\n' */
 } af_info_text;
 
+/* ---- parameter declarations (API 1.2) ------------------------------
+ *
+ * A stage declares its parameters, a container its read and write options,
+ * a codec its encode and decode options, so that the host checks a pipeline
+ * when it loads: an unknown name, a value of the wrong type or outside the
+ * choices is an error naming the file, line and column, before anything runs.
+ * Values still reach the plugin as text (af_options); the host normalises
+ * AF_PARAM_BOOL values to "true"/"false", AF_PARAM_INTEGER values to decimal
+ * and AF_PARAM_IGNORE_CASE choices to their declared spelling, and leaves
+ * every other value as written.
+ *
+ * A table that declares nothing (a NULL pointer, as in every plugin built
+ * against API 1.0/1.1) is not checked: its stage, container or codec accepts
+ * any parameter and any value, as before. To declare "no parameters", point
+ * at an empty list (count 0, pointer not NULL). */
+
+#define AF_PARAM_TEXT 0u    /* any text */
+#define AF_PARAM_INTEGER 1u /* decimal or 0x-hex, within [min, max] when the flags say so */
+#define AF_PARAM_NUMBER 2u  /* a finite decimal number, within [min, max] (or (min, max]) */
+#define AF_PARAM_BOOL 3u    /* true/false, yes/no, on/off, 1/0 (any case) */
+#define AF_PARAM_ENUM 4u    /* one of `choices` */
+#define AF_PARAM_FILE 5u    /* a path to a file the stage reads (relative: to af_stage_io.base_dir) */
+#define AF_PARAM_DIR 6u     /* a path to a directory the stage reads */
+/* Comma-separated values (a YAML list is joined with ','), each one of `choices` when that is not NULL. */
+#define AF_PARAM_LIST 7u
+/* A type this host does not know (from a newer minor) is checked as AF_PARAM_TEXT. */
+
+#define AF_PARAM_HAS_MIN 0x1u
+#define AF_PARAM_HAS_MAX 0x2u
+#define AF_PARAM_MIN_EXCLUSIVE 0x4u /* the value must be greater than min, not equal to it */
+#define AF_PARAM_IGNORE_CASE 0x8u   /* choices match in any letter case */
+#define AF_PARAM_REQUIRED 0x10u     /* a stage parameter that must be given */
+
+typedef struct af_param {
+    AF_TABLE_HEADER;
+    const char* name;
+    uint32_t type;              /* AF_PARAM_* */
+    uint32_t flags;             /* AF_PARAM_HAS_MIN | … */
+    const char* const* choices; /* AF_PARAM_ENUM, AF_PARAM_LIST: NULL-terminated */
+    const char* default_value;  /* as text, or NULL; the host fills in a stage parameter's default */
+    double min, max;            /* AF_PARAM_INTEGER, AF_PARAM_NUMBER, per the flags */
+    const char* doc;            /* one line, for messages and listings */
+} af_param;
+
 typedef struct af_container {
     AF_TABLE_HEADER;
     const char* name;        /* "dds" */
@@ -218,6 +262,14 @@ typedef struct af_container {
                        af_error* error);
     af_status (*info)(const af_host* host, const af_input* in, const af_options* options, af_info_text* out,
                       af_error* error);
+    /* API 1.2: the options read and write take (see af_param; NULL: undeclared,
+     * any option accepted), and the metadata keys read puts in af_texture.meta,
+     * NULL-terminated (NULL: undeclared, output placeholders go unchecked). */
+    const af_param* const* read_options;
+    const af_param* const* write_options;
+    uint32_t read_option_count;
+    uint32_t write_option_count;
+    const char* const* meta_keys;
 } af_container;
 
 typedef struct af_codec {
@@ -234,6 +286,11 @@ typedef struct af_codec {
     /* src: R8G8B8A8_UNORM(_SRGB) or R32G32B32A32_FLOAT; dst allocated by the caller. */
     af_status (*encode)(const af_host* host, const af_surface* src, af_surface* dst, const af_options* options,
                         af_error* error);
+    /* API 1.2: the options decode and encode take (see af_param; NULL: undeclared). */
+    const af_param* const* decode_options;
+    const af_param* const* encode_options;
+    uint32_t decode_option_count;
+    uint32_t encode_option_count;
 } af_codec;
 
 /* An item flowing through a pipeline: raw bytes or a texture, with metadata. */
@@ -273,8 +330,18 @@ typedef struct af_stage {
     uint32_t kind;           /* AF_STAGE_MAP or AF_STAGE_GATHER */
     uint32_t takes;          /* AF_STAGE_TAKES_* */
     uint32_t reserved;
-    const char* const* params; /* NULL-terminated list of accepted parameter names */
+    /* NULL-terminated list of accepted parameter names (NULL: any). Hosts
+     * before API 1.2 read only this; newer hosts use param_decls when set. */
+    const char* const* params;
     af_status (*run)(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
+    /* API 1.2: the parameters with their types (see af_param; NULL: only the
+     * names in `params` are checked), and the metadata keys the emitted items
+     * may carry beyond those of the input, NULL-terminated (NULL: undeclared,
+     * so output placeholders of jobs using the stage go unchecked). */
+    const af_param* const* param_decls;
+    const char* const* meta_keys;
+    uint32_t param_decl_count;
+    uint32_t reserved_1_2;
 } af_stage;
 
 /* A CLI subcommand: `assetforge NAME args…`. Returns the process exit code

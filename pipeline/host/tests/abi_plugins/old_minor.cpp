@@ -1,6 +1,8 @@
 // Simulates a plugin compiled against an older 1.x SDK whose tables were
-// shorter: the plugin table ends before `commands` and the container table
-// ends before `info`. The host must load it and treat the missing fields as 0.
+// shorter: the plugin table ends before `commands`, the container table ends
+// before `info` and the stage table before the parameter declarations of API
+// 1.2. The host must load it and treat the missing fields as 0: its stage then
+// takes any parameter and may set any metadata.
 #include "assetforge/plugin_abi.h"
 
 #include <cstddef>
@@ -33,6 +35,18 @@ struct old_plugin { // af_plugin without the command arrays
     uint32_t stage_count;
 };
 
+struct old_stage { // af_stage as of API 1.1: parameter names only (here none: any parameter)
+    AF_TABLE_HEADER;
+    const char* name;
+    const char* description;
+    uint32_t version;
+    uint32_t kind;
+    uint32_t takes;
+    uint32_t reserved;
+    const char* const* params;
+    af_status (*run)(const af_host*, const af_stage_io*, const af_options*, af_error*);
+};
+
 int32_t probe(const uint8_t* h, uint64_t n, const char*) { return n >= 4 && std::memcmp(h, "OLD!", 4) == 0 ? AF_PROBE_MAGIC : 0; }
 
 af_status read(const af_host*, const af_input*, const af_options*, af_texture*, af_error* e) {
@@ -42,16 +56,37 @@ af_status read(const af_host*, const af_input*, const af_options*, af_texture*, 
     return AF_ERR_UNSUPPORTED;
 }
 
+// Emits every input unchanged.
+af_status passthrough(const af_host*, const af_stage_io* io, const af_options*, af_error*) {
+    for (uint32_t i = 0; i < io->input_count; ++i)
+        if (af_status s = io->emit(io->ctx, io->inputs[i]); s != AF_OK) return s;
+    return AF_OK;
+}
+
+const old_stage stage = {sizeof(old_stage),
+                         AF_API_MAJOR,
+                         1,
+                         "old.passthrough",
+                         "passes items through",
+                         1,
+                         AF_STAGE_MAP,
+                         AF_STAGE_TAKES_BYTES,
+                         0,
+                         nullptr,
+                         passthrough};
+const af_stage* stages[] = {reinterpret_cast<const af_stage*>(&stage)};
+
 const old_container container = {sizeof(old_container), AF_API_MAJOR, 0, "oldfmt", ".old", "older minor", 1, AF_CAN_READ, probe,
                                  read, nullptr};
 const af_container* containers[] = {reinterpret_cast<const af_container*>(&container)};
-const old_plugin plugin = {sizeof(old_plugin), AF_API_MAJOR, 0, "abi_old", "0.1", "older minor",
-                           containers, 1, nullptr, 0, nullptr, 0};
+const old_plugin plugin = {
+    sizeof(old_plugin), AF_API_MAJOR, 0, "abi_old", "0.1", "older minor", containers, 1, nullptr, 0, stages, 1};
 
 } // namespace
 
 extern "C" AF_EXPORT const af_plugin* assetforge_plugin_entry(const af_host*) {
     static_assert(sizeof(old_plugin) < sizeof(af_plugin));
     static_assert(sizeof(old_container) < sizeof(af_container));
+    static_assert(sizeof(old_stage) < sizeof(af_stage));
     return reinterpret_cast<const af_plugin*>(&plugin);
 }
