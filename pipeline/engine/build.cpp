@@ -7,6 +7,7 @@
 #include "engine/memory_budget.hpp"
 #include "engine/output_root_guard.hpp"
 #include "engine/output_template.hpp"
+#include "engine/param_inputs.hpp"
 #include "engine/plan.hpp"
 #include "engine/progress.hpp"
 #include "engine/run_marker.hpp"
@@ -89,6 +90,7 @@ struct Input {
 struct JobRun {
     const Job* job = nullptr;
     PlanJob* plan = nullptr;
+    std::vector<ParamRead> param_reads; // files and folders step parameters name: part of each action's key
     OutputTemplate tpl;
     std::string out_base; // absolute fixed directory of the output template, normal
     Hash128 signature;    // normalised steps, versions, template
@@ -319,6 +321,7 @@ class Build {
             r.tpl = r.plan->tpl;
             r.out_base = r.plan->out_base;
             r.signature = job_signature(*r.job);
+            r.param_reads = param_reads(*r.job, p_.root);
             by_name[r.job->name] = &r;
         }
         for (auto& r : runs_) {
@@ -719,6 +722,7 @@ class Build {
                 ih.field(in.name);
                 field(ih, *in.hash);
             }
+            if (!j.param_reads.empty()) hash_param_reads(j.param_reads, job, p_.root, *store_, ih);
             Hash128 input_hash = ih.digest();
             Hasher kh;
             field(kh, j.signature);

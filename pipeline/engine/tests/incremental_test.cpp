@@ -417,3 +417,34 @@ TEST_CASE("a changed plugin identity rebuilds what it produced", "[incremental]"
     CHECK(s.built == 6);
     CHECK(s.actions[0].reason.find("plugin testpng changed") == 0);
 }
+
+TEST_CASE("files a step parameter names are part of the action's key", "[incremental][promise]") {
+    TestProject t;
+    t.write("src/a.txt", "a");
+    t.write("extra/1.bin", "one");
+    const char* yaml = "assetforge: 1\njobs:\n  j:\n    inputs: \"src/*.txt\"\n    steps: [ { append: { from: extra } } ]\n"
+                       "    output: \"out/{name}\"\n";
+    REQUIRE(t.build(yaml).built == 1);
+    CHECK(t.read("out/a.txt") == "aone");
+    CHECK(t.build(yaml).built == 0);
+    t.write("extra/1.bin", "ONE"); // edited
+    auto s = t.build(yaml);
+    CHECK(s.built == 1);
+    CHECK(t.read("out/a.txt") == "aONE");
+    t.write("extra/2.bin", "two"); // added
+    CHECK(t.build(yaml).built == 1);
+    CHECK(t.read("out/a.txt") == "aONEtwo");
+    std::filesystem::remove(t.path("extra/2.bin")); // removed
+    CHECK(t.build(yaml).built == 1);
+    CHECK(t.read("out/a.txt") == "aONE");
+    // A file in the folder that links out of the project fails the action, unread.
+    TestProject outside;
+    outside.write("secret", "SECRET");
+    std::filesystem::create_symlink(outside.path("secret"), t.path("extra/3.bin"));
+    s = t.build(yaml);
+    REQUIRE(s.failed == 1);
+    for (const auto& a : s.actions)
+        if (a.status == "failed")
+            CHECK_THAT(a.error, Catch::Contains("extra/3.bin") && Catch::Contains("follow_links"));
+    CHECK(t.read("out/a.txt") == "aONE");
+}

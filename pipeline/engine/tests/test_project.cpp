@@ -77,7 +77,29 @@ StepTable png_test_steps() {
                    }
                return out;
            }});
-    t.keeps_names({"invert", "slow"});
+    // append: adds the bytes of every file in a folder (a folder-typed
+    // parameter, like pages.repack's replacements) to each item.
+    ParamSpec folder{"from", "", {}, "folder whose files are appended"};
+    folder.type = ParamType::Dir;
+    t.add({.name = "append",
+           .description = "appends a folder's files",
+           .params = {folder},
+           .provider = "test",
+           .run = [](StepContext& ctx, std::vector<Item> items) {
+               std::vector<fs::path> files;
+               for (const auto& e : fs::directory_iterator(ctx.base_dir / ctx.params.at("from"))) files.push_back(e.path());
+               std::sort(files.begin(), files.end());
+               for (auto& it : items) {
+                   auto bytes = *it.bytes;
+                   for (const auto& f : files) {
+                       std::ifstream in(f, std::ios::binary);
+                       bytes.insert(bytes.end(), std::istreambuf_iterator<char>(in), {});
+                   }
+                   it.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+               }
+               return items;
+           }});
+    t.keeps_names({"invert", "slow", "append"});
     return t;
 }
 
