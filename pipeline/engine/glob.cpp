@@ -1,6 +1,7 @@
 #include "engine/glob.hpp"
 
 #include "core/atomic_file.hpp"
+#include "engine/link_guard.hpp"
 #include "engine/output_template.hpp"
 
 #include <dirent.h>
@@ -30,7 +31,8 @@ std::vector<std::string_view> split(std::string_view s) {
     return out;
 }
 
-// Expands {a,b} alternatives into separate patterns (nesting allowed).
+} // namespace
+
 void expand_braces(const std::string& p, std::vector<std::string>& out) {
     size_t open = p.find('{');
     if (open == std::string::npos) {
@@ -60,6 +62,8 @@ bool hidden(std::string_view name) { return !name.empty() && name[0] == '.'; }
 
 // `hidden_rule`: wildcards never match a leading dot (include patterns);
 // exclude patterns match hidden names like any other.
+namespace {
+
 bool match_segment(std::string_view pat, std::string_view s, bool hidden_rule) {
     if (hidden_rule && hidden(s) && !hidden(pat)) return false;
     size_t p = 0, i = 0, star_p = std::string_view::npos, star_i = 0;
@@ -133,24 +137,6 @@ bool names_a_dot(const std::vector<std::string_view>& parts) {
     return std::any_of(parts.begin(), parts.end(), [](std::string_view p) { return hidden(p); });
 }
 
-std::string real_path(const std::string& p) {
-    char* r = ::realpath(p.c_str(), nullptr);
-    if (!r) return "";
-    std::string s(r);
-    ::free(r);
-    return s;
-}
-
-bool inside(const std::string& p, const std::string& root) {
-    if (root == "/") return !p.empty() && p[0] == '/';
-    return p == root || (p.size() > root.size() && p.compare(0, root.size(), root) == 0 && p[root.size()] == '/');
-}
-
-std::string escape_message(const std::string& link, const std::string& target, const std::string& root) {
-    return "input " + link + " is a symbolic link to " + target +
-           ", outside the input root " + root + "; not read (set 'follow_links: true' on the job to allow it)";
-}
-
 // One pattern's walk: the files it visits and the links it meets.
 struct Walk {
     const std::vector<std::string_view>* rest_parts = nullptr; // pattern below its fixed directory
@@ -193,13 +179,13 @@ template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, 
                         if (std::find(w.entered.begin(), w.entered.end(), id) != w.entered.end()) continue;
                         w.entered.push_back(id);
                         subdirs.push_back(std::move(full));
-                    } else if (!inside(target, w.real_root) && match_below(*w.rest_parts, 0, split(rel), 0)) {
-                        fn(full, rel, escape_message(full, target, w.real_root), true);
+                    } else if (!real_inside(target, w.real_root) && match_below(*w.rest_parts, 0, split(rel), 0)) {
+                        fn(full, rel, link_escape_message(full, target, w.real_root), true);
                     }
                     continue;
                 }
                 if (!S_ISREG(st.st_mode)) continue;
-                if (!w.follow && !inside(target, w.real_root)) escape = escape_message(full, target, w.real_root);
+                if (!w.follow && !real_inside(target, w.real_root)) escape = link_escape_message(full, target, w.real_root);
                 type = DT_REG;
             } else {
                 type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
@@ -213,22 +199,6 @@ template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, 
     }
     ::closedir(d);
     for (const auto& sd : subdirs) walk(sd, base_len, w, fn);
-}
-
-// The first folder between `root` and `path` (both lexical, absolute) that is
-// a link resolving outside `real_root`, as an escape message; "" if none.
-std::string escape_on_way(const fs::path& root, const fs::path& path, const std::string& real_root) {
-    fs::path at = root;
-    for (const auto& part : path.lexically_relative(root)) {
-        if (part.empty() || part == ".") continue;
-        at /= part;
-        struct stat st;
-        if (::lstat(at.c_str(), &st) != 0) return "";
-        if (!S_ISLNK(st.st_mode)) continue;
-        std::string target = real_path(at.native());
-        if (!inside(target, real_root)) return escape_message(at.native(), target, real_root);
-    }
-    return "";
 }
 
 } // namespace
@@ -290,17 +260,13 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
         // Which root links must stay in: the declared one, else the project
         // when the pattern lies in it, else the pattern's own fixed folder
         // (an absolute path the user gave, e.g. with -D).
-        fs::path lex_root = !options.input_root.empty() && path_within(base_abs, options.input_root.lexically_normal())
-                                ? options.input_root.lexically_normal()
-                            : path_within(base_abs, project) ? project
-                                                              : base_abs;
+        InputRoot root_for = input_root_for(base_abs, options.input_root, project);
         Walk w;
         w.rest_parts = &rest_parts;
         w.follow = options.follow_links;
         w.dot_ok = names_a_dot(rest_parts);
-        w.real_root = real_path(lex_root.native());
-        if (w.real_root.empty()) w.real_root = lex_root.native();
-        std::string base_escape = w.follow ? "" : escape_on_way(lex_root, base_abs, w.real_root);
+        w.real_root = root_for.real;
+        std::string base_escape = w.follow ? "" : escape_on_way(root_for, base_abs);
         if (!base_escape.empty()) {
             // The pattern's own folder leads out: one failing input, and the
             // folder on the other side is not even listed.
@@ -329,8 +295,8 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
             std::string escape;
             if (S_ISLNK(st.st_mode) && !w.follow) {
                 std::string target = real_path(f.native());
-                if (!target.empty() && !inside(target, w.real_root))
-                    escape = escape_message(f.native(), target, w.real_root);
+                if (!target.empty() && !real_inside(target, w.real_root))
+                    escape = link_escape_message(f.native(), target, w.real_root);
             }
             if (escape.empty() && !fs::is_regular_file(f, ec)) continue;
             consider(f.native(), rest, escape, false);

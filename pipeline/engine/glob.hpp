@@ -29,6 +29,10 @@ struct GlobOptions {
     bool follow_links = false;  // enter linked folders and read links wherever they point
 };
 
+// {a,b} alternatives as separate patterns (nesting allowed). Throws
+// std::invalid_argument on an unbalanced '{'.
+void expand_braces(const std::string& pattern, std::vector<std::string>& out);
+
 // Fixed leading directories of a pattern ("src/tex" for "src/tex/**/*.png").
 std::string glob_base(std::string_view pattern);
 

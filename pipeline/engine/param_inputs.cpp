@@ -1,5 +1,6 @@
 #include "engine/param_inputs.hpp"
 
+#include "engine/link_guard.hpp"
 #include "engine/output_template.hpp"
 
 #include <sys/stat.h>
@@ -13,21 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string real_path(const fs::path& p) {
-    char* r = ::realpath(p.c_str(), nullptr);
-    if (!r) return "";
-    std::string s(r);
-    ::free(r);
-    return s;
-}
-
-bool inside(const std::string& p, const std::string& root) {
-    return p == root || (p.size() > root.size() && p.compare(0, root.size(), root) == 0 && p[root.size()] == '/');
-}
-
 [[noreturn]] void escape(const ParamRead& r, const fs::path& link, const std::string& target, const std::string& root) {
-    throw std::runtime_error("parameter " + r.label + ": " + link.string() + " is a symbolic link to " + target +
-                             ", outside " + root + "; not read (set 'follow_links: true' on the job to allow it)");
+    throw std::runtime_error("parameter " + r.label + ": " + link_escape_message(link.native(), target, root));
 }
 
 void hash_one(const fs::path& file, const std::string& rel_name, const fs::path& root, StateStore& store, Hasher& h) {
@@ -68,29 +56,17 @@ void hash_param_reads(const std::vector<ParamRead>& reads, const Job& job, const
         h.field("param:" + r.label);
         // Links must stay inside the project for paths in it, inside the
         // named file's or folder's own place for paths the user gave outside it.
-        fs::path lex_root = !job.input_root.empty() && path_within(r.path, job.input_root) ? job.input_root
-                            : path_within(r.path, root)                                  ? root
-                                                                                         : r.path;
-        std::string real_root = real_path(lex_root);
-        if (real_root.empty()) real_root = lex_root.native();
+        InputRoot root_for = input_root_for(r.path, job.input_root, root);
         struct stat st;
         if (::lstat(r.path.c_str(), &st) != 0) {
             h.field("missing"); // the step reports it when it runs
             continue;
         }
-        if (!job.follow_links) {
-            // The named path itself, or a folder on the way, may be the link.
-            fs::path at = lex_root;
-            for (const auto& part : r.path.lexically_relative(lex_root)) {
-                if (part.empty() || part == ".") continue;
-                at /= part;
-                struct stat lst;
-                if (::lstat(at.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-                    std::string target = real_path(at);
-                    if (!inside(target, real_root)) escape(r, at, target, real_root);
-                }
-            }
-        }
+        // The named path itself, or a folder on the way, may be the link.
+        if (!job.follow_links)
+            if (auto msg = escape_on_way(root_for, r.path); !msg.empty())
+                throw std::runtime_error("parameter " + r.label + ": " + msg);
+        const std::string& real_root = root_for.real;
         if (!r.folder) {
             hash_one(r.path, "", root, store, h);
             continue;
@@ -103,9 +79,9 @@ void hash_param_reads(const std::vector<ParamRead>& reads, const Job& job, const
             const fs::path& p = it->path();
             std::error_code e2;
             if (it->is_symlink(e2) && !job.follow_links) {
-                std::string target = real_path(p);
+                std::string target = real_path(p.native());
                 if (target.empty()) continue; // dangling: nothing to read
-                if (!inside(target, real_root)) escape(r, p, target, real_root);
+                if (!real_inside(target, real_root)) escape(r, p, target, real_root);
             }
             if (it->is_regular_file(e2)) files.emplace_back(p.lexically_relative(r.path).generic_string(), p);
         }

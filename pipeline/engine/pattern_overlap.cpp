@@ -1,5 +1,7 @@
 #include "engine/pattern_overlap.hpp"
 
+#include "engine/glob.hpp"
+
 #include <bitset>
 #include <vector>
 
@@ -31,34 +33,6 @@ std::bitset<256> everything() {
     std::bitset<256> b;
     b.set();
     return b;
-}
-
-void expand_braces(const std::string& p, std::vector<std::string>& out) {
-    size_t open = p.find('{');
-    if (open == std::string::npos || out.size() > 256) {
-        out.push_back(p);
-        return;
-    }
-    int depth = 0;
-    size_t close = std::string::npos;
-    std::vector<size_t> commas;
-    for (size_t i = open; i < p.size(); ++i) {
-        if (p[i] == '{') ++depth;
-        else if (p[i] == '}' && --depth == 0) {
-            close = i;
-            break;
-        } else if (p[i] == ',' && depth == 1) commas.push_back(i);
-    }
-    if (close == std::string::npos) {
-        out.push_back(p);
-        return;
-    }
-    size_t s = open + 1;
-    commas.push_back(close);
-    for (size_t c : commas) {
-        expand_braces(p.substr(0, open) + p.substr(s, c - s) + p.substr(close + 1), out);
-        s = c + 1;
-    }
 }
 
 std::vector<Tok> glob_tokens(const std::string& g) {

@@ -1,0 +1,34 @@
+// Symbolic links that lead out of an input root: the check globs and
+// file-typed step parameters share, so nothing outside the project is read
+// through a link unless a job says `follow_links: true`.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace af::engine {
+
+// The resolved path, or "" when it does not resolve (dangling, missing).
+std::string real_path(const std::string& p);
+
+// `p` equals `root` or lies below it (both resolved, no trailing '/').
+bool real_inside(const std::string& p, const std::string& root);
+
+// Where links must stay for `path`: the job's declared input root if `path`
+// lies in it, else the project for paths in the project, else `path` itself
+// (an absolute path the user gave on purpose). Both forms: lexical and resolved.
+struct InputRoot {
+    std::filesystem::path lexical;
+    std::string real;
+};
+InputRoot input_root_for(const std::filesystem::path& path, const std::filesystem::path& declared,
+                         const std::filesystem::path& project);
+
+// The message an input reached through `link` (resolving to `target`) fails with.
+std::string link_escape_message(const std::string& link, const std::string& target, const std::string& root);
+
+// The first link between root.lexical and `path` (inclusive) that resolves
+// outside root.real, as a message; "" when there is none.
+std::string escape_on_way(const InputRoot& root, const std::filesystem::path& path);
+
+} // namespace af::engine
