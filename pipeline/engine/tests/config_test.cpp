@@ -219,13 +219,14 @@ presets:
     CHECK(param("c", 2, "amount") == "100"); // and the inner default applies where it does not
     CHECK(param("d", 0, "amount") == "200"); // outside presets the names are plain variables again
 
-    std::string e = error_of(presets + "jobs:\n  a: { inputs: x, steps: [ { tint: { amout: 3 } } ], output: o/{stem} }\n");
-    CHECK(e.find("pipeline.yaml:12:29: 'amout' is not a valid parameter of preset 'tint'") != std::string::npos);
+    std::string e =
+        error_of(presets + "jobs:\n  a: { inputs: x, steps: [ { tint: { amout: 3 } } ], output: \"o/{stem}\" }\n");
+    CHECK(e.find("pipeline.yaml:11:38: 'amout' is not a valid parameter of preset 'tint'") != std::string::npos);
     CHECK(e.find("did you mean 'amount'?") != std::string::npos);
     e = error_of("assetforge: 1\npresets:\n  p: [ invert ]\njobs:\n  a: { inputs: x, steps: [ { p: { amount: 1 } } ], "
-                 "output: o/{stem} }\n");
+                 "output: \"o/{stem}\" }\n");
     CHECK(e.find("preset 'p' takes no parameters (got 'amount')") != std::string::npos);
     e = error_of("assetforge: 1\npresets:\n  p: { params: { a: 1 }, stepz: [ invert ] }\njobs:\n  a: { inputs: x, "
-                 "steps: [ p ], output: o/{stem} }\n");
+                 "steps: [ p ], output: \"o/{stem}\" }\n");
     CHECK(e.find("'stepz' is not a valid key of preset 'p'") != std::string::npos);
 }
