@@ -2,6 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/content_hash.hpp"
+#include "engine/action_memory.hpp"
 #include "engine/glob.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/output_root_guard.hpp"
@@ -550,10 +551,9 @@ class Build {
                     for (const auto& o : rec->outputs) produced.push_back({o.path, abs_of(o.path), "", o.hash, true});
                 return done;
             }
-            uint64_t estimate = 0;
-            for (const auto& in : inputs)
-                if (auto st = stat_file(in.abs.c_str())) estimate += st->size * 16 + (1u << 20);
-            BudgetLease lease(budget_, estimate);
+            std::vector<ActionFile> files;
+            for (const auto& in : inputs) files.push_back({in.rel, in.abs});
+            BudgetLease lease(budget_, action_memory_within(job, files, budget_.limit()));
             std::vector<Item> items;
             for (const auto& in : inputs) items.push_back(bytes_item(in.name, read_whole(in.abs)));
             std::string ext = fs::path(job.output).extension().string();

@@ -69,7 +69,8 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             "stop starting actions after the first failure")("keep-going,k", "keep going after failures (the default)")(
             "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
             "report", po::value<std::string>(&a.opt.report_file), "write a JSON record of every action to FILE")(
-            "memory-budget", po::value<uint64_t>()->default_value(2048), "MiB of images in flight");
+            "memory-budget", po::value<uint64_t>()->default_value(2048),
+            "MiB the running actions may hold together (an action estimated above it fails)");
     }
     po::positional_options_description pos;
     pos.add("file", 1);
@@ -94,7 +95,14 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         }
         a.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
     }
-    if (vm.count("memory-budget")) a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
+    if (vm.count("memory-budget")) {
+        // Every action needs some memory: with none, all of them would fail.
+        if (vm["memory-budget"].as<uint64_t>() == 0) {
+            std::cerr << "assetforge: --memory-budget expects a positive number of MiB\n";
+            return 2;
+        }
+        a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
+    }
     if (a.opt.threads < 0) {
         std::cerr << "assetforge: -j expects a positive number\n";
         return 2;
