@@ -3,6 +3,7 @@
 #include "core/atomic_file.hpp"
 #include "core/content_hash.hpp"
 #include "engine/action_memory.hpp"
+#include "engine/config_error.hpp"
 #include "engine/glob.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/output_root_guard.hpp"
@@ -762,7 +763,9 @@ class Build {
         if (!failures.empty()) {
             err_ << failures.size() << " action(s) failed:\n";
             for (auto* f : failures)
-                err_ << "  " << f->job << ": " << f->input << ": step '" << f->failed_step << "': " << f->error << "\n";
+                err_ << "  "
+                     << printable_name(f->job + ": " + f->input + ": step '" + f->failed_step + "': " + f->error)
+                     << "\n";
         }
         if (summary_.cancelled) err_ << "build cancelled: finished outputs are kept, nothing partial was written\n";
         if (opt_.quiet) return;

@@ -136,10 +136,10 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             std::cout << "removed " << c.removed_files << " output(s) of " << c.actions << " action(s)";
             if (c.missing_files) std::cout << " (" << c.missing_files << " already gone)";
             std::cout << "\n";
-            for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << r << "\n";
+            for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << printable_name(r) << "\n";
             return c.refused.empty() ? 0 : 1;
         } catch (const std::exception& e) {
-            std::cerr << "assetforge clean: " << e.what() << "\n";
+            std::cerr << "assetforge clean: " << printable_name(e.what()) << "\n";
             return 1;
         }
     }
@@ -178,7 +178,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         kept = new BuildSummary(run_build(p, steps, a.opt));
         code = kept->exit_code();
     } catch (const std::exception& e) {
-        std::cerr << "assetforge: " << e.what() << "\n";
+        std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         code = 1;
     }
     sigaction(SIGINT, &old_int, nullptr);
