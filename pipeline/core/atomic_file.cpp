@@ -22,12 +22,14 @@ AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)
         std::filesystem::create_directories(dir, ec);
         if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, dir.string() + ": cannot create directory: " + ec.message());
     }
+    // The temporary's name has a fixed length (prefix and 16 random hex
+    // digits, 24 bytes) rather than growing with the target's, so it fits
+    // wherever the target's name fits. O_EXCL makes it ours alone.
     static thread_local std::mt19937_64 rng{std::random_device{}() ^ uint64_t(getpid())};
     for (int attempt = 0; attempt < 16 && fd_ < 0; ++attempt) {
-        char suffix[32];
-        snprintf(suffix, sizeof suffix, "%016llx", (unsigned long long)rng());
-        temp_ = (dir.empty() ? std::filesystem::path(".") : dir) /
-                (std::string(kTempPrefix) + target_.filename().string() + "." + suffix);
+        char name[32];
+        snprintf(name, sizeof name, "%s%016llx", kTempPrefix, (unsigned long long)rng());
+        temp_ = (dir.empty() ? std::filesystem::path(".") : dir) / name;
         fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd_ < 0 && errno != EEXIST) io_fail(temp_, "cannot create temporary file");
     }

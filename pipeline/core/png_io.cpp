@@ -37,6 +37,171 @@ void write_fn(png_structp png, png_bytep in, png_size_t n) {
 }
 void flush_fn(png_structp) {}
 
+uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
+
+// Bytes of compressed image data the file holds: the IDAT chunks' lengths,
+// the last one cut at the end of the file.
+uint64_t idat_bytes(std::span<const uint8_t> png) {
+    uint64_t sum = 0;
+    for (size_t pos = 8; pos + 8 <= png.size();) {
+        const uint64_t len = be32(png.data() + pos), room = png.size() - pos - 8;
+        const bool idat = memcmp(png.data() + pos + 4, "IDAT", 4) == 0;
+        if (idat) sum += std::min(len, room);
+        if (len + 4 > room || memcmp(png.data() + pos + 4, "IEND", 4) == 0) break;
+        pos += 12 + size_t(len);
+    }
+    return sum;
+}
+
+// Bytes the zlib stream inflates to: every row of every pass with its filter byte.
+uint64_t filtered_bytes(uint32_t w, uint32_t h, uint32_t bits_per_pixel, bool interlaced) {
+    auto rows = [&](uint64_t cols, uint64_t n) { return cols && n ? n * (1 + (cols * bits_per_pixel + 7) / 8) : 0; };
+    if (!interlaced) return rows(w, h);
+    uint64_t sum = 0;
+    for (int pass = 0; pass < 7; ++pass) sum += rows(PNG_PASS_COLS(w, pass), PNG_PASS_ROWS(h, pass));
+    return sum;
+}
+
+// Deflate's densest code is a 258-byte match in 2 bits, so a zlib stream
+// inflates to at most 1032 times its size. Image data shorter than the
+// declared rows need at that ratio cannot fill them: refused before anything
+// the size of the image is allocated.
+constexpr uint64_t kDeflateMaxRatio = 1032;
+
+const char* colour_type_name(int ctype) {
+    switch (ctype) {
+    case PNG_COLOR_TYPE_GRAY:
+        return "grey";
+    case PNG_COLOR_TYPE_RGB:
+        return "RGB";
+    case PNG_COLOR_TYPE_PALETTE:
+        return "palette";
+    case PNG_COLOR_TYPE_GRAY_ALPHA:
+        return "grey+alpha";
+    case PNG_COLOR_TYPE_RGB_ALPHA:
+        return "RGBA";
+    }
+    return "?";
+}
+
+// What read_png fills. It lives in the caller, outside the setjmp frame, so
+// a longjmp cannot leave it with stale values.
+struct Decoded {
+    uint32_t w = 0, h = 0;
+    bool wide = false, srgb = true;
+    bool no_memory = false;      // the error was an allocation, not the data
+    std::vector<uint8_t> rgba8;  // 8-bit files
+    std::vector<float> rgba32f;  // 16-bit files
+    std::vector<uint8_t> buf;    // one row as libpng delivers it (every row when interlaced)
+    std::vector<png_bytep> rows; // interlaced only
+};
+
+// Grows d's pixels row by row as the rows decode, so a file whose data stops
+// early never costs more than what it held. Interlaced files fill every row
+// on each pass and are read whole. Only plain locals live across setjmp; on
+// false, *err says why.
+bool read_png(ReadState* state, Decoded* d, std::string* err) {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, err, png_fail, png_warn);
+    png_infop info = png ? png_create_info_struct(png) : nullptr;
+    if (!info) {
+        png_destroy_read_struct(&png, nullptr, nullptr);
+        *err = "out of memory";
+        d->no_memory = true;
+        return false;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, nullptr);
+        return false;
+    }
+    png_set_read_fn(png, state, read_fn);
+    png_set_user_limits(png, 65536, 65536);
+    png_read_info(png, info);
+    const png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    const int depth = png_get_bit_depth(png, info), ctype = png_get_color_type(png, info);
+    const bool interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+    const uint64_t need = filtered_bytes(w, h, uint32_t(png_get_channels(png, info) * depth), interlaced);
+    const uint64_t have = idat_bytes(state->data);
+    if (have < need / kDeflateMaxRatio) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "%ux%u %d-bit %s declares %llu bytes of pixel rows, which need at least %llu bytes of image "
+                 "data; the file holds %llu",
+                 unsigned(w), unsigned(h), depth, colour_type_name(ctype), (unsigned long long)need,
+                 (unsigned long long)(need / kDeflateMaxRatio), (unsigned long long)have);
+        png_error(png, msg);
+    }
+    if (ctype == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (ctype == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (ctype == PNG_COLOR_TYPE_GRAY || ctype == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(ctype & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
+        png_set_filler(png, depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
+    if (depth == 16) png_set_swap(png); // native little-endian u16
+    const int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    d->w = w;
+    d->h = h;
+    d->wide = depth == 16;
+    // sRGB unless the file says otherwise with gAMA ≈ 1.0 (linear data).
+    double gamma = 0;
+    if (png_get_valid(png, info, PNG_INFO_gAMA) && png_get_gAMA(png, info, &gamma) && std::fabs(gamma - 1.0) < 0.01)
+        d->srgb = false;
+    if (png_get_valid(png, info, PNG_INFO_sRGB)) d->srgb = true;
+    const size_t row_bytes = size_t(w) * (d->wide ? 8 : 4), texels = size_t(w) * h;
+    try {
+        // Capacity only: pages are touched as rows arrive.
+        if (d->wide)
+            d->rgba32f.reserve(texels * 4);
+        else
+            d->rgba8.reserve(texels * 4);
+        if (passes > 1) {
+            // 8-bit rows land in place; 16-bit ones are converted afterwards.
+            if (d->wide)
+                d->buf.resize(row_bytes * h);
+            else
+                d->rgba8.resize(row_bytes * h);
+            d->rows.resize(h);
+        } else if (d->wide) {
+            d->buf.resize(row_bytes);
+        }
+    } catch (const std::bad_alloc&) {
+        d->no_memory = true;
+    }
+    // Outside the handler: a longjmp must not leave a catch block.
+    if (d->no_memory) png_error(png, "out of memory");
+    if (passes > 1) {
+        uint8_t* base = d->wide ? d->buf.data() : d->rgba8.data();
+        for (png_uint_32 y = 0; y < h; ++y) d->rows[y] = base + y * row_bytes;
+        png_read_image(png, d->rows.data());
+    } else if (!d->wide) {
+        for (png_uint_32 y = 0; y < h; ++y) {
+            d->rgba8.resize(d->rgba8.size() + row_bytes);
+            png_read_row(png, d->rgba8.data() + d->rgba8.size() - row_bytes, nullptr);
+        }
+    }
+    if (d->wide) {
+        for (png_uint_32 y = 0; y < h; ++y) {
+            const uint8_t* row = d->buf.data();
+            if (passes > 1)
+                row = d->rows[y];
+            else
+                png_read_row(png, d->buf.data(), nullptr);
+            const size_t at = d->rgba32f.size();
+            d->rgba32f.resize(at + size_t(w) * 4);
+            for (size_t i = 0; i < size_t(w) * 4; ++i) {
+                uint16_t v;
+                memcpy(&v, row + i * 2, 2);
+                d->rgba32f[at + i] = v / 65535.0f;
+            }
+        }
+    }
+    png_read_end(png, nullptr);
+    png_destroy_read_struct(&png, &info, nullptr);
+    d->buf = {};
+    d->rows = {};
+    return true;
+}
+
 // Only plain locals live across setjmp here, so longjmp cannot clobber them.
 bool write_rows(std::vector<uint8_t>* out, png_bytep* rows, uint32_t w, uint32_t h, int depth, int ctype, bool srgb,
                 bool linear, int level, std::string* err) {
@@ -70,61 +235,23 @@ bool is_png(std::span<const uint8_t> head) { return head.size() >= 8 && png_sig_
 
 Image decode_png(std::span<const uint8_t> bytes, const std::string& name) {
     if (!is_png(bytes)) sdk::invalid(0, name + ": not a PNG file (bad signature)");
-    std::string err;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &err, png_fail, png_warn);
-    png_infop info = png ? png_create_info_struct(png) : nullptr;
-    if (!info) {
-        png_destroy_read_struct(&png, nullptr, nullptr);
-        throw std::bad_alloc();
-    }
     ReadState state{bytes, 0};
-    Image img;
-    std::vector<png_bytep> rows;
-    std::vector<uint8_t> buf;
-    // libpng reports errors by longjmp: keep no objects with destructors
-    // that must run between here and the jump target beyond those declared above.
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_read_struct(&png, &info, nullptr);
+    Decoded d;
+    std::string err;
+    if (!read_png(&state, &d, &err)) {
+        if (d.no_memory)
+            sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
+                      name + ": out of memory" +
+                          (d.w ? " for " + std::to_string(d.w) + "x" + std::to_string(d.h) + " texels" : ""));
         sdk::invalid(state.pos, name + ": PNG error: " + err);
     }
-    png_set_read_fn(png, &state, read_fn);
-    png_set_user_limits(png, 65536, 65536);
-    png_read_info(png, info);
-    png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
-    int depth = png_get_bit_depth(png, info), ctype = png_get_color_type(png, info);
-    if (ctype == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (ctype == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
-    if (ctype == PNG_COLOR_TYPE_GRAY || ctype == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if (!(ctype & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
-        png_set_filler(png, depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
-    if (depth == 16) png_set_swap(png); // native little-endian u16
-    png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-    const bool wide = depth == 16;
-    // sRGB unless the file says otherwise with gAMA ≈ 1.0 (linear data).
-    bool srgb = true;
-    double gamma = 0;
-    if (png_get_valid(png, info, PNG_INFO_gAMA) && png_get_gAMA(png, info, &gamma) && std::fabs(gamma - 1.0) < 0.01)
-        srgb = false;
-    if (png_get_valid(png, info, PNG_INFO_sRGB)) srgb = true;
-    buf.assign(size_t(w) * h * (wide ? 8 : 4), 0);
-    rows.resize(h);
-    for (png_uint_32 y = 0; y < h; ++y) rows[y] = buf.data() + size_t(y) * w * (wide ? 8 : 4);
-    png_read_image(png, rows.data());
-    png_read_end(png, nullptr);
-    png_destroy_read_struct(&png, &info, nullptr);
-    if (wide) {
-        img = Image::makef(w, h, srgb);
-        const uint16_t* p = reinterpret_cast<const uint16_t*>(buf.data());
-        for (size_t i = 0; i < img.rgba32f.size(); ++i) img.rgba32f[i] = p[i] / 65535.0f;
-    } else {
-        img.width = w;
-        img.height = h;
-        img.type = PixelType::RGBA8;
-        img.srgb = srgb;
-        img.rgba8 = std::move(buf);
-    }
+    Image img;
+    img.width = d.w;
+    img.height = d.h;
+    img.srgb = d.srgb;
+    img.type = d.wide ? PixelType::RGBA32F : PixelType::RGBA8;
+    img.rgba8 = std::move(d.rgba8);
+    img.rgba32f = std::move(d.rgba32f);
     return img;
 }
 

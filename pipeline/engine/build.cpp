@@ -2,7 +2,9 @@
 
 #include "core/atomic_file.hpp"
 #include "core/content_hash.hpp"
+#include "engine/action_memory.hpp"
 #include "engine/build_lock.hpp"
+#include "engine/config_error.hpp"
 #include "engine/glob.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/output_root_guard.hpp"
@@ -767,10 +769,9 @@ class Build {
                     for (const auto& o : rec->outputs) produced.push_back(output_input(o.path, o.hash, true));
                 return done;
             }
-            uint64_t estimate = 0;
-            for (const auto& in : inputs)
-                if (auto st = stat_file(in.abs.c_str())) estimate += st->size * 16 + (1u << 20);
-            BudgetLease lease(budget_, estimate);
+            std::vector<ActionFile> files;
+            for (const auto& in : inputs) files.push_back({in.rel, in.abs});
+            BudgetLease lease(budget_, action_memory_within(job, files, budget_.limit()));
             std::vector<Item> items;
             for (const auto& in : inputs) items.push_back(bytes_item(in.name, read_whole(in.abs)));
             std::string ext = fs::path(job.output).extension().string();
@@ -1131,7 +1132,9 @@ class Build {
         if (!failures.empty()) {
             err_ << failures.size() << " action(s) failed:\n";
             for (auto* f : failures)
-                err_ << "  " << f->job << ": " << f->input << ": step '" << f->failed_step << "': " << f->error << "\n";
+                err_ << "  "
+                     << printable_name(f->job + ": " + f->input + ": step '" + f->failed_step + "': " + f->error)
+                     << "\n";
         }
         if (summary_.cancelled) err_ << "build cancelled: finished outputs are kept, nothing partial was written\n";
         if (opt_.quiet) return;

@@ -83,7 +83,8 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             "stop starting actions after the first failure")("keep-going,k", "keep going after failures (the default)")(
             "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
             "report", po::value<std::string>(&a.opt.report_file), "write a JSON record of every action to FILE")(
-            "memory-budget", po::value<uint64_t>()->default_value(2048), "MiB of images in flight");
+            "memory-budget", po::value<uint64_t>()->default_value(2048),
+            "MiB the running actions may hold together (an action estimated above it fails)");
     }
     po::positional_options_description pos;
     pos.add("file", 1);
@@ -108,7 +109,14 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         }
         a.defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
     }
-    if (vm.count("memory-budget")) a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
+    if (vm.count("memory-budget")) {
+        // Every action needs some memory: with none, all of them would fail.
+        if (vm["memory-budget"].as<uint64_t>() == 0) {
+            std::cerr << "assetforge: --memory-budget expects a positive number of MiB\n";
+            return 2;
+        }
+        a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
+    }
     if (a.opt.threads < 0) {
         std::cerr << "assetforge: -j expects a positive number\n";
         return 2;
@@ -146,10 +154,10 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
                       << " action(s)";
             if (c.missing_files) std::cout << " (" << c.missing_files << " already gone)";
             std::cout << "\n";
-            for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << r << "\n";
+            for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << printable_name(r) << "\n";
             return c.refused.empty() ? 0 : 1;
         } catch (const std::exception& e) {
-            std::cerr << "assetforge clean: " << e.what() << "\n";
+            std::cerr << "assetforge clean: " << printable_name(e.what()) << "\n";
             return 1;
         }
     }
@@ -188,7 +196,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         kept = new BuildSummary(run_build(p, steps, a.opt));
         code = kept->exit_code();
     } catch (const std::exception& e) {
-        std::cerr << "assetforge: " << e.what() << "\n";
+        std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         code = 1;
     }
     sigaction(SIGINT, &old_int, nullptr);

@@ -33,8 +33,11 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 // "'word' is not a valid <what>; valid: a, b, c (did you mean 'b'?)"
 std::string not_one_of(std::string_view what, std::string_view word, const std::vector<std::string>& choices);
 
-// `name` for an error message, control bytes (a NUL, a newline from a hostile
-// file name) shown as \xNN.
+// `name` (or a whole message that may hold one) for a terminal or a log:
+// control bytes (a NUL, a newline or ESC from a hostile file name), C1
+// controls and bytes that are not UTF-8 shown as \xNN, so a name cannot
+// start a line of its own or move the cursor. The one escaping function for
+// everything the engine prints.
 std::string printable_name(std::string_view name);
 
 } // namespace af::engine

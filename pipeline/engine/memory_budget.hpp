@@ -1,18 +1,21 @@
 // Bounds the bytes of images in flight: an action waits here until its
-// estimate fits. One action larger than the whole budget still runs (alone).
+// estimate fits. An action larger than the whole budget is refused before it
+// gets here (action_memory.hpp), as it could never run within it.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <stdexcept>
 
 namespace af::engine {
 
 class MemoryBudget {
 public:
     explicit MemoryBudget(uint64_t limit) : limit_(limit) {}
+    uint64_t limit() const { return limit_; }
     uint64_t acquire(uint64_t want) {
-        if (want > limit_) want = limit_;
+        if (want > limit_) throw std::logic_error("an action's memory estimate exceeds the whole budget");
         std::unique_lock lk(mu_);
         cv_.wait(lk, [&] { return used_ + want <= limit_; });
         used_ += want;

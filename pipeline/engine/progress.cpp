@@ -1,5 +1,7 @@
 #include "engine/progress.hpp"
 
+#include "engine/config_error.hpp"
+
 #include <cstdio>
 
 namespace af::engine {
@@ -16,7 +18,7 @@ void Progress::add_total(size_t n) {
 void Progress::started(const std::string& what) {
     if (mode_ != Mode::Terminal) return;
     std::lock_guard lk(mu_);
-    current_ = what;
+    current_ = printable_name(what);
     redraw_locked(false);
 }
 
@@ -25,7 +27,7 @@ void Progress::finished(const std::string& what, bool ran, bool failed) {
     ++done_;
     if (ran) ++ran_;
     if (mode_ == Mode::Plain && ran)
-        out_ << "[" << done_ << "/" << total_ << "] " << (failed ? "FAILED " : "") << what << "\n";
+        out_ << "[" << done_ << "/" << total_ << "] " << (failed ? "FAILED " : "") << printable_name(what) << "\n";
     else if (mode_ == Mode::Terminal)
         redraw_locked(false);
 }
@@ -41,7 +43,7 @@ void Progress::line(const std::string& text) {
     std::lock_guard lk(mu_);
     if (mode_ == Mode::Quiet) return;
     if (mode_ == Mode::Terminal && drawn_) out_ << "\r\033[K";
-    out_ << text << "\n";
+    out_ << printable_name(text) << "\n";
     if (mode_ == Mode::Terminal) redraw_locked(true);
 }
 
@@ -61,7 +63,12 @@ void Progress::redraw_locked(bool force) {
     }
     snprintf(buf, sizeof buf, "[%zu/%zu] %.1f/s ETA %s ", done_, total_, rate, eta.c_str());
     std::string cur = current_;
-    if (cur.size() > 60) cur = "…" + cur.substr(cur.size() - 59);
+    if (cur.size() > 60) {
+        // Cut at a character boundary: a stray UTF-8 continuation byte is a C1 control to some terminals.
+        size_t from = cur.size() - 59;
+        while (from < cur.size() && (static_cast<unsigned char>(cur[from]) & 0xc0) == 0x80) ++from;
+        cur = "…" + cur.substr(from);
+    }
     out_ << "\r\033[K" << buf << cur << std::flush;
     drawn_ = true;
 }

@@ -1,5 +1,7 @@
 // Build progress: one refreshing status line on a terminal (done/total,
 // rate, ETA, current file), one line per action otherwise, nothing when quiet.
+// Everything passed in is printed through printable_name(): file names come
+// from disk and may hold a newline or ESC.
 #pragma once
 
 #include <chrono>

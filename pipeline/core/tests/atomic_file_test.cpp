@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <string>
+#include <vector>
 
 using namespace af;
 namespace fs = std::filesystem;
@@ -25,5 +27,26 @@ TEST_CASE("atomic file appears only on commit") {
     in >> s;
     CHECK(s == "hello");
     CHECK(std::distance(fs::directory_iterator(dir / "sub"), fs::directory_iterator()) == 1);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("an output name of 255 bytes commits: the temporary's name does not grow with it") {
+    fs::path dir = fs::temp_directory_path() / ("af-atomic-long-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const std::string name = std::string(251, 'n') + ".bin";
+    REQUIRE(name.size() == 255);
+    {
+        AtomicFile f(dir / name);
+        f.write("abc", 3);
+        // The temporary sits beside the target, recognisable by its prefix.
+        std::vector<std::string> names;
+        for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+        REQUIRE(names.size() == 1);
+        CHECK(names[0].rfind(kTempPrefix, 0) == 0);
+        CHECK(names[0].size() == 24);
+        f.commit();
+    }
+    CHECK(fs::file_size(dir / name) == 3);
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
     fs::remove_all(dir);
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <png.h>
 
 using namespace af;
 
@@ -67,4 +68,48 @@ TEST_CASE("broken PNGs give errors with offsets, not crashes") {
     }
     bytes[20] ^= 0xff; // corrupt IHDR width: CRC error
     CHECK_THROWS_AS(decode_png(bytes, "crc"), sdk::Error);
+}
+
+namespace {
+// An Adam7-interlaced RGBA PNG of `depth` bits (encode_png writes plain ones only).
+std::vector<uint8_t> interlaced_png(uint32_t w, uint32_t h, int depth, const std::vector<uint8_t>& big_endian_rows) {
+    std::vector<uint8_t> out;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png_create_info_struct(png);
+    REQUIRE(setjmp(png_jmpbuf(png)) == 0);
+    png_set_write_fn(
+        png, &out,
+        [](png_structp p, png_bytep d, png_size_t n) {
+            auto* v = static_cast<std::vector<uint8_t>*>(png_get_io_ptr(p));
+            v->insert(v->end(), d, d + n);
+        },
+        nullptr);
+    png_set_IHDR(png, info, w, h, depth, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_ADAM7, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    std::vector<png_bytep> rows(h);
+    const size_t stride = size_t(w) * 4 * size_t(depth / 8);
+    for (uint32_t y = 0; y < h; ++y) rows[y] = const_cast<uint8_t*>(big_endian_rows.data()) + y * stride;
+    png_write_image(png, rows.data());
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    return out;
+}
+} // namespace
+
+TEST_CASE("interlaced 8- and 16-bit PNGs decode to the same pixels as plain ones") {
+    const uint32_t w = 19, h = 11;
+    std::vector<uint8_t> rows8(size_t(w) * h * 4), rows16(size_t(w) * h * 8);
+    for (size_t i = 0; i < rows8.size(); ++i) rows8[i] = uint8_t(i * 37 + 5);
+    for (size_t i = 0; i < rows16.size(); ++i) rows16[i] = uint8_t(i * 53 + 11);
+    Image a = decode_png(interlaced_png(w, h, 8, rows8), "i8");
+    CHECK(a.width == w);
+    CHECK(a.rgba8 == rows8);
+    Image b = decode_png(interlaced_png(w, h, 16, rows16), "i16");
+    REQUIRE(b.is_float());
+    REQUIRE(b.rgba32f.size() == size_t(w) * h * 4);
+    for (size_t i = 0; i < b.rgba32f.size(); ++i) {
+        const uint16_t v = uint16_t(rows16[i * 2] << 8 | rows16[i * 2 + 1]);
+        CHECK(b.rgba32f[i] == v / 65535.0f);
+    }
 }

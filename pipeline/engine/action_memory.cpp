@@ -1,0 +1,279 @@
+#include "engine/action_memory.hpp"
+
+#include "assetforge/formats.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace af::engine {
+namespace {
+
+// Peak bytes per texel of the texture entering a step, beyond the input
+// file's own bytes. "narrow": 8-bit channels; "wide": 16-bit or float ones
+// (or a container whose header is not read). Fitted to peaks measured by
+// bench/memory_peaks.py (random texels with alpha, the costliest content for
+// mips) and rounded up, so every chain it runs is estimated at or above what
+// it held; pipeline/engine/README.md ("Memory budget") has the figures.
+struct Cost {
+    double narrow, wide;
+    double at(bool wide_data) const { return wide_data ? wide : narrow; }
+};
+constexpr Cost kRead{14, 36};        // the container's reader: decoded pixels plus the copies across the plugin ABI
+constexpr Cost kDecode{24, 36};      // to RGBA8 (or the format's float) and the texture it replaces
+constexpr Cost kDecodeFloat{40, 48}; // decode to RGBA32F
+constexpr Cost kEncodeTop{52, 68};   // encode: the top level's float copies (format choice, PSNR) …
+constexpr Cost kEncodeAll{8, 24};    // … plus the texture in and the encoded one out, every level
+constexpr Cost kMips{64, 112};       // float working copies of the top level and every level made
+constexpr Cost kResizeIn{44, 60};    // resize: per texel in …
+constexpr Cost kResizeOut{40, 50};   // … plus per texel out
+constexpr Cost kPerSurface{28, 44};  // channels, extract, swizzle, deswizzle: a converted copy of each surface
+constexpr Cost kOtherStep{64, 112};  // a plugin's or test's texture step: as much as the costliest built-in one
+constexpr Cost kWritePng{28, 64};    // the implicit write to PNG: surface image, 8/16-bit rows, compressed bytes
+constexpr Cost kWriteOther{12, 36};  // the implicit write to any other container
+// A step that takes bytes and is not the engine's (a plugin stage such as
+// pages.extract) may emit anything: 16 times the file, the budget's rule
+// before headers were read. pages.extract holds about 1x the file in
+// payloads or blocks; with what=pixels a BC1 page becomes RGBA8, 8x.
+constexpr double kByteStageFactor = 16;
+// zip: libzip's buffer of the archive and the copy handed to the writer
+// (measured 2.0x the inputs, with their manifest).
+constexpr double kZipFactor = 2.25;
+// A file whose header is not read holds at least 4 bits per texel (BC1, BC4).
+constexpr double kTexelsPerByte = 2;
+// Per action: the action's records, codec state, libpng and zlib buffers.
+constexpr uint64_t kPerAction = 4u << 20;
+
+uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
+uint32_t le32(const uint8_t* p) { return uint32_t(p[3]) << 24 | uint32_t(p[2]) << 16 | uint32_t(p[1]) << 8 | p[0]; }
+
+// What a file declares in its first bytes.
+struct Declared {
+    uint64_t file_bytes = 0;
+    bool known = false; // the header was understood
+    double texels = 0;  // top-level texels of every face, layer and slice
+    uint32_t width = 0, height = 0;
+    bool mipped = false;
+    bool wide = true;
+    std::string what; // "20000x20000 16-bit RGBA PNG"
+};
+
+constexpr size_t kHeadBytes = 148; // a DDS header with its DX10 extension; a PNG's IHDR ends at 33
+
+bool read_png_header(const uint8_t* b, size_t n, Declared& d) {
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (n < 33 || memcmp(b, sig, 8) != 0 || memcmp(b + 12, "IHDR", 4) != 0) return false;
+    d.width = be32(b + 16);
+    d.height = be32(b + 20);
+    const int depth = b[24], ctype = b[25];
+    static const char* types[] = {"grey", "?", "RGB", "palette", "grey+alpha", "?", "RGBA"};
+    d.texels = double(d.width) * d.height;
+    d.wide = depth > 8;
+    d.what = std::to_string(d.width) + "x" + std::to_string(d.height) + " " + std::to_string(depth) + "-bit " +
+             (ctype < 7 ? types[ctype] : "?") + " PNG";
+    return d.width && d.height;
+}
+
+bool read_dds_header(const uint8_t* b, size_t n, Declared& d) {
+    if (n < 128 || memcmp(b, "DDS ", 4) != 0) return false;
+    constexpr uint32_t kDepthFlag = 0x800000, kCube = 0x200, kVolume = 0x200000, kMiscCube = 0x4;
+    d.height = le32(b + 12);
+    d.width = le32(b + 16);
+    const uint32_t flags = le32(b + 8), caps2 = le32(b + 112), fourcc = le32(b + 84), bits = le32(b + 88);
+    double depth = (flags & kDepthFlag) || (caps2 & kVolume) ? std::max<uint32_t>(1, le32(b + 24)) : 1;
+    double faces = caps2 & kCube ? 6 : 1, layers = 1;
+    d.mipped = le32(b + 28) > 1;
+    if (fourcc == 0x30315844 /* "DX10" */) {
+        if (n < 148) return false;
+        const FormatInfo* fi = format_info(le32(b + 128));
+        d.wide = !fi || (fi->flags & fmtflag::hdr) || (fi->layout == Layout::Plain && fi->bits_per_texel() > 32);
+        if (le32(b + 136) & kMiscCube) faces = 6;
+        layers = std::max<uint32_t>(1, le32(b + 140));
+    } else {
+        // D3DFMT codes 36 and 110..116 are the 16-bit and float formats.
+        d.wide = fourcc == 36 || (fourcc >= 110 && fourcc <= 116) || bits > 32;
+    }
+    d.texels = double(d.width) * d.height * depth * faces * layers;
+    d.what = std::to_string(d.width) + "x" + std::to_string(d.height) + " DDS";
+    if (depth * faces * layers > 1) d.what += " of " + std::to_string(uint64_t(depth * faces * layers)) + " surfaces";
+    return d.width && d.height;
+}
+
+std::string size_text(double bytes) {
+    char buf[32];
+    if (bytes >= double(1ull << 30))
+        snprintf(buf, sizeof buf, "%.1f GiB", bytes / double(1ull << 30));
+    else
+        snprintf(buf, sizeof buf, "%.0f MiB", std::ceil(bytes / double(1u << 20)));
+    return buf;
+}
+
+Declared declared(const std::string& path) {
+    Declared d;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return d; // reading it fails next, with its own message
+    struct stat st {};
+    uint8_t head[kHeadBytes];
+    ssize_t n = ::fstat(fd, &st) == 0 ? ::pread(fd, head, sizeof head, 0) : -1;
+    ::close(fd);
+    if (n < 0) return d;
+    d.file_bytes = uint64_t(st.st_size);
+    d.known = read_png_header(head, size_t(n), d) || read_dds_header(head, size_t(n), d);
+    if (!d.known) {
+        d = Declared{};
+        d.file_bytes = uint64_t(st.st_size);
+        d.what = size_text(double(d.file_bytes)) + " file";
+    }
+    return d;
+}
+
+double param(const Params& p, const char* key) {
+    auto it = p.find(key);
+    return it == p.end() || it->second.empty() ? 0 : std::strtod(it->second.c_str(), nullptr);
+}
+
+// What flows through the steps of one file.
+struct Flow {
+    double bytes; // raw bytes (the file, or what byte stages made of it)
+    bool texture = false;
+    double top = 0, texels = 0; // top-level texels; all texels (mips included)
+    double width = 0, height = 0;
+    bool wide = true;
+};
+
+// Top-level texels after `resize`, as texture_steps.cpp computes them.
+void resize_flow(const Params& p, Flow& f) {
+    const double w = param(p, "width"), h = param(p, "height"), maxs = param(p, "max_size"), s = param(p, "scale");
+    const bool dims = f.width > 0 && f.height > 0;
+    double out;
+    if (s > 0)
+        out = f.top * std::min(s, 64.0) * std::min(s, 64.0);
+    else if (maxs > 0)
+        out = dims ? f.top * std::pow(std::min(1.0, maxs / std::max(f.width, f.height)), 2) : f.top;
+    else if (w > 0 && h > 0)
+        out = w * h;
+    else if (w > 0 || h > 0) {
+        const double given = std::max(w, h);
+        // Unknown aspect: as thin as the texels allow.
+        out = dims ? (w > 0 ? w * std::max(1.0, std::round(f.height * w / f.width))
+                            : h * std::max(1.0, std::round(f.width * h / f.height)))
+                   : given * given * f.top;
+    } else {
+        out = f.top; // the step refuses it
+    }
+    if (dims) {
+        const double k = std::sqrt(out / f.top);
+        f.width *= k;
+        f.height *= k;
+    }
+    f.top = f.texels = std::max(1.0, out);
+}
+
+// The peak of one file's steps (beyond kPerAction), and in `f` what comes out.
+double chain_peak(const Job& job, const Declared& d, Flow& f) {
+    const double file = double(d.file_bytes);
+    double peak = file;
+    auto to_texture = [&] {
+        if (f.texture) return;
+        f.texture = true;
+        if (d.known && f.bytes == file) {
+            f.top = d.texels;
+            f.texels = d.texels * (d.mipped ? 4.0 / 3 : 1);
+            f.width = d.width;
+            f.height = d.height;
+            f.wide = d.wide;
+        } else {
+            f.top = f.texels = f.bytes * kTexelsPerByte;
+            f.wide = true;
+        }
+        peak = std::max(peak, file + kRead.at(f.wide) * f.texels);
+    };
+    auto cost = [&](const Cost& c) { peak = std::max(peak, file + c.at(f.wide) * f.texels); };
+    for (const auto& s : job.steps) {
+        const std::string& n = s.name;
+        if (n == "copy" || n == "write") continue; // pass items on as they are
+        if (n == "read") {
+            to_texture();
+            continue;
+        }
+        if (!s.def || !s.def->takes_texture) {
+            if (f.texture) {
+                cost(kOtherStep);
+            } else {
+                f.bytes *= kByteStageFactor;
+                peak = std::max(peak, f.bytes);
+            }
+            continue;
+        }
+        to_texture();
+        if (n == "decode") {
+            const bool to_float = s.params.count("to") && s.params.at("to") == "rgba32f";
+            cost(to_float ? kDecodeFloat : kDecode);
+            f.wide = f.wide || to_float;
+        } else if (n == "encode") {
+            peak = std::max(peak, file + kEncodeTop.at(f.wide) * f.top + kEncodeAll.at(f.wide) * f.texels);
+            const std::string fmt = s.params.count("format") ? s.params.at("format") : "";
+            if (fmt.find("bc6h") != std::string::npos || fmt.find("FLOAT") != std::string::npos ||
+                fmt.find("16f") != std::string::npos || fmt.find("32f") != std::string::npos)
+                f.wide = true;
+        } else if (n == "mips") {
+            cost(kMips);
+            f.texels = f.top * 4 / 3;
+        } else if (n == "resize") {
+            const double in = f.texels;
+            resize_flow(s.params, f);
+            peak = std::max(peak, file + kResizeIn.at(f.wide) * in + kResizeOut.at(f.wide) * f.texels);
+        } else if (n == "channels" || n == "extract" || n == "swizzle" || n == "deswizzle") {
+            cost(kPerSurface);
+        } else {
+            cost(kOtherStep);
+        }
+    }
+    if (f.texture) {
+        std::string ext = std::filesystem::path(job.output).extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+        cost(ext == ".png" ? kWritePng : kWriteOther);
+    }
+    return peak;
+}
+
+} // namespace
+
+MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFile>& files) {
+    MemoryEstimate e;
+    double total = kPerAction, largest = -1, gathered = 0;
+    for (const auto& file : files) {
+        Declared d = declared(file.path);
+        Flow f{double(d.file_bytes)};
+        double peak = chain_peak(job, d, f);
+        // A gather holds every file's items at once, then what its step makes of them.
+        gathered += f.texture ? f.texels * 16 : f.bytes;
+        total += peak;
+        if (peak > largest) {
+            largest = peak;
+            e.largest = file.name + " (" + d.what + ")";
+        }
+    }
+    if (job.is_gather()) total += gathered * (job.gather.name == "zip" ? kZipFactor : kByteStageFactor);
+    e.bytes = total >= 1.8e19 ? UINT64_MAX : uint64_t(total);
+    return e;
+}
+
+uint64_t action_memory_within(const Job& job, const std::vector<ActionFile>& files, uint64_t budget) {
+    MemoryEstimate e = estimate_action_memory(job, files);
+    if (e.bytes > budget)
+        throw std::runtime_error((files.size() > 1 ? std::to_string(files.size()) + " inputs, the largest " : "") +
+                                 e.largest + ": this action needs an estimated " + size_text(double(e.bytes)) +
+                                 ", more than the whole memory budget of " + size_text(double(budget)) +
+                                 "; raise --memory-budget");
+    return e.bytes;
+}
+
+} // namespace af::engine
