@@ -17,10 +17,10 @@ constexpr double kMiB = 1 << 20;
 // Steps by name, as the estimate sees them: what they are called, whether they
 // take textures, their parameters.
 struct Steps {
-    StepDef texture_step{"", "", 1, StepKind::Map, {}, false, "engine", true, {}};
-    StepDef byte_step{"", "", 1, StepKind::Map, {}, false, "engine", false, {}};
-    StepDef plugin_stage{"", "", 1, StepKind::Map, {}, true, "pages", false, {}};
-    StepDef gather{"zip", "", 1, StepKind::Gather, {}, false, "engine", false, {}};
+    StepDef texture_step{.takes_texture = true};
+    StepDef byte_step{};
+    StepDef plugin_stage{.provider = "pages"};
+    StepDef gather{.name = "zip", .kind = StepKind::Gather};
 
     Job job(std::vector<std::pair<std::string, Params>> steps, std::string output = "out/{stem}.dds") {
         Job j;
