@@ -2,6 +2,7 @@
 // (mips, encode, extract, decode), plugin stages (xtf.write, pages.extract),
 // --job, and Ctrl-C in the middle of a build.
 #include "cli_run.hpp"
+#include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -32,31 +33,7 @@ using af::test::slurp;
 
 Run run_in(const fs::path& dir, const std::string& args) { return af::test::run_cli(args, dir); }
 
-class TempDir {
-  public:
-    TempDir() {
-        static std::mt19937_64 rng{std::random_device{}()};
-        path_ = fs::temp_directory_path() / ("af-build-e2e-" + std::to_string(rng()));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-    fs::path operator/(const std::string& rel) const { return path_ / rel; }
-    void write(const std::string& rel, const std::string& text) const {
-        fs::create_directories((path_ / rel).parent_path());
-        std::ofstream(path_ / rel, std::ios::binary) << text;
-    }
-    void copy(const fs::path& from, const std::string& rel) const {
-        fs::create_directories((path_ / rel).parent_path());
-        fs::copy_file(from, path_ / rel, fs::copy_options::overwrite_existing);
-    }
-
-  private:
-    fs::path path_;
-};
+using af::test::TempDir;
 
 // Width and height from a PNG's IHDR.
 std::pair<uint32_t, uint32_t> png_size(const fs::path& p) {

@@ -14,6 +14,7 @@
 //                  fix name it ("needs", "--overwrite-edited", "did you mean"); config errors
 //                  are "FILE:LINE:COLUMN: ..."
 #include "cli_run.hpp"
+#include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -48,37 +49,7 @@ using af::test::slurp;
 
 Run run_in(const fs::path& dir, const std::string& args) { return af::test::run_cli(args, dir); }
 
-class TempDir {
-  public:
-    TempDir() {
-        static std::mt19937_64 rng{std::random_device{}()};
-        path_ = fs::temp_directory_path() / ("af-promises-" + std::to_string(rng()));
-        fs::create_directories(path_);
-        path_ = fs::canonical(path_); // messages print resolved paths
-    }
-    ~TempDir() {
-        std::error_code ec;
-        // A test may leave a folder read-only.
-        for (auto it = fs::recursive_directory_iterator(path_, ec); !ec && it != fs::recursive_directory_iterator();
-             it.increment(ec))
-            if (it->is_directory(ec) && !it->is_symlink(ec))
-                fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-    fs::path operator/(const std::string& rel) const { return path_ / rel; }
-    void write(const std::string& rel, const std::string& text) const {
-        fs::create_directories((path_ / rel).parent_path());
-        std::ofstream(path_ / rel, std::ios::binary) << text;
-    }
-    void copy(const fs::path& from, const std::string& rel) const {
-        fs::create_directories((path_ / rel).parent_path());
-        fs::copy_file(from, path_ / rel, fs::copy_options::overwrite_existing);
-    }
-
-  private:
-    fs::path path_;
-};
+using af::test::TempDir;
 
 const std::string kBcData = std::string(AF_SOURCE_DIR) + "/plugins/bc/tests/data/";
 const std::string kDdsData = std::string(AF_SOURCE_DIR) + "/plugins/dds/tests/data/";

@@ -3,6 +3,7 @@
 // names and the closest one; pipeline files that are devices or huge are
 // refused; a slow load ends at once on SIGINT or SIGTERM.
 #include "cli_run.hpp"
+#include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -27,27 +28,7 @@ using af::test::Run;
 
 namespace {
 
-class TempDir {
-  public:
-    TempDir() {
-        static std::mt19937_64 rng{std::random_device{}()};
-        path_ = fs::temp_directory_path() / ("af-config-cli-" + std::to_string(rng()));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-    fs::path operator/(const std::string& rel) const { return path_ / rel; }
-    void write(const std::string& rel, const std::string& text) const {
-        fs::create_directories((path_ / rel).parent_path());
-        std::ofstream(path_ / rel, std::ios::binary) << text;
-    }
-
-  private:
-    fs::path path_;
-};
+using af::test::TempDir;
 
 // `assetforge status` on a pipeline.yaml holding `yaml`.
 Run status_of(const std::string& yaml) {

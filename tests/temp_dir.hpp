@@ -14,10 +14,17 @@ class TempDir {
         static std::mt19937_64 rng{std::random_device{}()};
         path_ = std::filesystem::temp_directory_path() / (tag + "-" + std::to_string(rng()));
         std::filesystem::create_directories(path_);
+        path_ = std::filesystem::canonical(path_); // messages print resolved paths
     }
     ~TempDir() {
+        namespace fs = std::filesystem;
         std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
+        // A test may leave a folder read-only.
+        for (auto it = fs::recursive_directory_iterator(path_, ec); !ec && it != fs::recursive_directory_iterator();
+             it.increment(ec))
+            if (it->is_directory(ec) && !it->is_symlink(ec))
+                fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+        fs::remove_all(path_, ec);
     }
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
