@@ -108,7 +108,7 @@ std::vector<std::string> keys(const std::map<std::string, uint32_t>& m) {
 
 // (inode, mtime in ns): an output that was rewritten (temporary + rename) changes both.
 std::pair<uint64_t, int64_t> identity(const fs::path& p) {
-    struct stat st{};
+    struct stat st {};
     REQUIRE(::stat(p.c_str(), &st) == 0);
     return {uint64_t(st.st_ino), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
@@ -170,8 +170,7 @@ int error_line(const std::string& out, const std::string& file) {
 // ---------------------------------------------------------------------------
 // 1. A build never writes over one of its own inputs.
 
-TEST_CASE("promise 1: a plan whose output is one of its own inputs is refused before anything runs",
-          "[promises][p1]") {
+TEST_CASE("promise 1: a plan whose output is one of its own inputs is refused before anything runs", "[promises][p1]") {
     TempDir t;
     t.copy(kBcData + "g_caustics_128.png", "src/a.png");
     t.copy(kBcData + "d_rock_128.png", "src/sub/b.png");
@@ -237,8 +236,10 @@ jobs:
         Run r = run_in(t.path(), "build");
         INFO("build " << i + 1 << "\n" << r.out);
         CHECK(r.code == 0);
-        if (i == 0) CHECK_THAT(r.out, Catch::Contains("2 built, 0 up to date, 0 failed"));
-        else CHECK_THAT(r.out, Catch::Contains("0 built, 2 up to date, 0 failed, 0 removed"));
+        if (i == 0)
+            CHECK_THAT(r.out, Catch::Contains("2 built, 0 up to date, 0 failed"));
+        else
+            CHECK_THAT(r.out, Catch::Contains("0 built, 2 up to date, 0 failed, 0 removed"));
     }
     auto files = files_under(t.path());
     INFO(Catch::Detail::stringify(files));
@@ -428,7 +429,8 @@ TEST_CASE("promise 4a: a link out of the project is not packed unless follow_lin
         if (fs::exists(proj / "dist/mod.zip")) CHECK(zip_entries(proj / "dist/mod.zip").count("innocent.dds") == 0);
     }
     SECTION("follow_links: true packs it") {
-        t.write("proj/pipeline.yaml", std::regex_replace(kPackageYaml, std::regex("FOLLOW"), "    follow_links: true\n"));
+        t.write("proj/pipeline.yaml",
+                std::regex_replace(kPackageYaml, std::regex("FOLLOW"), "    follow_links: true\n"));
         Run r = run_in(proj, "build");
         INFO(r.out);
         CHECK(r.code == 0);
@@ -766,8 +768,7 @@ jobs:
 // ---------------------------------------------------------------------------
 // 12. One build at a time per state.
 
-TEST_CASE("promise 12: a second build waits for (or refuses) the running one; status stays prompt",
-          "[promises][p12]") {
+TEST_CASE("promise 12: a second build waits for (or refuses) the running one; status stays prompt", "[promises][p12]") {
     TempDir t;
     const std::vector<std::string> sources = {"a_palm_128.png", "d_rock_128.png", "n_rock_128.png",
                                               "d_wallpaper_128.png"};

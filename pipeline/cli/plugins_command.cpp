@@ -68,7 +68,9 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     for (const auto& d : ctx.registry.searched()) out["search_path"].push_back(d.string());
     out["plugins"] = nlohmann::json::array();
     for (const auto& p : ctx.registry.plugins()) {
-        nlohmann::json j = {{"name", p->name}, {"version", p->version}, {"description", p->description},
+        nlohmann::json j = {{"name", p->name},
+                            {"version", p->version},
+                            {"description", p->description},
                             {"path", p->path.string()},
                             {"api", std::to_string(p->api_major) + "." + std::to_string(p->api_minor)},
                             {"binary_hash", p->binary_hash.hex()}};
@@ -105,15 +107,17 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         out["plugins"].push_back(j);
     }
     out["failures"] = nlohmann::json::array();
-    for (const auto& f : ctx.registry.failures()) out["failures"].push_back({{"path", f.path.string()}, {"reason", f.reason}});
+    for (const auto& f : ctx.registry.failures())
+        out["failures"].push_back({{"path", f.path.string()}, {"reason", f.reason}});
 
     if (vm.count("json")) {
         std::printf("%s\n", out.dump(2).c_str());
         return kExitOk;
     }
     for (const auto& j : out["plugins"]) {
-        std::printf("%s %s  (API %s)  %s\n", j["name"].get<std::string>().c_str(), j["version"].get<std::string>().c_str(),
-                    j["api"].get<std::string>().c_str(), j["path"].get<std::string>().c_str());
+        std::printf("%s %s  (API %s)  %s\n", j["name"].get<std::string>().c_str(),
+                    j["version"].get<std::string>().c_str(), j["api"].get<std::string>().c_str(),
+                    j["path"].get<std::string>().c_str());
         if (j.contains("containers"))
             for (const auto& c : j["containers"])
                 std::printf("  container %-8s %-14s [%s] %s\n", c["name"].get<std::string>().c_str(),
@@ -124,7 +128,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
                 std::string fm;
                 for (const auto& f : c["formats"]) fm += f.get<std::string>() + " ";
                 std::printf("  codec     %-8s %s%s: %s\n", c["name"].get<std::string>().c_str(),
-                            c["decode"].get<bool>() ? "decode " : "", c["encode"].get<bool>() ? "encode" : "", fm.c_str());
+                            c["decode"].get<bool>() ? "decode " : "", c["encode"].get<bool>() ? "encode" : "",
+                            fm.c_str());
             }
         if (j.contains("stages"))
             for (const auto& s : j["stages"])
@@ -132,7 +137,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
                             s["kind"].get<std::string>().c_str(), s["description"].get<std::string>().c_str());
         if (j.contains("commands"))
             for (const auto& c : j["commands"])
-                std::printf("  command   %-8s %s\n", c["name"].get<std::string>().c_str(), c["summary"].get<std::string>().c_str());
+                std::printf("  command   %-8s %s\n", c["name"].get<std::string>().c_str(),
+                            c["summary"].get<std::string>().c_str());
     }
     for (const auto& f : out["failures"])
         std::printf("FAILED %s: %s\n", f["path"].get<std::string>().c_str(), f["reason"].get<std::string>().c_str());

@@ -220,8 +220,10 @@ bool write_rows(std::vector<uint8_t>* out, png_bytep* rows, uint32_t w, uint32_t
     png_set_compression_level(png, level);
     png_set_IHDR(png, info, w, h, depth, ctype, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
-    if (srgb) png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
-    else if (linear) png_set_gAMA(png, info, 1.0);
+    if (srgb)
+        png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    else if (linear)
+        png_set_gAMA(png, info, 1.0);
     png_write_info(png, info);
     png_write_image(png, rows);
     png_write_end(png, info);
@@ -274,12 +276,19 @@ std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt) {
             size_t o = (i * channels + c) * bpc;
             if (opt.bit_depth == 8) {
                 buf[o] = img.is_float()
-                             ? uint8_t(std::lround(std::clamp(std::isnan(img.rgba32f[i * 4 + src]) ? 0.0f : img.rgba32f[i * 4 + src], 0.0f, 1.0f) * 255.0f))
+                             ? uint8_t(std::lround(
+                                   std::clamp(std::isnan(img.rgba32f[i * 4 + src]) ? 0.0f : img.rgba32f[i * 4 + src],
+                                              0.0f, 1.0f) *
+                                   255.0f))
                              : img.rgba8[i * 4 + src];
             } else {
-                uint16_t v = img.is_float()
-                                 ? uint16_t(std::lround(std::clamp(std::isnan(img.rgba32f[i * 4 + src]) ? 0.0f : img.rgba32f[i * 4 + src], 0.0f, 1.0f) * 65535.0f))
-                                 : uint16_t(img.rgba8[i * 4 + src] * 257);
+                uint16_t v =
+                    img.is_float()
+                        ? uint16_t(std::lround(
+                              std::clamp(std::isnan(img.rgba32f[i * 4 + src]) ? 0.0f : img.rgba32f[i * 4 + src], 0.0f,
+                                         1.0f) *
+                              65535.0f))
+                        : uint16_t(img.rgba8[i * 4 + src] * 257);
                 buf[o] = uint8_t(v >> 8); // PNG is big-endian
                 buf[o + 1] = uint8_t(v);
             }
@@ -291,7 +300,8 @@ std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt) {
                          : (channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA);
     std::vector<uint8_t> out;
     std::string err;
-    if (!write_rows(&out, rows.data(), img.width, img.height, opt.bit_depth, ctype, img.srgb, opt.tag_linear, opt.compression, &err))
+    if (!write_rows(&out, rows.data(), img.width, img.height, opt.bit_depth, ctype, img.srgb, opt.tag_linear,
+                    opt.compression, &err))
         sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "PNG encoder: " + err);
     return out;
 }

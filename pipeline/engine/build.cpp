@@ -208,7 +208,8 @@ class Build {
         if (!opt_.dry_run) {
             try {
                 lock.emplace(
-                    state_dir(p_), [&](const std::string& msg) { err_ << "assetforge: " << msg << "\n" << std::flush; },
+                    state_dir(p_), [&](const std::string& msg) { err_ << "assetforge: " << msg << "\n"
+                                                                      << std::flush; },
                     opt_.cancelled);
             } catch (const BuildLock::Cancelled&) {
                 summary_.cancelled = true;
@@ -396,7 +397,7 @@ class Build {
             bool own = rec.owner == self;
             // Outputs of jobs no longer in the pipeline are nobody's input:
             // they are removed below.
-            auto kind = !own ? Recorded::Kind::Foreign
+            auto kind = !own                   ? Recorded::Kind::Foreign
                         : names.count(rec.job) ? Recorded::Kind::Own
                                                : Recorded::Kind::Gone;
             for (const auto& o : rec.outputs) {
@@ -653,7 +654,8 @@ class Build {
         std::optional<Known> known;
         {
             std::lock_guard lk(known_mu_);
-            if (auto it = known_.find(rel); it != known_.end()) known = it->second;
+            if (auto it = known_.find(rel); it != known_.end())
+                known = it->second;
             else if (auto r = plan_state_.recorded.find(out.native()); r != plan_state_.recorded.end())
                 known = Known{r->second.hash, r->second.st};
         }
@@ -1054,7 +1056,8 @@ class Build {
             if (!n) continue;
             std::string who = names.count(owner) && !names[owner].empty() ? names[owner] : "an earlier layout";
             progress_.line("orphans: " + std::to_string(n) + " output(s) of another configuration, " +
-                           printable_name(who) + " (not removed by this one; 'assetforge clean --orphans' removes them)");
+                           printable_name(who) +
+                           " (not removed by this one; 'assetforge clean --orphans' removes them)");
         }
     }
 
@@ -1229,7 +1232,8 @@ CleanSummary clean_outputs(const Pipeline& p, const CleanOptions& o) {
                 } catch (const std::exception&) {
                 }
                 if (!(h == out.hash)) {
-                    s.refused.push_back(out.path + " was edited since the build wrote it (--overwrite-edited removes it)");
+                    s.refused.push_back(out.path +
+                                        " was edited since the build wrote it (--overwrite-edited removes it)");
                     left.push_back(out);
                     continue;
                 }

@@ -17,20 +17,20 @@
 namespace af::engine {
 
 struct BuildOptions {
-    int threads = 0;                          // 0 = all cores
-    bool explain = false;                     // print why each action runs
-    bool fail_fast = false;                   // stop starting actions after the first failure
+    int threads = 0;        // 0 = all cores
+    bool explain = false;   // print why each action runs
+    bool fail_fast = false; // stop starting actions after the first failure
     bool quiet = false;
-    bool dry_run = false;                     // `status`: decide, never run
-    bool overwrite_edited = false;            // replace outputs that differ from what the build last wrote
-    int progress = -1;                        // 1 refreshing line, 0 plain lines, -1 decide by isatty
+    bool dry_run = false;          // `status`: decide, never run
+    bool overwrite_edited = false; // replace outputs that differ from what the build last wrote
+    int progress = -1;             // 1 refreshing line, 0 plain lines, -1 decide by isatty
     std::string trace_file, report_file;
-    uint64_t memory_budget = 2ull << 30;      // bytes of images in flight
-    std::function<bool()> cancelled;          // polled between steps (Ctrl-C)
+    uint64_t memory_budget = 2ull << 30; // bytes of images in flight
+    std::function<bool()> cancelled;     // polled between steps (Ctrl-C)
     // Current identity ("name@version#hash") of a plugin by name; "" when not loaded.
     std::function<std::string(const std::string&)> tool_identity;
-    std::ostream* out = nullptr;              // progress, explain, summary (default std::cout)
-    std::ostream* err = nullptr;              // failures (default std::cerr)
+    std::ostream* out = nullptr; // progress, explain, summary (default std::cout)
+    std::ostream* err = nullptr; // failures (default std::cerr)
     // The process exits right after this build (the CLI): the state database
     // is closed, but the in-memory state (10,000s of records) is left for the
     // OS to reclaim; freeing it piece by piece was a visible part of a no-op build.
@@ -38,22 +38,22 @@ struct BuildOptions {
 };
 
 struct ActionResult {
-    std::string job, input;                   // input relative to the root ("*" for a gather)
-    std::vector<std::string> inputs;          // every input file (several for a gather)
+    std::string job, input;          // input relative to the root ("*" for a gather)
+    std::vector<std::string> inputs; // every input file (several for a gather)
     std::vector<std::string> outputs;
     std::string key;
-    std::string status;                       // built | up-to-date | failed | removed | not-run | would-run | would-remove
-    std::string reason;                       // why it ran (explain)
+    std::string status; // built | up-to-date | failed | removed | not-run | would-run | would-remove
+    std::string reason; // why it ran (explain)
     std::string failed_step, error;
     double duration_ms = 0;
-    nlohmann::json metrics;                   // null until a step reports something
+    nlohmann::json metrics; // null until a step reports something
 };
 
 struct BuildSummary {
     size_t built = 0, up_to_date = 0, failed = 0, removed = 0, not_run = 0;
     bool cancelled = false;
-    int plan_exit = 0;                        // the plan refused the build: 2 broken promise, 1 empty input
-    std::vector<ActionResult> actions;        // in completion order
+    int plan_exit = 0;                 // the plan refused the build: 2 broken promise, 1 empty input
+    std::vector<ActionResult> actions; // in completion order
     int exit_code() const { return plan_exit ? plan_exit : failed || cancelled ? 1 : 0; }
 };
 
@@ -62,12 +62,12 @@ BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOpt
 
 struct CleanSummary {
     size_t removed_files = 0, missing_files = 0, actions = 0;
-    std::vector<std::string> refused;          // outputs left alone: through a link out of the root, or edited
+    std::vector<std::string> refused; // outputs left alone: through a link out of the root, or edited
 };
 struct CleanOptions {
-    std::vector<std::string> jobs;             // only these jobs' outputs (empty: all)
-    bool orphans = false;                      // instead: outputs other configurations of the output folder recorded
-    bool overwrite_edited = false;             // also remove outputs edited since the build wrote them
+    std::vector<std::string> jobs; // only these jobs' outputs (empty: all)
+    bool orphans = false;          // instead: outputs other configurations of the output folder recorded
+    bool overwrite_edited = false; // also remove outputs edited since the build wrote them
 };
 // Removes every output the state records for this configuration's jobs and
 // forgets those actions; edited outputs are kept (and listed in `refused`).

@@ -10,7 +10,7 @@
 namespace af::engine {
 
 class BuildLock {
-public:
+  public:
     // Blocks until the lock is ours. `waiting` is called once, with a
     // message, if another process holds it; `cancelled` is polled while
     // waiting (throws BuildLock::Cancelled when it returns true).
@@ -23,7 +23,7 @@ public:
 
     struct Cancelled {};
 
-private:
+  private:
     int fd_ = -1;
 };
 

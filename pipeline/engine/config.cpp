@@ -55,9 +55,9 @@ constexpr size_t kMaxStepsPerJob = 256;         // after presets are inlined
 constexpr size_t kMaxIncludeLoads = 256;        // include files read, counting repeats
 
 const std::vector<std::string> kTopKeys = {"assetforge", "vars", "include", "presets", "jobs", "output_root"};
-const std::vector<std::string> kJobKeys = {"inputs",      "exclude",    "from",         "needs",
-                                           "steps",       "gather",     "output",       "description",
-                                           "keep_edits",  "follow_links", "allow_empty", "input_root"};
+const std::vector<std::string> kJobKeys = {"inputs",     "exclude",      "from",        "needs",
+                                           "steps",      "gather",       "output",      "description",
+                                           "keep_edits", "follow_links", "allow_empty", "input_root"};
 
 std::string scalar(const Src& s, std::string_view what) {
     if (!s.node.IsScalar()) throw ConfigError(s.pos(), std::string(what) + " must be a single value");
@@ -84,7 +84,7 @@ void check_keys(const Src& map, const std::vector<std::string>& valid, std::stri
 struct Raw {
     std::map<std::string, std::pair<std::string, SourcePos>> vars; // value, where defined
     std::map<std::string, Src> presets;
-    std::vector<std::pair<std::string, Src>> jobs;                 // in file order
+    std::vector<std::pair<std::string, Src>> jobs; // in file order
     std::optional<Src> output_root;
 };
 
@@ -142,8 +142,8 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
         for (const auto& kv : pr) {
             std::string name = kv.first.Scalar();
             if (raw.presets.count(name))
-                throw ConfigError(pos_of(file, kv.first), "preset '" + name + "' is already defined at " +
-                                                               raw.presets[name].pos().str());
+                throw ConfigError(pos_of(file, kv.first),
+                                  "preset '" + name + "' is already defined at " + raw.presets[name].pos().str());
             raw.presets[name] = Src{file, kv.second};
         }
     }
@@ -163,7 +163,7 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
 }
 
 class Resolver {
-public:
+  public:
     Resolver(const Raw& raw, const Defines& defines, const StepTable& steps) : raw_(raw), steps_(steps) {
         for (const auto& [k, v] : raw.vars) values_[k] = v.first;
         for (const auto& [k, v] : defines) {
@@ -218,8 +218,10 @@ public:
         if (def->kind != want)
             throw ConfigError(name_node.pos(), want == StepKind::Gather
                                                    ? "step '" + name + "' works file by file; put it under 'steps'"
-                                                   : "step '" + name + "' gathers all inputs (N → 1); use it as "
-                                                                       "'gather: " + name + "'");
+                                                   : "step '" + name +
+                                                         "' gathers all inputs (N → 1); use it as "
+                                                         "'gather: " +
+                                                         name + "'");
         std::vector<GivenParam> given;
         if (params && !params->node.IsNull()) {
             if (!params->node.IsMap())
@@ -302,8 +304,7 @@ public:
         std::vector<std::string> declared;
         if (def.node.IsMap()) {
             check_keys(def, {"params", "steps", "description"}, "key of preset '" + name + "'");
-            if (!def.node["steps"])
-                throw ConfigError(def.pos(), "preset '" + name + "' has 'params' but no 'steps'");
+            if (!def.node["steps"]) throw ConfigError(def.pos(), "preset '" + name + "' has 'params' but no 'steps'");
             if (auto ps = def.node["params"]) {
                 Src psrc{def.file, ps};
                 if (!ps.IsMap())
@@ -323,10 +324,9 @@ public:
             std::string k = kv.first.Scalar();
             if (std::find(declared.begin(), declared.end(), k) == declared.end())
                 throw ConfigError(pos_of(use->file, kv.first),
-                                  declared.empty()
-                                      ? "preset '" + name + "' takes no parameters (got '" + k +
-                                            "'); declare them with 'params:' in the preset"
-                                      : not_one_of("parameter of preset '" + name + "'", k, declared));
+                                  declared.empty() ? "preset '" + name + "' takes no parameters (got '" + k +
+                                                         "'); declare them with 'params:' in the preset"
+                                                   : not_one_of("parameter of preset '" + name + "'", k, declared));
             Src v{use->file, kv.second};
             scope[k] = expand(scalar(v, "parameter '" + k + "'"), v.pos());
         }
@@ -435,8 +435,8 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
         std::string v = r.expand(scalar({s.file, n}, key), pos_of(s.file, n));
         if (v == "true" || v == "yes" || v == "on") return true;
         if (v == "false" || v == "no" || v == "off") return false;
-        throw ConfigError(pos_of(s.file, n), "'" + std::string(key) + "' of job '" + name + "' is true or false, not '" +
-                                                 v + "'");
+        throw ConfigError(pos_of(s.file, n),
+                          "'" + std::string(key) + "' of job '" + name + "' is true or false, not '" + v + "'");
     };
     j.keep_edits = flag("keep_edits");
     j.follow_links = flag("follow_links");
@@ -476,7 +476,8 @@ void order_jobs(Pipeline& p) {
     std::set<std::string> done, visiting;
     std::function<void(const Job&)> visit = [&](const Job& j) {
         if (done.count(j.name)) return;
-        if (visiting.count(j.name)) throw ConfigError(j.pos, "jobs depend on each other in a cycle through '" + j.name + "'");
+        if (visiting.count(j.name))
+            throw ConfigError(j.pos, "jobs depend on each other in a cycle through '" + j.name + "'");
         visiting.insert(j.name);
         for (const auto& d : j.from) visit(*p.job(d));
         for (const auto& d : j.needs) visit(*p.job(d));
@@ -499,8 +500,9 @@ void check_output_roots(const Pipeline& p) {
                                                 p.output_root.string() +
                                                 " (set 'output_root:' at the top level to allow another directory)");
         if (t.has_parent_ref_after_placeholder())
-            throw ConfigError(j.output_pos, "output '" + j.output + "' uses '..' after a placeholder; outputs must "
-                                                                    "stay below the template's fixed directory");
+            throw ConfigError(j.output_pos, "output '" + j.output +
+                                                "' uses '..' after a placeholder; outputs must "
+                                                "stay below the template's fixed directory");
     }
 }
 
@@ -581,7 +583,8 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     if (raw.jobs.empty()) throw ConfigError({fname, 1, 1}, "no jobs: add a 'jobs:' map");
     for (const auto& [name, src] : raw.jobs) p.jobs.push_back(parse_job(name, src, r));
     for (auto& j : p.jobs)
-        if (!j.input_root.empty()) j.input_root = (j.input_root.is_absolute() ? j.input_root : p.root / j.input_root).lexically_normal();
+        if (!j.input_root.empty())
+            j.input_root = (j.input_root.is_absolute() ? j.input_root : p.root / j.input_root).lexically_normal();
     order_jobs(p);
     check_output_roots(p);
     return p;

@@ -26,16 +26,16 @@ struct Job {
     SourcePos pos;
     std::vector<std::string> patterns; // globs relative to the project root
     std::vector<std::string> excludes;
-    std::vector<std::string> from;     // jobs whose outputs are this job's inputs, file by file
-    std::vector<std::string> needs;    // jobs that must finish before `patterns` are expanded
-    std::vector<StepUse> steps;        // map steps
-    StepUse gather;                    // name empty unless N → 1
-    std::string output;                // template, vars expanded
+    std::vector<std::string> from;  // jobs whose outputs are this job's inputs, file by file
+    std::vector<std::string> needs; // jobs that must finish before `patterns` are expanded
+    std::vector<StepUse> steps;     // map steps
+    StepUse gather;                 // name empty unless N → 1
+    std::string output;             // template, vars expanded
     SourcePos output_pos;
-    bool keep_edits = false;           // write outputs that are missing; never replace an existing one
-    bool follow_links = false;         // read inputs through links that lead out of the input root
-    bool allow_empty = false;          // an input pattern may match nothing
-    std::filesystem::path input_root;  // links must resolve inside (absolute; empty: see GlobOptions)
+    bool keep_edits = false;          // write outputs that are missing; never replace an existing one
+    bool follow_links = false;        // read inputs through links that lead out of the input root
+    bool allow_empty = false;         // an input pattern may match nothing
+    std::filesystem::path input_root; // links must resolve inside (absolute; empty: see GlobOptions)
 
     bool is_gather() const { return !gather.name.empty(); }
 };
@@ -45,11 +45,11 @@ struct Pipeline {
     std::filesystem::path root;        // its directory: inputs, outputs and state are relative to it
     std::filesystem::path output_root; // outputs must stay inside (default: root)
     std::map<std::string, std::string> vars;
-    std::vector<Job> jobs;             // in dependency order
+    std::vector<Job> jobs; // in dependency order
     // Jobs `--job` left out: they do not run, but the plan still counts
     // their outputs (a selected job may not read them undeclared).
     std::vector<Job> unselected;
-    std::filesystem::path state_dir;   // where the build state lives (default: <output_root>/.assetforge)
+    std::filesystem::path state_dir; // where the build state lives (default: <output_root>/.assetforge)
 
     const Job* job(std::string_view name) const;
 };

@@ -16,12 +16,12 @@ struct SourcePos {
 };
 
 class ConfigError : public std::runtime_error {
-public:
+  public:
     ConfigError(const SourcePos& pos, const std::string& message)
         : std::runtime_error(pos.str() + ": " + message), pos_(pos) {}
     const SourcePos& pos() const { return pos_; }
 
-private:
+  private:
     SourcePos pos_;
 };
 

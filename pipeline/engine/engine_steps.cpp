@@ -56,7 +56,8 @@ std::vector<Item> run_zip(StepContext& ctx, std::vector<Item> items) {
         for (const auto& e : sorted)
             files.push_back({{"name", e.name}, {"size", e.data.size()}, {"xxh3_128", hash_bytes(e.data).hex()}});
         manifest_text = nlohmann::json({{"files", files}}).dump(1) + "\n";
-        entries.push_back({manifest_name, {reinterpret_cast<const uint8_t*>(manifest_text.data()), manifest_text.size()}});
+        entries.push_back(
+            {manifest_name, {reinterpret_cast<const uint8_t*>(manifest_text.data()), manifest_text.size()}});
     }
     auto bytes = make_zip(std::move(entries), method, level);
     ctx.metrics["zip_entries"] = items.size();
@@ -85,8 +86,10 @@ std::vector<Item> run_swizzle(StepContext&, std::vector<Item> items, bool forwar
                         throw std::runtime_error("swizzle needs power-of-two sizes; mip " + std::to_string(m) + " is " +
                                                  std::to_string(src.width) + "x" + std::to_string(src.height) + "x" +
                                                  std::to_string(src.depth));
-                    if (forward) swizzle_surface(src.data, dst.data, src.width, src.height, src.depth, fi->block_bytes);
-                    else deswizzle_surface(src.data, dst.data, src.width, src.height, src.depth, fi->block_bytes);
+                    if (forward)
+                        swizzle_surface(src.data, dst.data, src.width, src.height, src.depth, fi->block_bytes);
+                    else
+                        deswizzle_surface(src.data, dst.data, src.width, src.height, src.depth, fi->block_bytes);
                 }
         it.texture = tex;
         out.push_back(std::move(it));

@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <unordered_set>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -43,11 +43,13 @@ void expand_braces(const std::string& p, std::vector<std::string>& out) {
     size_t close = std::string::npos;
     std::vector<size_t> commas;
     for (size_t i = open; i < p.size(); ++i) {
-        if (p[i] == '{') ++depth;
+        if (p[i] == '{')
+            ++depth;
         else if (p[i] == '}' && --depth == 0) {
             close = i;
             break;
-        } else if (p[i] == ',' && depth == 1) commas.push_back(i);
+        } else if (p[i] == ',' && depth == 1)
+            commas.push_back(i);
     }
     if (close == std::string::npos) throw std::invalid_argument("unbalanced '{' in pattern '" + p + "'");
     size_t s = open + 1;
@@ -129,9 +131,7 @@ bool match_below(const std::vector<std::string_view>& pat, size_t pi, const std:
     return match_segment(pat[pi], path[si], true) && match_below(pat, pi + 1, path, si + 1);
 }
 
-bool skip_name(std::string_view name) {
-    return name == ".assetforge" || name.starts_with(kTempPrefix);
-}
+bool skip_name(std::string_view name) { return name == ".assetforge" || name.starts_with(kTempPrefix); }
 
 bool names_a_dot(const std::vector<std::string_view>& parts) {
     return std::any_of(parts.begin(), parts.end(), [](std::string_view p) { return hidden(p); });
@@ -141,8 +141,8 @@ bool names_a_dot(const std::vector<std::string_view>& parts) {
 struct Walk {
     const std::vector<std::string_view>* rest_parts = nullptr; // pattern below its fixed directory
     bool recursive = false, dot_ok = false, follow = false;
-    std::string real_root;                                     // links must resolve inside (unless follow)
-    std::vector<std::pair<uint64_t, uint64_t>> entered;        // (dev, ino) of linked folders followed: no cycles
+    std::string real_root;                              // links must resolve inside (unless follow)
+    std::vector<std::pair<uint64_t, uint64_t>> entered; // (dev, ino) of linked folders followed: no cycles
 };
 
 // Calls fn(full path, name below base, link escape message) for every
@@ -154,8 +154,8 @@ struct Walk {
 // no-op build.
 template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, Fn& fn) {
     DIR* d = ::opendir(dir.empty() ? "/" : dir.c_str()); // "" is the filesystem root
-    if (!d) return; // vanished or unreadable: like skip_permission_denied
-    std::vector<std::string> subdirs; // entered after closedir, so deep trees hold one descriptor
+    if (!d) return;                                      // vanished or unreadable: like skip_permission_denied
+    std::vector<std::string> subdirs;                    // entered after closedir, so deep trees hold one descriptor
     while (dirent* e = ::readdir(d)) {
         std::string_view name(e->d_name);
         if (name == "." || name == ".." || skip_name(name)) continue;
@@ -185,7 +185,8 @@ template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, 
                     continue;
                 }
                 if (!S_ISREG(st.st_mode)) continue;
-                if (!w.follow && !real_inside(target, w.real_root)) escape = link_escape_message(full, target, w.real_root);
+                if (!w.follow && !real_inside(target, w.real_root))
+                    escape = link_escape_message(full, target, w.real_root);
                 type = DT_REG;
             } else {
                 type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
@@ -284,8 +285,7 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
                     if (exclude_match(ex, from_root) || exclude_match(ex, rel)) return;
             }
             if (n) ++*n;
-            if (!dedupe || seen.insert(file).second)
-                out.push_back({file, std::string(rel), escape});
+            if (!dedupe || seen.insert(file).second) out.push_back({file, std::string(rel), escape});
         };
         std::error_code ec;
         if (!has_magic(rest)) {

@@ -14,8 +14,8 @@
 namespace af::engine {
 
 struct GlobMatch {
-    std::string path;           // absolute, normal
-    std::string name;           // relative to the pattern's fixed directory: the item name
+    std::string path; // absolute, normal
+    std::string name; // relative to the pattern's fixed directory: the item name
     // Non-empty when the file (or a folder on its way) is a symbolic link that
     // resolves outside the input root: the message to fail this input with.
     std::string link_escape;
@@ -26,7 +26,7 @@ struct GlobOptions {
     // root for patterns inside it; a pattern whose fixed directory lies outside
     // the project (an absolute path given with -D) is its own root.
     std::filesystem::path input_root;
-    bool follow_links = false;  // enter linked folders and read links wherever they point
+    bool follow_links = false; // enter linked folders and read links wherever they point
 };
 
 // {a,b} alternatives as separate patterns (nesting allowed). Throws

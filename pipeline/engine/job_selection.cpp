@@ -24,8 +24,7 @@ void select_jobs(Pipeline& p, const std::vector<std::string>& names) {
         todo.insert(todo.end(), j->needs.begin(), j->needs.end());
     }
     std::vector<Job> kept;
-    for (auto& j : p.jobs)
-        (keep.count(j.name) ? kept : p.unselected).push_back(std::move(j));
+    for (auto& j : p.jobs) (keep.count(j.name) ? kept : p.unselected).push_back(std::move(j));
     p.jobs = std::move(kept);
 }
 

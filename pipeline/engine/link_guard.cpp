@@ -46,7 +46,8 @@ std::string escape_on_way(const InputRoot& root, const fs::path& path) {
         if (::lstat(at.c_str(), &st) != 0) return "";
         if (!S_ISLNK(st.st_mode)) continue;
         std::string target = real_path(at.native());
-        if (!target.empty() && !real_inside(target, root.real)) return link_escape_message(at.native(), target, root.real);
+        if (!target.empty() && !real_inside(target, root.real))
+            return link_escape_message(at.native(), target, root.real);
     }
     return "";
 }

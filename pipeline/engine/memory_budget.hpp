@@ -11,7 +11,7 @@
 namespace af::engine {
 
 class MemoryBudget {
-public:
+  public:
     explicit MemoryBudget(uint64_t limit) : limit_(limit) {}
     uint64_t limit() const { return limit_; }
     uint64_t acquire(uint64_t want) {
@@ -29,20 +29,20 @@ public:
         cv_.notify_all();
     }
 
-private:
+  private:
     uint64_t limit_, used_ = 0;
     std::mutex mu_;
     std::condition_variable cv_;
 };
 
 class BudgetLease {
-public:
+  public:
     BudgetLease(MemoryBudget& b, uint64_t want) : b_(b), n_(b.acquire(want)) {}
     ~BudgetLease() { b_.release(n_); }
     BudgetLease(const BudgetLease&) = delete;
     BudgetLease& operator=(const BudgetLease&) = delete;
 
-private:
+  private:
     MemoryBudget& b_;
     uint64_t n_;
 };

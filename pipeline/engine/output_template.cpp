@@ -63,7 +63,8 @@ std::string OutputTemplate::compute_prefix() const {
 bool OutputTemplate::has_parent_ref_after_placeholder() const {
     bool seen = false;
     for (const auto& p : parts_) {
-        if (p.placeholder) seen = true;
+        if (p.placeholder)
+            seen = true;
         else if (seen && (p.text.find("../") != std::string::npos || p.text.find("/..") != std::string::npos))
             return true;
     }
@@ -88,8 +89,8 @@ std::string OutputTemplate::expand(const std::map<std::string, std::string>& val
         if (it == values.end()) {
             std::string have;
             for (const auto& [k, _] : values) have += (have.empty() ? "" : ", ") + k;
-            throw std::runtime_error("output template uses {" + p.text + "} but this item has no such value (has: " +
-                                     have + ")");
+            throw std::runtime_error("output template uses {" + p.text +
+                                     "} but this item has no such value (has: " + have + ")");
         }
         out += it->second;
     }
@@ -154,13 +155,20 @@ bool OutputTemplate::resolve_name_only(std::string_view name, std::string_view j
         }
         std::string_view key = p.text, v;
         if (key.starts_with("input_")) key.remove_prefix(6);
-        if (key == "dir") v = dir;
-        else if (key == "stem") v = stem;
-        else if (key == "ext") v = ext;
-        else if (key == "name") v = file;
-        else if (key == "path" && p.text == "path") v = name;
-        else if (key == "job" && p.text == "job") v = job;
-        else return false;
+        if (key == "dir")
+            v = dir;
+        else if (key == "stem")
+            v = stem;
+        else if (key == "ext")
+            v = ext;
+        else if (key == "name")
+            v = file;
+        else if (key == "path" && p.text == "path")
+            v = name;
+        else if (key == "job" && p.text == "job")
+            v = job;
+        else
+            return false;
         if (!safe_value(v)) return false;
         text += v;
     }
@@ -171,8 +179,10 @@ bool OutputTemplate::resolve_name_only(std::string_view name, std::string_view j
     auto absolute = [&](std::string_view t, std::string& o) {
         o = "/";
         if (t.empty() || t[0] != '/') {
-            if (root_normal) o = project_root;
-            else if (!append_simple(o, project_root)) return false;
+            if (root_normal)
+                o = project_root;
+            else if (!append_simple(o, project_root))
+                return false;
         }
         return append_simple(o, t);
     };
@@ -182,9 +192,8 @@ bool OutputTemplate::resolve_name_only(std::string_view name, std::string_view j
            (prefix == "/" || out[prefix.size()] == '/');
 }
 
-std::map<std::string, std::string> template_values(const std::string& name,
-                                                   const std::map<std::string, std::string>& meta,
-                                                   const std::string& job) {
+std::map<std::string, std::string>
+template_values(const std::string& name, const std::map<std::string, std::string>& meta, const std::string& job) {
     std::map<std::string, std::string> v = meta;
     fs::path p(name);
     std::string dir = p.parent_path().generic_string();
@@ -235,8 +244,8 @@ fs::path resolve_output(const OutputTemplate& tpl, const std::map<std::string, s
     prefix = prefix.lexically_normal();
     out = out.lexically_normal();
     if (!path_within(out, prefix) || out == prefix)
-        throw std::runtime_error("output path '" + out.string() + "' escapes the output directory '" +
-                                 prefix.string() + "'");
+        throw std::runtime_error("output path '" + out.string() + "' escapes the output directory '" + prefix.string() +
+                                 "'");
     return out;
 }
 

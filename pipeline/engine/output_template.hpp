@@ -5,14 +5,14 @@
 
 #include <filesystem>
 #include <map>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace af::engine {
 
 class OutputTemplate {
-public:
+  public:
     // Throws std::invalid_argument on unbalanced braces or bad placeholder names.
     static OutputTemplate parse(const std::string& text);
 
@@ -40,16 +40,15 @@ public:
     };
     const std::vector<Part>& parts() const { return parts_; }
 
-private:
+  private:
     std::vector<Part> parts_;
     std::string prefix_; // static_prefix(), kept: a plan asks for it once per file
     std::string compute_prefix() const;
 };
 
 // Values for one item: dir/stem/ext/name/path from `name`, then `meta`.
-std::map<std::string, std::string> template_values(const std::string& name,
-                                                   const std::map<std::string, std::string>& meta,
-                                                   const std::string& job);
+std::map<std::string, std::string>
+template_values(const std::string& name, const std::map<std::string, std::string>& meta, const std::string& job);
 
 // Lexical: `p` equals `root` or lies below it (both absolute and normal).
 bool path_within(const std::filesystem::path& p, const std::filesystem::path& root);

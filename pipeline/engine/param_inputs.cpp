@@ -74,8 +74,8 @@ void hash_param_reads(const std::vector<ParamRead>& reads, const Job& job, const
         std::vector<std::pair<std::string, fs::path>> files;
         std::error_code ec;
         auto opts = job.follow_links ? fs::directory_options::follow_directory_symlink : fs::directory_options::none;
-        for (auto it = fs::recursive_directory_iterator(r.path, opts, ec); !ec && it != fs::recursive_directory_iterator();
-             it.increment(ec)) {
+        for (auto it = fs::recursive_directory_iterator(r.path, opts, ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
             const fs::path& p = it->path();
             std::error_code e2;
             if (it->is_symlink(e2) && !job.follow_links) {

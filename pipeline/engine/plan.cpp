@@ -13,9 +13,8 @@ namespace fs = std::filesystem;
 namespace {
 
 bool name_only(const OutputTemplate& t, bool gather) {
-    static const std::set<std::string> kFromName = {"dir",       "stem",       "ext",        "name",     "path",
-                                                    "job",       "input_dir",  "input_stem", "input_name",
-                                                    "input_ext"};
+    static const std::set<std::string> kFromName = {"dir", "stem",      "ext",        "name",       "path",
+                                                    "job", "input_dir", "input_stem", "input_name", "input_ext"};
     for (const auto& p : t.placeholders())
         if (gather ? p != "job" : !kFromName.count(p)) return false;
     return true;
@@ -29,7 +28,8 @@ std::map<std::string, std::string> values_for(const std::string& name, const std
 
 std::string rel(const fs::path& root, const std::string& abs) {
     const std::string& r = root.native();
-    if (abs.size() > r.size() && abs.compare(0, r.size(), r) == 0 && abs[r.size()] == '/') return abs.substr(r.size() + 1);
+    if (abs.size() > r.size() && abs.compare(0, r.size(), r) == 0 && abs[r.size()] == '/')
+        return abs.substr(r.size() + 1);
     return abs;
 }
 
@@ -221,8 +221,9 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
             if (pj.selected && reported.insert(*producer).second)
                 fail(2, "job '" + j.name + "' matches '" + rel(root, m.path) + "', an output of job '" + *producer +
                             "', without declaring that it reads that job's outputs (it could run before they are "
-                            "written, or read them half-way): add 'needs: [" + *producer + "]' to job '" + j.name +
-                            "' (or 'from: " + *producer + "' to take them file by file), or exclude that folder");
+                            "written, or read them half-way): add 'needs: [" +
+                            *producer + "]' to job '" + j.name + "' (or 'from: " + *producer +
+                            "' to take them file by file), or exclude that folder");
             return true;
         });
         if (foreign && pj.selected)
@@ -262,8 +263,8 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
                             (example.empty() ? "outputs" : "'" + example + "', an output") + " of job '" +
                             other.job->name + "' (output '" + other.job->output +
                             "'), without declaring that it reads them (it could run before they are written, or "
-                            "read them half-way): add 'needs: [" + other.job->name + "]' to job '" + j.name +
-                            "' (or 'from: " + other.job->name +
+                            "read them half-way): add 'needs: [" +
+                            other.job->name + "]' to job '" + j.name + "' (or 'from: " + other.job->name +
                             "' to take them file by file), or make the pattern and the output folder disjoint");
                 break;
             }

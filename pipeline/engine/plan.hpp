@@ -20,12 +20,12 @@ namespace af::engine {
 struct PlanJob {
     const Job* job = nullptr;
     OutputTemplate tpl;
-    std::string out_base;              // absolute fixed directory of the template
-    bool keeps_names = false;          // every step passes items on 1 → 1 under their own names
-    bool late = false;                 // `needs`: its globs are expanded again when those jobs finish
-    bool selected = true;              // runs in this build (false: left out by --job; its outputs still count)
-    std::vector<GlobMatch> matches;    // in: as globbed; out: the job's inputs
-    std::vector<size_t> per_pattern;   // files each pattern matched, before the plan filtered them
+    std::string out_base;            // absolute fixed directory of the template
+    bool keeps_names = false;        // every step passes items on 1 → 1 under their own names
+    bool late = false;               // `needs`: its globs are expanded again when those jobs finish
+    bool selected = true;            // runs in this build (false: left out by --job; its outputs still count)
+    std::vector<GlobMatch> matches;  // in: as globbed; out: the job's inputs
+    std::vector<size_t> per_pattern; // files each pattern matched, before the plan filtered them
     // out: the job's outputs, known before it runs (its templates use only
     // the input's name); `predictable` false when steps or placeholders decide
     // names only at run time.
@@ -35,9 +35,13 @@ struct PlanJob {
 
 // What the state recorded at each output path.
 struct Recorded {
-    enum class Kind : uint8_t { Own, Foreign, Gone } kind = Kind::Own; // this configuration's, another's, a vanished job's
+    enum class Kind : uint8_t {
+        Own,
+        Foreign,
+        Gone
+    } kind = Kind::Own; // this configuration's, another's, a vanished job's
     std::string job;
-    Hash128 hash;  // what the build wrote there, and the file's stat then
+    Hash128 hash; // what the build wrote there, and the file's stat then
     FileStat st;
 };
 struct PlanState {
@@ -45,7 +49,7 @@ struct PlanState {
 };
 
 struct Plan {
-    int exit_code = 0;                 // 2: the pipeline breaks a promise; 1: an input pattern matched nothing
+    int exit_code = 0; // 2: the pipeline breaks a promise; 1: an input pattern matched nothing
     std::vector<std::string> errors;
     std::vector<std::string> notes;
     // Every predicted output (absolute) → (index in the jobs, index in its `predicted`).
@@ -62,7 +66,6 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const std::fi
 // Drops from a late job's fresh matches what make_plan drops (used when a
 // `needs` job expands its globs after the jobs it waits for); `claimed`
 // holds outputs actions of this build wrote ("job: input" by path).
-void filter_matches(PlanJob& job, const PlanState& state,
-                    const std::unordered_map<std::string, std::string>& claimed);
+void filter_matches(PlanJob& job, const PlanState& state, const std::unordered_map<std::string, std::string>& claimed);
 
 } // namespace af::engine

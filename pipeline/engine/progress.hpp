@@ -13,7 +13,7 @@
 namespace af::engine {
 
 class Progress {
-public:
+  public:
     enum class Mode { Quiet, Plain, Terminal };
     Progress(std::ostream& out, Mode mode);
 
@@ -21,11 +21,11 @@ public:
     void started(const std::string& what);
     // `ran` is false for actions found up to date (counted, never printed).
     void finished(const std::string& what, bool ran, bool failed);
-    void up_to_date(size_t n); // actions found up to date, counted in bulk
+    void up_to_date(size_t n);          // actions found up to date, counted in bulk
     void line(const std::string& text); // explain / messages, above the status line
     void finish();
 
-private:
+  private:
     void redraw_locked(bool force);
 
     std::ostream& out_;

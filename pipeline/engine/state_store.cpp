@@ -1,7 +1,7 @@
 #include "engine/state_store.hpp"
 
-#include <sqlite3.h>
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -45,7 +45,6 @@ bool damage_code(int rc) {
         return false;
     }
 }
-
 
 void exec(sqlite3* db, const char* sql) {
     char* err = nullptr;
@@ -216,8 +215,9 @@ StateStore::StateStore(const fs::path& dir, Configuration self, Mode mode) : sel
         configurations_.clear();
         fs::path aside = dir / ("state.db.damaged-" + timestamp());
         fs::rename(file, aside, ec);
-        if (ec) throw std::runtime_error(file.string() + " is damaged (" + e.what() + ") and cannot be moved aside: " +
-                                         ec.message());
+        if (ec)
+            throw std::runtime_error(file.string() + " is damaged (" + e.what() +
+                                     ") and cannot be moved aside: " + ec.message());
         for (const char* side : {"-wal", "-shm"}) {
             fs::path f = dir / (std::string("state.db") + side);
             if (fs::exists(f, ec)) fs::rename(f, fs::path(aside.native() + side), ec);
@@ -248,8 +248,10 @@ void StateStore::open_and_load(const fs::path& file) {
     {
         Stmt q(db_, "PRAGMA user_version");
         rc = sqlite3_step(q.s);
-        if (rc == SQLITE_ROW) version = sqlite3_column_int(q.s, 0);
-        else if (damage_code(rc)) throw Damaged(sqlite3_errmsg(db_));
+        if (rc == SQLITE_ROW)
+            version = sqlite3_column_int(q.s, 0);
+        else if (damage_code(rc))
+            throw Damaged(sqlite3_errmsg(db_));
     }
     if (mode_ == Mode::ReadOnly && version != kSchemaVersion) return; // another layout: nothing to show
     if (version == 3) {
@@ -273,10 +275,14 @@ void StateStore::open_and_load(const fs::path& file) {
     auto step_rows = [&](Stmt& q, auto&& row) {
         for (;;) {
             int r = sqlite3_step(q.s);
-            if (r == SQLITE_ROW) row();
-            else if (r == SQLITE_DONE) return;
-            else if (damage_code(r)) throw Damaged(sqlite3_errmsg(db_));
-            else throw std::runtime_error(std::string("state database: ") + sqlite3_errmsg(db_));
+            if (r == SQLITE_ROW)
+                row();
+            else if (r == SQLITE_DONE)
+                return;
+            else if (damage_code(r))
+                throw Damaged(sqlite3_errmsg(db_));
+            else
+                throw std::runtime_error(std::string("state database: ") + sqlite3_errmsg(db_));
         }
     };
     files_.reserve(row_count(db_, "files"));
@@ -391,7 +397,7 @@ std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, c
 }
 
 std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, const std::string& input,
-                                                      const std::string& owner) const {
+                                                       const std::string& owner) const {
     if (owner.empty() || owner == self_.id) return action(job, input);
     std::lock_guard lk(mu_);
     auto it = foreign_.find({owner, job, input});
@@ -437,8 +443,10 @@ void StateStore::put_action(const ActionRecord& rec) {
     std::lock_guard lk(mu_);
     auto r = std::make_shared<ActionRecord>(rec);
     if (r->owner.empty()) r->owner = self_.id;
-    if (r->owner == self_.id) actions_[action_key(r->job, r->input)] = r;
-    else foreign_[{r->owner, r->job, r->input}] = r;
+    if (r->owner == self_.id)
+        actions_[action_key(r->job, r->input)] = r;
+    else
+        foreign_[{r->owner, r->job, r->input}] = r;
     dirty_actions_[{r->owner, r->job, r->input}] = *r;
     maybe_flush_locked();
 }
@@ -446,8 +454,10 @@ void StateStore::put_action(const ActionRecord& rec) {
 void StateStore::erase_action(const std::string& job, const std::string& input, const std::string& owner) {
     std::lock_guard lk(mu_);
     const std::string& o = owner.empty() ? self_.id : owner;
-    if (o == self_.id) actions_.erase(action_key(job, input));
-    else foreign_.erase({o, job, input});
+    if (o == self_.id)
+        actions_.erase(action_key(job, input));
+    else
+        foreign_.erase({o, job, input});
     dirty_actions_[{o, job, input}] = std::nullopt;
 }
 

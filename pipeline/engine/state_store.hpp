@@ -19,8 +19,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -45,28 +45,28 @@ std::optional<FileStat> stat_file_at(int dir_fd, const char* p);
 struct OutputRecord {
     std::string path; // relative to the project root when inside it
     Hash128 hash;
-    FileStat st;      // as written: an output whose stat still matches was not edited
+    FileStat st; // as written: an output whose stat still matches was not edited
 };
 
 struct ActionRecord {
-    std::string owner;        // configuration id; empty in put_action: the store's own
-    std::string job, input;   // input: path relative to the root, or "*" for a gather
-    Hash128 key;              // zero = last run failed
+    std::string owner;      // configuration id; empty in put_action: the store's own
+    std::string job, input; // input: path relative to the root, or "*" for a gather
+    Hash128 key;            // zero = last run failed
     Hash128 input_hash, params_hash;
-    std::string tools;        // "name@version#binhash;…" of plugins the action used
+    std::string tools; // "name@version#binhash;…" of plugins the action used
     std::vector<OutputRecord> outputs;
-    std::string status;       // "built" or "failed"
+    std::string status; // "built" or "failed"
     double duration_ms = 0;
     std::string error;
 };
 
 struct Configuration {
-    std::string id;           // hash of the pipeline file's path and its variable values
-    std::string description;  // "pipeline.yaml (out=build, src=modA)"
+    std::string id;          // hash of the pipeline file's path and its variable values
+    std::string description; // "pipeline.yaml (out=build, src=modA)"
 };
 
 class StateStore {
-public:
+  public:
     enum class Mode { ReadWrite, ReadOnly };
     // Opens (creating, in ReadWrite) <dir>/state.db for configuration `self`.
     // A damaged database is moved aside and replaced by an empty one
@@ -113,7 +113,7 @@ public:
     // Commits and closes the database; lookups still answer from memory.
     void close();
 
-private:
+  private:
     void open_and_load(const std::filesystem::path& file);
     void maybe_flush_locked();
     void flush_locked();
@@ -130,7 +130,7 @@ private:
     };
     std::unordered_map<std::string, CachedFile> files_;
     static std::string action_key(const std::string& job, const std::string& input) { return job + '\0' + input; }
-    std::unordered_map<std::string, std::shared_ptr<const ActionRecord>> actions_;      // own, by job\0input
+    std::unordered_map<std::string, std::shared_ptr<const ActionRecord>> actions_; // own, by job\0input
     std::map<std::tuple<std::string, std::string, std::string>, std::shared_ptr<const ActionRecord>> foreign_;
     std::map<std::string, std::optional<CachedFile>> dirty_files_;
     std::map<std::tuple<std::string, std::string, std::string>, std::optional<ActionRecord>> dirty_actions_;

@@ -20,10 +20,10 @@ namespace af::engine {
 // Everything a step may touch while running one action.
 struct StepContext {
     const Params& params;
-    std::filesystem::path base_dir;     // where relative paths in parameters resolve
-    std::string output_ext;             // extension of the job's output template (no dot), for `write`
-    std::vector<std::string>& tools;    // plugin identities used ("dds@1.0#hash"), part of the up-to-date check
-    nlohmann::json& metrics;            // quality figures a step reports (PSNR, chosen format, …)
+    std::filesystem::path base_dir;  // where relative paths in parameters resolve
+    std::string output_ext;          // extension of the job's output template (no dot), for `write`
+    std::vector<std::string>& tools; // plugin identities used ("dds@1.0#hash"), part of the up-to-date check
+    nlohmann::json& metrics;         // quality figures a step reports (PSNR, chosen format, …)
     std::function<bool()> cancelled;
 };
 
@@ -31,11 +31,11 @@ enum class StepKind { Map, Gather };
 
 struct StepDef {
     std::string name{}, description{};
-    uint32_t version = 1;                // bump when output bytes change
+    uint32_t version = 1; // bump when output bytes change
     StepKind kind = StepKind::Map;
     std::vector<ParamSpec> params{};
-    std::string provider = "engine";     // identity mixed into action keys
-    bool takes_texture = false;          // byte items are read (probed) into textures first
+    std::string provider = "engine"; // identity mixed into action keys
+    bool takes_texture = false;      // byte items are read (probed) into textures first
     // Map: called once per item; Gather: once with every item of the job.
     std::function<std::vector<Item>(StepContext&, std::vector<Item>)> run{};
     // Parameters beyond `params` that the step hands on to a container or
@@ -60,7 +60,7 @@ using TextureWriter =
     std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools)>;
 
 class StepTable {
-public:
+  public:
     void add(StepDef def);
     const StepDef* find(std::string_view name) const;
     // Marks built-in steps that pass each item on under its own name.

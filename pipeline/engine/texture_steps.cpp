@@ -77,8 +77,10 @@ std::shared_ptr<Texture> texture_from_levels(const Texture& like, const std::vec
             for (uint32_t m = 0; m < d.mips; ++m) {
                 const Image& img = levels[l * d.faces + f][m];
                 auto s = t->surface(l, f, m);
-                if (img.is_float()) memcpy(s.data, img.rgba32f.data(), s.size);
-                else memcpy(s.data, img.rgba8.data(), s.size);
+                if (img.is_float())
+                    memcpy(s.data, img.rgba32f.data(), s.size);
+                else
+                    memcpy(s.data, img.rgba8.data(), s.size);
             }
     return t;
 }
@@ -120,16 +122,20 @@ uint32_t auto_format(const Texture& t, const Image& top, const std::string& qual
     bool srgb = top.srgb || (t.desc.flags & AF_TEX_SRGB);
     uint32_t fmt;
     std::string why;
-    if (c.hdr) fmt = FMT_BC6H_UF16, why = "HDR values";
+    if (c.hdr)
+        fmt = FMT_BC6H_UF16, why = "HDR values";
     else if ((t.desc.flags & AF_TEX_NORMAL_MAP) || (c.normal_like && c.opaque))
         fmt = FMT_BC5_UNORM, why = "tangent-space normal map";
-    else if (c.grey && c.opaque) fmt = FMT_BC4_UNORM, why = "greyscale, opaque";
+    else if (c.grey && c.opaque)
+        fmt = FMT_BC4_UNORM, why = "greyscale, opaque";
     else if (c.opaque)
         fmt = quality == "high" || quality == "max" ? (srgb ? FMT_BC7_UNORM_SRGB : FMT_BC7_UNORM)
                                                     : (srgb ? FMT_BC1_UNORM_SRGB : FMT_BC1_UNORM),
         why = "colour, opaque";
-    else if (quality == "fast") fmt = srgb ? FMT_BC3_UNORM_SRGB : FMT_BC3_UNORM, why = "colour with alpha";
-    else fmt = srgb ? FMT_BC7_UNORM_SRGB : FMT_BC7_UNORM, why = "colour with alpha";
+    else if (quality == "fast")
+        fmt = srgb ? FMT_BC3_UNORM_SRGB : FMT_BC3_UNORM, why = "colour with alpha";
+    else
+        fmt = srgb ? FMT_BC7_UNORM_SRGB : FMT_BC7_UNORM, why = "colour with alpha";
     metrics["auto_format"] = std::string(format_info(fmt)->name);
     metrics["auto_reason"] = why;
     return fmt;
@@ -161,7 +167,8 @@ uint32_t named_format(const std::string& name, bool srgb) {
     if (const FormatInfo* fi = format_by_name(name)) return fi->id;
     std::string list;
     for (const auto& a : kFormatAliases) list += std::string(list.empty() ? "" : ", ") + a.name;
-    throw std::runtime_error("unknown format '" + name + "'; use auto, " + list + " or a DXGI name such as R8G8B8A8_UNORM");
+    throw std::runtime_error("unknown format '" + name + "'; use auto, " + list +
+                             " or a DXGI name such as R8G8B8A8_UNORM");
 }
 
 double psnr_rgb(const Image& a, const Image& b) {
@@ -528,8 +535,10 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         if (container.empty()) {
             std::string ext = path.extension().string();
             std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-            if (ext == ".png") container = "png";
-            else if (auto c = r->container_for_extension(ext)) container = c.item->name;
+            if (ext == ".png")
+                container = "png";
+            else if (auto c = r->container_for_extension(ext))
+                container = c.item->name;
             else
                 throw std::runtime_error("no container writes '" + ext + "' files; add 'write: {container: …}' or " +
                                          "see 'assetforge plugins'");

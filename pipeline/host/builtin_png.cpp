@@ -1,8 +1,8 @@
 #include "host/builtin_png.hpp"
 
 #include "assetforge/plugin.hpp"
-#include "core/png_io.hpp"
 #include "core/pixel_convert.hpp"
+#include "core/png_io.hpp"
 #include "host/host_services.hpp"
 
 #include <nlohmann/json.hpp>
@@ -85,7 +85,9 @@ af_status png_write(const af_host*, const af_texture* tex, const af_options* opt
             af_surface src{t.desc.format, s.width, s.height, 1, s.data, s.size};
             af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT)
                                 : uint32_t(f->srgb() ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM),
-                           s.width, s.height, 1,
+                           s.width,
+                           s.height,
+                           1,
                            wide ? reinterpret_cast<uint8_t*>(img.rgba32f.data()) : img.rgba8.data(),
                            wide ? img.rgba32f.size() * 4 : img.rgba8.size()};
             af_error e{};
@@ -117,8 +119,12 @@ af_status png_info(const af_host* h, const af_input* in, const af_options*, af_i
         static const char* types[] = {"grey", "?", "rgb", "palette", "grey+alpha", "?", "rgba"};
         check_header_limits(h, in);
         Image img = decode_png({in->data, in->size}, "PNG"); // validates every chunk
-        nlohmann::json j = {{"container", "png"}, {"width", w}, {"height", ht}, {"bit_depth", depth},
-                            {"color_type", ctype < 7 ? types[ctype] : "?"}, {"srgb", img.srgb}};
+        nlohmann::json j = {{"container", "png"},
+                            {"width", w},
+                            {"height", ht},
+                            {"bit_depth", depth},
+                            {"color_type", ctype < 7 ? types[ctype] : "?"},
+                            {"srgb", img.srgb}};
         std::string text = "format: PNG " + std::to_string(depth) + "-bit " + (ctype < 7 ? types[ctype] : "?") +
                            (img.srgb ? " (sRGB)" : " (linear)") + "\ndimensions: " + std::to_string(w) + "x" +
                            std::to_string(ht) + "\n";

@@ -172,8 +172,10 @@ bool PluginRegistry::load_file(const fs::path& file) {
     if (ec) {
         // Boost reports only a generic code; the loader's own words name the missing library or symbol.
         std::string detail = ec.message();
-        if (void* h = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL)) ::dlclose(h);
-        else if (const char* e = ::dlerror()) detail = e;
+        if (void* h = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL))
+            ::dlclose(h);
+        else if (const char* e = ::dlerror())
+            detail = e;
         return refuse("cannot load: " + detail);
     }
     if (!lib->has(AF_ENTRY_SYMBOL))
@@ -211,9 +213,12 @@ bool PluginRegistry::load_file(const fs::path& file) {
         if (!copy_table(p.containers[i], c, why, "container", offsetof(af_container, probe) + sizeof(void*)))
             return refuse(why);
         if (!c.name || !c.probe) return refuse("container " + std::to_string(i) + " lacks a name or probe");
-        if ((c.caps & AF_CAN_READ) && !c.read) return refuse(std::string("container ") + c.name + " claims read without a read function");
-        if ((c.caps & AF_CAN_WRITE) && !c.write) return refuse(std::string("container ") + c.name + " claims write without a write function");
-        if ((c.caps & AF_CAN_INFO) && !c.info) return refuse(std::string("container ") + c.name + " claims info without an info function");
+        if ((c.caps & AF_CAN_READ) && !c.read)
+            return refuse(std::string("container ") + c.name + " claims read without a read function");
+        if ((c.caps & AF_CAN_WRITE) && !c.write)
+            return refuse(std::string("container ") + c.name + " claims write without a write function");
+        if ((c.caps & AF_CAN_INFO) && !c.info)
+            return refuse(std::string("container ") + c.name + " claims info without an info function");
         if (!check_params(c.read_options, c.read_option_count, std::string("container ") + c.name + " read options",
                           why) ||
             !check_params(c.write_options, c.write_option_count, std::string("container ") + c.name + " write options",
@@ -241,7 +246,8 @@ bool PluginRegistry::load_file(const fs::path& file) {
     }
     for (uint32_t i = 0; i < p.command_count; ++i) {
         af_command c{};
-        if (!copy_table(p.commands[i], c, why, "command", offsetof(af_command, run) + sizeof(void*))) return refuse(why);
+        if (!copy_table(p.commands[i], c, why, "command", offsetof(af_command, run) + sizeof(void*)))
+            return refuse(why);
         if (!c.name || !c.run) return refuse("command " + std::to_string(i) + " lacks a name or run function");
         lp->commands.push_back(c);
     }

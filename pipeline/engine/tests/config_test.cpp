@@ -115,7 +115,8 @@ jobs:
                              "\"${ot}/{stem}.png\"\n");
     CHECK(e.find("pipeline.yaml:6:13: unknown variable '${ot}'") != std::string::npos);
     CHECK(e.find("did you mean 'out'?") != std::string::npos);
-    e = error_of("assetforge: 1\njobs:\n  a:\n    inputs: \"${env:AF_SURELY_UNSET_VAR}/*.png\"\n    output: o/{stem}\n");
+    e = error_of(
+        "assetforge: 1\njobs:\n  a:\n    inputs: \"${env:AF_SURELY_UNSET_VAR}/*.png\"\n    output: o/{stem}\n");
     CHECK(e.find("environment variable 'AF_SURELY_UNSET_VAR' is not set") != std::string::npos);
 }
 
@@ -156,8 +157,9 @@ jobs:
         CHECK(std::string(e.what()).find("pipeline.yaml:2:10: cannot read") != std::string::npos);
     }
     t.write("presets/bad.yaml", "presets:\n  p: [ inver ]\n");
-    t.write("pipeline.yaml", "assetforge: 1\ninclude: presets/bad.yaml\njobs:\n  a:\n    inputs: x\n    steps: [p]\n    "
-                             "output: o/{stem}\n");
+    t.write("pipeline.yaml",
+            "assetforge: 1\ninclude: presets/bad.yaml\njobs:\n  a:\n    inputs: x\n    steps: [p]\n    "
+            "output: o/{stem}\n");
     try {
         load_pipeline(t.path("pipeline.yaml"), {}, t.steps());
         FAIL("expected an error");

@@ -81,8 +81,8 @@ TEST_CASE("links out of the input root are reported, not read", "[glob][promise]
     CHECK(by_name.size() == 4);
     CHECK(by_name["a.txt"].empty());
     CHECK(by_name["ok.txt"].empty()); // a link that stays inside
-    CHECK_THAT(by_name["innocent.dds"], Catch::Contains("innocent.dds") && Catch::Contains("secret.txt") &&
-                                            Catch::Contains("follow_links"));
+    CHECK_THAT(by_name["innocent.dds"],
+               Catch::Contains("innocent.dds") && Catch::Contains("secret.txt") && Catch::Contains("follow_links"));
     CHECK_THAT(by_name["linked"], Catch::Contains(outside.path("dir").string()));
     CHECK(counts == std::vector<size_t>{4});
     // Opted in: read through, and linked folders walked.

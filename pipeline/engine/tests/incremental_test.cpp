@@ -7,8 +7,8 @@
 
 #include <atomic>
 #include <fstream>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 using namespace af::engine;
 using namespace af::engine::test;
@@ -422,8 +422,9 @@ TEST_CASE("files a step parameter names are part of the action's key", "[increme
     TestProject t;
     t.write("src/a.txt", "a");
     t.write("extra/1.bin", "one");
-    const char* yaml = "assetforge: 1\njobs:\n  j:\n    inputs: \"src/*.txt\"\n    steps: [ { append: { from: extra } } ]\n"
-                       "    output: \"out/{name}\"\n";
+    const char* yaml =
+        "assetforge: 1\njobs:\n  j:\n    inputs: \"src/*.txt\"\n    steps: [ { append: { from: extra } } ]\n"
+        "    output: \"out/{name}\"\n";
     REQUIRE(t.build(yaml).built == 1);
     CHECK(t.read("out/a.txt") == "aone");
     CHECK(t.build(yaml).built == 0);

@@ -32,13 +32,14 @@ TEST_CASE("expansions that escape the template's directory are refused", "[templ
 }
 
 TEST_CASE("the name-only fast path resolves exactly as resolve_output", "[template][plan]") {
-    const std::vector<std::string> templates = {
-        "build/{dir}/{stem}.dds", "build/{name}",          "{dir}/{stem}_x.png",      "out/{path}",
-        "/abs/out/{dir}/{name}",  "o/{job}/{input_stem}.{ext}", "./o//{dir}/./{stem}.png", "build/{dir}",
-        "o/{stem}.{ext}.bak",     "o/{{lit}}/{name}"};
-    const std::vector<std::string> names = {"a.png",   "d/e/a.png", ".hidden", "a.tar.gz", "x..y.png", "noext",
-                                            "d/..x/b", "sub/.png",  "a b.png", "../up.png", "d/../x.png", "back\\s.png",
-                                            "/abs.png"};
+    const std::vector<std::string> templates = {"build/{dir}/{stem}.dds",  "build/{name}",
+                                                "{dir}/{stem}_x.png",      "out/{path}",
+                                                "/abs/out/{dir}/{name}",   "o/{job}/{input_stem}.{ext}",
+                                                "./o//{dir}/./{stem}.png", "build/{dir}",
+                                                "o/{stem}.{ext}.bak",      "o/{{lit}}/{name}"};
+    const std::vector<std::string> names = {"a.png",      "d/e/a.png",   ".hidden",  "a.tar.gz", "x..y.png",
+                                            "noext",      "d/..x/b",     "sub/.png", "a b.png",  "../up.png",
+                                            "d/../x.png", "back\\s.png", "/abs.png"};
     for (const auto& t : templates)
         for (const auto& n : names) {
             auto tpl = OutputTemplate::parse(t);

@@ -66,8 +66,8 @@ TEST_CASE("plan: an output that is one of the job's own inputs is refused", "[pl
     auto pl = f.plan("assetforge: 1\njobs:\n  shrink:\n    inputs: src/*.png\n    steps: [ invert ]\n"
                      "    output: \"src/{stem}.png\"\n");
     CHECK(pl.exit_code == 2);
-    CHECK_THAT(f.errors(pl), Catch::Contains("shrink") && Catch::Contains("src/a.png") &&
-                                 Catch::Contains("src/{stem}.png"));
+    CHECK_THAT(f.errors(pl),
+               Catch::Contains("shrink") && Catch::Contains("src/a.png") && Catch::Contains("src/{stem}.png"));
 }
 
 TEST_CASE("plan: a glob over its own output folder drops its recorded outputs", "[plan][promise]") {
@@ -105,8 +105,9 @@ TEST_CASE("plan: reading another job's outputs needs a declaration", "[plan][pro
                         "    output: out/p.zip\n")
               .exit_code == 0);
     // Names decided only at run time ({part}): decided on the patterns.
-    pl = f.plan(base + "  parts:\n    inputs: src/*.png\n    steps: [ split ]\n    output: \"gen/{stem}_{part}.png\"\n"
-                       "  pack:\n    inputs: \"gen/**/*\"\n    gather: zip\n    output: out/p.zip\n    allow_empty: true\n");
+    pl = f.plan(base +
+                "  parts:\n    inputs: src/*.png\n    steps: [ split ]\n    output: \"gen/{stem}_{part}.png\"\n"
+                "  pack:\n    inputs: \"gen/**/*\"\n    gather: zip\n    output: out/p.zip\n    allow_empty: true\n");
     CHECK(pl.exit_code == 2);
     CHECK_THAT(f.errors(pl), Catch::Contains("parts"));
     // An exclude that covers the folder settles it.

@@ -56,8 +56,10 @@ TEST_CASE("a damaged state database is moved aside and replaced", "[state][promi
         }
         auto db = t.path(".assetforge/state.db");
         std::string bytes = t.read(".assetforge/state.db");
-        if (kind == 0) t.write(".assetforge/state.db", std::string(4096, 'x')); // garbage
-        else std::filesystem::resize_file(db, bytes.size() / 2);                // truncated
+        if (kind == 0)
+            t.write(".assetforge/state.db", std::string(4096, 'x')); // garbage
+        else
+            std::filesystem::resize_file(db, bytes.size() / 2); // truncated
         std::filesystem::remove(t.path(".assetforge/state.db-wal"));
         StateStore s(t.path(".assetforge"), {"me", "p"});
         CHECK_THAT(s.recovered_note(), Catch::Contains("damaged") && Catch::Contains("state.db.damaged-"));
@@ -102,11 +104,12 @@ TEST_CASE("a state from before configurations is adopted by the first that opens
     std::filesystem::create_directories(t.path(".assetforge"));
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(t.path(".assetforge/state.db").c_str(), &db) == SQLITE_OK);
-    const char* v3 = "CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER, hash BLOB) "
-                     "WITHOUT ROWID; CREATE TABLE actions(job TEXT, input TEXT, key BLOB, input_hash BLOB, params_hash "
-                     "BLOB, tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, PRIMARY KEY(job, "
-                     "input)) WITHOUT ROWID; INSERT INTO actions VALUES('j', 'in.png', NULL, NULL, NULL, '', NULL, "
-                     "'built', 1.0, ''); PRAGMA user_version=3;";
+    const char* v3 =
+        "CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER, hash BLOB) "
+        "WITHOUT ROWID; CREATE TABLE actions(job TEXT, input TEXT, key BLOB, input_hash BLOB, params_hash "
+        "BLOB, tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, PRIMARY KEY(job, "
+        "input)) WITHOUT ROWID; INSERT INTO actions VALUES('j', 'in.png', NULL, NULL, NULL, '', NULL, "
+        "'built', 1.0, ''); PRAGMA user_version=3;";
     REQUIRE(sqlite3_exec(db, v3, nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
     {

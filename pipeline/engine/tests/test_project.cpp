@@ -87,7 +87,8 @@ StepTable png_test_steps() {
            .provider = "test",
            .run = [](StepContext& ctx, std::vector<Item> items) {
                std::vector<fs::path> files;
-               for (const auto& e : fs::directory_iterator(ctx.base_dir / ctx.params.at("from"))) files.push_back(e.path());
+               for (const auto& e : fs::directory_iterator(ctx.base_dir / ctx.params.at("from")))
+                   files.push_back(e.path());
                std::sort(files.begin(), files.end());
                for (auto& it : items) {
                    auto bytes = *it.bytes;

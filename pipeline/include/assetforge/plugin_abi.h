@@ -48,9 +48,9 @@ extern "C" {
 #define AF_EXPORT __attribute__((visibility("default")))
 #endif
 
-#define AF_TABLE_HEADER   \
-    uint32_t struct_size; \
-    uint16_t api_major;   \
+#define AF_TABLE_HEADER                                                                                                \
+    uint32_t struct_size;                                                                                              \
+    uint16_t api_major;                                                                                                \
     uint16_t api_minor
 
 typedef enum af_status {
@@ -58,9 +58,9 @@ typedef enum af_status {
     AF_ERR_INVALID_DATA = 1, /* the input violates its format */
     AF_ERR_UNSUPPORTED = 2,  /* well-formed, but a feature this plugin cannot handle */
     AF_ERR_IO = 3,
-    AF_ERR_NO_MEMORY = 4,    /* allocation failed or a configured limit was hit */
+    AF_ERR_NO_MEMORY = 4, /* allocation failed or a configured limit was hit */
     AF_ERR_CANCELLED = 5,
-    AF_ERR_USAGE = 6,        /* bad options or arguments */
+    AF_ERR_USAGE = 6, /* bad options or arguments */
     AF_ERR_INTERNAL = 7
 } af_status;
 
@@ -68,7 +68,7 @@ typedef enum af_status {
 
 /* Filled by the side that fails. The host adds the file name. */
 typedef struct af_error {
-    int32_t code;       /* af_status */
+    int32_t code; /* af_status */
     uint32_t reserved;
     uint64_t offset;    /* byte offset in the input the error refers to, or AF_NO_OFFSET */
     char message[1024]; /* NUL-terminated, one line, no file name */
@@ -117,9 +117,9 @@ typedef struct af_texture {
     uint32_t alpha_mode; /* AF_ALPHA_* */
     uint8_t* data;
     uint64_t data_size;
-    uint8_t* palette;    /* P8 only: layer_count * 256 * 4 bytes, R G B A */
+    uint8_t* palette; /* P8 only: layer_count * 256 * 4 bytes, R G B A */
     uint64_t palette_size;
-    const af_kv* meta;   /* item metadata ({frame}, {face}, …) */
+    const af_kv* meta; /* item metadata ({frame}, {face}, …) */
     uint32_t meta_count;
     uint32_t reserved;
 } af_texture;
@@ -249,11 +249,11 @@ typedef struct af_param {
 
 typedef struct af_container {
     AF_TABLE_HEADER;
-    const char* name;        /* "dds" */
-    const char* extensions;  /* ".dds;.DDS" style list, ';'-separated, lower case */
+    const char* name;       /* "dds" */
+    const char* extensions; /* ".dds;.DDS" style list, ';'-separated, lower case */
     const char* description;
-    uint32_t version;        /* bump when output bytes change: part of action keys */
-    uint32_t caps;           /* AF_CAN_* */
+    uint32_t version; /* bump when output bytes change: part of action keys */
+    uint32_t caps;    /* AF_CAN_* */
     /* Looks at the first bytes (up to 4096) and the path; returns AF_PROBE_*. */
     int32_t (*probe)(const uint8_t* head, uint64_t head_size, const char* path);
     af_status (*read)(const af_host* host, const af_input* in, const af_options* options, af_texture* out,
@@ -274,7 +274,7 @@ typedef struct af_container {
 
 typedef struct af_codec {
     AF_TABLE_HEADER;
-    const char* name;      /* "bc" */
+    const char* name; /* "bc" */
     const char* description;
     uint32_t version;
     const uint32_t* formats; /* compressed format ids handled */
@@ -296,8 +296,8 @@ typedef struct af_codec {
 /* An item flowing through a pipeline: raw bytes or a texture, with metadata. */
 typedef struct af_item {
     AF_TABLE_HEADER;
-    const char* name;       /* relative name; used by output templates as {name} */
-    const uint8_t* bytes;   /* raw bytes, or NULL when texture is set */
+    const char* name;     /* relative name; used by output templates as {name} */
+    const uint8_t* bytes; /* raw bytes, or NULL when texture is set */
     uint64_t size;
     const af_texture* texture;
     const af_kv* meta;
@@ -324,11 +324,11 @@ typedef struct af_stage_io {
 
 typedef struct af_stage {
     AF_TABLE_HEADER;
-    const char* name;        /* YAML step name, "pages.extract" */
+    const char* name; /* YAML step name, "pages.extract" */
     const char* description;
     uint32_t version;
-    uint32_t kind;           /* AF_STAGE_MAP or AF_STAGE_GATHER */
-    uint32_t takes;          /* AF_STAGE_TAKES_* */
+    uint32_t kind;  /* AF_STAGE_MAP or AF_STAGE_GATHER */
+    uint32_t takes; /* AF_STAGE_TAKES_* */
     uint32_t reserved;
     /* NULL-terminated list of accepted parameter names (NULL: any). Hosts
      * before API 1.2 read only this; newer hosts use param_decls when set. */

@@ -47,7 +47,9 @@ struct old_stage { // af_stage as of API 1.1: parameter names only (here none: a
     af_status (*run)(const af_host*, const af_stage_io*, const af_options*, af_error*);
 };
 
-int32_t probe(const uint8_t* h, uint64_t n, const char*) { return n >= 4 && std::memcmp(h, "OLD!", 4) == 0 ? AF_PROBE_MAGIC : 0; }
+int32_t probe(const uint8_t* h, uint64_t n, const char*) {
+    return n >= 4 && std::memcmp(h, "OLD!", 4) == 0 ? AF_PROBE_MAGIC : 0;
+}
 
 af_status read(const af_host*, const af_input*, const af_options*, af_texture*, af_error* e) {
     e->code = AF_ERR_UNSUPPORTED;
@@ -76,8 +78,8 @@ const old_stage stage = {sizeof(old_stage),
                          passthrough};
 const af_stage* stages[] = {reinterpret_cast<const af_stage*>(&stage)};
 
-const old_container container = {sizeof(old_container), AF_API_MAJOR, 0, "oldfmt", ".old", "older minor", 1, AF_CAN_READ, probe,
-                                 read, nullptr};
+const old_container container = {sizeof(old_container), AF_API_MAJOR, 0,    "oldfmt", ".old", "older minor", 1,
+                                 AF_CAN_READ,           probe,        read, nullptr};
 const af_container* containers[] = {reinterpret_cast<const af_container*>(&container)};
 const old_plugin plugin = {
     sizeof(old_plugin), AF_API_MAJOR, 0, "abi_old", "0.1", "older minor", containers, 1, nullptr, 0, stages, 1};
