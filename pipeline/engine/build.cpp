@@ -377,12 +377,7 @@ class Build {
             std::lock_guard lk(claims_mu_);
             filter_matches(pj, plan_state_, claims_);
         }
-        if (!j.job->allow_empty)
-            for (size_t i = 0; i < per_pattern.size(); ++i)
-                if (per_pattern[i] == 0)
-                    throw std::runtime_error("the input pattern '" + j.job->patterns[i] +
-                                             "' matches no file (a typo in a path or a -D value?); set "
-                                             "'allow_empty: true' on the job if an empty input is expected");
+        if (auto empty = empty_patterns(*j.job, per_pattern); !empty.empty()) throw std::runtime_error(empty.front());
         return to_inputs(std::move(pj.matches));
     }
 
@@ -934,9 +929,9 @@ class Build {
     // Is `out` (absolute) a file some job of this build reads as a source?
     bool is_source(const std::string& out) const {
         if (plan_.writer.count(out) || plan_state_.recorded.count(out)) return false;
+        const std::string rel = rel_of(out);
         for (const auto& pj : plan_jobs_) {
             if (!pj.selected) continue;
-            std::string rel = rel_of(out);
             for (const auto& pat : pj.job->patterns)
                 if (glob_match(fs::path(pat).is_absolute() ? pat : root_str_ + "/" + pat, out)) {
                     bool excluded = false;
@@ -1049,8 +1044,9 @@ class Build {
     // `status`: outputs other configurations of this output folder recorded.
     void report_orphans() {
         std::map<std::string, size_t> by_owner;
-        for (const auto& rec : store_->every_action())
+        store_->for_each_action([&](const ActionRecord& rec) {
             if (rec.owner != store_->self()) by_owner[rec.owner] += rec.outputs.size();
+        });
         auto names = store_->configurations();
         for (const auto& [owner, n] : by_owner) {
             if (!n) continue;

@@ -215,25 +215,20 @@ std::string glob_base(std::string_view pattern) {
     return base;
 }
 
-bool glob_match(std::string_view pattern, std::string_view path) {
-    std::vector<std::string> alts;
-    expand_braces(std::string(pattern), alts);
-    auto sp = split(path);
-    for (const auto& a : alts)
-        if (match_parts(split(a), 0, sp, 0, true)) return true;
-    return false;
-}
-
 namespace {
-bool exclude_match(std::string_view pattern, std::string_view path) {
+// `hidden_rule`: see match_segment (on for inputs, off for excludes).
+bool match_any(std::string_view pattern, std::string_view path, bool hidden_rule) {
     std::vector<std::string> alts;
     expand_braces(std::string(pattern), alts);
     auto sp = split(path);
     for (const auto& a : alts)
-        if (match_parts(split(a), 0, sp, 0, false)) return true;
+        if (match_parts(split(a), 0, sp, 0, hidden_rule)) return true;
     return false;
 }
+bool exclude_match(std::string_view pattern, std::string_view path) { return match_any(pattern, path, false); }
 } // namespace
+
+bool glob_match(std::string_view pattern, std::string_view path) { return match_any(pattern, path, true); }
 
 std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std::string>& patterns,
                                     const std::vector<std::string>& excludes, const GlobOptions& options,

@@ -98,6 +98,17 @@ void filter_matches(PlanJob& pj, const PlanState& state, const std::unordered_ma
     });
 }
 
+std::vector<std::string> empty_patterns(const Job& j, const std::vector<size_t>& per_pattern) {
+    std::vector<std::string> out;
+    if (j.allow_empty) return out;
+    for (size_t i = 0; i < j.patterns.size() && i < per_pattern.size(); ++i)
+        if (per_pattern[i] == 0)
+            out.push_back("the input pattern '" + j.patterns[i] +
+                          "' matches no file (a typo in a path or a -D value?); set 'allow_empty: true' on the job "
+                          "if an empty input is expected");
+    return out;
+}
+
 Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::path& root) {
     Plan plan;
     auto fail = [&](int code, std::string msg) {
@@ -271,15 +282,10 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
         }
     }
 
-    for (const auto& pj : jobs) {
-        const Job& j = *pj.job;
-        if (!pj.selected || pj.late || j.allow_empty) continue;
-        for (size_t i = 0; i < j.patterns.size() && i < pj.per_pattern.size(); ++i)
-            if (pj.per_pattern[i] == 0)
-                fail(1, "job '" + j.name + "': the input pattern '" + j.patterns[i] +
-                            "' matches no file (a typo in a path or a -D value?); nothing was built or removed. "
-                            "Set 'allow_empty: true' on the job if an empty input is expected");
-    }
+    for (const auto& pj : jobs)
+        if (pj.selected && !pj.late)
+            for (const auto& why : empty_patterns(*pj.job, pj.per_pattern))
+                fail(1, "job '" + pj.job->name + "': " + why);
     return plan;
 }
 

@@ -63,6 +63,10 @@ struct Plan {
 // checks the rest. `jobs` in dependency order.
 Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const std::filesystem::path& root);
 
+// Why the job's inputs are refused: one message per pattern that matched
+// nothing (per_pattern from expand_globs), unless the job allows that.
+std::vector<std::string> empty_patterns(const Job& job, const std::vector<size_t>& per_pattern);
+
 // Drops from a late job's fresh matches what make_plan drops (used when a
 // `needs` job expands its globs after the jobs it waits for); `claimed`
 // holds outputs actions of this build wrote ("job: input" by path).
