@@ -31,7 +31,7 @@ namespace {
 using af::test::Run;
 using af::test::slurp;
 
-Run run_in(const fs::path& dir, const std::string& args) { return af::test::run_cli(args, dir); }
+using af::test::run_in;
 
 using af::test::TempDir;
 

@@ -72,6 +72,9 @@ inline MeasuredRun run_cli_measured(const std::vector<std::string>& args, const 
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, ru.ru_maxrss};
 }
 
+// The same, with the folder first (tests that run many commands in one project).
+inline Run run_in(const std::filesystem::path& dir, const std::string& args) { return run_cli(args, dir); }
+
 inline std::string slurp(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;

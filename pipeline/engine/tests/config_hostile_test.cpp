@@ -1,5 +1,6 @@
 // Pipeline files that are small but expand without bound (found or suggested
 // by fuzz/fuzz_yaml): each must end quickly with a ConfigError naming the limit.
+#include "load_error.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,18 +15,7 @@ namespace {
 
 const std::string kData = ENGINE_TEST_DATA "/hostile/";
 
-std::string load_error(const std::filesystem::path& file) {
-    StepTable steps = png_test_steps();
-    const auto start = std::chrono::steady_clock::now();
-    std::string message;
-    try {
-        load_pipeline(file, {}, steps);
-    } catch (const ConfigError& e) {
-        message = e.what();
-    }
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
-    return message;
-}
+std::string load_error(const std::filesystem::path& file) { return test::load_error(file, std::chrono::seconds(5)); }
 
 } // namespace
 

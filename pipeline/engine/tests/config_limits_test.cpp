@@ -1,6 +1,7 @@
 // The pipeline file and its includes are read only if they are regular files
 // of at most 16 MiB: a device, a pipe or a huge file is refused at once with a
 // message naming it, instead of being read until memory runs out.
+#include "load_error.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,18 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string load_error(const fs::path& file) {
-    StepTable steps = png_test_steps();
-    const auto start = std::chrono::steady_clock::now();
-    std::string message;
-    try {
-        load_pipeline(file, {}, steps);
-    } catch (const ConfigError& e) {
-        message = e.what();
-    }
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
-    return message;
-}
+std::string load_error(const std::filesystem::path& file) { return test::load_error(file, std::chrono::seconds(2)); }
 
 const char* kJobs = "jobs:\n  j: { inputs: \"*.png\", output: \"o/{stem}.png\" }\n";
 

@@ -1,0 +1,28 @@
+// Loading a hostile pipeline file in a test: the ConfigError message ("" if
+// it loads), checked to come within a time bound (it must not stall loading).
+#pragma once
+
+#include "test_project.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+namespace af::engine::test {
+
+inline std::string load_error(const std::filesystem::path& file, std::chrono::seconds within) {
+    StepTable steps = png_test_steps();
+    const auto start = std::chrono::steady_clock::now();
+    std::string message;
+    try {
+        load_pipeline(file, {}, steps);
+    } catch (const ConfigError& e) {
+        message = e.what();
+    }
+    CHECK(std::chrono::steady_clock::now() - start < within);
+    return message;
+}
+
+} // namespace af::engine::test
