@@ -67,8 +67,16 @@ struct FileSink {
     }
 };
 
-af_texture borrow(const Texture& t) {
-    af_texture c{};
+// The texture as the ABI sees it, metadata included: a writer can keep what
+// the reader recorded (an XTF's flags, a DDS header kind) when re-saving.
+struct Borrowed {
+    std::vector<af_kv> meta;
+    af_texture view{};
+};
+
+Borrowed borrow(const Texture& t) {
+    Borrowed b;
+    af_texture& c = b.view;
     sdk::init_header(c);
     c.format = t.desc.format;
     c.width = t.desc.width;
@@ -85,7 +93,10 @@ af_texture borrow(const Texture& t) {
         c.palette = const_cast<uint8_t*>(t.palette.data());
         c.palette_size = t.palette.size();
     }
-    return c;
+    for (const auto& [k, v] : t.meta) b.meta.push_back({k.c_str(), v.c_str()});
+    c.meta = b.meta.data();
+    c.meta_count = uint32_t(b.meta.size());
+    return b;
 }
 
 Found<af_container> writer_for(const PluginRegistry& reg, const std::string& container, const std::string& ext) {
@@ -167,10 +178,10 @@ std::vector<uint8_t> encode_texture(const PluginRegistry& reg, const std::string
     auto c = writer_for(reg, container, "");
     VectorSink sink;
     af_sink s{&sink, VectorSink::write};
-    af_texture t = borrow(tex);
+    Borrowed t = borrow(tex);
     COptions o(opts);
     af_error e{};
-    af_status st = c.item->write(services(), &t, &o.view, &s, &e);
+    af_status st = c.item->write(services(), &t.view, &o.view, &s, &e);
     if (st != AF_OK) rethrow_named(container, st, e);
     return std::move(sink.bytes);
 }
@@ -181,10 +192,10 @@ void write_texture(const PluginRegistry& reg, const std::filesystem::path& path,
     AtomicFile file(path);
     FileSink sink{&file, {}};
     af_sink s{&sink, FileSink::write};
-    af_texture t = borrow(tex);
+    Borrowed t = borrow(tex);
     COptions o(opts);
     af_error e{};
-    af_status st = c.item->write(services(), &t, &o.view, &s, &e);
+    af_status st = c.item->write(services(), &t.view, &o.view, &s, &e);
     if (st != AF_OK) {
         if (!sink.error.empty()) throw sdk::Error(AF_ERR_IO, sink.error);
         rethrow_named(path.string(), st, e);
