@@ -131,16 +131,8 @@ double alpha_coverage(const Image& in, float ref);
 // generate_mips; exposed for single images.
 Image scale_alpha_to_coverage(const Image& in, double coverage, float ref);
 
-// Mip chains for a whole uncompressed Texture (every layer and face): level 0
-// of each surface is decoded through the core's format table, the chain
-// generated as above, and every level encoded back into the same format.
-// Existing mips are replaced; `desc.mips` becomes the new count. Whether the
-// data is sRGB comes from the format (…_SRGB) unless overridden: many UNORM
-// files hold sRGB colour. Refused with an `unsupported:` error: block-
-// compressed formats (decode them with a codec first), P8 (would need a new
-// palette) and volume textures.
-enum class ColourSpace { FromFormat, Srgb, Linear };
-Texture generate_texture_mips(const Texture& in, const MipOptions& opt = {},
-                              ColourSpace colour = ColourSpace::FromFormat);
+// Mip chains of whole textures (every layer and face, any format) are made
+// by the texture layer (texture/texture_ops.hpp: texture::mips), which calls
+// generate_mips above: there is one mip loop.
 
 } // namespace af

@@ -40,9 +40,11 @@ std::vector<ParamRead> param_reads(const Job& job, const fs::path& root) {
             if (spec.type != ParamType::File && spec.type != ParamType::Dir) continue;
             auto it = s.params.find(spec.name);
             if (it == s.params.end() || it->second.empty()) continue;
+            const bool per_input = spec.type == ParamType::File && it->second.find('{') != std::string::npos;
             fs::path p = it->second;
-            if (p.is_relative()) p = root / p;
-            out.push_back({s.name + "." + spec.name, p.lexically_normal(), spec.type == ParamType::Dir});
+            if (p.is_relative() && !per_input) p = root / p;
+            out.push_back({s.name + "." + spec.name, per_input ? p : p.lexically_normal(),
+                           spec.type == ParamType::Dir, per_input});
         }
     };
     for (const auto& s : job.steps) scan(s);
@@ -51,8 +53,15 @@ std::vector<ParamRead> param_reads(const Job& job, const fs::path& root) {
 }
 
 void hash_param_reads(const std::vector<ParamRead>& reads, const Job& job, const fs::path& root, StateStore& store,
-                      Hasher& h) {
-    for (const auto& r : reads) {
+                      Hasher& h, const std::string& input_name) {
+    for (const auto& read : reads) {
+        ParamRead r = read;
+        if (r.per_input) {
+            // Expanded as the step expands it (texture_steps.cpp like_path).
+            fs::path p = OutputTemplate::parse(r.path.string()).expand(template_values(input_name, {}, ""));
+            if (p.is_relative()) p = root / p;
+            r.path = p.lexically_normal();
+        }
         h.field("param:" + r.label);
         // Links must stay inside the project for paths in it, inside the
         // named file's or folder's own place for paths the user gave outside it.

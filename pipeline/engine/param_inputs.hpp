@@ -17,6 +17,9 @@ struct ParamRead {
     std::string label;          // "pages.repack.replacements", for messages
     std::filesystem::path path; // absolute, normal
     bool folder = false;
+    // A file named by a template over the input's name ("orig/{dir}/{stem}.dds",
+    // encode's `like`): `path` holds the template, expanded per action.
+    bool per_input = false;
 };
 
 // The file and folder parameters of a job's steps (relative values resolve
@@ -28,7 +31,8 @@ std::vector<ParamRead> param_reads(const Job& job, const std::filesystem::path& 
 // cache. Throws std::runtime_error naming a link that leads out of the
 // project (or out of the folder's own root when it lies outside the
 // project), unless the job follows links.
+// `input_name` (the action's input, relative) expands per-input templates.
 void hash_param_reads(const std::vector<ParamRead>& reads, const Job& job, const std::filesystem::path& root,
-                      StateStore& store, Hasher& h);
+                      StateStore& store, Hasher& h, const std::string& input_name);
 
 } // namespace af::engine

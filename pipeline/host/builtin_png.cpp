@@ -80,7 +80,7 @@ af_status png_write(const af_host*, const af_texture* tex, const af_options* opt
         Image img;
         if (f->compressed()) {
             // Decoding goes through the codec via the host; float output keeps BC6H/SNORM exact.
-            bool wide = (f->flags & fmtflag::hdr) || t.desc.format == FMT_BC4_SNORM || t.desc.format == FMT_BC5_SNORM;
+            bool wide = f->decodes_to_float();
             img = wide ? Image::makef(s.width, s.height, f->srgb()) : Image::make8(s.width, s.height, f->srgb());
             af_surface src{t.desc.format, s.width, s.height, 1, s.data, s.size};
             af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT)
@@ -102,7 +102,9 @@ af_status png_write(const af_host*, const af_texture* tex, const af_options* opt
         po.bit_depth = img.is_float() ? 16 : 8;
         if (auto b = o.get("bit_depth")) po.bit_depth = int(o.integer("bit_depth", 8, 8, 16));
         if (po.bit_depth != 8 && po.bit_depth != 16) sdk::usage("bit_depth must be 8 or 16");
-        po.tag_linear = o.flag("linear", false);
+        // One colour rule for every route (texture.hpp): sRGB data gets the
+        // sRGB chunk, data known to be linear gAMA 1.0, the rest no chunk.
+        po.tag_linear = o.flag("linear", false) || known_linear(t.desc);
         auto bytes = encode_png(img, po);
         af_status st = sink->write(sink->ctx, bytes.data(), bytes.size());
         if (st != AF_OK) sdk::fail(st, AF_NO_OFFSET, "cannot write PNG output");

@@ -82,7 +82,7 @@ void float_to_slice(const std::vector<float>& px, const af_surface& d, uint8_t* 
         // Host floats hold stored values (sRGB-encoded for sRGB data), while a
         // codec reads float input as linear light. For 8-bit block formats hand
         // the codec the stored bytes, so sRGB data is not encoded twice.
-        const bool ldr = !(f->flags & fmtflag::hdr) && d.format != FMT_BC4_SNORM && d.format != FMT_BC5_SNORM;
+        const bool ldr = !(f->flags & fmtflag::hdr) && !f->is_signed();
         std::vector<uint8_t> px8;
         af_surface in{FMT_R32G32B32A32_FLOAT, d.width, d.height, 1,
                       const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(px.data())), px.size() * sizeof(float)};
@@ -131,6 +131,22 @@ af_status svc_convert(const af_surface* src, af_surface* dst, const af_options* 
                     af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
                     af_error e{};
                     af_status st = codec.item->decode(services(), &i, &o, opts, &e);
+                    if (st != AF_OK) sdk::fail(st, e.offset, e.message);
+                    continue;
+                }
+            }
+            // RGBA8 goes into an 8-bit block codec as it is: no float round trip.
+            // The codec reads the bytes with the destination's colour tag (a tag,
+            // not a conversion: stored values never change between twins).
+            const FormatInfo* df = format_info(dst->format);
+            if (df && df->compressed() && !(df->flags & fmtflag::hdr) && !df->is_signed() &&
+                with_srgb(src->format, false) == FMT_R8G8B8A8_UNORM && g_registry) {
+                if (auto codec = g_registry->codec_for(dst->format); codec && codec.item->encode) {
+                    af_surface i{with_srgb(FMT_R8G8B8A8_UNORM, df->srgb()), src->width, src->height, 1,
+                                 const_cast<uint8_t*>(in), in_slice};
+                    af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
+                    af_error e{};
+                    af_status st = codec.item->encode(services(), &i, &o, opts, &e);
                     if (st != AF_OK) sdk::fail(st, e.offset, e.message);
                     continue;
                 }

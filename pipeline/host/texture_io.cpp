@@ -217,7 +217,7 @@ Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t lay
         img.srgb = srgb;
         return img;
     }
-    const bool wide = (f->flags & fmtflag::hdr) || tex.desc.format == FMT_BC4_SNORM || tex.desc.format == FMT_BC5_SNORM;
+    const bool wide = f->decodes_to_float();
     Image img = wide ? Image::makef(s.width, rows, srgb) : Image::make8(s.width, rows, srgb);
     af_surface src{tex.desc.format, s.width, s.height, s.depth, s.data, s.size};
     af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT) : uint32_t(f->srgb() ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM),

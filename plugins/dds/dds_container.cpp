@@ -47,6 +47,10 @@ af_status read(const af_host* host, const af_input* in, const af_options* option
         out->data = sdk::host_alloc(host, plan.data_size);
         std::memcpy(out->data, in->data + plan.data_offset, plan.data_size);
         out->data_size = plan.data_size;
+        // Static strings: the host copies metadata when it adopts the texture.
+        static const af_kv kLegacy[] = {{"dds_header", "legacy"}}, kDx10[] = {{"dds_header", "dx10"}};
+        out->meta = plan.dx10 ? kDx10 : kLegacy;
+        out->meta_count = 1;
         if (in->warn)
             for (const auto& w : plan.warnings) in->warn(in->diag_ctx, w.offset, w.message.c_str());
     });
@@ -65,7 +69,11 @@ af_status write(const af_host*, const af_texture* tex, const af_options* options
         d.faces = tex->face_count ? tex->face_count : 1;
         d.flags = tex->flags;
         d.alpha_mode = tex->alpha_mode;
-        RawHeader h = make_header(d, write_options(options));
+        WriteOptions wo = write_options(options);
+        for (uint32_t i = 0; i < tex->meta_count; ++i)
+            if (tex->meta[i].key && std::string_view(tex->meta[i].key) == "dds_header")
+                wo.original = header_kind(tex->meta[i].value);
+        RawHeader h = make_header(d, wo);
         uint64_t need = texture_bytes(d);
         if (tex->data_size != need || (need && !tex->data))
             sdk::fail(AF_ERR_USAGE, AF_NO_OFFSET,
@@ -125,7 +133,8 @@ af_container make_container() {
     c.info = info;
     sdk::declare_read_options(c, read_option_table());
     sdk::declare_write_options(c, write_option_table());
-    c.meta_keys = sdk::kNoMetaKeys;
+    static const char* const kMetaKeys[] = {"dds_header", nullptr}; // "legacy" or "dx10": what a re-export keeps
+    c.meta_keys = kMetaKeys;
     return c;
 }
 

@@ -89,6 +89,7 @@ ReadPlan plan_read(const uint8_t* data, uint64_t size, const ReadOptions& opt) {
     ReadPlan p;
     p.desc = l.desc;
     p.data_offset = l.data_offset;
+    p.dx10 = l.header.dx10.has_value();
     p.warnings = l.header_problems;
     uint64_t have = l.available_bytes();
     if (have < l.data_bytes) {

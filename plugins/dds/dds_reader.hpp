@@ -25,6 +25,7 @@ struct ReadPlan {
     TextureDesc desc;
     uint64_t data_offset = 0;
     uint64_t data_size = 0; // == texture_bytes(desc), within the file
+    bool dx10 = false;      // the file has the DX10 header extension
     std::vector<Problem> warnings;
 };
 

@@ -17,6 +17,12 @@ WriteOptions write_options(const af_options* options) {
     return w;
 }
 
+HeaderKind header_kind(const char* v) {
+    if (!v) return HeaderKind::Unknown;
+    std::string s(v);
+    return s == "legacy" ? HeaderKind::Legacy : s == "dx10" ? HeaderKind::Dx10 : HeaderKind::Unknown;
+}
+
 RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
     const FormatInfo* f = format_info(d.format);
     if (!f) sdk::unsupported(format("format id %u is not in the format table", d.format));
@@ -35,6 +41,10 @@ RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
 
     bool premultiplied = d.alpha_mode == AF_ALPHA_PREMULTIPLIED || (d.flags & AF_TEX_PREMULTIPLIED);
     auto legacy = legacy_pixel_format(d.format, premultiplied);
+    // A legacy header cannot say sRGB: an sRGB BC1–BC3 or RGBA8 written without
+    // DX10 (dx10=never, or a re-export of a legacy original) uses the FourCC of
+    // its linear twin, as texconv -dx9 does; the bytes are the same.
+    auto legacy_twin = legacy ? legacy : legacy_pixel_format(with_srgb(d.format, false), premultiplied);
     bool legacy_keeps_alpha_mode = !premultiplied || d.format == FMT_BC2_UNORM || d.format == FMT_BC3_UNORM;
     bool has_dxgi = d.format < FMT_AF_BASE;
 
@@ -46,10 +56,20 @@ RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
         dx10 = true;
         break;
     case Dx10Mode::Never:
-        if (!legacy) sdk::unsupported(format("%s has no legacy DDS pixel format (use dx10=auto)", name.c_str()));
+        if (!legacy_twin)
+            sdk::unsupported(format("%s has no legacy DDS pixel format (use dx10=auto)", name.c_str()));
         if (d.layers > 1) sdk::unsupported("texture arrays need the DX10 header (use dx10=auto)");
+        legacy = legacy_twin;
         break;
     case Dx10Mode::Auto:
+        if (opt.original == HeaderKind::Legacy && legacy_twin && d.layers == 1 && legacy_keeps_alpha_mode) {
+            legacy = legacy_twin;
+            break;
+        }
+        if (opt.original == HeaderKind::Dx10 && has_dxgi) {
+            dx10 = true;
+            break;
+        }
         dx10 = !(legacy && legacy_preferred(d.format) && d.layers == 1 && legacy_keeps_alpha_mode);
         if (dx10 && !has_dxgi) {
             if (!legacy)

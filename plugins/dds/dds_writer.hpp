@@ -14,9 +14,17 @@ namespace af::dds {
 
 enum class Dx10Mode { Auto, Always, Never };
 
+// What the reader recorded about the header of the file a texture came
+// from (metadata "dds_header"): a re-export keeps the game's header kind.
+enum class HeaderKind { Unknown, Legacy, Dx10 };
+
 struct WriteOptions {
     Dx10Mode dx10 = Dx10Mode::Auto;
+    HeaderKind original = HeaderKind::Unknown; // dx10=auto follows it where the format allows
 };
+
+// The "dds_header" metadata value ("legacy" / "dx10") as a HeaderKind.
+HeaderKind header_kind(const char* meta_value);
 
 // Option "dx10" = auto | always | never.
 WriteOptions write_options(const af_options* options);

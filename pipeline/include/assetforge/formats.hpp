@@ -96,6 +96,7 @@ constexpr uint16_t depth = 0x8;     // depth/stencil
 constexpr uint16_t bluescreen = 0x10;
 constexpr uint16_t hdr = 0x20;      // values may exceed 1.0
 constexpr uint16_t typeless = 0x40;
+constexpr uint16_t snorm = 0x80;    // block formats whose values span -1..1 (plain formats say it per channel)
 } // namespace fmtflag
 
 struct FormatInfo {
@@ -111,6 +112,21 @@ struct FormatInfo {
     constexpr bool srgb() const { return flags & fmtflag::srgb; }
     constexpr bool has_alpha() const { return flags & fmtflag::alpha; }
     constexpr uint32_t bits_per_texel() const { return block_bytes * 8u / (block_w * block_h); }
+    // Values may be negative: SNORM/SINT channels, BC4/BC5 SNORM, BC6H SF16.
+    constexpr bool is_signed() const {
+        if (flags & fmtflag::snorm) return true;
+        for (const auto& c : ch)
+            if (c.type == ChannelType::Snorm || c.type == ChannelType::Sint) return true;
+        return false;
+    }
+    // Decoding to 8 bits would lose something (range, sign or precision):
+    // such formats decode to RGBA32F and are written as 16-bit PNGs.
+    constexpr bool decodes_to_float() const {
+        if ((flags & fmtflag::hdr) || is_signed()) return true;
+        for (const auto& c : ch)
+            if (c.bits > 8 || c.type == ChannelType::Float) return true;
+        return false;
+    }
 };
 
 namespace detail {
@@ -207,10 +223,10 @@ inline constexpr FormatInfo kFormats[] = {
     AF_OTHER(FMT_BC3_UNORM_SRGB, Layout::Block4x4, 4, 4, 16, A | S),
     AF_OTHER(FMT_BC4_TYPELESS, Layout::Block4x4, 4, 4, 8, T),
     AF_OTHER(FMT_BC4_UNORM, Layout::Block4x4, 4, 4, 8, 0),
-    AF_OTHER(FMT_BC4_SNORM, Layout::Block4x4, 4, 4, 8, 0),
+    AF_OTHER(FMT_BC4_SNORM, Layout::Block4x4, 4, 4, 8, fmtflag::snorm),
     AF_OTHER(FMT_BC5_TYPELESS, Layout::Block4x4, 4, 4, 16, T),
     AF_OTHER(FMT_BC5_UNORM, Layout::Block4x4, 4, 4, 16, 0),
-    AF_OTHER(FMT_BC5_SNORM, Layout::Block4x4, 4, 4, 16, 0),
+    AF_OTHER(FMT_BC5_SNORM, Layout::Block4x4, 4, 4, 16, fmtflag::snorm),
     AF_PLAIN(FMT_B5G6R5_UNORM, 2, 0, c(11, 5, CT::Unorm), c(5, 6, CT::Unorm), c(0, 5, CT::Unorm), none),
     AF_PLAIN(FMT_B5G5R5A1_UNORM, 2, A, c(10, 5, CT::Unorm), c(5, 5, CT::Unorm), c(0, 5, CT::Unorm), c(15, 1, CT::Unorm)),
     AF_PLAIN(FMT_B8G8R8A8_UNORM, 4, A, c(16, 8, CT::Unorm), c(8, 8, CT::Unorm), c(0, 8, CT::Unorm), c(24, 8, CT::Unorm)),
@@ -222,7 +238,7 @@ inline constexpr FormatInfo kFormats[] = {
     AF_PLAIN(FMT_B8G8R8X8_UNORM_SRGB, 4, S, c(16, 8, CT::Unorm), c(8, 8, CT::Unorm), c(0, 8, CT::Unorm), none),
     AF_OTHER(FMT_BC6H_TYPELESS, Layout::Block4x4, 4, 4, 16, H | T),
     AF_OTHER(FMT_BC6H_UF16, Layout::Block4x4, 4, 4, 16, H),
-    AF_OTHER(FMT_BC6H_SF16, Layout::Block4x4, 4, 4, 16, H),
+    AF_OTHER(FMT_BC6H_SF16, Layout::Block4x4, 4, 4, 16, H | fmtflag::snorm),
     AF_OTHER(FMT_BC7_TYPELESS, Layout::Block4x4, 4, 4, 16, A | T),
     AF_OTHER(FMT_BC7_UNORM, Layout::Block4x4, 4, 4, 16, A),
     AF_OTHER(FMT_BC7_UNORM_SRGB, Layout::Block4x4, 4, 4, 16, A | S),
@@ -275,6 +291,25 @@ inline constexpr const FormatInfo* format_by_name(std::string_view name) {
         }
     return nullptr;
 }
+
+// sRGB twins: the same bytes read as sRGB-encoded or as linear values.
+// Converting between twins never changes the stored values, only their tag.
+inline constexpr uint32_t kSrgbTwins[][2] = {
+    {FMT_BC1_UNORM, FMT_BC1_UNORM_SRGB},           {FMT_BC2_UNORM, FMT_BC2_UNORM_SRGB},
+    {FMT_BC3_UNORM, FMT_BC3_UNORM_SRGB},           {FMT_BC7_UNORM, FMT_BC7_UNORM_SRGB},
+    {FMT_R8G8B8A8_UNORM, FMT_R8G8B8A8_UNORM_SRGB}, {FMT_B8G8R8A8_UNORM, FMT_B8G8R8A8_UNORM_SRGB},
+    {FMT_B8G8R8X8_UNORM, FMT_B8G8R8X8_UNORM_SRGB},
+};
+
+// The twin tagged `srgb`, or `id` itself when the format has no such twin
+// (BC4/BC5/BC6H, float and integer formats are never sRGB).
+inline constexpr uint32_t with_srgb(uint32_t id, bool srgb) {
+    for (const auto& t : kSrgbTwins)
+        if (id == t[0] || id == t[1]) return t[srgb ? 1 : 0];
+    return id;
+}
+
+inline constexpr bool has_srgb_twin(uint32_t id) { return with_srgb(id, true) != with_srgb(id, false); }
 
 inline constexpr uint32_t mip_extent(uint32_t size, uint32_t mip) {
     uint32_t v = mip >= 32 ? 0 : size >> mip;

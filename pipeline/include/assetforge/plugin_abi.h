@@ -91,6 +91,7 @@ typedef struct af_options {
 #define AF_TEX_VOLUME 0x4u         /* depth > 1 is a 3-D texture */
 #define AF_TEX_NORMAL_MAP 0x8u     /* content is a tangent-space normal map */
 #define AF_TEX_PREMULTIPLIED 0x10u /* colour premultiplied by alpha */
+#define AF_TEX_LINEAR 0x20u        /* API 1.3: values are known to be linear data (normals, masks), never sRGB */
 
 /* Alpha modes, same numbers as DDS_HEADER_DXT10.miscFlags2 */
 #define AF_ALPHA_UNKNOWN 0u

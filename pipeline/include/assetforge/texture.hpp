@@ -25,6 +25,25 @@ struct TextureDesc {
     bool operator==(const TextureDesc&) const = default;
 };
 
+// The colour-space rule every route shares (docs/colour-space.md): data is
+// sRGB when its format is an _SRGB one or it carries AF_TEX_SRGB; it is known
+// linear when it carries AF_TEX_LINEAR or AF_TEX_NORMAL_MAP, or its format
+// holds data rather than colour (float/HDR, signed, BC4/BC5). Anything else
+// is 8-bit colour of unstated space, which games and viewers read as sRGB.
+inline bool is_srgb(const TextureDesc& d) {
+    const FormatInfo* f = format_info(d.format);
+    return (f && f->srgb()) || (d.flags & AF_TEX_SRGB);
+}
+
+inline bool known_linear(const TextureDesc& d) {
+    if (is_srgb(d)) return false;
+    if (d.flags & (AF_TEX_LINEAR | AF_TEX_NORMAL_MAP)) return true;
+    const FormatInfo* f = format_info(d.format);
+    if (!f) return false;
+    const bool data_block = d.format >= FMT_BC4_TYPELESS && d.format <= FMT_BC5_SNORM;
+    return (f->flags & fmtflag::hdr) || f->is_signed() || data_block;
+}
+
 // Offsets of every surface in the canonical order layer → face → mip.
 inline uint64_t mip_surface_bytes(const TextureDesc& d, uint32_t mip) {
     return surface_bytes(d.format, mip_extent(d.width, mip), mip_extent(d.height, mip), mip_extent(d.depth, mip));

@@ -1,0 +1,37 @@
+// The one `auto` policy: which format a texture gets when the user does not
+// name one. Every route (the encode step, `convert`) asks here, so the same
+// input gets the same format everywhere. The table is in docs/auto-format.md.
+#pragma once
+
+#include "texture/content.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace af::texture {
+
+enum class Quality : uint8_t { Fast, Normal, High, Max };
+Quality parse_quality(std::string_view s); // fast|normal|high|max, else a usage error
+std::string_view quality_name(Quality q);
+
+struct AutoHints {
+    Quality quality = Quality::Normal;
+    bool srgb = false;        // the data is sRGB encoded: colour formats get their _SRGB twin
+    bool normal_map = false;  // the job or the texture says so (AF_TEX_NORMAL_MAP)
+    std::string_view name{};  // the input's file name, for the _n / _normal convention
+    bool grey_in_red = false; // the shader reads grey data from red alone, so BC4 may store it
+};
+
+struct AutoChoice {
+    uint32_t format;
+    std::string why; // the rule that fired, for reports and convert's summary
+};
+
+AutoChoice choose_format(const Content& c, const AutoHints& h);
+
+// The name convention for normal maps: the stem contains "normal" or ends in
+// _n, _nm, -nm, _nrm or _norm.
+bool named_like_normal_map(std::string_view file_name);
+
+} // namespace af::texture

@@ -1,0 +1,61 @@
+#include "texture/levels.hpp"
+#include "texture/texture_ops.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "host/texture_io.hpp"
+
+namespace af::texture {
+
+bool snorm_like(const FormatInfo& f) { return f.is_signed() && !(f.flags & fmtflag::hdr); }
+
+void signed_to_unit(Image& img) {
+    for (size_t i = 0; i < img.rgba32f.size(); ++i)
+        if (i % 4 != 3) img.rgba32f[i] = img.rgba32f[i] * 0.5f + 0.5f;
+}
+
+namespace {
+
+// Colour channels of signed data from -1..1 to 0..1; alpha is left alone.
+// (HDR formats such as BC6H SF16 keep their values: they are not -1..1.)
+void signed_to_unit(Texture& t) {
+    float* px = reinterpret_cast<float*>(t.data.data());
+    const size_t n = t.data.size() / sizeof(float);
+    for (size_t i = 0; i < n; ++i)
+        if (i % 4 != 3) px[i] = px[i] * 0.5f + 0.5f;
+}
+
+std::string preview_note(uint32_t format) {
+    if (format >= FMT_BC4_TYPELESS && format <= FMT_BC4_SNORM)
+        return "BC4 stores one channel: the preview shows it in red, (R, 0, 0, 1), as a shader sampling .rgb sees it";
+    if (format >= FMT_BC5_TYPELESS && format <= FMT_BC5_SNORM)
+        return "BC5 stores two channels: the preview shows (R, G, 0, 1), as a shader sampling .rgb sees it "
+               "(normal maps rebuild blue in the shader)";
+    return "";
+}
+
+} // namespace
+
+Decoded decode(Ops& ops, const Texture& t, DecodeTo to) {
+    const FormatInfo* f = format_info(t.desc.format);
+    if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
+    const bool as_float = to == DecodeTo::Rgba32f || (to == DecodeTo::Auto && f->decodes_to_float());
+    const bool srgb = is_srgb(t);
+    const bool linear = known_linear(t);
+    const uint32_t target = as_float ? FMT_R32G32B32A32_FLOAT : with_srgb(FMT_R8G8B8A8_UNORM, srgb);
+    Decoded out;
+    out.note = preview_note(t.desc.format);
+    if (f->compressed()) ops.use(ops.reg.codec_for(t.desc.format).plugin);
+    if (t.desc.format == target) {
+        out.texture = t;
+    } else {
+        out.texture = host::convert_texture(ops.reg, t, target);
+        if (as_float && snorm_like(*f)) signed_to_unit(out.texture);
+    }
+    Texture& d = out.texture;
+    d.desc.flags &= ~(AF_TEX_SRGB | AF_TEX_LINEAR);
+    if (srgb) d.desc.flags |= AF_TEX_SRGB;
+    else if (linear) d.desc.flags |= AF_TEX_LINEAR;
+    return out;
+}
+
+} // namespace af::texture

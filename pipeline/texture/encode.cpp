@@ -1,0 +1,149 @@
+#include "texture/format_names.hpp"
+#include "texture/texture_ops.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "host/texture_io.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace af::texture {
+namespace {
+
+// Stored value of channel i in 0..1, without converting whole images to
+// float: a 4096² texture would need 512 MB just to be compared.
+float stored(const Image& img, size_t i) { return img.is_float() ? img.rgba32f[i] : img.rgba8[i] * (1.0f / 255.0f); }
+
+double psnr_rgb(const Image& a, const Image& b) {
+    if (a.width != b.width || a.height != b.height) return 0;
+    double se = 0;
+    const size_t n = a.texels();
+    for (size_t i = 0; i < n; ++i)
+        for (size_t c = 0; c < 3; ++c) {
+            double d = double(stored(a, i * 4 + c)) - double(stored(b, i * 4 + c));
+            se += d * d;
+        }
+    const double mse = se / double(n * 3);
+    return mse <= 0 ? 99.0 : 10.0 * std::log10(1.0 / mse);
+}
+
+// The first `n` levels of every layer and face.
+Texture first_levels(const Texture& t, uint32_t n) {
+    TextureDesc d = t.desc;
+    d.mips = n;
+    Texture out(d);
+    out.meta = t.meta;
+    out.palette = t.palette;
+    for (uint32_t l = 0; l < d.layers; ++l)
+        for (uint32_t f = 0; f < d.faces; ++f)
+            for (uint32_t m = 0; m < n; ++m) {
+                SurfaceRef s = t.surface(l, f, m);
+                std::memcpy(out.surface(l, f, m).data, s.data, s.size);
+            }
+    return out;
+}
+
+// Unsigned data going into a signed format: 0..1 → -1..1, the inverse of
+// what decode does, so a normal map edited as a PNG goes back into BC5_SNORM.
+Texture unit_to_signed(Ops& ops, const Texture& t) {
+    Texture f = host::convert_texture(ops.reg, t, FMT_R32G32B32A32_FLOAT);
+    float* px = reinterpret_cast<float*>(f.data.data());
+    const size_t n = f.data.size() / sizeof(float);
+    for (size_t i = 0; i < n; ++i)
+        if (i % 4 != 3) px[i] = px[i] * 2.0f - 1.0f;
+    return f;
+}
+
+} // namespace
+
+MatchTarget read_match_target(Ops& ops, const std::string& path) {
+    host::ReadResult r = host::read_texture(ops.reg, path);
+    ops.use(ops.reg.container_by_name(r.container).plugin);
+    MatchTarget m;
+    m.format = r.texture.desc.format;
+    m.mips = r.texture.desc.mips;
+    m.flags = r.texture.desc.flags & (AF_TEX_SRGB | AF_TEX_LINEAR);
+    m.meta = r.texture.meta;
+    m.path = path;
+    return m;
+}
+
+Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
+    const bool srgb = is_srgb(t);
+    std::optional<Image> top;
+    auto top_image = [&]() -> const Image& {
+        if (!top) top = surface_image(ops, t, 0, 0, 0);
+        return *top;
+    };
+
+    Encoded e;
+    const Texture* src = &t;
+    std::optional<Texture> reshaped; // when `match` changes the mip count
+    if (req.format == "auto") {
+        AutoHints h;
+        h.quality = req.quality;
+        h.srgb = srgb;
+        h.normal_map = t.desc.flags & AF_TEX_NORMAL_MAP;
+        h.name = req.name;
+        h.grey_in_red = req.grey_in_red;
+        AutoChoice c = choose_format(analyse(top_image()), h);
+        e.format = c.format;
+        e.why = c.why;
+    } else if (req.format == "match") {
+        if (!req.like) sdk::usage("format: match needs the original to match (like: …)");
+        e.format = req.like->format;
+        e.why = "matches " + req.like->path;
+        const uint32_t want = std::min(req.like->mips, full_mip_count(t.desc.width, t.desc.height, t.desc.depth));
+        if (t.desc.mips > want) {
+            reshaped = first_levels(t, want);
+        } else if (t.desc.mips < want) {
+            MipRequest m;
+            m.options.count = want;
+            m.name = req.name;
+            m.normal_map = NormalMapMode::Auto;
+            reshaped = mips(ops, top_level(t), m);
+        }
+        if (reshaped) src = &*reshaped;
+    } else if (req.format == "keep") {
+        e.format = t.desc.format;
+        e.why = "kept";
+    } else {
+        e.format = format_from_name(req.format, srgb);
+        e.why = "requested";
+    }
+
+    const FormatInfo* tf = format_info(e.format);
+    if (!tf) sdk::unsupported("format id " + std::to_string(e.format));
+    if (tf->compressed()) {
+        auto codec = ops.reg.codec_for(e.format);
+        if (!codec)
+            sdk::unsupported("no codec plugin handles " + std::string(tf->name) +
+                             " (is the bc plugin installed? see 'assetforge plugins')");
+        ops.use(codec.plugin);
+    }
+    OptionMap opts = req.codec_options;
+    opts.emplace("quality", std::string(quality_name(req.quality)));
+    const FormatInfo* sf = format_info(src->desc.format);
+    if (src->desc.format == e.format) {
+        e.texture = *src;
+    } else if (tf->is_signed() && sf && !sf->is_signed() && !(sf->flags & fmtflag::hdr)) {
+        e.texture = host::convert_texture(ops.reg, unit_to_signed(ops, *src), e.format, opts);
+    } else {
+        e.texture = host::convert_texture(ops.reg, *src, e.format, opts);
+    }
+    e.texture.meta = src->meta;
+    uint32_t& flags = e.texture.desc.flags;
+    flags &= ~AF_TEX_SRGB;
+    if (tf->srgb()) flags |= AF_TEX_SRGB, flags &= ~AF_TEX_LINEAR;
+    if (req.like) {
+        flags = (flags & ~(AF_TEX_SRGB | AF_TEX_LINEAR)) | req.like->flags;
+        for (const auto& [k, v] : req.like->meta) e.texture.meta[k] = v; // the writer keeps the original's layout
+    }
+    if (req.measure) {
+        Image back = surface_image(ops, e.texture, 0, 0, 0);
+        e.psnr_rgb = psnr_rgb(reshaped ? surface_image(ops, *src, 0, 0, 0) : top_image(), back);
+    }
+    return e;
+}
+
+} // namespace af::texture

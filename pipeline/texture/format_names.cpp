@@ -1,0 +1,102 @@
+#include "texture/format_names.hpp"
+
+#include "assetforge/formats.hpp"
+#include "assetforge/plugin.hpp"
+
+#include <cctype>
+
+namespace af::texture {
+namespace {
+
+struct Alias {
+    std::string_view name;
+    uint32_t format;
+};
+
+// Names modders type (texconv, nvtt, Compressonator habits). BC4/BC5 have no
+// sRGB form; `bc6h` is the unsigned variant.
+constexpr Alias kShort[] = {
+    {"bc1", FMT_BC1_UNORM},           {"dxt1", FMT_BC1_UNORM},         {"bc2", FMT_BC2_UNORM},
+    {"dxt3", FMT_BC2_UNORM},          {"bc3", FMT_BC3_UNORM},          {"dxt5", FMT_BC3_UNORM},
+    {"bc4", FMT_BC4_UNORM},           {"ati1", FMT_BC4_UNORM},         {"bc4s", FMT_BC4_SNORM},
+    {"bc5", FMT_BC5_UNORM},           {"ati2", FMT_BC5_UNORM},         {"bc5s", FMT_BC5_SNORM},
+    {"bc6h", FMT_BC6H_UF16},          {"bc6hs", FMT_BC6H_SF16},        {"bc7", FMT_BC7_UNORM},
+    {"rgba8", FMT_R8G8B8A8_UNORM},    {"bgra8", FMT_B8G8R8A8_UNORM},   {"bgrx8", FMT_B8G8R8X8_UNORM},
+    {"rgba16", FMT_R16G16B16A16_UNORM}, {"rgba16f", FMT_R16G16B16A16_FLOAT}, {"rgba32f", FMT_R32G32B32A32_FLOAT},
+    {"r8", FMT_R8_UNORM},             {"rg8", FMT_R8G8_UNORM},
+};
+
+// VTF / XTF format names (Valve's IMAGE_FORMAT_ without the prefix). The
+// byte layouts are the same as the format ids they map to.
+constexpr Alias kVtf[] = {
+    {"RGBA8888", FMT_R8G8B8A8_UNORM},
+    {"ABGR8888", FMT_A8B8G8R8},
+    {"RGB888", FMT_R8G8B8},
+    {"BGR888", FMT_B8G8R8},
+    {"RGB565", FMT_R5G6B5},
+    {"I8", FMT_L8},
+    {"IA88", FMT_L8A8},
+    {"P8", FMT_P8},
+    {"A8", FMT_A8_UNORM},
+    {"RGB888_BLUESCREEN", FMT_R8G8B8_BLUESCREEN},
+    {"BGR888_BLUESCREEN", FMT_B8G8R8_BLUESCREEN},
+    {"ARGB8888", FMT_A8R8G8B8},
+    {"BGRA8888", FMT_B8G8R8A8_UNORM},
+    {"DXT1", FMT_BC1_UNORM},
+    {"DXT3", FMT_BC2_UNORM},
+    {"DXT5", FMT_BC3_UNORM},
+    {"BGRX8888", FMT_B8G8R8X8_UNORM},
+    {"BGR565", FMT_B5G6R5_UNORM},
+    {"BGRX5551", FMT_B5G5R5X1},
+    {"BGRA4444", FMT_B4G4R4A4_UNORM},
+    {"DXT1_ONEBITALPHA", FMT_BC1_UNORM},
+    {"BGRA5551", FMT_B5G5R5A1_UNORM},
+    {"UV88", FMT_R8G8_SNORM},
+    {"UVWQ8888", FMT_R8G8B8A8_SNORM},
+    {"RGBA16161616F", FMT_R16G16B16A16_FLOAT},
+    {"RGBA16161616", FMT_R16G16B16A16_UNORM},
+    {"UVLX8888", FMT_U8V8L8X8},
+};
+
+bool iequal(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::optional<uint32_t> parse_format_name(std::string_view name, bool srgb) {
+    for (std::string_view prefix : {"IMAGE_FORMAT_", "DXGI_FORMAT_"})
+        if (name.size() > prefix.size() && iequal(name.substr(0, prefix.size()), prefix)) {
+            name.remove_prefix(prefix.size());
+            break;
+        }
+    for (const auto& a : kShort)
+        if (iequal(name, a.name)) return with_srgb(a.format, srgb);
+    if (const FormatInfo* f = format_by_name(name)) return f->id; // literal: the user named the tag
+    for (const auto& a : kVtf)
+        if (iequal(name, a.name)) return with_srgb(a.format, srgb);
+    return std::nullopt;
+}
+
+uint32_t format_from_name(std::string_view name, bool srgb) {
+    if (auto f = parse_format_name(name, srgb)) return *f;
+    sdk::usage("unknown format '" + std::string(name) + "': " + format_name_help());
+}
+
+std::vector<std::string> short_format_names() {
+    std::vector<std::string> v;
+    for (const auto& a : kShort) v.emplace_back(a.name);
+    return v;
+}
+
+std::string format_name_help() {
+    std::string s = "use auto, match, ";
+    for (const auto& a : kShort) s += std::string(a.name) + ", ";
+    return s + "a VTF name such as BGRA8888 or DXT1_ONEBITALPHA, or a format-table name such as BC7_UNORM_SRGB";
+}
+
+} // namespace af::texture

@@ -1,0 +1,29 @@
+// Every name a user may type for a pixel format, parsed in one place: short
+// names (bc1…bc7, dxt1/3/5, ati1/ati2, rgba8, …), VTF/XTF names (BGRA8888,
+// DXT1_ONEBITALPHA, …) and format-table names with or without DXGI_FORMAT_.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace af::texture {
+
+// Short and VTF names follow the data's colour space (`srgb` picks the _SRGB
+// twin where the format has one); a format-table name is taken literally.
+// nullopt for names nobody knows.
+std::optional<uint32_t> parse_format_name(std::string_view name, bool srgb);
+
+// As parse_format_name, but an unknown name is a usage error that lists the
+// names a user may type.
+uint32_t format_from_name(std::string_view name, bool srgb);
+
+// The short names, for documentation and parameter choices.
+std::vector<std::string> short_format_names();
+
+// One line for error messages and --help: what may be typed.
+std::string format_name_help();
+
+} // namespace af::texture

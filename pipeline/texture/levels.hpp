@@ -1,0 +1,25 @@
+// Building textures from decoded images (the shape mips, resize and
+// channels share).
+#pragma once
+
+#include "assetforge/texture.hpp"
+#include "core/image.hpp"
+
+#include <vector>
+
+namespace af::texture {
+
+// levels[layer * faces + face][mip] → one RGBA8 (_SRGB when the images are
+// tagged sRGB) or RGBA32F texture shaped like `like` (layers, faces, flags,
+// metadata); sizes come from the images. Moves the pixels out of `levels`.
+Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>&& levels);
+
+// Signed normalised data (not HDR): decode and mips map its colour channels
+// from -1..1 to 0..1, as a PNG and the mip filter for normals expect.
+bool snorm_like(const FormatInfo& f);
+void signed_to_unit(Image& img);
+
+// The pixel format an Image is stored in.
+uint32_t image_format(const Image& img);
+
+} // namespace af::texture

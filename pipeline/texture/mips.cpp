@@ -1,0 +1,70 @@
+#include "texture/levels.hpp"
+#include "texture/texture_ops.hpp"
+
+#include "assetforge/plugin.hpp"
+
+namespace af::texture {
+
+bool looks_like_normal_map(const Texture& t, const Image& top, const std::string& name) {
+    if (t.desc.flags & AF_TEX_NORMAL_MAP) return true;
+    const Content c = analyse(top);
+    if (c.alpha != AlphaKind::Opaque || c.above_one || c.negative) return false;
+    return (!name.empty() && named_like_normal_map(name)) || c.unit_vectors;
+}
+
+Texture mips(Ops& ops, const Texture& t, const MipRequest& req) {
+    if (t.desc.depth > 1) sdk::unsupported(sdk::format("mips of volume textures (depth %u)", t.desc.depth));
+    if (t.desc.format == FMT_P8 && t.palette.empty()) sdk::unsupported("mips of P8 textures without a palette");
+    std::vector<std::vector<Image>> levels;
+    bool normal = req.normal_map == NormalMapMode::Yes;
+    for (uint32_t l = 0; l < t.desc.layers; ++l)
+        for (uint32_t f = 0; f < t.desc.faces; ++f) {
+            Image top = surface_image(ops, t, l, f, 0);
+            if (top.is_float() && snorm_like(*format_info(t.desc.format))) signed_to_unit(top);
+            if (l == 0 && f == 0 && req.normal_map == NormalMapMode::Auto)
+                normal = looks_like_normal_map(t, top, req.name);
+            if (req.colour != ColourTag::Keep) top.srgb = req.colour == ColourTag::Srgb;
+            MipOptions o = req.options;
+            o.normal_map = normal;
+            if (normal) top.srgb = false; // vectors are data: filtered and stored as they are
+            levels.push_back(generate_mips(top, o));
+        }
+    Texture out = texture_from_levels(t, std::move(levels));
+    out.desc.flags &= ~AF_TEX_LINEAR;
+    if (normal) out.desc.flags = (out.desc.flags & ~AF_TEX_SRGB) | AF_TEX_NORMAL_MAP | AF_TEX_LINEAR;
+    else if (req.colour == ColourTag::Linear) out.desc.flags |= AF_TEX_LINEAR;
+    else if (!(out.desc.flags & AF_TEX_SRGB) && known_linear(t)) out.desc.flags |= AF_TEX_LINEAR;
+    return out;
+}
+
+Texture resize(Ops& ops, const Texture& t, uint32_t width, uint32_t height, const ResizeOptions& opt) {
+    if (t.desc.depth > 1) sdk::unsupported("resizing volume textures");
+    std::vector<std::vector<Image>> levels;
+    for (uint32_t l = 0; l < t.desc.layers; ++l)
+        for (uint32_t f = 0; f < t.desc.faces; ++f) {
+            Image top = surface_image(ops, t, l, f, 0);
+            if (top.width == width && top.height == height)
+                levels.push_back({std::move(top)});
+            else
+                levels.push_back({af::resize(top, width, height, opt)});
+        }
+    return texture_from_levels(t, std::move(levels));
+}
+
+Texture channels(Ops& ops, const Texture& t, const std::string& map) {
+    if (map.size() != 4 || map.find_first_not_of("rgba01RGBA") != std::string::npos)
+        sdk::usage("channels: map '" + map + "' must be four letters from r, g, b, a, 0, 1");
+    if (t.desc.depth > 1) sdk::unsupported("channel maps of volume textures");
+    std::vector<std::vector<Image>> levels;
+    for (uint32_t l = 0; l < t.desc.layers; ++l)
+        for (uint32_t f = 0; f < t.desc.faces; ++f) {
+            std::vector<Image> chain;
+            for (uint32_t m = 0; m < t.desc.mips; ++m)
+                chain.push_back(swizzle_channels(surface_image(ops, t, l, f, m), map));
+            levels.push_back(std::move(chain));
+        }
+    Texture out = texture_from_levels(t, std::move(levels));
+    return out;
+}
+
+} // namespace af::texture

@@ -1,0 +1,90 @@
+#include "texture/levels.hpp"
+#include "texture/texture_ops.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "host/host_services.hpp"
+#include "host/texture_io.hpp"
+
+#include <cstring>
+
+namespace af::texture {
+
+uint32_t image_format(const Image& img) {
+    if (img.is_float()) return FMT_R32G32B32A32_FLOAT;
+    return img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
+}
+
+Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
+    const FormatInfo* f = format_info(t.desc.format);
+    if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
+    if (f->compressed()) ops.use(ops.reg.codec_for(t.desc.format).plugin);
+    return host::decode_surface(ops.reg, t, layer, face, mip);
+}
+
+Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
+    auto range = [](const char* what, uint32_t v, uint32_t n) {
+        if (v >= n) sdk::usage(sdk::format("%s %u is out of range: the texture has %u", what, v, n));
+    };
+    range("layer", layer, t.desc.layers);
+    range("face", face, t.desc.faces);
+    range("mip", mip, t.desc.mips);
+    TextureDesc d = t.desc;
+    SurfaceRef s = t.surface(layer, face, mip);
+    d.width = s.width;
+    d.height = s.height;
+    d.depth = s.depth;
+    d.mips = d.layers = d.faces = 1;
+    d.flags &= ~AF_TEX_CUBE;
+    Texture out(d);
+    out.meta = t.meta;
+    std::memcpy(out.data.data(), s.data, s.size);
+    if (!t.palette.empty())
+        out.palette.assign(t.palette.begin() + size_t(layer) * 1024, t.palette.begin() + size_t(layer + 1) * 1024);
+    return out;
+}
+
+Texture top_level(const Texture& t) {
+    if (t.desc.mips == 1) return t;
+    TextureDesc d = t.desc;
+    d.mips = 1;
+    Texture out(d);
+    out.meta = t.meta;
+    out.palette = t.palette;
+    for (uint32_t l = 0; l < d.layers; ++l)
+        for (uint32_t f = 0; f < d.faces; ++f) {
+            SurfaceRef s = t.surface(l, f, 0);
+            std::memcpy(out.surface(l, f, 0).data, s.data, s.size);
+        }
+    return out;
+}
+
+Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>&& levels) {
+    const Image& top = levels.at(0).at(0);
+    TextureDesc d = like.desc;
+    d.width = top.width;
+    d.height = top.height;
+    d.depth = 1;
+    d.flags &= ~AF_TEX_VOLUME;
+    d.mips = uint32_t(levels[0].size());
+    d.format = image_format(top);
+    d.flags = (d.flags & ~AF_TEX_SRGB) | (top.srgb ? AF_TEX_SRGB : 0);
+    Texture out(d);
+    out.meta = like.meta;
+    for (uint32_t l = 0; l < d.layers; ++l)
+        for (uint32_t f = 0; f < d.faces; ++f) {
+            auto& chain = levels.at(size_t(l) * d.faces + f);
+            if (chain.size() != d.mips) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "mip chains differ between surfaces");
+            for (uint32_t m = 0; m < d.mips; ++m) {
+                Image& img = chain[m];
+                SurfaceRef s = out.surface(l, f, m);
+                if (img.width != s.width || img.height != s.height || image_format(img) != d.format)
+                    sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "surface shapes differ between faces");
+                const void* src = img.is_float() ? static_cast<const void*>(img.rgba32f.data()) : img.rgba8.data();
+                std::memcpy(s.data, src, s.size);
+                img = Image{}; // the copy is made: give the memory back before the next level
+            }
+        }
+    return out;
+}
+
+} // namespace af::texture

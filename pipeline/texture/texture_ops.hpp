@@ -1,0 +1,127 @@
+// Texture operations: Texture in, Texture out. The pipeline's texture steps
+// and the `convert` command are thin callers of these, so both routes give
+// the same bytes for the same request (as texconv is over DirectXTex).
+//
+// Colour space, one rule for every route (docs/colour-space.md):
+// - data is sRGB when its format is an _SRGB one or the texture carries
+//   AF_TEX_SRGB; it is known linear when it carries AF_TEX_LINEAR (normal
+//   maps, data the user declared linear) or its format decodes to float;
+//   otherwise its space is unknown and treated as sRGB colour, which is what
+//   untagged game textures hold.
+// - converting between formats never changes stored values: _SRGB is a tag.
+#pragma once
+
+#include "assetforge/texture.hpp"
+#include "core/image.hpp"
+#include "core/image_ops.hpp"
+#include "host/plugin_registry.hpp"
+#include "texture/auto_format.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace af::texture {
+
+using OptionMap = std::map<std::string, std::string>;
+
+// What operations need from the host: codecs through the registry, and a
+// record of every plugin they used (the engine puts the identities into
+// action keys, so a new codec version rebuilds).
+struct Ops {
+    const host::PluginRegistry& reg;
+    std::vector<const host::LoadedPlugin*> used{};
+    void use(const host::LoadedPlugin* p) {
+        if (p) used.push_back(p);
+    }
+};
+
+// ---- colour space -------------------------------------------------------
+bool is_srgb(const Texture& t);
+bool known_linear(const Texture& t);
+enum class ColourTag { Keep, Srgb, Linear };
+// Relabels the data (format twin and flags); stored values are unchanged.
+void retag(Texture& t, ColourTag tag);
+
+// ---- surfaces -------------------------------------------------------------
+// One surface as an Image: RGBA8 (tagged as the texture) or RGBA32F for
+// formats that decode to float. Compressed formats decode through codecs.
+Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
+// One surface as a texture of its own; range errors name the option.
+Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
+// The top level of every layer and face.
+Texture top_level(const Texture& t);
+
+// ---- decode ---------------------------------------------------------------
+enum class DecodeTo { Auto, Rgba8, Rgba32f };
+struct Decoded {
+    Texture texture;
+    std::string note; // what a viewer should know (BC4's red preview, …), or ""
+};
+// Every surface to RGBA8 (formats that fit 8 bits unsigned) or RGBA32F.
+// Signed formats are mapped from -1..1 to 0..1 so a PNG and an image editor
+// can hold them; BC4 decodes to (R, 0, 0, 1) and BC5 to (R, G, 0, 1): the
+// preview shows what a shader sampling the stored channels sees.
+Decoded decode(Ops& ops, const Texture& t, DecodeTo to = DecodeTo::Auto);
+
+// ---- encode ---------------------------------------------------------------
+// The original a re-export must match (`format: match`, `--like`).
+struct MatchTarget {
+    uint32_t format = 0;
+    uint32_t mips = 1;
+    uint32_t flags = 0;                     // AF_TEX_SRGB / AF_TEX_LINEAR of the original
+    std::map<std::string, std::string> meta; // what its reader recorded (header kind, …)
+    std::string path;                       // for messages
+};
+MatchTarget read_match_target(Ops& ops, const std::string& path);
+
+struct EncodeRequest {
+    std::string format = "auto";           // auto | match | a format name (format_names.hpp)
+    Quality quality = Quality::Normal;
+    std::string name;                      // input file name: the normal-map name convention
+    bool grey_in_red = false;              // shader reads grey from red: auto may pick BC4
+    const MatchTarget* like = nullptr;     // format == "match"
+    OptionMap codec_options;               // handed to the codec (quality added)
+    bool measure = false;                  // PSNR of the top level against the source
+};
+struct Encoded {
+    Texture texture;
+    uint32_t format = 0;
+    std::string why;                       // "requested", "kept", the auto rule, "matches …"
+    std::optional<double> psnr_rgb;        // when measured
+};
+Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req);
+
+// ---- mips, resize, channels -----------------------------------------------
+enum class NormalMapMode { Auto, Yes, No };
+struct MipRequest {
+    MipOptions options{};
+    NormalMapMode normal_map = NormalMapMode::Auto; // auto: the texture's flag, the file name or the texels
+    ColourTag colour = ColourTag::Keep;             // filter as sRGB (linear light) or linear
+    std::string name{};                             // input file name (normal-map convention)
+};
+// The chain from the top level of every layer and face, as RGBA8 or
+// RGBA32F (existing mips are replaced). A detected normal map is filtered as
+// vectors and tagged AF_TEX_NORMAL_MAP | AF_TEX_LINEAR.
+Texture mips(Ops& ops, const Texture& t, const MipRequest& req);
+
+// Whether the texture is a tangent-space normal map by the one rule: its
+// flag, the file name convention, or its texels (opaque unit vectors).
+bool looks_like_normal_map(const Texture& t, const Image& top, const std::string& name);
+
+// The top level of every layer and face resized (one level: run mips after).
+Texture resize(Ops& ops, const Texture& t, uint32_t width, uint32_t height, const ResizeOptions& opt);
+
+// Channel map of four letters from r g b a 0 1, on every surface.
+Texture channels(Ops& ops, const Texture& t, const std::string& map);
+
+// ---- extract ---------------------------------------------------------------
+enum class ExtractWhat { Layers, Faces, Mips, Surfaces };
+struct Piece {
+    Texture texture;
+    std::map<std::string, std::string> meta; // layer / face / mip / level
+};
+std::vector<Piece> extract(const Texture& t, ExtractWhat what);
+
+} // namespace af::texture
