@@ -20,6 +20,7 @@
 
 #include <tbb/global_control.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -81,7 +82,34 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
     if (!d.note.empty()) std::printf("note: %s\n", d.note.c_str());
 }
 
+// A container whose writer takes a `format` option (XTF, VTF) chooses and
+// encodes its own formats (its `auto` knows what the console reads): convert
+// hands it the texture as read and --format as that option.
+bool writer_picks_format(const host::PluginRegistry& reg, const fs::path& out) {
+    auto c = reg.container_for_extension(lower(out.extension().string()));
+    if (!c || c.item->struct_size < offsetof(af_container, write_option_count) + sizeof(uint32_t)) return false;
+    for (uint32_t i = 0; i < c.item->write_option_count; ++i)
+        if (c.item->write_options[i] && std::string_view(c.item->write_options[i]->name) == "format") return true;
+    return false;
+}
+
+void write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
+    if (!a.like.empty()) sdk::usage("--like applies to DDS output; " + a.out.extension().string() + " keeps its own");
+    const Texture* tex = &input;
+    std::optional<Texture> changed;
+    if (a.mips == false && input.desc.mips > 1) changed = tx::top_level(input);
+    if (changed) tex = &*changed;
+    host::OptionMap wopts;
+    if (!a.format.empty()) wopts["format"] = a.format;
+    if (a.mips == false) wopts["nomip"] = "true";
+    host::write_texture(ops.reg, a.out, *tex, "", wopts);
+    std::printf("%s: %ux%u %s → %s (the %s writer chooses the format%s)\n", a.in.string().c_str(), input.desc.width,
+                input.desc.height, name_of(input.desc.format).c_str(), a.out.string().c_str(),
+                a.out.extension().string().c_str(), a.format.empty() ? "" : (": " + a.format).c_str());
+}
+
 void write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
+    if (writer_picks_format(ops.reg, a.out)) return write_own_format(ops, input, a);
     std::optional<tx::MatchTarget> like;
     if (!a.like.empty()) like = tx::read_match_target(ops, a.like);
     tx::EncodeRequest req;
