@@ -4,7 +4,9 @@
 
 #include <libimagequant.h>
 
+#include <cstring>
 #include <memory>
+#include <unordered_map>
 
 namespace af::xtf {
 
@@ -82,9 +84,23 @@ QuantizedFrame quantize_frame(const std::vector<const Image*>& palette_sources,
 std::vector<uint8_t> remap_to_palette(const Image& img, const uint8_t* pal) {
     Image storage;
     const Image& px = rgba8(img, storage);
+    // Re-saved P8 is all exact palette colours: look those up (first entry
+    // wins, as the nearest search below would pick) instead of 256 distances.
+    std::unordered_map<uint32_t, uint8_t> exact;
+    for (int i = 255; i >= 0; --i) {
+        uint32_t key;
+        std::memcpy(&key, pal + i * 4, 4);
+        exact[key] = uint8_t(i);
+    }
     std::vector<uint8_t> out(px.texels());
     for (size_t t = 0; t < out.size(); ++t) {
         const uint8_t* p = &px.rgba8[t * 4];
+        uint32_t key;
+        std::memcpy(&key, p, 4);
+        if (auto it = exact.find(key); it != exact.end()) {
+            out[t] = it->second;
+            continue;
+        }
         int best = 0;
         long best_d = -1;
         for (int i = 0; i < 256; ++i) {

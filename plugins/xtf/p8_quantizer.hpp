@@ -21,8 +21,9 @@ struct QuantizedFrame {
 QuantizedFrame quantize_frame(const std::vector<const Image*>& palette_sources,
                               const std::vector<const Image*>& targets, bool dither);
 
-// Nearest palette entry per texel (no dithering), for remapping extra images
-// against an existing palette (e.g. a P8 source written back with its palette).
+// Nearest palette entry per texel (no dithering; the first of equal entries),
+// for remapping images against an existing palette (a P8 source written back
+// with its palette: exact colours get their index back).
 std::vector<uint8_t> remap_to_palette(const Image& img, const uint8_t* palette_rgba);
 
 } // namespace af::xtf

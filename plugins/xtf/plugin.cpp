@@ -1,6 +1,7 @@
 // The xtf plugin: containers "xtf" (Half-Life 2 original Xbox) and "vtf"
 // (PC VTF 7.0–7.5 read, 7.2 write), the xtf.write stage and the raw
 // swizzle/deswizzle stages.
+#include "resave_meta.hpp"
 #include "texture_info.hpp"
 #include "vtf_file.hpp"
 #include "xtf_reader.hpp"
@@ -11,6 +12,9 @@
 
 #include <cctype>
 #include <cstring>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -40,6 +44,20 @@ af_status write_sink(af_sink* out, const std::vector<uint8_t>& bytes) {
     return out->write(out->ctx, bytes.data(), bytes.size());
 }
 
+// sdk::export_texture leaves metadata out (its strings need an owner). The
+// host copies af_texture.meta as soon as read returns (import_texture), so the
+// strings live here, per thread, until this thread's next read.
+void export_with_meta(const af_host* host, const Texture& t, af_texture* out) {
+    thread_local std::map<std::string, std::string> strings;
+    thread_local std::vector<af_kv> kv;
+    sdk::export_texture(host, t, out);
+    strings = t.meta;
+    kv.clear();
+    for (const auto& [k, v] : strings) kv.push_back({k.c_str(), v.c_str()});
+    out->meta = kv.data();
+    out->meta_count = uint32_t(kv.size());
+}
+
 af_status read_xtf_container(const af_host* host, const af_input* in, const af_options* options, af_texture* out,
                              af_error* error) {
     return sdk::guard(error, [&] {
@@ -51,7 +69,7 @@ af_status read_xtf_container(const af_host* host, const af_input* in, const af_o
             in->warn(in->diag_ctx, 16, "NOMIP flag missing on a single-mip file (read as NOMIP, like vtfpp)");
         if (in->warn && in->size > f.layout.file_size)
             in->warn(in->diag_ctx, f.layout.file_size, "trailing bytes after the padded end of the XTF data");
-        sdk::export_texture(host, xtf_output_texture(std::move(f), keep, part == "fallback"), out);
+        export_with_meta(host, xtf_output_texture(std::move(f), keep, part == "fallback"), out);
     });
 }
 
@@ -76,7 +94,11 @@ af_status info_xtf_container(const af_host* host, const af_input* in, const af_o
 
 af_status read_vtf_container(const af_host* host, const af_input* in, const af_options*, af_texture* out,
                              af_error* error) {
-    return sdk::guard(error, [&] { sdk::export_texture(host, read_vtf(in->data, in->size, host).image, out); });
+    return sdk::guard(error, [&] {
+        VtfFile f = read_vtf(in->data, in->size, host);
+        f.image.meta = vtf_source_meta(f.header.image_format);
+        export_with_meta(host, f.image, out);
+    });
 }
 
 af_status write_vtf_container(const af_host* host, const af_texture* tex, const af_options* options, af_sink* out,
@@ -108,7 +130,8 @@ using InfoFn = af_status (*)(const af_host*, const af_input*, const af_options*,
 
 af_container make_container(const char* name, const char* extensions, const char* description,
                             int32_t (*probe)(const uint8_t*, uint64_t, const char*), ReadFn read, WriteFn write,
-                            InfoFn info, const sdk::ParamTable& read_options, const sdk::ParamTable& write_options) {
+                            InfoFn info, const sdk::ParamTable& read_options, const sdk::ParamTable& write_options,
+                            const char* const* meta_keys) {
     af_container c{};
     sdk::init_header(c);
     c.name = name;
@@ -122,18 +145,19 @@ af_container make_container(const char* name, const char* extensions, const char
     c.info = info;
     sdk::declare_read_options(c, read_options);
     sdk::declare_write_options(c, write_options);
-    c.meta_keys = sdk::kNoMetaKeys;
+    c.meta_keys = meta_keys;
     return c;
 }
 
 const af_plugin* plugin_table(const af_host*) {
     static const sdk::ParamTable no_options;
-    static const af_container xtf_container = make_container(
-        "xtf", ".xtf", "Half-Life 2 original Xbox texture (XTF 5.0): swizzled, P8, fallback images", probe_xtf,
-        read_xtf_container, write_xtf_container, info_xtf_container, xtf_read_params(), xtf_write_params());
+    static const af_container xtf_container =
+        make_container("xtf", ".xtf", "Half-Life 2 original Xbox texture (XTF 5.0): swizzled, P8, fallback images",
+                       probe_xtf, read_xtf_container, write_xtf_container, info_xtf_container, xtf_read_params(),
+                       xtf_write_params(), kResaveMetaKeys);
     static const af_container vtf_container =
         make_container("vtf", ".vtf", "Valve Texture Format: reads 7.0-7.5, writes 7.2", probe_vtf, read_vtf_container,
-                       write_vtf_container, info_vtf_container, no_options, vtf_write_params());
+                       write_vtf_container, info_vtf_container, no_options, vtf_write_params(), kVtfMetaKeys);
     static const af_container* const containers[] = {&xtf_container, &vtf_container};
     static const af_stage* const stages[] = {xtf_write_stage(), swizzle_stage(), deswizzle_stage()};
     static const af_plugin table = sdk::make_plugin("xtf", "0.1.0", "Half-Life 2 Xbox XTF and PC VTF textures",

@@ -109,6 +109,25 @@ void encode_surface(const af_host* host, const Image& img, uint32_t format, uint
         sdk::fail(s, AF_NO_OFFSET, std::string("encoding ") + std::string(fi->name) + ": " + e.message);
 }
 
+std::optional<std::string> encoder_missing(const af_host* host, uint32_t format) {
+    const FormatInfo* fi = format_info(format);
+    if (!fi) return sdk::format("format id %u is unknown", format);
+    if (!fi->compressed()) return std::nullopt;
+    if (!host || !host->convert) return std::string("the host offers no convert service");
+    Image probe = Image::makef(4, 4);
+    std::vector<uint8_t> block(fi->block_bytes);
+    af_surface src{FMT_R32G32B32A32_FLOAT,
+                   4,
+                   4,
+                   1,
+                   reinterpret_cast<uint8_t*>(probe.rgba32f.data()),
+                   probe.rgba32f.size() * sizeof(float)};
+    af_surface dst{format, 4, 4, 1, block.data(), block.size()};
+    af_error e{};
+    if (host->convert(&src, &dst, nullptr, &e) != AF_OK) return std::string(e.message);
+    return std::nullopt;
+}
+
 Image halve_volume(const Image& vol, uint32_t w, uint32_t h, uint32_t d) {
     Image in = vol.is_float() ? vol : to_float(vol);
     const uint32_t nw = std::max(1u, w / 2), nh = std::max(1u, h / 2), nd = std::max(1u, d / 2);

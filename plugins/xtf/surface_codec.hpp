@@ -9,6 +9,8 @@
 #include "core/image.hpp"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace af::xtf {
 
@@ -24,6 +26,11 @@ inline Image decode_surface(const af_host* host, const Texture& t, uint32_t laye
 // Not for FMT_P8 (that needs a palette: see p8_quantizer.hpp). RGBA8 or RGBA32F in.
 void encode_surface(const af_host* host, const Image& img, uint32_t format, uint8_t* dst, uint64_t size, uint32_t width,
                     uint32_t height, uint32_t depth);
+
+// Why `format` cannot be encoded here (no convert service, no codec plugin
+// for it), or nullopt when one 4×4 block encodes: lets a writer say so before
+// it has resampled anything, instead of failing halfway through.
+std::optional<std::string> encoder_missing(const af_host* host, uint32_t format);
 
 // Box-filters a volume (slices stacked vertically) to the next mip extent.
 Image halve_volume(const Image& vol, uint32_t width, uint32_t height, uint32_t depth);

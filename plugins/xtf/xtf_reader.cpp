@@ -1,6 +1,7 @@
 #include "xtf_reader.hpp"
 
 #include "block_copy.hpp"
+#include "resave_meta.hpp"
 #include "vtf_formats.hpp"
 
 #include "assetforge/plugin.hpp"
@@ -124,8 +125,12 @@ XtfFile read_xtf(const uint8_t* data, uint64_t size, const af_host* host) {
 
 Texture xtf_output_texture(XtfFile&& file, bool keep_indices, bool fallback) {
     if (fallback && file.fallback.desc.width == 0) sdk::usage("this XTF file has no fallback image");
-    Texture t = fallback ? std::move(file.fallback) : std::move(file.image);
-    if (t.desc.format == FMT_P8 && !keep_indices) return expand_palette(t);
+    if (fallback) {
+        Texture t = std::move(file.fallback);
+        return t.desc.format == FMT_P8 && !keep_indices ? expand_palette(t) : t;
+    }
+    Texture t = file.image.desc.format == FMT_P8 && !keep_indices ? expand_palette(file.image) : std::move(file.image);
+    t.meta = resave_meta(file, t);
     return t;
 }
 

@@ -31,8 +31,9 @@ std::vector<uint8_t> palettes_to_rgba(const std::vector<uint8_t>& bgra);
 // P8 → RGBA8 through each layer's palette (RGBA, as in Texture::palette).
 Texture expand_palette(const Texture& p8);
 
-// The texture the container hands to the host: `which` is "image" or
-// "fallback"; P8 is expanded unless keep_indices.
+// The texture the container hands to the host: the main image or the
+// fallback; P8 is expanded unless keep_indices. The main image carries in its
+// metadata what a re-save needs (resave_meta.hpp).
 Texture xtf_output_texture(XtfFile&& file, bool keep_indices, bool fallback);
 
 } // namespace af::xtf

@@ -1,11 +1,14 @@
 #include "xtf_writer.hpp"
 
 #include "block_copy.hpp"
+#include "dxt1_alpha.hpp"
 #include "p8_quantizer.hpp"
 #include "reflectivity.hpp"
 #include "surface_codec.hpp"
 #include "vtf_formats.hpp"
 #include "xbox_swizzle.hpp"
+#include "xtf_reader.hpp"
+#include "xtf_write_plan.hpp"
 
 #include "assetforge/plugin.hpp"
 #include "core/image_ops.hpp"
@@ -39,25 +42,30 @@ sdk::Param reflectivity_param() {
 
 const sdk::ParamTable& xtf_write_params() {
     static const sdk::ParamTable t{
-        vtf_format_param("VTF format name, or auto: keep the texture's layout"),
-        sdk::text("fallback", "fallback image: auto (largest side 8), none, a side N (1..255) or WxH").def("auto"),
-        sdk::boolean("lowres", "write the 1x1 RGB888 reflectivity pixel").def("true"),
-        sdk::integer("flags", 0, 0xFFFFFFFFll, "VTF flags as given (ENVMAP and NOMIP follow the data)"),
-        sdk::boolean("nomip", "write the top level only").def("false"),
+        // No declared default where a re-save keeps the source file's value:
+        // a default the host fills in would look like an option given.
+        vtf_format_param("VTF format name, or auto: a source XTF's format; DXT1/DXT3/DXT5/P8 input kept; otherwise "
+                         "DXT1 (opaque), DXT1 + ONEBITALPHA (alpha only 0/255) or DXT5 (smooth alpha)"),
+        sdk::text("fallback",
+                  "fallback image: auto (a source XTF's size, else largest side 8), none, a side N (1..255) or WxH")
+            .def("auto"),
+        sdk::boolean("lowres", "write the 1x1 RGB888 reflectivity pixel (default: as a source XTF, else true)"),
+        sdk::integer("flags", 0, 0xFFFFFFFFll,
+                     "VTF flags as given (ENVMAP, NOMIP and DXT1 cut-out ONEBITALPHA follow the data; default: a "
+                     "source XTF's flags, else the format's alpha flag)"),
+        sdk::boolean("nomip", "write the top level only (default: as a source XTF, else false)"),
         sdk::boolean("dither", "dither when quantising to P8").def("true"),
         filter_param(),
         sdk::boolean("premultiply", "resample with premultiplied alpha").def("true"),
         sdk::boolean("linear", "resample in linear light").def("false"),
-        sdk::integer("mipskip", 0, 255, "mip levels the engine skips (header field)").def("0"),
+        sdk::integer("mipskip", 0, 255, "mip levels the engine skips (header field; default: as a source XTF, else 0)"),
         reflectivity_param(),
-        sdk::number("bumpscale", "bump map scale (header field)").def("1"),
+        sdk::number("bumpscale", "bump map scale (header field; default: as a source XTF, else 1)"),
     };
     return t;
 }
 
 namespace {
-
-bool pow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 // Mip `m` of every level the file needs, as RGBA32F: the texture's own chain
 // when it has one, otherwise generated from mip 0.
@@ -101,11 +109,6 @@ std::vector<Image> fallback_images(const af_host* host, const Texture& in, uint3
     return out;
 }
 
-void check_dxt_extent(uint32_t v, const char* what, uint32_t value_for_msg) {
-    if (!pow2(v) && v % 4 != 0)
-        usage(format("%s %u: DXT images must be a power of two or a multiple of 4", what, value_for_msg));
-}
-
 std::vector<uint8_t> rgba_to_bgra(const std::vector<uint8_t>& rgba) {
     std::vector<uint8_t> out(rgba);
     for (size_t i = 0; i + 3 < out.size(); i += 4) std::swap(out[i], out[i + 2]);
@@ -119,31 +122,30 @@ bool parse_bool(std::string_view key, std::string_view v) {
                  v.data()));
 }
 
+// The sRGB twins store the same bytes.
+uint32_t without_srgb(uint32_t af_format) {
+    switch (af_format) {
+    case FMT_R8G8B8A8_UNORM_SRGB:
+        return FMT_R8G8B8A8_UNORM;
+    case FMT_B8G8R8A8_UNORM_SRGB:
+        return FMT_B8G8R8A8_UNORM;
+    case FMT_B8G8R8X8_UNORM_SRGB:
+        return FMT_B8G8R8X8_UNORM;
+    case FMT_BC1_UNORM_SRGB:
+        return FMT_BC1_UNORM;
+    case FMT_BC2_UNORM_SRGB:
+        return FMT_BC2_UNORM;
+    case FMT_BC3_UNORM_SRGB:
+        return FMT_BC3_UNORM;
+    default:
+        return af_format;
+    }
+}
+
 } // namespace
 
 uint32_t auto_vtf_format(uint32_t af_format) {
-    switch (af_format) { // the sRGB twins store the same bytes
-    case FMT_R8G8B8A8_UNORM_SRGB:
-        af_format = FMT_R8G8B8A8_UNORM;
-        break;
-    case FMT_B8G8R8A8_UNORM_SRGB:
-        af_format = FMT_B8G8R8A8_UNORM;
-        break;
-    case FMT_B8G8R8X8_UNORM_SRGB:
-        af_format = FMT_B8G8R8X8_UNORM;
-        break;
-    case FMT_BC1_UNORM_SRGB:
-        af_format = FMT_BC1_UNORM;
-        break;
-    case FMT_BC2_UNORM_SRGB:
-        af_format = FMT_BC2_UNORM;
-        break;
-    case FMT_BC3_UNORM_SRGB:
-        af_format = FMT_BC3_UNORM;
-        break;
-    default:
-        break;
-    }
+    af_format = without_srgb(af_format);
     if (auto v = vtf_format_of(af_format)) return uint32_t(*v);
     const FormatInfo* fi = format_info(af_format);
     return fi && (fi->flags & fmtflag::hdr) ? VTF_RGBA16161616F : VTF_BGRA8888;
@@ -185,8 +187,8 @@ XtfWriteOptions parse_xtf_write_options(const af_options* options) {
     if (auto v = o.get("filter")) w.filter = parse_filter(*v);
     if (auto v = o.get("premultiply")) w.premultiply_alpha = parse_bool("premultiply", *v);
     if (auto v = o.get("linear")) w.linear_light = parse_bool("linear", *v);
-    w.mip_skip = uint8_t(o.integer("mipskip", 0, 0, 255));
-    w.bumpmap_scale = float(o.number("bumpscale", 1.0));
+    if (o.get("mipskip")) w.mip_skip = uint8_t(o.integer("mipskip", 0, 0, 255));
+    if (o.get("bumpscale")) w.bumpmap_scale = float(o.number("bumpscale", 1.0));
     if (auto v = o.get("reflectivity")) {
         std::string s(*v);
         float r, g, b;
@@ -204,7 +206,7 @@ Texture convert_texture(const af_host* host, const Texture& in, uint32_t fmt, ui
     od.format = fmt;
     od.mips = mips;
     Texture out(od);
-    const bool copy = in.desc.format == fmt && in.desc.mips >= mips;
+    const bool copy = without_srgb(in.desc.format) == without_srgb(fmt) && in.desc.mips >= mips;
     const uint64_t surfaces = uint64_t(od.layers) * od.faces;
     sdk::parallel_for(host, surfaces, 1, [&](uint64_t b, uint64_t e) {
         for (uint64_t i = b; i < e; ++i) {
@@ -226,62 +228,81 @@ Texture convert_texture(const af_host* host, const Texture& in, uint32_t fmt, ui
     return out;
 }
 
+namespace {
+
+// One frame of a P8 file: palette and indices for every face and mip, and the
+// fallback levels not given or kept. The palette is the texture's own (P8
+// input), the source file's (a re-save of expanded P8: every texel is a
+// palette colour, so indices come back exactly) or quantized anew.
+void write_p8_frame(const af_host* host, const Texture& in, const XtfWritePlan& p, const XtfWriteOptions& opt,
+                    bool make_fallback, uint32_t l, XtfContent& c) {
+    const TextureDesc& d = in.desc;
+    uint8_t* pal = c.image.palette.data() + size_t(l) * kPaletteBytes;
+    std::vector<std::vector<Image>> fb_levels(d.faces);
+    if (make_fallback)
+        for (uint32_t f = 0; f < d.faces; ++f)
+            fb_levels[f] = fallback_images(host, in, l, f, p.fallback_width, p.fallback_height, p.fallback_mips, opt);
+    auto remap_fallback = [&] {
+        for (uint32_t f = 0; f < d.faces; ++f)
+            for (uint32_t m = 0; m < fb_levels[f].size(); ++m) {
+                auto idx = remap_to_palette(fb_levels[f][m], pal);
+                std::memcpy(c.fallback.surface(l, f, m).data, idx.data(), idx.size());
+            }
+    };
+    if (d.format == FMT_P8 && d.mips >= p.mips && in.palette.size() >= size_t(d.layers) * kPaletteBytes) {
+        std::memcpy(pal, in.palette.data() + size_t(l) * kPaletteBytes, kPaletteBytes);
+        for (uint32_t f = 0; f < d.faces; ++f)
+            for (uint32_t m = 0; m < p.mips; ++m) {
+                SurfaceRef s = in.surface(l, f, m), o = c.image.surface(l, f, m);
+                std::memcpy(o.data, s.data, s.size);
+            }
+        remap_fallback();
+        return;
+    }
+    if (p.kept) {
+        const std::vector<uint8_t> bgra(p.kept->palettes.begin() + ptrdiff_t(l) * kPaletteBytes,
+                                        p.kept->palettes.begin() + ptrdiff_t(l + 1) * kPaletteBytes);
+        const std::vector<uint8_t> rgba = palettes_to_rgba(bgra);
+        std::memcpy(pal, rgba.data(), kPaletteBytes);
+        for (uint32_t f = 0; f < d.faces; ++f) {
+            const auto levels = mip_images(host, in, l, f, p.mips, opt);
+            for (uint32_t m = 0; m < p.mips; ++m) {
+                auto idx = remap_to_palette(levels[m], pal);
+                std::memcpy(c.image.surface(l, f, m).data, idx.data(), idx.size());
+            }
+        }
+        remap_fallback();
+        return;
+    }
+    std::vector<std::vector<Image>> levels(d.faces);
+    std::vector<const Image*> sources, targets;
+    for (uint32_t f = 0; f < d.faces; ++f) {
+        levels[f] = mip_images(host, in, l, f, p.mips, opt);
+        sources.push_back(&levels[f][0]);
+    }
+    for (uint32_t f = 0; f < d.faces; ++f)
+        for (auto& img : levels[f]) targets.push_back(&img);
+    for (uint32_t f = 0; f < d.faces; ++f)
+        for (auto& img : fb_levels[f]) targets.push_back(&img);
+    QuantizedFrame q = quantize_frame(sources, targets, opt.dither);
+    std::memcpy(pal, q.palette.data(), kPaletteBytes);
+    size_t t = 0;
+    for (uint32_t f = 0; f < d.faces; ++f)
+        for (uint32_t m = 0; m < p.mips; ++m, ++t)
+            std::memcpy(c.image.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
+    for (uint32_t f = 0; f < d.faces; ++f)
+        for (uint32_t m = 0; m < fb_levels[f].size(); ++m, ++t)
+            std::memcpy(c.fallback.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
+}
+
+} // namespace
+
 XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt) {
     const TextureDesc& d = in.desc;
-    if (d.faces != 1 && d.faces != 6)
-        usage(format("XTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
-    if (d.faces == 6 && d.depth > 1) usage("XTF cannot hold a cubemap with depth slices");
-    if (d.width > 65535 || d.height > 65535 || d.depth > 65535)
-        usage(format("XTF extents are 16-bit: %ux%ux%u does not fit", d.width, d.height, d.depth));
-    if (d.layers > 65535) usage(format("XTF frame count is 16-bit: %u frames do not fit", d.layers));
-    if (!d.width || !d.height || !d.depth) usage("texture has a zero extent");
-
-    int32_t vf = opt.format ? *opt.format : int32_t(auto_vtf_format(d.format));
-    bool one_bit = false;
-    if (vf == VTF_DXT1_ONEBITALPHA) { // stored as DXT1 + ONEBITALPHA, never as id 20
-        vf = VTF_DXT1;
-        one_bit = true;
-    }
-    const auto tfo = af_format_of(vf);
-    if (!tfo) usage(format("format id %d is not a VTF format", vf));
-    const uint32_t tf = *tfo;
-    const FormatInfo* fi = format_info(tf);
-    const bool nomip = opt.nomip || (opt.flags && (*opt.flags & vtfflag::nomip));
-
-    if (!fi->compressed() && !swizzle_representable(d.width, d.height, d.depth))
-        usage(format("%ux%ux%u is not a power-of-two size: uncompressed XTF images (%s) are Xbox-swizzled, which "
-                     "only power-of-two sizes can be; resize the texture or write DXT1/DXT3/DXT5",
-                     d.width, d.height, d.depth, std::string(vtf_format_name(vf)).c_str()));
-    if (fi->compressed()) {
-        check_dxt_extent(d.width, "width", d.width);
-        check_dxt_extent(d.height, "height", d.height);
-    }
-    const uint32_t mips = nomip ? 1 : full_mip_count(d.width, d.height, d.depth);
-
-    // Fallback size: largest side `fallback_side`, aspect kept, never above the texture.
-    const bool has_fb = opt.fallback && d.depth == 1;
-    uint32_t fw = 0, fh = 0;
-    if (has_fb) {
-        if (opt.fallback_width) {
-            fw = opt.fallback_width;
-            fh = opt.fallback_height;
-        } else if (d.width >= d.height) {
-            fw = std::min(opt.fallback_side, d.width);
-            fh = std::max(1u, uint32_t(uint64_t(fw) * d.height / d.width));
-        } else {
-            fh = std::min(opt.fallback_side, d.height);
-            fw = std::max(1u, uint32_t(uint64_t(fh) * d.width / d.height));
-        }
-        if (fw > 255 || fh > 255) usage(format("fallback %ux%u: the header stores 8-bit sizes", fw, fh));
-        if (!fi->compressed() && !swizzle_representable(fw, fh))
-            usage(
-                format("fallback %ux%u is not a power-of-two size, which uncompressed (swizzled) images need", fw, fh));
-        if (fi->compressed()) {
-            check_dxt_extent(fw, "fallback width", fw);
-            check_dxt_extent(fh, "fallback height", fh);
-        }
-    }
-    const uint32_t fb_mips = has_fb ? (nomip ? 1 : full_mip_count(fw, fh)) : 0;
+    const std::optional<XtfSource> source = parse_resave_meta(in.meta);
+    const XtfWritePlan p = plan_xtf_write(host, in, opt, source);
+    const uint32_t tf = p.format;
+    const bool has_fb = p.fallback_mips > 0;
 
     XtfContent c;
     XtfHeader& h = c.header;
@@ -289,103 +310,56 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
     h.height = uint16_t(d.height);
     h.depth = uint16_t(d.depth);
     h.frames = uint16_t(d.layers);
-    h.image_format = vf;
-    h.mip_skip = opt.mip_skip;
-    h.bumpmap_scale = opt.bumpmap_scale;
-    h.fallback_width = uint8_t(fw);
-    h.fallback_height = uint8_t(fh);
-    uint32_t flags = 0;
-    if (opt.flags) {
-        flags = *opt.flags;
-    } else if (tf != FMT_P8 && fi->has_alpha()) {
-        const bool bit_alpha = fi->layout == Layout::Plain && fi->ch[3].bits == 1;
-        if (tf == FMT_BC1_UNORM)
-            flags = 0; // DXT1 alpha only when asked for (DXT1_ONEBITALPHA)
-        else
-            flags = bit_alpha ? vtfflag::onebitalpha : vtfflag::eightbitalpha;
-    }
-    flags &= ~(vtfflag::envmap | vtfflag::nomip);
+    h.image_format = p.vtf_format;
+    h.mip_skip = p.mip_skip;
+    h.bumpmap_scale = p.bumpmap_scale;
+    h.fallback_width = uint8_t(p.fallback_width);
+    h.fallback_height = uint8_t(p.fallback_height);
+    uint32_t flags = p.flags & ~(vtfflag::envmap | vtfflag::nomip);
     if (d.faces == 6) flags |= vtfflag::envmap;
-    if (nomip) flags |= vtfflag::nomip;
-    if (one_bit) flags |= vtfflag::onebitalpha;
-    h.flags = flags;
+    if (p.nomip) flags |= vtfflag::nomip;
+    if (p.one_bit_alpha) flags |= vtfflag::onebitalpha;
 
     TextureDesc fd = d;
     fd.format = tf;
-    fd.width = fw;
-    fd.height = fh;
-    fd.mips = fb_mips;
+    fd.width = p.fallback_width;
+    fd.height = p.fallback_height;
+    fd.depth = 1;
+    fd.mips = p.fallback_mips;
     fd.flags &= ~AF_TEX_VOLUME;
     const bool given_fb = has_fb && opt.fallback_images;
     if (given_fb) {
         const TextureDesc& g = opt.fallback_images->desc;
-        if (g.format != tf || g.width != fw || g.height != fh || g.mips != fb_mips || g.layers != d.layers ||
-            g.faces != d.faces)
+        if (g.format != tf || g.width != fd.width || g.height != fd.height || g.mips != fd.mips ||
+            g.layers != d.layers || g.faces != d.faces)
             usage(format("given fallback images are %ux%u with %u mips in format %u; the file needs %ux%u, %u mips, "
                          "format %u",
-                         g.width, g.height, g.mips, g.format, fw, fh, fb_mips, tf));
+                         g.width, g.height, g.mips, g.format, fd.width, fd.height, fd.mips, tf));
         c.fallback = *opt.fallback_images;
     } else if (has_fb) {
         c.fallback = Texture(fd);
+        if (p.keep_fallback) c.fallback.data = p.kept->fallback;
     }
+    const bool make_fallback = has_fb && !given_fb && !p.keep_fallback;
 
     if (tf == FMT_P8) {
         TextureDesc od = d;
         od.format = FMT_P8;
-        od.mips = mips;
+        od.mips = p.mips;
         c.image = Texture(od);
-        const bool raw = d.format == FMT_P8 && d.mips >= mips && in.palette.size() >= size_t(d.layers) * 1024;
-        for (uint32_t l = 0; l < d.layers; ++l) {
-            uint8_t* pal = c.image.palette.data() + size_t(l) * 1024;
-            std::vector<std::vector<Image>> fb_levels(d.faces);
-            if (has_fb && !given_fb)
-                for (uint32_t f = 0; f < d.faces; ++f)
-                    fb_levels[f] = fallback_images(host, in, l, f, fw, fh, fb_mips, opt);
-            if (raw) {
-                std::memcpy(pal, in.palette.data() + size_t(l) * 1024, 1024);
-                for (uint32_t f = 0; f < d.faces; ++f)
-                    for (uint32_t m = 0; m < mips; ++m) {
-                        SurfaceRef s = in.surface(l, f, m), o = c.image.surface(l, f, m);
-                        std::memcpy(o.data, s.data, s.size);
-                    }
-                for (uint32_t f = 0; f < d.faces; ++f)
-                    for (uint32_t m = 0; m < fb_levels[f].size(); ++m) {
-                        auto idx = remap_to_palette(fb_levels[f][m], pal);
-                        std::memcpy(c.fallback.surface(l, f, m).data, idx.data(), idx.size());
-                    }
-                continue;
-            }
-            std::vector<std::vector<Image>> levels(d.faces);
-            std::vector<const Image*> sources, targets;
-            for (uint32_t f = 0; f < d.faces; ++f) {
-                levels[f] = mip_images(host, in, l, f, mips, opt);
-                sources.push_back(&levels[f][0]);
-            }
-            for (uint32_t f = 0; f < d.faces; ++f)
-                for (auto& img : levels[f]) targets.push_back(&img);
-            for (uint32_t f = 0; f < d.faces; ++f)
-                for (auto& img : fb_levels[f]) targets.push_back(&img);
-            QuantizedFrame q = quantize_frame(sources, targets, opt.dither);
-            std::memcpy(pal, q.palette.data(), 1024);
-            size_t t = 0;
-            for (uint32_t f = 0; f < d.faces; ++f)
-                for (uint32_t m = 0; m < mips; ++m, ++t)
-                    std::memcpy(c.image.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
-            for (uint32_t f = 0; f < d.faces; ++f)
-                for (uint32_t m = 0; m < fb_levels[f].size(); ++m, ++t)
-                    std::memcpy(c.fallback.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
-        }
+        for (uint32_t l = 0; l < d.layers; ++l) write_p8_frame(host, in, p, opt, make_fallback, l, c);
         c.palettes = rgba_to_bgra(c.image.palette);
         if (has_fb) c.fallback.palette = c.image.palette;
     } else {
-        c.image = convert_texture(host, in, tf, mips, opt);
-        if (has_fb && !given_fb) {
+        c.image = convert_texture(host, in, tf, p.mips, opt);
+        if (make_fallback) {
             const uint64_t surfaces = uint64_t(d.layers) * d.faces;
             sdk::parallel_for(host, surfaces, 1, [&](uint64_t b, uint64_t e) {
                 for (uint64_t i = b; i < e; ++i) {
                     const uint32_t l = uint32_t(i / d.faces), f = uint32_t(i % d.faces);
-                    auto levels = fallback_images(host, in, l, f, fw, fh, fb_mips, opt);
-                    for (uint32_t m = 0; m < fb_mips; ++m) {
+                    auto levels =
+                        fallback_images(host, in, l, f, p.fallback_width, p.fallback_height, p.fallback_mips, opt);
+                    for (uint32_t m = 0; m < p.fallback_mips; ++m) {
                         SurfaceRef s = c.fallback.surface(l, f, m);
                         encode_surface(host, levels[m], tf, s.data, s.size, s.width, s.height, 1);
                     }
@@ -393,10 +367,18 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
             });
         }
     }
+    // However DXT1 was chosen, transparent texels need the flag for the engine to alpha-test.
+    if (dxt1_texture_has_cutout(c.image) || (has_fb && dxt1_texture_has_cutout(c.fallback)))
+        flags |= vtfflag::onebitalpha;
+    h.flags = flags;
 
-    const std::array<float, 3> refl = opt.reflectivity ? *opt.reflectivity : compute_reflectivity(host, c.image);
+    const std::array<float, 3> refl = p.reflectivity ? *p.reflectivity : compute_reflectivity(host, c.image);
     for (int i = 0; i < 3; ++i) h.reflectivity[i] = refl[i];
-    if (opt.lowres) {
+    if (p.keep_lowres) {
+        h.lowres_width = uint8_t(p.kept->lowres_width);
+        h.lowres_height = uint8_t(p.kept->lowres_height);
+        c.lowres = p.kept->lowres;
+    } else if (p.lowres) {
         h.lowres_width = h.lowres_height = 1;
         auto px = reflectivity_pixel(refl);
         c.lowres.assign(px.begin(), px.end());

@@ -20,23 +20,26 @@ class ParamTable;
 
 namespace af::xtf {
 
+// Unset optionals were not given: a texture read from an XTF then keeps that
+// file's value (resave_meta.hpp), any other gets the default noted.
 struct XtfWriteOptions {
-    std::optional<int32_t> format; // VTF id; nullopt: keep the texture's layout when VTF has it
-    bool fallback = true;
-    uint32_t fallback_side = 8; // largest fallback side, aspect kept (when width/height are 0)
-    uint32_t fallback_width = 0, fallback_height = 0;
-    bool lowres = true;
-    std::optional<uint32_t> flags; // as given, except ENVMAP and NOMIP which follow the data
-    bool nomip = false;
-    bool dither = true; // P8 only
+    // VTF id; nullopt: the source file's format, else `auto` (auto_format.hpp).
+    std::optional<int32_t> format;
+    bool fallback = true;                             // false: none
+    std::optional<uint32_t> fallback_side;            // largest side, aspect kept; nullopt: the source's size, else 8
+    uint32_t fallback_width = 0, fallback_height = 0; // an exact size, when not 0
+    std::optional<bool> lowres;                       // the 1×1 RGB888 reflectivity pixel (default on)
+    std::optional<uint32_t> flags;                    // as given, except ENVMAP and NOMIP which follow the data
+    std::optional<bool> nomip;                        // default off
+    bool dither = true;                               // P8 only
     // Mip and fallback resampling, each level straight from mip 0. Mitchell on
     // premultiplied alpha in the stored (not linear) space reproduces vtfpp
     // (stb_image_resize2 defaults) to within rounding on the fixtures.
     Filter filter = Filter::Mitchell;
     bool premultiply_alpha = true;
     bool linear_light = false;
-    uint8_t mip_skip = 0;
-    float bumpmap_scale = 1.0f;
+    std::optional<uint8_t> mip_skip;                  // default 0
+    std::optional<float> bumpmap_scale;               // default 1
     std::optional<std::array<float, 3>> reflectivity; // computed from mip 0 when absent
     // Ready fallback images (target format, fallback size, full chain or one
     // mip per NOMIP, one per frame/face) used instead of resampling mip 0.
@@ -60,6 +63,7 @@ struct XtfContent {
     std::vector<uint8_t> lowres;   // lowres_width × lowres_height × (R, G, B)
 };
 
+// `in.meta` may carry what the xtf reader recorded (resave_meta.hpp).
 XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt);
 std::vector<uint8_t> serialize_xtf(const af_host* host, XtfContent& content);
 inline std::vector<uint8_t> write_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt) {
@@ -71,9 +75,11 @@ inline std::vector<uint8_t> write_xtf(const af_host* host, const Texture& in, co
 sdk::Param vtf_format_param(std::string doc);
 sdk::Param filter_param();
 sdk::Param reflectivity_param();
+// The VTF writer's `auto`: the VTF id storing the texture's bytes as they are
+// (BGRA8888 or RGBA16161616F when VTF has no such layout).
 uint32_t auto_vtf_format(uint32_t af_format);
 // Frames × faces × mips images of `in` in `format` with `mips` levels: copies
-// surfaces when the format matches and the chain is there, otherwise decodes,
+// surfaces when the format matches (or is its sRGB twin) and the chain is there, otherwise decodes,
 // regenerates missing mips from mip 0 and encodes. Not for P8.
 Texture convert_texture(const af_host* host, const Texture& in, uint32_t format, uint32_t mips,
                         const XtfWriteOptions& opt);

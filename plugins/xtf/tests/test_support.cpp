@@ -150,6 +150,38 @@ bool bc_codec_available() {
     return bc_codec(af::FMT_BC1_UNORM) != nullptr;
 }
 
+const af_plugin* xtf_plugin() {
+    static const af_plugin* p = [] {
+        const std::string so = std::string(XTF_PLUGIN_DIR) + "/af_xtf.so";
+        void* lib = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!lib) throw std::runtime_error("cannot load " + so);
+        auto entry = reinterpret_cast<af_plugin_entry_fn>(dlsym(lib, AF_ENTRY_SYMBOL));
+        return entry(host());
+    }();
+    return p;
+}
+
+af_input input_of(const std::vector<uint8_t>& b, const char* path) {
+    af_input in{};
+    af::sdk::init_header(in);
+    in.path = path;
+    in.data = b.data();
+    in.size = b.size();
+    return in;
+}
+
+const af_container* container(const char* name) {
+    for (uint32_t i = 0; i < xtf_plugin()->container_count; ++i)
+        if (std::string(xtf_plugin()->containers[i]->name) == name) return xtf_plugin()->containers[i];
+    return nullptr;
+}
+
+const af_stage* stage(const char* name) {
+    for (uint32_t i = 0; i < xtf_plugin()->stage_count; ++i)
+        if (std::string(xtf_plugin()->stages[i]->name) == name) return xtf_plugin()->stages[i];
+    return nullptr;
+}
+
 af::Image surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
     af::SurfaceRef s = t.surface(layer, face, mip);
     af::Image img = af::Image::make8(s.width, s.height * s.depth);

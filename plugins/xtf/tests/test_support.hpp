@@ -26,6 +26,25 @@ inline std::string sha256(const std::vector<uint8_t>& v) { return sha256(v.data(
 const af_host* host(bool threaded = false);
 bool bc_codec_available();
 
+// The af_xtf plugin as the host loads it (dlopen, entry with host()), and its
+// containers and stages by name (null when absent).
+const af_plugin* xtf_plugin();
+const af_container* container(const char* name);
+const af_stage* stage(const char* name);
+
+// An af_input over `bytes` (which must outlive it).
+af_input input_of(const std::vector<uint8_t>& bytes, const char* path);
+
+// Collects what a container writes.
+struct ByteSink {
+    std::vector<uint8_t> bytes;
+    af_sink sink{this, [](void* ctx, const void* d, uint64_t n) {
+                     auto* v = &static_cast<ByteSink*>(ctx)->bytes;
+                     v->insert(v->end(), static_cast<const uint8_t*>(d), static_cast<const uint8_t*>(d) + n);
+                     return AF_OK;
+                 }};
+};
+
 // Decodes one surface to RGBA8 (through host()->convert for compressed ones).
 af::Image surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 

@@ -169,9 +169,9 @@ TEST_CASE("xtf writer: options parse", "[xtf][writer]") {
     CHECK(o.format == VTF_DXT5);
     CHECK(o.fallback_width == 4);
     CHECK(o.fallback_height == 8);
-    CHECK_FALSE(o.lowres);
+    CHECK(o.lowres == false);
     CHECK(o.flags == 0x08000000u);
-    CHECK(o.nomip);
+    CHECK(o.nomip == true);
     CHECK_FALSE(o.dither);
     CHECK((*o.reflectivity)[2] == Approx(0.3f));
     af_kv kv2[] = {{"fallback", "none"}};
@@ -217,7 +217,8 @@ TEST_CASE("xtf writer: P8 through libimagequant, per-frame palettes, dithering o
     }
 }
 
-TEST_CASE("xtf writer: any texture format goes in, the layout is kept when VTF has it", "[xtf][writer]") {
+// (`auto` picks by content now: auto_format_test.cpp.)
+TEST_CASE("xtf writer: any texture format goes in, converted to the format named", "[xtf][writer]") {
     struct Case {
         uint32_t in;
         int32_t expect;
@@ -243,7 +244,7 @@ TEST_CASE("xtf writer: any texture format goes in, the layout is kept when VTF h
         } else {
             for (size_t i = 0; i < in.data.size(); ++i) in.data[i] = uint8_t(i * 7);
         }
-        const auto bytes = write_xtf(xtftest::host(), in, {});
+        const auto bytes = write_xtf(xtftest::host(), in, xtftest_opts(c.expect));
         XtfFile x = read_xtf(bytes.data(), bytes.size(), xtftest::host());
         CHECK(x.header.image_format == c.expect);
         CHECK(x.image.desc.mips == 4);

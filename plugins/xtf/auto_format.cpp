@@ -1,0 +1,71 @@
+#include "auto_format.hpp"
+
+#include "surface_codec.hpp"
+#include "vtf_formats.hpp"
+
+#include "assetforge/plugin.hpp"
+
+#include <cmath>
+
+namespace af::xtf {
+
+AlphaContent alpha_content(const af_host* host, const Texture& t) {
+    const FormatInfo* fi = format_info(t.desc.format);
+    if (fi && !fi->has_alpha()) return AlphaContent::Opaque;
+    AlphaContent seen = AlphaContent::Opaque;
+    for (uint32_t l = 0; l < t.desc.layers; ++l)
+        for (uint32_t f = 0; f < t.desc.faces; ++f) {
+            const Image img = decode_surface(host, t, l, f, 0);
+            const size_t n = img.texels();
+            for (size_t i = 0; i < n; ++i) {
+                // Float alpha counts as the byte it would be stored as.
+                const int a = img.is_float() ? int(std::lround(std::clamp(img.rgba32f[i * 4 + 3], 0.0f, 1.0f) * 255))
+                                             : img.rgba8[i * 4 + 3];
+                if (a == 255) continue;
+                if (a != 0) return AlphaContent::Smooth;
+                seen = AlphaContent::CutOut;
+            }
+        }
+    return seen;
+}
+
+AutoFormat auto_xtf_format(const af_host* host, const Texture& t) {
+    switch (t.desc.format) {
+    case FMT_BC1_UNORM:
+    case FMT_BC1_UNORM_SRGB:
+        return {VTF_DXT1, false, "already DXT1"};
+    case FMT_BC2_UNORM:
+    case FMT_BC2_UNORM_SRGB:
+        return {VTF_DXT3, false, "already DXT3"};
+    case FMT_BC3_UNORM:
+    case FMT_BC3_UNORM_SRGB:
+        return {VTF_DXT5, false, "already DXT5"};
+    case FMT_P8:
+        return {VTF_P8, false, "already P8"};
+    default:
+        break;
+    }
+    const FormatInfo* fi = format_info(t.desc.format);
+    if (fi && (fi->flags & fmtflag::hdr)) // DXT would clamp to 0..1
+        return {VTF_RGBA16161616F, false, "float data"};
+    AutoFormat pick{VTF_DXT1, false, "opaque"};
+    switch (alpha_content(host, t)) {
+    case AlphaContent::Opaque:
+        break;
+    case AlphaContent::CutOut:
+        pick = {VTF_DXT1, true, "cut-out alpha (only 0 and 255)"};
+        break;
+    case AlphaContent::Smooth:
+        pick = {VTF_DXT5, false, "smooth alpha"};
+        break;
+    }
+    const uint32_t target = *af_format_of(pick.vtf_format);
+    if (auto why = encoder_missing(host, target))
+        sdk::unsupported(sdk::format("format auto picks %s for this texture (%s), but it cannot be encoded here: %s. "
+                                     "Install the bc codec plugin, or name an uncompressed format (e.g. format: "
+                                     "BGRA8888)",
+                                     std::string(vtf_format_name(pick.vtf_format)).c_str(), pick.why, why->c_str()));
+    return pick;
+}
+
+} // namespace af::xtf

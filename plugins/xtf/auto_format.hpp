@@ -1,0 +1,29 @@
+// `format: auto` for XTF: what the original Xbox wants for a texture that
+// names no format. Compressed and paletted textures keep their format (a
+// re-save must not re-encode); everything else is compressed by its alpha:
+// DXT1 when opaque, DXT1 + ONEBITALPHA for cut-outs, DXT5 for smooth alpha.
+#pragma once
+
+#include "assetforge/plugin_abi.h"
+#include "assetforge/texture.hpp"
+
+#include <cstdint>
+
+namespace af::xtf {
+
+enum class AlphaContent { Opaque, CutOut, Smooth };
+
+// Over mip 0 of every frame and face: alpha only 255, only 0 or 255, or more.
+AlphaContent alpha_content(const af_host* host, const Texture& t);
+
+struct AutoFormat {
+    int32_t vtf_format; // never VTF_DXT1_ONEBITALPHA
+    bool one_bit_alpha; // cut-out content going to DXT1
+    const char* why;    // for messages: "opaque", "cut-out alpha", …
+};
+
+// Throws af::sdk::Error (unsupported) when the choice is DXT and no codec can
+// encode it: silently writing something else would hide a missing plugin.
+AutoFormat auto_xtf_format(const af_host* host, const Texture& t);
+
+} // namespace af::xtf
