@@ -173,7 +173,7 @@ TEST_CASE("re-save: assetforge convert a.xtf b.xtf gives the fixture back", "[xt
 // input's format) carries no metadata, so the writer sees a plain 32x32 image
 // and picks by content. Once convert passes a non-PNG input through unchanged
 // when no option is given, this passes; until then it is expected to fail.
-TEST_CASE("re-save: assetforge convert keeps a NOMIP fixture", "[xtf][resave][cli][!mayfail]") {
+TEST_CASE("re-save: assetforge convert keeps a NOMIP fixture", "[xtf][resave][cli]") {
     af::test::TempDir dir("xtf-resave-nomip");
     const std::string name = "bgra8888_32x32_nomip_nofallback";
     const auto file = fixture(name);
