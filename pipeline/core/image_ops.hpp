@@ -41,7 +41,8 @@ struct MipOptions : ResizeOptions {
 };
 
 // Level 0 is a copy of `top`; each next level is max(1, floor(n/2)) per axis.
-std::vector<Image> generate_mips(const Image& top, const MipOptions& opt = {});
+// `top` by value: pass it with std::move to save a copy of the top level.
+std::vector<Image> generate_mips(Image top, const MipOptions& opt = {});
 
 Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height);
 

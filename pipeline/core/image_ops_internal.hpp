@@ -77,6 +77,13 @@ struct WorkSpace {
 // Chooses the working space of `img` for these options.
 WorkSpace working_space_for(const Image& img, const ResizeOptions& opt, bool normal_map);
 WorkPlane to_working(const Image& img, const WorkSpace& ws);
+// One row of `img` in the working space (ws.premultiplied ? 8 : 4 floats per texel).
+void working_row(const Image& img, const WorkSpace& ws, uint32_t y, float* dst);
+// The same result as resample(to_working(img, ws), …), without the working
+// plane of the whole source: its rows are converted as the filter needs
+// them. The first mip level of a 4096² image needs 256 MB less this way.
+WorkPlane resample_image(const Image& img, const WorkSpace& ws, uint32_t out_w, uint32_t out_h, Filter filter,
+                         Edge edge);
 // Back to the stored representation. alpha_scale multiplies straight alpha
 // (alpha-coverage); the result has `type` and `srgb_tag`.
 Image from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, PixelType type, bool srgb_tag);

@@ -31,7 +31,7 @@ void clear_blue(Image& img) {
 
 } // namespace
 
-std::vector<Image> generate_mips(const Image& top, const MipOptions& opt) {
+std::vector<Image> generate_mips(Image top, const MipOptions& opt) {
     image_ops::check_image(top, "mips");
     if (top.texels() == 0) sdk::usage("mips: the source image is empty");
     if (opt.alpha_coverage_ref > 1.0f)
@@ -42,31 +42,40 @@ std::vector<Image> generate_mips(const Image& top, const MipOptions& opt) {
 
     std::vector<Image> out;
     out.reserve(levels);
-    out.push_back(top);
-    if (levels == 1) return out;
+    if (levels == 1) {
+        out.push_back(std::move(top));
+        return out;
+    }
 
     const image_ops::WorkSpace ws = image_ops::working_space_for(top, opt, opt.normal_map);
     const bool keep_coverage = opt.alpha_coverage_ref >= 0.0f;
     const double coverage = keep_coverage ? alpha_coverage(top, opt.alpha_coverage_ref) : 0.0;
     const bool bytes = !top.is_float();
+    const PixelType type = top.type;
+    const bool srgb = top.srgb;
 
-    image_ops::WorkPlane cur = image_ops::to_working(top, ws);
+    // Level 1 is filtered from the top level's rows as they are needed, not
+    // from a float copy of the whole top level (16-32 bytes per texel).
+    image_ops::WorkPlane cur;
     uint32_t w = top.width, h = top.height;
     for (uint32_t level = 1; level < levels; ++level) {
         w = std::max(1u, w / 2);
         h = std::max(1u, h / 2);
         if (std::max(w, h) < opt.min_size) break;
-        image_ops::WorkPlane next = image_ops::resample(cur, w, h, opt.filter, opt.edge);
+        image_ops::WorkPlane next = level == 1 ? image_ops::resample_image(top, ws, w, h, opt.filter, opt.edge)
+                                               : image_ops::resample(cur, w, h, opt.filter, opt.edge);
         // Renormalised before it becomes the source of the next level, so
         // every level is filtered from unit vectors.
         if (ws.normal) image_ops::renormalize_in_place(next);
         float alpha_scale =
             keep_coverage ? image_ops::coverage_alpha_scale(next, coverage, opt.alpha_coverage_ref, bytes) : 1.0f;
-        Image img = image_ops::from_working(next, ws, alpha_scale, top.type, top.srgb);
+        Image img = image_ops::from_working(next, ws, alpha_scale, type, srgb);
         if (ws.normal_two_channel) clear_blue(img); // stays two-channel like its source
+        if (level == 1) out.push_back(std::move(top)); // level 0 is the source itself
         out.push_back(std::move(img));
         cur = std::move(next);
     }
+    if (out.empty()) out.push_back(std::move(top));
     return out;
 }
 

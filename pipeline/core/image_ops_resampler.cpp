@@ -80,18 +80,81 @@ template <uint32_t C> void filter_row(const float* s, float* d, uint32_t out_w, 
     }
 }
 
-// Weighted sum of the source rows that output row y draws from.
-void filter_column(const WorkPlane& in, const AxisTaps& taps, uint32_t y, float* d) {
-    const size_t n = size_t(in.width) * in.channels;
+// Weighted sum of the source rows that output row y draws from; row(i)
+// gives source row i as `n` floats.
+template <class Rows> void filter_column(Rows&& row, size_t n, const AxisTaps& taps, uint32_t y, float* d) {
     uint32_t k = taps.first[y];
-    const float* s = in.row(uint32_t(taps.index[k]));
+    const float* s = row(uint32_t(taps.index[k]));
     const float w0 = taps.weight[k];
     for (size_t i = 0; i < n; ++i) d[i] = w0 * s[i];
     for (++k; k < taps.first[y + 1]; ++k) {
-        s = in.row(uint32_t(taps.index[k]));
+        s = row(uint32_t(taps.index[k]));
         const float wk = taps.weight[k];
         for (size_t i = 0; i < n; ++i) d[i] += wk * s[i];
     }
+}
+
+// Source rows converted on demand, for one thread's run of output rows.
+// Consecutive output rows share most of their source rows and move down by
+// a few at a time, so first-in-first-out over slightly more rows than one
+// output row's taps converts each source row about once.
+class RowCache {
+  public:
+    RowCache(const Image& img, const WorkSpace& ws, size_t slots)
+        : img_(img), ws_(ws), width_(size_t(img.width) * (ws.premultiplied ? 8 : 4)), rows_(slots * width_),
+          tags_(slots, -1) {}
+    const float* operator()(uint32_t y) {
+        for (size_t i = 0; i < tags_.size(); ++i)
+            if (tags_[i] == int64_t(y)) return rows_.data() + i * width_;
+        const size_t slot = next_++ % tags_.size();
+        float* d = rows_.data() + slot * width_;
+        working_row(img_, ws_, y, d);
+        tags_[slot] = y;
+        return d;
+    }
+
+  private:
+    const Image& img_;
+    const WorkSpace& ws_;
+    size_t width_;
+    std::vector<float> rows_;
+    std::vector<int64_t> tags_;
+    size_t next_ = 0;
+};
+
+template <class MakeRows>
+void resample_rows(MakeRows&& make_rows, uint32_t in_w, uint32_t in_h, uint32_t channels, WorkPlane& out, Filter filter,
+                   Edge edge) {
+    const uint32_t out_w = out.width, out_h = out.height;
+    const bool horizontal = out_w != in_w, vertical = out_h != in_h;
+    const AxisTaps h = horizontal ? build_axis_taps(in_w, out_w, filter, edge) : AxisTaps{};
+    const AxisTaps v = vertical ? build_axis_taps(in_h, out_h, filter, edge) : AxisTaps{};
+    uint32_t most_taps = 1;
+    for (uint32_t y = 0; vertical && y < out_h; ++y) most_taps = std::max(most_taps, v.first[y + 1] - v.first[y]);
+    const size_t n = size_t(in_w) * channels;
+    const size_t grain = std::max<size_t>(1, 16384 / std::max<uint32_t>(1, in_w));
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, out_h, grain), [&](const tbb::blocked_range<uint32_t>& r) {
+        auto rows = make_rows(most_taps + 4);
+        std::vector<float> scratch(vertical && horizontal ? n : 0);
+        for (uint32_t y = r.begin(); y != r.end(); ++y) {
+            const float* src = nullptr;
+            if (vertical) {
+                float* d = horizontal ? scratch.data() : out.row(y);
+                filter_column(rows, n, v, y, d);
+                src = d;
+            } else {
+                src = rows(y);
+            }
+            if (!horizontal) {
+                if (src != out.row(y)) std::copy(src, src + n, out.row(y));
+                continue;
+            }
+            if (channels == 8)
+                filter_row<8>(src, out.row(y), out_w, h);
+            else
+                filter_row<4>(src, out.row(y), out_w, h);
+        }
+    });
 }
 
 } // namespace
@@ -100,31 +163,23 @@ void filter_column(const WorkPlane& in, const AxisTaps& taps, uint32_t y, float*
 // horizontal pass from it: no intermediate plane, and each output row is a
 // fixed sequence of operations whatever the thread split.
 WorkPlane resample(const WorkPlane& in, uint32_t out_w, uint32_t out_h, Filter filter, Edge edge) {
-    const bool horizontal = out_w != in.width, vertical = out_h != in.height;
-    const AxisTaps h = horizontal ? build_axis_taps(in.width, out_w, filter, edge) : AxisTaps{};
-    const AxisTaps v = vertical ? build_axis_taps(in.height, out_h, filter, edge) : AxisTaps{};
     WorkPlane out(out_w, out_h, in.channels);
-    if (!horizontal && !vertical) {
+    if (out_w == in.width && out_h == in.height) {
         std::copy(in.row(0), in.row(0) + size_t(in.width) * in.height * in.channels, out.row(0));
         return out;
     }
-    const size_t grain = std::max<size_t>(1, 16384 / std::max<uint32_t>(1, in.width));
-    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, out_h, grain), [&](const tbb::blocked_range<uint32_t>& r) {
-        std::vector<float> scratch(vertical && horizontal ? size_t(in.width) * in.channels : 0);
-        for (uint32_t y = r.begin(); y != r.end(); ++y) {
-            const float* src = in.row(y);
-            if (vertical) {
-                float* d = horizontal ? scratch.data() : out.row(y);
-                filter_column(in, v, y, d);
-                src = d;
-            }
-            if (!horizontal) continue;
-            if (in.channels == 8)
-                filter_row<8>(src, out.row(y), out_w, h);
-            else
-                filter_row<4>(src, out.row(y), out_w, h);
-        }
-    });
+    auto plane_rows = [&](size_t) { return [&](uint32_t y) { return in.row(y); }; };
+    resample_rows(plane_rows, in.width, in.height, in.channels, out, filter, edge);
+    return out;
+}
+
+WorkPlane resample_image(const Image& img, const WorkSpace& ws, uint32_t out_w, uint32_t out_h, Filter filter,
+                         Edge edge) {
+    const uint32_t channels = ws.premultiplied ? 8 : 4;
+    if (out_w == img.width && out_h == img.height) return to_working(img, ws);
+    WorkPlane out(out_w, out_h, channels);
+    auto cached_rows = [&](size_t slots) { return RowCache(img, ws, slots); };
+    resample_rows(cached_rows, img.width, img.height, channels, out, filter, edge);
     return out;
 }
 

@@ -136,36 +136,38 @@ WorkSpace working_space_for(const Image& img, const ResizeOptions& opt, bool nor
     return ws;
 }
 
+void working_row(const Image& img, const WorkSpace& ws, uint32_t y, float* d) {
+    const uint32_t channels = ws.premultiplied ? 8 : 4;
+    const float* lut = ws.linearise && !img.is_float() ? srgb8_table().data() : nullptr;
+    const size_t base = size_t(y) * img.width * 4;
+    for (uint32_t x = 0; x < img.width; ++x) {
+        const size_t i = base + size_t(x) * 4;
+        float c[4];
+        for (int k = 0; k < 4; ++k) c[k] = load_channel(img, i + k);
+        if (lut) {
+            for (int k = 0; k < 3; ++k) c[k] = lut[img.rgba8[i + k]];
+        } else if (ws.linearise) {
+            for (int k = 0; k < 3; ++k) c[k] = srgb_to_linear(c[k]);
+        }
+        if (ws.normal) {
+            for (int k = 0; k < 3; ++k) c[k] = c[k] * 2.0f - 1.0f;
+            if (ws.normal_two_channel) c[2] = std::sqrt(std::max(0.0f, 1.0f - c[0] * c[0] - c[1] * c[1]));
+        }
+        float* t = d + size_t(x) * channels;
+        if (ws.premultiplied) {
+            for (int k = 0; k < 3; ++k) {
+                t[4 + k] = c[k];
+                c[k] *= c[3];
+            }
+            t[7] = 0.0f; // unused, but filtered: keep it a plain number
+        }
+        for (int k = 0; k < 4; ++k) t[k] = c[k];
+    }
+}
+
 WorkPlane to_working(const Image& img, const WorkSpace& ws) {
     WorkPlane p(img.width, img.height, ws.premultiplied ? 8 : 4);
-    const float* lut = ws.linearise && !img.is_float() ? srgb8_table().data() : nullptr;
-    for_each_row(img.height, img.width, [&](uint32_t y) {
-        float* d = p.row(y);
-        const size_t base = size_t(y) * img.width * 4;
-        for (uint32_t x = 0; x < img.width; ++x) {
-            const size_t i = base + size_t(x) * 4;
-            float c[4];
-            for (int k = 0; k < 4; ++k) c[k] = load_channel(img, i + k);
-            if (lut) {
-                for (int k = 0; k < 3; ++k) c[k] = lut[img.rgba8[i + k]];
-            } else if (ws.linearise) {
-                for (int k = 0; k < 3; ++k) c[k] = srgb_to_linear(c[k]);
-            }
-            if (ws.normal) {
-                for (int k = 0; k < 3; ++k) c[k] = c[k] * 2.0f - 1.0f;
-                if (ws.normal_two_channel) c[2] = std::sqrt(std::max(0.0f, 1.0f - c[0] * c[0] - c[1] * c[1]));
-            }
-            float* t = d + size_t(x) * p.channels;
-            if (ws.premultiplied) {
-                for (int k = 0; k < 3; ++k) {
-                    t[4 + k] = c[k];
-                    c[k] *= c[3];
-                }
-                t[7] = 0.0f; // unused, but filtered: keep it a plain number
-            }
-            for (int k = 0; k < 4; ++k) t[k] = c[k];
-        }
-    });
+    for_each_row(img.height, img.width, [&](uint32_t y) { working_row(img, ws, y, p.row(y)); });
     return p;
 }
 

@@ -343,6 +343,18 @@ bool fits_rgba8(const FormatInfo& f) {
 Image surface_to_image(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t w, uint32_t h,
                        const uint8_t* palette) {
     const FormatInfo& f = need_format(id);
+    // RGBA8 is the Image's own layout: a copy, not a trip through 16 bytes of
+    // float per texel (256 MB for a 4096² surface).
+    if (with_srgb(id, false) == FMT_R8G8B8A8_UNORM) {
+        const uint64_t n = uint64_t(w) * h * 4;
+        if (src_size < n)
+            sdk::fail(AF_ERR_INVALID_DATA, src_size, sdk::format("surface holds %llu bytes, %ux%u RGBA8 needs %llu",
+                                                                 (unsigned long long)src_size, w, h,
+                                                                 (unsigned long long)n));
+        Image img = Image::make8(w, h, f.srgb());
+        std::memcpy(img.rgba8.data(), src, n);
+        return img;
+    }
     Image fimg = Image::makef(w, h, f.srgb());
     decode_texels(id, src, src_size, w, h, fimg.rgba32f.data(), palette);
     if (fits_rgba8(f)) return to_rgba8(fimg);
@@ -350,6 +362,10 @@ Image surface_to_image(uint32_t id, const uint8_t* src, uint64_t src_size, uint3
 }
 
 void image_to_surface(const Image& img, uint32_t id, uint8_t* dst, uint64_t dst_size) {
+    if (!img.is_float() && with_srgb(id, false) == FMT_R8G8B8A8_UNORM && dst_size >= img.rgba8.size()) {
+        std::memcpy(dst, img.rgba8.data(), img.rgba8.size());
+        return;
+    }
     if (img.is_float()) {
         encode_texels(id, img.rgba32f.data(), img.width, img.height, dst, dst_size);
     } else {

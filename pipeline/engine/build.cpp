@@ -792,7 +792,11 @@ class Build {
             for (const auto& s : job.steps) {
                 std::vector<Item> next;
                 for (auto& it : items) {
-                    auto out = run_step(s, {std::move(it)});
+                    // Not `{std::move(it)}`: an initializer list copies, and its
+                    // own element (the input's bytes) would live through the step.
+                    std::vector<Item> one;
+                    one.push_back(std::move(it));
+                    auto out = run_step(s, std::move(one));
                     for (auto& o : out) next.push_back(std::move(o));
                 }
                 items = std::move(next);

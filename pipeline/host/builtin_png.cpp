@@ -27,7 +27,7 @@ int32_t png_probe(const uint8_t* head, uint64_t size, const char* path) {
 
 // 8-bit PNGs become R8G8B8A8 (sRGB-tagged unless the file says linear);
 // 16-bit PNGs become R16G16B16A16_UNORM so no precision is lost.
-Texture png_to_texture(const Image& img) {
+Texture png_to_texture(Image&& img) {
     TextureDesc d;
     d.width = img.width;
     d.height = img.height;
@@ -40,8 +40,9 @@ Texture png_to_texture(const Image& img) {
     }
     d.format = img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
     if (img.srgb) d.flags |= AF_TEX_SRGB;
-    Texture t(d);
-    std::memcpy(t.data.data(), img.rgba8.data(), img.rgba8.size());
+    Texture t;
+    t.desc = d;
+    t.data = std::move(img.rgba8);
     return t;
 }
 
@@ -61,8 +62,7 @@ void check_header_limits(const af_host* h, const af_input* in) {
 af_status png_read(const af_host* h, const af_input* in, const af_options*, af_texture* out, af_error* err) {
     return sdk::guard(err, [&] {
         check_header_limits(h, in);
-        Image img = decode_png({in->data, in->size}, "PNG");
-        sdk::export_texture(h, png_to_texture(img), out);
+        sdk::export_texture(h, png_to_texture(decode_png({in->data, in->size}, "PNG")), out);
     });
 }
 
@@ -147,6 +147,11 @@ const sdk::ParamTable& png_write_options() {
 }
 
 } // namespace
+
+Texture read_png_texture(const af_host* host, const af_input& in) {
+    check_header_limits(host, &in);
+    return png_to_texture(decode_png({in.data, in.size}, "PNG"));
+}
 
 af_container builtin_png_container() {
     static const sdk::ParamTable no_read_options;

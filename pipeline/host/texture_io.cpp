@@ -4,6 +4,7 @@
 #include "core/atomic_file.hpp"
 #include "core/mapped_file.hpp"
 #include "core/pixel_convert.hpp"
+#include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
 
 #include <cstring>
@@ -145,6 +146,15 @@ ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name
     in.warn = [](void* ctx, uint64_t off, const char* msg) {
         static_cast<std::vector<Diagnostic>*>(ctx)->push_back({off, msg ? msg : ""});
     };
+    if (c.item->read == builtin_png_container().read) { // the host's own PNG reader
+        try {
+            result.texture = read_png_texture(services(), in);
+            check_limits(result.texture.desc);
+        } catch (const sdk::Error& x) {
+            throw sdk::Error(x.status(), located(name, x.offset(), x.what()), x.offset());
+        }
+        return result;
+    }
     COptions o(opts);
     af_texture out{};
     af_error e{};

@@ -10,20 +10,28 @@
 namespace af::texture {
 namespace {
 
-// Stored value of channel i in 0..1, without converting whole images to
-// float: a 4096² texture would need 512 MB just to be compared.
-float stored(const Image& img, size_t i) { return img.is_float() ? img.rgba32f[i] : img.rgba8[i] * (1.0f / 255.0f); }
+// Stored texels of one surface, 8-bit or float, without a copy: comparing a
+// 4096² texture through float copies would need 512 MB.
+struct Texels {
+    const uint8_t* u8 = nullptr;
+    const float* f = nullptr;
+    size_t count = 0;
+    float operator[](size_t i) const { return f ? f[i] : u8[i] * (1.0f / 255.0f); }
+};
 
-double psnr_rgb(const Image& a, const Image& b) {
-    if (a.width != b.width || a.height != b.height) return 0;
+Texels texels_of(const Image& img) {
+    return img.is_float() ? Texels{nullptr, img.rgba32f.data(), img.texels()} : Texels{img.rgba8.data(), nullptr, img.texels()};
+}
+
+double psnr_rgb(const Texels& a, const Texels& b) {
+    if (a.count != b.count) return 0;
     double se = 0;
-    const size_t n = a.texels();
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < a.count; ++i)
         for (size_t c = 0; c < 3; ++c) {
-            double d = double(stored(a, i * 4 + c)) - double(stored(b, i * 4 + c));
+            double d = double(a[i * 4 + c]) - double(b[i * 4 + c]);
             se += d * d;
         }
-    const double mse = se / double(n * 3);
+    const double mse = se / double(a.count * 3);
     return mse <= 0 ? 99.0 : 10.0 * std::log10(1.0 / mse);
 }
 
@@ -140,8 +148,13 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
         for (const auto& [k, v] : req.like->meta) e.texture.meta[k] = v; // the writer keeps the original's layout
     }
     if (req.measure) {
-        Image back = surface_image(ops, e.texture, 0, 0, 0);
-        e.psnr_rgb = psnr_rgb(reshaped ? surface_image(ops, *src, 0, 0, 0) : top_image(), back);
+        const Image back = surface_image(ops, e.texture, 0, 0, 0);
+        if (with_srgb(src->desc.format, false) == FMT_R8G8B8A8_UNORM) { // the source's own bytes, no copy
+            SurfaceRef s = src->surface(0, 0, 0);
+            e.psnr_rgb = psnr_rgb(Texels{s.data, nullptr, size_t(s.width) * s.height}, texels_of(back));
+        } else {
+            e.psnr_rgb = psnr_rgb(texels_of(reshaped ? surface_image(ops, *src, 0, 0, 0) : top_image()), texels_of(back));
+        }
     }
     return e;
 }

@@ -12,6 +12,29 @@ bool looks_like_normal_map(const Texture& t, const Image& top, const std::string
     return (!name.empty() && named_like_normal_map(name)) || c.unit_vectors;
 }
 
+namespace {
+
+// The top level as an Image whose buffer has room for the whole chain of
+// one surface, so texture_from_levels can take it over without a second copy
+// of the largest level.
+Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
+    if (with_srgb(t.desc.format, false) != FMT_R8G8B8A8_UNORM || t.desc.layers * t.desc.faces != 1)
+        return surface_image(ops, t, layer, face, 0);
+    SurfaceRef s = t.surface(layer, face, 0);
+    Image img;
+    img.width = s.width;
+    img.height = s.height;
+    img.srgb = is_srgb(t);
+    uint64_t chain = 0;
+    for (uint32_t m = 0; m < full_mip_count(s.width, s.height); ++m)
+        chain += uint64_t(mip_extent(s.width, m)) * mip_extent(s.height, m) * 4;
+    img.rgba8.reserve(chain);
+    img.rgba8.assign(s.data, s.data + s.size);
+    return img;
+}
+
+} // namespace
+
 Texture mips(Ops& ops, const Texture& t, const MipRequest& req) {
     if (t.desc.depth > 1) sdk::unsupported(sdk::format("mips of volume textures (depth %u)", t.desc.depth));
     if (t.desc.format == FMT_P8 && t.palette.empty()) sdk::unsupported("mips of P8 textures without a palette");
@@ -19,7 +42,7 @@ Texture mips(Ops& ops, const Texture& t, const MipRequest& req) {
     bool normal = req.normal_map == NormalMapMode::Yes;
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
-            Image top = surface_image(ops, t, l, f, 0);
+            Image top = top_with_room(ops, t, l, f);
             if (top.is_float() && snorm_like(*format_info(t.desc.format))) signed_to_unit(top);
             if (l == 0 && f == 0 && req.normal_map == NormalMapMode::Auto)
                 normal = looks_like_normal_map(t, top, req.name);
@@ -27,7 +50,7 @@ Texture mips(Ops& ops, const Texture& t, const MipRequest& req) {
             MipOptions o = req.options;
             o.normal_map = normal;
             if (normal) top.srgb = false; // vectors are data: filtered and stored as they are
-            levels.push_back(generate_mips(top, o));
+            levels.push_back(generate_mips(std::move(top), o));
         }
     Texture out = texture_from_levels(t, std::move(levels));
     out.desc.flags &= ~AF_TEX_LINEAR;

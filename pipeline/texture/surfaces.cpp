@@ -68,8 +68,27 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>
     d.mips = uint32_t(levels[0].size());
     d.format = image_format(top);
     d.flags = (d.flags & ~AF_TEX_SRGB) | (top.srgb ? AF_TEX_SRGB : 0);
-    Texture out(d);
+    Texture out;
+    out.desc = d;
     out.meta = like.meta;
+    // One surface whose top level has room for the chain (mips.cpp reserves
+    // it): the texture takes that buffer over instead of copying it.
+    const uint64_t need = texture_bytes(d);
+    if (d.layers * d.faces == 1 && !top.is_float() && levels[0][0].rgba8.capacity() >= need) {
+        out.data = std::move(levels[0][0].rgba8);
+        out.data.resize(need);
+        levels[0][0] = Image{};
+        for (uint32_t m = 1; m < d.mips; ++m) {
+            Image& img = levels[0][m];
+            SurfaceRef s = out.surface(0, 0, m);
+            if (img.width != s.width || img.height != s.height || image_format(img) != d.format)
+                sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "mip level shapes differ");
+            std::memcpy(s.data, img.rgba8.data(), s.size);
+            img = Image{};
+        }
+        return out;
+    }
+    out.data.resize(need);
     for (uint32_t l = 0; l < d.layers; ++l)
         for (uint32_t f = 0; f < d.faces; ++f) {
             auto& chain = levels.at(size_t(l) * d.faces + f);
