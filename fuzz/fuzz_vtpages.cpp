@@ -48,7 +48,8 @@ void per_page(const PagesFile& f) {
             ++pixel_pages;
             quietly([&] {
                 const PayloadLayout l = payload_layout(s.page.sub);
-                (void)cover_png(f.bytes(s.page.payload_offset() + l.cover_offset, l.cover_size), BitOrder::MsbFirst);
+                (void)cover_png(fuzzhost::host(), f.bytes(s.page.payload_offset() + l.cover_offset, l.cover_size),
+                                BitOrder::MsbFirst);
             });
         }
     });

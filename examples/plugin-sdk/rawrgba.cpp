@@ -8,6 +8,8 @@
 //   16 width*height*4 bytes of texels, rows top to bottom
 //
 // It uses only the installed SDK headers: the C ABI plus the header-only C++ layer.
+#include <assetforge/descriptors.hpp>
+#include <assetforge/pixels.hpp>
 #include <assetforge/plugin.hpp>
 
 #include <cstring>
@@ -62,18 +64,15 @@ af_status write(const af_host* host, const af_texture* tex, const af_options*, a
         const bool srgb = (t.desc.flags & AF_TEX_SRGB) || t.desc.format == af::FMT_R8G8B8A8_UNORM_SRGB;
         const uint32_t fmt = srgb ? af::FMT_R8G8B8A8_UNORM_SRGB : af::FMT_R8G8B8A8_UNORM;
         af::SurfaceRef s = t.surface(0, 0, 0);
-        std::vector<uint8_t> px(uint64_t(s.width) * s.height * 4);
-        // Any input format: let the host convert (it routes compressed data through codec plugins).
-        af_surface src{t.desc.format, s.width, s.height, 1, s.data, s.size};
-        af_surface dst{fmt, s.width, s.height, 1, px.data(), px.size()};
-        af_error e{};
-        if (af_status st = host->convert(&src, &dst, nullptr, &e); st != AF_OK) af::sdk::fail(st, e.offset, e.message);
-        uint8_t header[16];
-        std::memcpy(header, kMagic, 4);
-        const uint32_t fields[3] = {s.width, s.height, fmt};
-        for (int i = 0; i < 3; ++i)
-            for (int b = 0; b < 4; ++b) header[4 + i * 4 + b] = uint8_t(fields[i] >> (8 * b));
-        if (out->write(out->ctx, header, 16) != AF_OK || out->write(out->ctx, px.data(), px.size()) != AF_OK)
+        // Any input format as RGBA8: the host converts (it routes compressed data through codec plugins).
+        af::sdk::Rgba8 px = af::sdk::get_rgba8(host, {t.desc.format, s.width, s.height, 1, s.data, s.size});
+        af::sdk::ByteWriter header;
+        header.append(kMagic, 4);
+        header.u32(s.width);
+        header.u32(s.height);
+        header.u32(fmt);
+        if (out->write(out->ctx, header.data(), header.size()) != AF_OK ||
+            out->write(out->ctx, px.data.data(), px.data.size()) != AF_OK)
             af::sdk::fail(AF_ERR_IO, AF_NO_OFFSET, "write failed");
     });
 }
@@ -94,23 +93,19 @@ const af_plugin* describe(const af_host*) {
     // It takes no options and sets no metadata. Declaring so (plugin API 1.2) lets the host refuse a
     // misspelt option in a pipeline when it loads; a container that declares nothing accepts any.
     static const af::sdk::ParamTable no_options;
-    static const af_container container = [] {
-        af_container c{};
-        af::sdk::init_header(c);
-        c.name = "rawrgba";
-        c.extensions = ".afr";
-        c.description = "raw RGBA8 with a 16-byte header (SDK example)";
-        c.version = 1;
-        c.caps = AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO;
-        c.probe = probe;
-        c.read = read;
-        c.write = write;
-        c.info = info;
-        af::sdk::declare_read_options(c, no_options);
-        af::sdk::declare_write_options(c, no_options);
-        c.meta_keys = af::sdk::kNoMetaKeys;
-        return c;
-    }();
+    static const af_container container = af::sdk::make_container({
+        .name = "rawrgba",
+        .extensions = ".afr",
+        .description = "raw RGBA8 with a 16-byte header (SDK example)",
+        .version = 1,
+        .probe = probe,
+        .read = read,
+        .write = write,
+        .info = info,
+        .read_options = &no_options,
+        .write_options = &no_options,
+        .meta_keys = af::sdk::kNoMetaKeys,
+    });
     static const af_container* const containers[] = {&container};
     static const af_plugin plugin =
         af::sdk::make_plugin("rawrgba", "1.0.0", "example third-party plugin", {.containers = containers});

@@ -264,8 +264,33 @@ Image read_png_file(const std::filesystem::path& path) {
     return decode_png(bytes, path.string());
 }
 
+namespace {
+// Masks and stencils: grey, no alpha, a texel is white when its red channel is at least half.
+std::vector<uint8_t> encode_png_1bit(const Image& img, const PngWriteOptions& opt) {
+    if (!opt.grey || !opt.drop_alpha) sdk::usage("a 1-bit PNG is grey without alpha");
+    if (img.width == 0 || img.height == 0) sdk::usage("cannot write an empty PNG");
+    const size_t stride = (size_t(img.width) + 7) / 8;
+    std::vector<uint8_t> buf(stride * img.height, 0);
+    for (uint32_t y = 0; y < img.height; ++y)
+        for (uint32_t x = 0; x < img.width; ++x) {
+            const size_t i = size_t(y) * img.width + x;
+            const bool on = img.is_float() ? img.rgba32f[i * 4] >= 0.5f : img.rgba8[i * 4] >= 128;
+            if (on) buf[y * stride + x / 8] |= uint8_t(0x80 >> (x & 7)); // PNG packs MSB first
+        }
+    std::vector<png_bytep> rows(img.height);
+    for (uint32_t y = 0; y < img.height; ++y) rows[y] = buf.data() + size_t(y) * stride;
+    std::vector<uint8_t> out;
+    std::string err;
+    if (!write_rows(&out, rows.data(), img.width, img.height, 1, PNG_COLOR_TYPE_GRAY, img.srgb, opt.tag_linear,
+                    opt.compression, &err))
+        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "PNG encoder: " + err);
+    return out;
+}
+} // namespace
+
 std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt) {
-    if (opt.bit_depth != 8 && opt.bit_depth != 16) sdk::usage("PNG bit depth must be 8 or 16");
+    if (opt.bit_depth == 1) return encode_png_1bit(img, opt);
+    if (opt.bit_depth != 8 && opt.bit_depth != 16) sdk::usage("PNG bit depth must be 1, 8 or 16");
     if (img.width == 0 || img.height == 0) sdk::usage("cannot write an empty PNG");
     const int channels = opt.grey ? (opt.drop_alpha ? 1 : 2) : (opt.drop_alpha ? 3 : 4);
     const size_t bpc = opt.bit_depth / 8;

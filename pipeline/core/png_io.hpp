@@ -13,11 +13,11 @@
 namespace af {
 
 struct PngWriteOptions {
-    int bit_depth = 8;        // 8 or 16
-    bool drop_alpha = false;  // write RGB when true
-    bool grey = false;        // write a grey(+alpha) PNG from the R channel
-    int compression = 6;      // zlib level 0..9
-    bool tag_linear = false;  // write gAMA 1.0 for a non-sRGB image (else no colour chunk)
+    int bit_depth = 8;       // 8 or 16; 1 for grey without alpha (masks)
+    bool drop_alpha = false; // write RGB when true
+    bool grey = false;       // write a grey(+alpha) PNG from the R channel
+    int compression = 6;     // zlib level 0..9
+    bool tag_linear = false; // write gAMA 1.0 for a non-sRGB image (else no colour chunk)
 };
 
 // `name` only appears in error messages. Throws af::sdk::Error on bad data.

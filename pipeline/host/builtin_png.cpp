@@ -100,8 +100,12 @@ af_status png_write(const af_host*, const af_texture* tex, const af_options* opt
         img.srgb = f->srgb() || (t.desc.flags & AF_TEX_SRGB);
         PngWriteOptions po;
         po.bit_depth = img.is_float() ? 16 : 8;
-        if (auto b = o.get("bit_depth")) po.bit_depth = int(o.integer("bit_depth", 8, 8, 16));
-        if (po.bit_depth != 8 && po.bit_depth != 16) sdk::usage("bit_depth must be 8 or 16");
+        const std::string channels = o.choice("channels", "rgba", {"rgba", "rgb", "grey", "grey_alpha"});
+        po.grey = channels == "grey" || channels == "grey_alpha";
+        po.drop_alpha = channels == "rgb" || channels == "grey";
+        if (auto b = o.get("bit_depth")) po.bit_depth = int(o.integer("bit_depth", 8, 1, 16));
+        if (po.bit_depth != 1 && po.bit_depth != 8 && po.bit_depth != 16) sdk::usage("bit_depth must be 1, 8 or 16");
+        if (po.bit_depth == 1 && channels != "grey") sdk::usage("bit_depth 1 needs channels grey");
         // One colour rule for every route (texture.hpp): sRGB data gets the
         // sRGB chunk, data known to be linear gAMA 1.0, the rest no chunk.
         po.tag_linear = o.flag("linear", false) || known_linear(t.desc);
@@ -140,7 +144,9 @@ const sdk::ParamTable& png_write_options() {
         sdk::integer("mip", 0, 31, "which mip level to write").def("0"),
         sdk::integer("layer", 0, UINT32_MAX, "which layer (array element) to write").def("0"),
         sdk::integer("face", 0, 5, "which cube face to write").def("0"),
-        sdk::one_of("bit_depth", {"8", "16"}, "bits per channel (default: 16 for float data, else 8)"),
+        sdk::one_of("bit_depth", {"1", "8", "16"},
+                    "bits per channel (default: 16 for float data, else 8; 1: grey masks)"),
+        sdk::one_of("channels", {"rgba", "rgb", "grey", "grey_alpha"}, "channels stored (grey: from red)").def("rgba"),
         sdk::boolean("linear", "tag the file as linear (gAMA 1.0) instead of sRGB").def("false"),
     };
     return t;

@@ -1,7 +1,9 @@
 #include "host/host_services.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "core/image_ops.hpp"
 #include "core/pixel_convert.hpp"
+#include "host/builtin_png.hpp"
 #include "host/plugin_registry.hpp"
 
 #include <tbb/blocked_range.h>
@@ -41,10 +43,14 @@ int32_t svc_cancelled() { return g_cancel.load(std::memory_order_relaxed) ? 1 : 
 
 void svc_progress(uint64_t, uint64_t) {}
 
+// Once cancelled, sub-ranges not yet started are skipped: a plugin stops
+// within one grain of work instead of finishing the whole loop.
 void svc_parallel_for(uint64_t begin, uint64_t end, uint64_t grain, af_range_fn fn, void* ctx) {
-    if (begin >= end) return;
+    if (begin >= end || svc_cancelled()) return;
     tbb::parallel_for(tbb::blocked_range<uint64_t>(begin, end, grain ? grain : 1),
-                      [&](const tbb::blocked_range<uint64_t>& r) { fn(ctx, r.begin(), r.end()); });
+                      [&](const tbb::blocked_range<uint64_t>& r) {
+                          if (!svc_cancelled()) fn(ctx, r.begin(), r.end());
+                      });
 }
 
 bool is_codec_output(uint32_t f) {
@@ -61,7 +67,7 @@ std::vector<float> slice_to_float(const af_surface& s, const uint8_t* data, uint
         if (!codec || !codec.item->decode)
             sdk::unsupported(std::string("no codec plugin decodes ") + std::string(f->name));
         af_surface in{s.format, s.width, s.height, 1, const_cast<uint8_t*>(data), size};
-        af_surface out{FMT_R32G32B32A32_FLOAT, s.width, s.height, 1, reinterpret_cast<uint8_t*>(px.data()),
+        af_surface out{FMT_R32G32B32A32_FLOAT,   s.width, s.height, 1, reinterpret_cast<uint8_t*>(px.data()),
                        px.size() * sizeof(float)};
         af_error e{};
         af_status st = codec.item->decode(services(), &in, &out, opts, &e);
@@ -84,16 +90,24 @@ void float_to_slice(const std::vector<float>& px, const af_surface& d, uint8_t* 
         // the codec the stored bytes, so sRGB data is not encoded twice.
         const bool ldr = !(f->flags & fmtflag::hdr) && !f->is_signed();
         std::vector<uint8_t> px8;
-        af_surface in{FMT_R32G32B32A32_FLOAT, d.width, d.height, 1,
-                      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(px.data())), px.size() * sizeof(float)};
+        af_surface in{FMT_R32G32B32A32_FLOAT,
+                      d.width,
+                      d.height,
+                      1,
+                      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(px.data())),
+                      px.size() * sizeof(float)};
         if (ldr) {
             px8.resize(px.size());
             for (size_t i = 0; i < px.size(); ++i) {
                 float v = std::isnan(px[i]) ? 0.0f : std::clamp(px[i], 0.0f, 1.0f);
                 px8[i] = uint8_t(std::lround(v * 255.0f));
             }
-            in = {f->srgb() ? uint32_t(FMT_R8G8B8A8_UNORM_SRGB) : uint32_t(FMT_R8G8B8A8_UNORM), d.width, d.height, 1,
-                  px8.data(), px8.size()};
+            in = {f->srgb() ? uint32_t(FMT_R8G8B8A8_UNORM_SRGB) : uint32_t(FMT_R8G8B8A8_UNORM),
+                  d.width,
+                  d.height,
+                  1,
+                  px8.data(),
+                  px8.size()};
         }
         af_surface out{d.format, d.width, d.height, 1, data, size};
         af_error e{};
@@ -107,7 +121,8 @@ void float_to_slice(const std::vector<float>& px, const af_surface& d, uint8_t* 
 af_status svc_convert(const af_surface* src, af_surface* dst, const af_options* opts, af_error* err) {
     return sdk::guard(err, [&] {
         if (!src || !dst) sdk::usage("convert: NULL surface");
-        if (src->width != dst->width || src->height != dst->height || (src->depth ? src->depth : 1) != (dst->depth ? dst->depth : 1))
+        if (src->width != dst->width || src->height != dst->height ||
+            (src->depth ? src->depth : 1) != (dst->depth ? dst->depth : 1))
             sdk::usage("convert: source and destination sizes differ");
         const uint32_t depth = src->depth ? src->depth : 1;
         const uint64_t in_slice = surface_bytes(src->format, src->width, src->height);
@@ -159,6 +174,84 @@ af_status svc_convert(const af_surface* src, af_surface* dst, const af_options* 
     });
 }
 
+Filter filter_of(uint32_t f) {
+    switch (f) {
+    case AF_FILTER_KAISER:
+        return Filter::Kaiser;
+    case AF_FILTER_BOX:
+        return Filter::Box;
+    case AF_FILTER_TRIANGLE:
+        return Filter::Triangle;
+    case AF_FILTER_LANCZOS3:
+        return Filter::Lanczos3;
+    case AF_FILTER_MITCHELL:
+        return Filter::Mitchell;
+    case AF_FILTER_POINT:
+        return Filter::Point;
+    }
+    sdk::usage(sdk::format("resample: unknown filter %u", f));
+}
+
+af_status svc_resample(const af_surface* src, af_surface* dst, const af_resample_options* options, af_error* err) {
+    return sdk::guard(err, [&] {
+        if (!src || !dst) sdk::usage("resample: NULL surface");
+        const af_resample_options o = options ? sdk::read_table<af_resample_options>(options) : [] {
+            af_resample_options d{};
+            d.flags = AF_RESAMPLE_LINEAR_LIGHT | AF_RESAMPLE_PREMULTIPLIED_ALPHA;
+            return d;
+        }();
+        const uint32_t f = src->format;
+        const bool is8 = f == FMT_R8G8B8A8_UNORM || f == FMT_R8G8B8A8_UNORM_SRGB;
+        if (!is8 && f != FMT_R32G32B32A32_FLOAT)
+            sdk::unsupported("resample takes R8G8B8A8_UNORM(_SRGB) or R32G32B32A32_FLOAT surfaces");
+        if (dst->format != f) sdk::usage("resample: source and destination formats differ");
+        if (src->depth > 1 || dst->depth > 1) sdk::unsupported("resample: volume surfaces");
+        if (!src->width || !src->height || !dst->width || !dst->height) sdk::usage("resample: empty surface");
+        const uint32_t limit = settings().max_dimension;
+        if (limit && (dst->width > limit || dst->height > limit))
+            sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
+                      sdk::format("limit: %ux%u exceeds --max-dimension %u", dst->width, dst->height, limit));
+        const uint64_t bpp = is8 ? 4 : 16;
+        if (src->size < uint64_t(src->width) * src->height * bpp)
+            sdk::invalid(src->size, "resample: source holds fewer bytes than its size needs");
+        if (dst->size < uint64_t(dst->width) * dst->height * bpp) sdk::usage("resample: destination buffer too small");
+        const bool srgb = f == FMT_R8G8B8A8_UNORM_SRGB || (o.flags & AF_RESAMPLE_SRGB);
+        Image in = is8 ? Image::make8(src->width, src->height, srgb) : Image::makef(src->width, src->height, srgb);
+        if (is8)
+            std::memcpy(in.rgba8.data(), src->data, in.rgba8.size());
+        else
+            std::memcpy(in.rgba32f.data(), src->data, in.rgba32f.size() * sizeof(float));
+        ResizeOptions ro;
+        ro.filter = filter_of(o.filter);
+        if (o.edge > AF_EDGE_WRAP) sdk::usage(sdk::format("resample: unknown edge mode %u", o.edge));
+        ro.edge = o.edge == AF_EDGE_WRAP ? Edge::Wrap : Edge::Clamp;
+        ro.linear_light = o.flags & AF_RESAMPLE_LINEAR_LIGHT;
+        ro.premultiply_alpha = o.flags & AF_RESAMPLE_PREMULTIPLIED_ALPHA;
+        Image out = resize(in, dst->width, dst->height, ro);
+        if (is8)
+            std::memcpy(dst->data, out.rgba8.data(), out.rgba8.size());
+        else
+            std::memcpy(dst->data, out.rgba32f.data(), out.rgba32f.size() * sizeof(float));
+    });
+}
+
+af_status svc_write_texture(const char* name, const af_texture* tex, const af_options* options, af_sink* out,
+                            af_error* err) {
+    return sdk::guard(err, [&] {
+        if (!name || !tex || !out || !out->write) sdk::usage("write_texture: missing container, texture or sink");
+        // Without a registry (a plugin's unit tests) the built-in PNG writer still answers.
+        static const af_container png = builtin_png_container();
+        const af_container* c = g_registry                           ? g_registry->container_by_name(name).item
+                                : std::string_view(name) == png.name ? &png
+                                                                     : nullptr;
+        if (!c) sdk::usage(sdk::format("write_texture: no container named '%s'", name));
+        if (!(c->caps & AF_CAN_WRITE) || !c->write) sdk::unsupported(sdk::format("container %s cannot write", name));
+        af_error e{};
+        af_status st = c->write(services(), tex, options, out, &e);
+        if (st != AF_OK) sdk::fail(st, e.offset, e.message);
+    });
+}
+
 af_host make_services() {
     af_host h{};
     sdk::init_header(h);
@@ -170,6 +263,8 @@ af_host make_services() {
     h.progress = svc_progress;
     h.parallel_for = svc_parallel_for;
     h.convert = svc_convert;
+    h.resample = svc_resample;
+    h.write_texture = svc_write_texture;
     return h;
 }
 
@@ -194,5 +289,6 @@ void set_registry(const PluginRegistry* r) { g_registry = r; }
 const PluginRegistry* registry() { return g_registry; }
 void request_cancel() { g_cancel.store(true); }
 bool cancel_requested() { return g_cancel.load(); }
+void clear_cancel() { g_cancel.store(false); }
 
 } // namespace af::host

@@ -14,8 +14,8 @@ struct HostSettings {
     uint64_t max_texture_bytes = 4ull << 30; // per allocation a plugin may request
     uint32_t max_dimension = 65536;
     uint32_t max_surfaces = 1u << 16;
-    uint32_t max_items = 1u << 24;           // pages/frames/entries one container may yield
-    int threads = 0;                         // 0 = all cores
+    uint32_t max_items = 1u << 24; // pages/frames/entries one container may yield
+    int threads = 0;               // 0 = all cores
 };
 
 // Installs the registry whose codecs af_host.convert uses. Call once at start-up.
@@ -28,6 +28,7 @@ const af_host* services();
 // Ctrl-C sets this; plugins see it through af_host.cancelled.
 void request_cancel();
 bool cancel_requested();
-
+// For a process that goes on after a stop (tests of cancellation).
+void clear_cancel();
 
 } // namespace af::host

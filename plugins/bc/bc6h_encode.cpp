@@ -13,7 +13,7 @@
 #include "bptc.hpp"
 #include "bptc_tables.hpp"
 
-#include "core/half.hpp"
+#include "assetforge/half.hpp"
 
 #include <algorithm>
 #include <array>

@@ -3,8 +3,8 @@
 #include "bc_surface.hpp"
 
 #include "assetforge/formats.hpp"
+#include "assetforge/half.hpp"
 #include "assetforge/plugin.hpp"
-#include "core/half.hpp"
 
 #ifdef AF_HAVE_BPTC
 #include "bptc.hpp"

@@ -6,6 +6,7 @@
 // linear light clamped to [0, 1]. Use a float output for exact SNORM/BC6H values.
 // BC4 decodes to (R, 0, 0, 1), BC5 to (R, G, 0, 1), as Direct3D samples them.
 #include "assetforge/plugin.hpp"
+#include "assetforge/descriptors.hpp"
 #include "bc_surface.hpp"
 
 namespace {
@@ -47,22 +48,20 @@ const af::sdk::ParamTable& encode_options() {
 
 af_codec make_codec() {
     static const af::sdk::ParamTable no_decode_options;
-    af_codec c{};
-    af::sdk::init_header(c);
-    c.name = "bc";
+    return af::sdk::make_codec({
+        .name = "bc",
 #ifdef AF_HAVE_BPTC
-    c.description = "BC1-BC7 block compression (decode and encode)";
+        .description = "BC1-BC7 block compression (decode and encode)",
 #else
-    c.description = "BC1-BC5 block compression (decode and encode); BC6H/BC7 not built in";
+        .description = "BC1-BC5 block compression (decode and encode); BC6H/BC7 not built in",
 #endif
-    c.version = 1;
-    c.formats = kFormats;
-    c.format_count = uint32_t(sizeof kFormats / sizeof kFormats[0]);
-    c.decode = bc_decode;
-    c.encode = bc_encode;
-    af::sdk::declare_decode_options(c, no_decode_options);
-    af::sdk::declare_encode_options(c, encode_options());
-    return c;
+        .version = 1,
+        .formats = kFormats,
+        .decode = bc_decode,
+        .encode = bc_encode,
+        .decode_options = &no_decode_options,
+        .encode_options = &encode_options(),
+    });
 }
 
 const af_plugin* plugin_table(const af_host*) {

@@ -5,6 +5,7 @@
 #include "dds_reader.hpp"
 #include "dds_writer.hpp"
 
+#include "assetforge/descriptors.hpp"
 #include "assetforge/plugin.hpp"
 
 #include <cstring>
@@ -120,22 +121,20 @@ const sdk::ParamTable& write_option_table() {
 }
 
 af_container make_container() {
-    af_container c{};
-    sdk::init_header(c);
-    c.name = "dds";
-    c.extensions = ".dds";
-    c.description = "DirectDraw Surface: legacy and DX10 headers, mips, cubes, arrays, volumes";
-    c.version = 1;
-    c.caps = AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO;
-    c.probe = probe;
-    c.read = read;
-    c.write = write;
-    c.info = info;
-    sdk::declare_read_options(c, read_option_table());
-    sdk::declare_write_options(c, write_option_table());
     static const char* const kMetaKeys[] = {"dds_header", nullptr}; // "legacy" or "dx10": what a re-export keeps
-    c.meta_keys = kMetaKeys;
-    return c;
+    return sdk::make_container({
+        .name = "dds",
+        .extensions = ".dds",
+        .description = "DirectDraw Surface: legacy and DX10 headers, mips, cubes, arrays, volumes",
+        .version = 1,
+        .probe = probe,
+        .read = read,
+        .write = write,
+        .info = info,
+        .read_options = &read_option_table(),
+        .write_options = &write_option_table(),
+        .meta_keys = kMetaKeys,
+    });
 }
 
 } // namespace

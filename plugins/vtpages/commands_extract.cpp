@@ -7,8 +7,7 @@
 #include "pages_command.hpp"
 #include "pages_file.hpp"
 
-#include "core/atomic_file.hpp"
-#include "core/png_io.hpp"
+#include "assetforge/atomic_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -62,7 +61,7 @@ int cmd_blocks(const CommandIo& io, const std::vector<std::string>& argv) {
     json j = page_json(f, p, true);
     json written = json::array();
     auto write = [&](const std::string& name, uint64_t off, uint64_t size) {
-        write_file_atomic(dir / name, f.bytes(off, size));
+        sdk::write_file_atomic(dir / name, f.bytes(off, size));
         written.push_back({{"file", name}, {"offset", off}, {"size", size}});
     };
     const std::string s = stem(p);
@@ -83,7 +82,7 @@ int cmd_blocks(const CommandIo& io, const std::vector<std::string>& argv) {
     j["pixels"] = p.has_sub                        ? "HDP pixel decoding not supported"
                   : p.node.compression == kCompDxt ? "use `pages pixels`"
                                                    : "layout unknown";
-    write_file_atomic(dir / (s + ".json"), j.dump(1) + "\n");
+    sdk::write_file_atomic(dir / (s + ".json"), j.dump(1) + "\n");
     if (a.json()) {
         io.out << j.dump(1) << '\n';
         return 0;
@@ -110,7 +109,7 @@ int cmd_map(const CommandIo& io, const std::vector<std::string>& argv) {
     const int level = int(CommandArgs::integer(a.pos[1], "LEVEL", 0, f.levels() - 1));
     const fs::path out = a.required("--out");
     OccupancyMap m = occupancy_map(f, level);
-    write_file_atomic(out, encode_png(m.image, {}));
+    sdk::write_file_atomic(out, png_of(io.host, m.image));
     const uint64_t cells = uint64_t(m.grid) * m.grid;
     json legend = {{"absent", "black"},
                    {"ramp", "blue → cyan → green → yellow → red"},
@@ -145,7 +144,7 @@ int cmd_cover(const CommandIo& io, const std::vector<std::string>& argv) {
     }
     const PayloadLayout l = payload_layout(p.sub);
     auto mask = f.bytes(p.payload_offset() + l.cover_offset, l.cover_size);
-    write_file_atomic(out, cover_png(mask, order));
+    sdk::write_file_atomic(out, cover_png(io.host, mask, order));
     uint64_t set = 0;
     for (uint8_t b : mask) set += uint64_t(__builtin_popcount(b));
     if (a.json())
@@ -175,7 +174,7 @@ int cmd_pixels(const CommandIo& io, const std::vector<std::string>& argv) {
     json j = json::array();
     for (const auto& s : surfaces) {
         const std::string name = stem(p) + "." + s.role + ".png";
-        write_file_atomic(dir / name, encode_png(s.image, {}));
+        sdk::write_file_atomic(dir / name, png_of(io.host, s.image));
         j.push_back(name);
         if (!a.json()) io.out << name << '\n';
     }

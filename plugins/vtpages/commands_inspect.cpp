@@ -5,7 +5,7 @@
 #include "pages_command.hpp"
 #include "pages_file.hpp"
 
-#include "core/atomic_file.hpp"
+#include "assetforge/atomic_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -325,8 +325,8 @@ int cmd_region(const CommandIo& io, const std::vector<std::string>& argv) {
     if (auto out = a.value("--out")) {
         fs::create_directories(*out);
         for (const auto& p : found)
-            write_file_atomic(fs::path(*out) / format("%u_%u_%u.bin", p.node.level, p.node.x, p.node.y),
-                              f.bytes(p.payload_offset(), p.payload));
+            sdk::write_file_atomic(fs::path(*out) / format("%u_%u_%u.bin", p.node.level, p.node.x, p.node.y),
+                                   f.bytes(p.payload_offset(), p.payload));
     }
     const uint64_t area = uint64_t(x1 - x0) * (y1 - y0);
     if (a.json()) {

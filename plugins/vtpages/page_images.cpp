@@ -1,11 +1,9 @@
 #include "page_images.hpp"
 
 #include "assetforge/plugin.hpp"
-
-#include <png.h>
+#include "assetforge/write_texture.hpp"
 
 #include <algorithm>
-#include <csetjmp>
 
 namespace af::vtpages {
 
@@ -35,9 +33,9 @@ OccupancyMap occupancy_map(const PagesFile& f, int level) {
         if (u) m.min_used = std::min<uint64_t>(m.min_used, u), m.max_used = std::max<uint64_t>(m.max_used, u);
     if (!m.present) m.min_used = 0;
     const uint32_t side = m.grid * m.cell, bar = std::max(8u, side / 32);
-    m.image = Image::make8(side, side + bar);
+    m.image = sdk::Rgba8(side, side + bar);
     auto put = [&](uint32_t x, uint32_t y, const uint8_t* rgb) {
-        uint8_t* p = &m.image.rgba8[(size_t(y) * side + x) * 4];
+        uint8_t* p = m.image.at(x, y);
         p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2], p[3] = 255;
     };
     const double span = double(m.max_used - m.min_used);
@@ -56,7 +54,7 @@ OccupancyMap occupancy_map(const PagesFile& f, int level) {
             put(x, y, rgb);
         }
     for (uint32_t y = side; y < side + 2; ++y)
-        for (uint32_t x = 0; x < side; ++x) m.image.rgba8[(size_t(y) * side + x) * 4 + 3] = 255;
+        for (uint32_t x = 0; x < side; ++x) m.image.at(x, y)[3] = 255;
     return m;
 }
 
@@ -66,45 +64,24 @@ bool cover_bit(std::span<const uint8_t> mask, uint32_t x, uint32_t y, BitOrder o
     return (byte >> bit) & 1;
 }
 
-namespace {
-void on_error(png_structp png, png_const_charp msg) {
-    *static_cast<std::string*>(png_get_error_ptr(png)) = msg;
-    longjmp(png_jmpbuf(png), 1);
-}
-void on_warning(png_structp, png_const_charp) {}
-void on_write(png_structp png, png_bytep data, png_size_t n) {
-    auto* out = static_cast<std::vector<uint8_t>*>(png_get_io_ptr(png));
-    out->insert(out->end(), data, data + n);
-}
-void on_flush(png_structp) {}
-} // namespace
-
-std::vector<uint8_t> cover_png(std::span<const uint8_t> mask, BitOrder order) {
+std::vector<uint8_t> cover_png(const af_host* host, std::span<const uint8_t> mask, BitOrder order) {
     if (mask.size() != kCoverMaskSize) sdk::invalid(0, "a cover mask has 2048 bytes");
-    // PNG rows of 1-bit pixels are MSB-first: repack when the mask is LSB-first.
-    std::vector<uint8_t> rows(kCoverMaskSize, 0);
+    sdk::Rgba8 img(128, 128);
     for (uint32_t y = 0; y < 128; ++y)
-        for (uint32_t x = 0; x < 128; ++x)
-            if (cover_bit(mask, x, y, order)) rows[y * 16 + x / 8] |= uint8_t(0x80 >> (x & 7));
-    std::vector<uint8_t> out;
-    std::string err;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err, on_error, on_warning);
-    if (!png) sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "PNG encoder: out of memory");
-    png_infop info = png_create_info_struct(png);
-    std::vector<png_bytep> ptrs(128);
-    for (int y = 0; y < 128; ++y) ptrs[y] = rows.data() + y * 16;
-    if (!info || setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, info ? &info : nullptr);
-        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "PNG encoder: " + err);
-    }
-    png_set_write_fn(png, &out, on_write, on_flush);
-    png_set_IHDR(png, info, 128, 128, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    png_write_image(png, ptrs.data());
-    png_write_end(png, nullptr);
-    png_destroy_write_struct(&png, &info);
-    return out;
+        for (uint32_t x = 0; x < 128; ++x) {
+            uint8_t* p = img.at(x, y);
+            p[0] = p[1] = p[2] = cover_bit(mask, x, y, order) ? 255 : 0;
+            p[3] = 255;
+        }
+    sdk::OptionList o;
+    o.set("channels", "grey");
+    o.set("bit_depth", "1");
+    const af_options ov = o.view();
+    return sdk::encode_texture(host, "png", sdk::texture_of(img), &ov);
+}
+
+std::vector<uint8_t> png_of(const af_host* host, const sdk::Rgba8& image) {
+    return sdk::encode_texture(host, "png", sdk::texture_of(image));
 }
 
 } // namespace af::vtpages

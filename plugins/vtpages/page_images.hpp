@@ -1,10 +1,12 @@
 // Images made from what the container itself knows (never from the HDP
-// blocks): the occupancy map of a level and a page's 1-bit cover mask.
+// blocks): the occupancy map of a level and a page's 1-bit cover mask. PNGs
+// are encoded by the host's PNG writer (af_host.write_texture).
 #pragma once
 
 #include "pages_file.hpp"
 
-#include "core/image.hpp"
+#include "assetforge/pixels.hpp"
+#include "assetforge/plugin_abi.h"
 
 #include <cstdint>
 #include <span>
@@ -13,7 +15,7 @@
 namespace af::vtpages {
 
 struct OccupancyMap {
-    Image image;       // RGBA8: one cell per page, black = absent; a colour bar at the bottom
+    sdk::Rgba8 image;  // RGBA8: one cell per page, black = absent; a colour bar at the bottom
     uint32_t grid = 0; // pages per side at this level
     uint32_t cell = 1; // pixels per page
     uint64_t present = 0;
@@ -28,6 +30,8 @@ void size_colour(double t, uint8_t rgb[3]);
 enum class BitOrder { LsbFirst, MsbFirst };
 bool cover_bit(std::span<const uint8_t> mask, uint32_t x, uint32_t y, BitOrder order);
 // A 1-bit greyscale PNG, white = bit set.
-std::vector<uint8_t> cover_png(std::span<const uint8_t> mask, BitOrder order);
+std::vector<uint8_t> cover_png(const af_host* host, std::span<const uint8_t> mask, BitOrder order);
+// An RGBA8 PNG (untagged, as the pages hold no colour-space information).
+std::vector<uint8_t> png_of(const af_host* host, const sdk::Rgba8& image);
 
 } // namespace af::vtpages

@@ -19,13 +19,11 @@ std::vector<SurfaceImage> page_pixels(const af_host* host, const PagesFile& f, c
     for (const auto& s : dxt_surfaces(p.payload)) {
         auto bytes = f.bytes(p.payload_offset() + s.offset, s.size);
         af_surface src{s.format, kPageTexels, kPageTexels, 1, const_cast<uint8_t*>(bytes.data()), bytes.size()};
-        SurfaceImage si{std::string(s.role), Image::make8(kPageTexels, kPageTexels)};
-        af_surface dst{FMT_R8G8B8A8_UNORM, kPageTexels, kPageTexels, 1, si.image.rgba8.data(), si.image.rgba8.size()};
-        af_error err{};
-        if (host->convert(&src, &dst, nullptr, &err) != AF_OK)
-            sdk::fail(af_status(err.code ? err.code : AF_ERR_INTERNAL), AF_NO_OFFSET,
-                      std::string("decoding ") + si.role + ": " + err.message);
-        out.push_back(std::move(si));
+        try {
+            out.push_back({std::string(s.role), sdk::get_rgba8(host, src)});
+        } catch (const sdk::Error& e) {
+            sdk::fail(e.status(), AF_NO_OFFSET, std::string("decoding ") + std::string(s.role) + ": " + e.what());
+        }
     }
     return out;
 }

@@ -5,8 +5,8 @@
 
 #include "pages_file.hpp"
 
+#include "assetforge/pixels.hpp"
 #include "assetforge/plugin_abi.h"
-#include "core/image.hpp"
 
 #include <string>
 #include <vector>
@@ -15,7 +15,7 @@ namespace af::vtpages {
 
 struct SurfaceImage {
     std::string role; // "surface0-dxt1", …
-    Image image;      // 128×128 RGBA8, channels as the BC decoder gives them (assignment unverified)
+    sdk::Rgba8 image; // 128×128 RGBA8, channels as the BC decoder gives them (assignment unverified)
 };
 
 std::vector<SurfaceImage> page_pixels(const af_host* host, const PagesFile& f, const PageInfo& p);

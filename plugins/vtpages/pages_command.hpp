@@ -10,7 +10,7 @@
 namespace af::vtpages {
 
 struct CommandIo {
-    const af_host* host; // may be null: then work runs serially and DXT pixels are unavailable
+    const af_host* host; // may be null: then work runs serially, and DXT pixels and PNG output are unavailable
     std::ostream& out;
     std::ostream& err;
 };

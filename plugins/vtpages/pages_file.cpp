@@ -1,7 +1,7 @@
 #include "pages_file.hpp"
 
+#include "assetforge/mapped_file.hpp"
 #include "assetforge/plugin.hpp"
-#include "core/mapped_file.hpp"
 
 #include <sys/mman.h>
 
@@ -23,7 +23,7 @@ PagesFile::PagesFile(std::span<const uint8_t> bytes) : bytes_(bytes) {
 }
 
 PagesFile PagesFile::open(const std::filesystem::path& path) {
-    auto map = std::make_unique<MappedFile>(path);
+    auto map = std::make_unique<sdk::MappedFile>(path);
     PagesFile f(map->bytes());
     f.map_ = std::move(map);
     return f;

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace af {
+namespace af::sdk {
 class MappedFile;
 }
 
@@ -75,7 +75,7 @@ class PagesFile {
     std::vector<std::string> header_problems() const;
 
   private:
-    std::unique_ptr<MappedFile> map_;
+    std::unique_ptr<sdk::MappedFile> map_;
     std::span<const uint8_t> bytes_;
     FileHeader header_;
 };

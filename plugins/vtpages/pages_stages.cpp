@@ -9,7 +9,6 @@
 #include "pages_writer.hpp"
 
 #include "assetforge/plugin.hpp"
-#include "core/png_io.hpp"
 
 #include <filesystem>
 #include <string>
@@ -107,12 +106,12 @@ af_status stage_extract(const af_host* host, const af_stage_io* io, const af_opt
                 if (!p.has_sub || !p.sub.has_cover()) return;
                 const PayloadLayout l = payload_layout(p.sub);
                 page_item(p, ".cover.png")
-                    .emit(io, cover_png(f.bytes(p.payload_offset() + l.cover_offset, l.cover_size), order));
+                    .emit(io, cover_png(host, f.bytes(p.payload_offset() + l.cover_offset, l.cover_size), order));
             } else {
                 for (const auto& s : page_pixels(host, f, p)) {
                     OutItem o = page_item(p, format(".%s.png", s.role.c_str()));
                     o.kv.emplace_back("surface", s.role);
-                    o.emit(io, encode_png(s.image, {}));
+                    o.emit(io, png_of(host, s.image));
                 }
             }
         });

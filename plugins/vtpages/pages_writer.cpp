@@ -2,8 +2,8 @@
 
 #include "pages_census.hpp"
 
+#include "assetforge/atomic_file.hpp"
 #include "assetforge/plugin.hpp"
-#include "core/atomic_file.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -275,7 +275,7 @@ void emit(const Layout& l, const ByteSink& sink) {
 }
 
 void emit_to_file(const Layout& layout, const std::filesystem::path& out) {
-    AtomicFile f(out);
+    sdk::AtomicFile f(out);
     emit(layout, [&](const uint8_t* p, uint64_t n) { f.write(p, n); });
     f.commit();
 }

@@ -3,6 +3,7 @@
 #include "pages_format.hpp"
 #include "pages_stages.hpp"
 
+#include "assetforge/descriptors.hpp"
 #include "assetforge/plugin.hpp"
 
 #include <iostream>
@@ -63,39 +64,39 @@ const sdk::ParamTable& repack_params() {
 const char* const kRepackMeta[] = {"replaced_in_place", "relocated", "added", "removed", nullptr};
 
 const af_plugin* table(const af_host*) {
-    static af_command command = [] {
-        af_command c{};
-        af::sdk::init_header(c);
-        c.name = "pages";
-        c.summary = "id Tech 5 .pages virtual textures: list, header, walk, page, blocks, map, cover, stats, region, "
-                    "selftest, build, repack, compact";
-        c.run = run_pages;
-        return c;
-    }();
-    auto stage = [](const char* name, const char* desc, uint32_t kind, const sdk::ParamTable& params,
-                    const char* const* meta_keys,
-                    af_status (*run)(const af_host*, const af_stage_io*, const af_options*, af_error*)) {
-        af_stage s{};
-        af::sdk::init_header(s);
-        s.name = name;
-        s.description = desc;
-        s.version = 1;
-        s.kind = kind;
-        s.takes = AF_STAGE_TAKES_BYTES;
-        s.run = run;
-        sdk::declare_params(s, params);
-        s.meta_keys = meta_keys;
-        return s;
-    };
-    static af_stage extract = stage("pages.extract",
-                                    "one .pages file -> one item per page (what: payload, blocks, cover, pixels), "
-                                    "metadata level/mip/x/y",
-                                    AF_STAGE_MAP, extract_params(), kExtractMeta, stage_extract);
-    static af_stage build = stage("pages.build", "page payload items with level/x/y metadata -> one .pages file",
-                                  AF_STAGE_GATHER, build_params(), kBuildMeta, stage_build);
-    static af_stage repack =
-        stage("pages.repack", "a .pages file + a directory of LEVEL_X_Y.bin / .remove files -> the repacked file",
-              AF_STAGE_MAP, repack_params(), kRepackMeta, stage_repack);
+    static const af_command command = sdk::make_command({
+        .name = "pages",
+        .summary = "id Tech 5 .pages virtual textures: list, header, walk, page, blocks, map, cover, stats, region, "
+                   "selftest, build, repack, compact",
+        .run = run_pages,
+    });
+    // Version 2: cover and pixel PNGs come from the host's PNG writer.
+    static const af_stage extract = sdk::make_stage({
+        .name = "pages.extract",
+        .description = "one .pages file -> one item per page (what: payload, blocks, cover, pixels), "
+                       "metadata level/mip/x/y",
+        .version = 2,
+        .kind = AF_STAGE_MAP,
+        .run = stage_extract,
+        .params = &extract_params(),
+        .meta_keys = kExtractMeta,
+    });
+    static const af_stage build = sdk::make_stage({
+        .name = "pages.build",
+        .description = "page payload items with level/x/y metadata -> one .pages file",
+        .kind = AF_STAGE_GATHER,
+        .run = stage_build,
+        .params = &build_params(),
+        .meta_keys = kBuildMeta,
+    });
+    static const af_stage repack = sdk::make_stage({
+        .name = "pages.repack",
+        .description = "a .pages file + a directory of LEVEL_X_Y.bin / .remove files -> the repacked file",
+        .kind = AF_STAGE_MAP,
+        .run = stage_repack,
+        .params = &repack_params(),
+        .meta_keys = kRepackMeta,
+    });
     static const af_command* const commands[] = {&command};
     static const af_stage* const stages[] = {&extract, &build, &repack};
     static const af_plugin plugin = af::sdk::make_plugin(

@@ -99,7 +99,7 @@ TEST_CASE("the built-in PNG container declares its options") {
     REQUIRE(c);
     REQUIRE(c.item->read_options != nullptr);
     CHECK(c.item->read_option_count == 0);
-    REQUIRE(c.item->write_option_count == 5);
+    REQUIRE(c.item->write_option_count == 6);
     CHECK(std::string(c.item->write_options[3]->name) == "bit_depth");
     REQUIRE(c.item->meta_keys != nullptr);
     CHECK(c.item->meta_keys[0] == nullptr);

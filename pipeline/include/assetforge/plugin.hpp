@@ -7,6 +7,8 @@
 //   }
 #pragma once
 
+#include "assetforge/bytes.hpp"
+#include "assetforge/error.hpp"
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"
 
@@ -25,65 +27,6 @@
 #include <vector>
 
 namespace af::sdk {
-
-// Thrown by plugin code; guard() turns it into an af_status + af_error.
-class Error : public std::runtime_error {
-  public:
-    Error(af_status status, std::string message, uint64_t offset = AF_NO_OFFSET)
-        : std::runtime_error(std::move(message)), status_(status), offset_(offset) {}
-    af_status status() const { return status_; }
-    uint64_t offset() const { return offset_; }
-
-  private:
-    af_status status_;
-    uint64_t offset_;
-};
-
-inline std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-inline std::string format(const char* fmt, ...) {
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return buf;
-}
-
-[[noreturn]] inline void fail(af_status s, uint64_t offset, std::string msg) { throw Error(s, std::move(msg), offset); }
-[[noreturn]] inline void invalid(uint64_t offset, std::string msg) {
-    fail(AF_ERR_INVALID_DATA, offset, std::move(msg));
-}
-[[noreturn]] inline void unsupported(std::string msg) { fail(AF_ERR_UNSUPPORTED, AF_NO_OFFSET, "unsupported: " + msg); }
-[[noreturn]] inline void usage(std::string msg) { fail(AF_ERR_USAGE, AF_NO_OFFSET, std::move(msg)); }
-
-inline void set_error(af_error* e, af_status s, uint64_t offset, std::string_view msg) {
-    if (!e) return;
-    e->code = s;
-    e->offset = offset;
-    size_t n = std::min(msg.size(), sizeof e->message - 1);
-    memcpy(e->message, msg.data(), n);
-    e->message[n] = 0;
-}
-
-// Runs fn, mapping exceptions to a status; nothing escapes into C.
-template <class F> af_status guard(af_error* e, F&& fn) noexcept {
-    try {
-        fn();
-        return AF_OK;
-    } catch (const Error& x) {
-        set_error(e, x.status(), x.offset(), x.what());
-        return x.status();
-    } catch (const std::bad_alloc&) {
-        set_error(e, AF_ERR_NO_MEMORY, AF_NO_OFFSET, "out of memory");
-        return AF_ERR_NO_MEMORY;
-    } catch (const std::exception& x) {
-        set_error(e, AF_ERR_INTERNAL, AF_NO_OFFSET, x.what());
-        return AF_ERR_INTERNAL;
-    } catch (...) {
-        set_error(e, AF_ERR_INTERNAL, AF_NO_OFFSET, "unknown exception");
-        return AF_ERR_INTERNAL;
-    }
-}
 
 // Fills a table header for the current SDK version.
 template <class T> constexpr void init_header(T& t) {
@@ -401,7 +344,8 @@ template <class T> T read_table(const void* p) {
     return out;
 }
 
-// Runs fn(begin, end) over [0, n) on the host arena.
+// Runs fn(begin, end) over [0, n) on the host arena; rethrows the first
+// exception fn threw, and fails with AF_ERR_CANCELLED when the host was cancelled.
 template <class F> void parallel_for(const af_host* h, uint64_t n, uint64_t grain, F&& fn) {
     if (!h || !h->parallel_for || n <= grain) {
         fn(uint64_t(0), n);
@@ -424,44 +368,9 @@ template <class F> void parallel_for(const af_host* h, uint64_t n, uint64_t grai
         },
         &ctx);
     if (ctx.error) std::rethrow_exception(ctx.error);
+    // A cancelled host skips sub-ranges (API 1.3), so the work may be incomplete.
+    if (h->cancelled && h->cancelled()) fail(AF_ERR_CANCELLED, AF_NO_OFFSET, "cancelled");
 }
-
-// Little-endian readers that never read past the end.
-class ByteReader {
-  public:
-    ByteReader(const uint8_t* data, uint64_t size) : p_(data), n_(size) {}
-    uint64_t size() const { return n_; }
-    const uint8_t* data() const { return p_; }
-    void need(uint64_t off, uint64_t len, const char* what) const {
-        if (off > n_ || len > n_ - off)
-            invalid(off, format("truncated: %s needs %llu bytes at offset %llu, file has %llu", what,
-                                (unsigned long long)len, (unsigned long long)off, (unsigned long long)n_));
-    }
-    uint8_t u8(uint64_t off) const {
-        need(off, 1, "u8");
-        return p_[off];
-    }
-    uint16_t u16(uint64_t off) const {
-        need(off, 2, "u16");
-        return uint16_t(p_[off] | p_[off + 1] << 8);
-    }
-    uint32_t u32(uint64_t off) const {
-        need(off, 4, "u32");
-        return uint32_t(p_[off]) | uint32_t(p_[off + 1]) << 8 | uint32_t(p_[off + 2]) << 16 |
-               uint32_t(p_[off + 3]) << 24;
-    }
-    uint64_t u64(uint64_t off) const { return uint64_t(u32(off)) | uint64_t(u32(off + 4)) << 32; }
-    float f32(uint64_t off) const {
-        uint32_t v = u32(off);
-        float f;
-        memcpy(&f, &v, 4);
-        return f;
-    }
-
-  private:
-    const uint8_t* p_;
-    uint64_t n_;
-};
 
 } // namespace af::sdk
 

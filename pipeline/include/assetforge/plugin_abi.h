@@ -27,6 +27,13 @@
  * 6. The exported entry symbol is `assetforge_plugin_entry` (AF_ENTRY_SYMBOL).
  *    It is called once, after loading, with the host services table, and
  *    returns the plugin's af_plugin table (static storage).
+ * 7. A host of an older minor hands a shorter af_host: before calling a
+ *    service added after API 1.0, check AF_HOST_HAS(host, field), which is
+ *    false when the host's table ends before the field or leaves it NULL.
+ *
+ * History: 1.1 af_host.max_items; 1.2 parameter declarations (af_param);
+ * 1.3 af_host.resample and af_host.write_texture, AF_TEX_LINEAR, parallel_for honours
+ * cancellation.
  */
 #ifndef ASSETFORGE_PLUGIN_ABI_H
 #define ASSETFORGE_PLUGIN_ABI_H
@@ -39,7 +46,7 @@ extern "C" {
 #endif
 
 #define AF_API_MAJOR 1
-#define AF_API_MINOR 2
+#define AF_API_MINOR 3
 #define AF_ENTRY_SYMBOL "assetforge_plugin_entry"
 
 #if defined(_WIN32)
@@ -153,6 +160,32 @@ typedef struct af_sink {
 
 typedef void (*af_range_fn)(void* ctx, uint64_t begin, uint64_t end);
 
+/* API 1.3: how af_host.resample filters. A zeroed table (header aside) means
+ * kaiser, clamp, no linear light, no alpha weighting; pass NULL instead of a
+ * table for the host's defaults (kaiser, clamp, linear light, alpha-weighted). */
+#define AF_FILTER_KAISER 0u /* Kaiser-windowed sinc, radius 3: sharp, little ringing */
+#define AF_FILTER_BOX 1u
+#define AF_FILTER_TRIANGLE 2u
+#define AF_FILTER_LANCZOS3 3u
+#define AF_FILTER_MITCHELL 4u
+#define AF_FILTER_POINT 5u /* nearest texel */
+#define AF_EDGE_CLAMP 0u   /* repeat the edge texel */
+#define AF_EDGE_WRAP 1u    /* tile */
+/* Filter sRGB data in linear light (sRGB data: an _SRGB format, or AF_RESAMPLE_SRGB). */
+#define AF_RESAMPLE_LINEAR_LIGHT 0x1u
+/* Weight colour by alpha while filtering, so transparent texels do not bleed into opaque ones. */
+#define AF_RESAMPLE_PREMULTIPLIED_ALPHA 0x2u
+/* The colour of a UNORM or float surface is sRGB encoded (as if its format were _SRGB). */
+#define AF_RESAMPLE_SRGB 0x4u
+
+typedef struct af_resample_options {
+    AF_TABLE_HEADER;
+    uint32_t filter; /* AF_FILTER_* */
+    uint32_t edge;   /* AF_EDGE_* */
+    uint32_t flags;  /* AF_RESAMPLE_* */
+    uint32_t reserved;
+} af_resample_options;
+
 /* Services the host gives every plugin. */
 typedef struct af_host {
     AF_TABLE_HEADER;
@@ -170,7 +203,9 @@ typedef struct af_host {
     int32_t (*cancelled)(void);
     void (*progress)(uint64_t done, uint64_t total);
     /* Calls fn(ctx, b, e) for disjoint sub-ranges covering [begin, end),
-     * in parallel on the host's arena; returns when all are done. */
+     * in parallel on the host's arena; returns when all are done. Since API
+     * 1.3 the host skips the sub-ranges not yet started once cancelled()
+     * is set: check cancelled() after it returns before trusting the result. */
     void (*parallel_for)(uint64_t begin, uint64_t end, uint64_t grain, af_range_fn fn, void* ctx);
     /* Converts one surface between any two formats the host knows: through
      * the core for uncompressed formats, through codec plugins for
@@ -185,7 +220,22 @@ typedef struct af_host {
     /* API 1.1: most items (pages, frames, entries) one container file may yield. */
     uint32_t max_items;
     uint32_t reserved_1_1;
+    /* API 1.3 (check AF_HOST_HAS): resizes src to dst->width x dst->height
+     * with the host's filters. Both surfaces have the same format,
+     * R8G8B8A8_UNORM(_SRGB) or R32G32B32A32_FLOAT, and depth 1; dst->data is
+     * allocated by the caller. options may be NULL (see af_resample_options).
+     * The result does not depend on the number of threads. */
+    af_status (*resample)(const af_surface* src, af_surface* dst, const af_resample_options* options, af_error* error);
+    /* API 1.3 (check AF_HOST_HAS): writes tex through the container named
+     * `container` ("png" is built into the host; others come from plugins)
+     * into `out`, with that container's write options. */
+    af_status (*write_texture)(const char* container, const af_texture* tex, const af_options* options, af_sink* out,
+                               af_error* error);
 } af_host;
+
+/* Whether a host table provides a service added after API 1.0 (rule 7). */
+#define AF_HOST_HAS(host, field)                                                                                       \
+    ((host) != NULL && (host)->struct_size >= offsetof(af_host, field) + sizeof((host)->field) && (host)->field != NULL)
 
 /* ---- descriptors ---------------------------------------------------- */
 

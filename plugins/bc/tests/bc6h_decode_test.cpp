@@ -6,7 +6,7 @@
 // finish_unquantize formulas by a separate calculator, not by this decoder.
 #include "bptc.hpp"
 
-#include "core/half.hpp"
+#include "assetforge/half.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 #include "dds_dx10_writer.hpp"
 #include "pillow_reference.hpp"
 
-#include "core/half.hpp"
+#include "assetforge/half.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,5 @@
 // Surface loops and the plugin's C entry: determinism, odd sizes, errors.
+#include "assetforge/pixels.hpp"
 #include "assetforge/plugin.hpp"
 #include "test_util.hpp"
 
@@ -32,7 +33,6 @@ Rgba8 noise(uint32_t w, uint32_t h, uint32_t seed) {
 
 TEST_CASE("Same bytes for 1 thread and many threads") {
     auto img = load("a_palm_128.png");
-    tbb::global_control many(tbb::global_control::max_allowed_parallelism, 8);
     for (uint32_t fmt : kBc15)
         for (int lvl : {0, 3}) {
             INFO("format " << fmt << " level " << lvl);
@@ -68,7 +68,8 @@ TEST_CASE("Odd sizes: 1x1, 3x5, 13x7 pad edge blocks by clamping") {
         // 5×5 image: columns 4.. of block (1,0) are clamped copies of column 4.
         Rgba8 img{5, 5, std::vector<uint8_t>(100, 0)};
         for (int y = 0; y < 5; ++y)
-            for (int x = 0; x < 5; ++x) img.px[(y * 5 + x) * 4] = uint8_t(x == 4 ? 200 : 10), img.px[(y * 5 + x) * 4 + 3] = 255;
+            for (int x = 0; x < 5; ++x)
+                img.px[(y * 5 + x) * 4] = uint8_t(x == 4 ? 200 : 10), img.px[(y * 5 + x) * 4 + 3] = 255;
         auto blocks = encode(img, af::FMT_BC4_UNORM, level(0));
         // block (1,0) sees only the value 200 → solid block
         uint8_t v[16];
@@ -79,16 +80,16 @@ TEST_CASE("Odd sizes: 1x1, 3x5, 13x7 pad edge blocks by clamping") {
 
 TEST_CASE("Float output: SNORM exact, unsigned = bytes / 255") {
     uint8_t blk[8] = {0x7F, 0x81, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}; // 127, -127, all index 7
-    af_host host = make_host(false);
+    FakeHost host;
     std::vector<float> out(16 * 4);
     af_surface src{af::FMT_BC4_SNORM, 4, 4, 1, blk, 8};
     af_surface dst{af::FMT_R32G32B32A32_FLOAT, 4, 4, 1, reinterpret_cast<uint8_t*>(out.data()), out.size() * 4};
-    af::bc::decode_surface(&host, src, dst);
+    af::bc::decode_surface(host, src, dst);
     CHECK(out[0] == Approx((1 * 127.0 + 6 * -127.0) / 7 / 127));
     CHECK(out[3] == 1.0f);
     std::vector<uint16_t> half(16 * 4);
     af_surface hdst{af::FMT_R16G16B16A16_FLOAT, 4, 4, 1, reinterpret_cast<uint8_t*>(half.data()), half.size() * 2};
-    af::bc::decode_surface(&host, src, hdst);
+    af::bc::decode_surface(host, src, hdst);
     CHECK(half[3] == 0x3c00); // 1.0
 }
 
@@ -117,8 +118,9 @@ TEST_CASE("BC5 normal-map mode renormalises before encoding") {
 }
 
 TEST_CASE("Plugin entry: codec table, options and errors") {
-    af_host host = make_host(true);
-    const af_plugin* p = assetforge_plugin_entry(&host);
+    FakeHost host;
+    make_parallel(host, true);
+    const af_plugin* p = assetforge_plugin_entry(host);
     REQUIRE(p);
     REQUIRE(p->codec_count == 1);
     const af_codec* c = p->codecs[0];
@@ -137,29 +139,29 @@ TEST_CASE("Plugin entry: codec table, options and errors") {
     opts.set("weights", "perceptual");
     opts.set("alpha_threshold", "0");
     af_options ov = opts.view();
-    CHECK(c->encode(&host, &src, &dst, &ov, &err) == AF_OK);
+    CHECK(c->encode(host, &src, &dst, &ov, &err) == AF_OK);
 
     SECTION("bad option values name the option and the choices") {
         opts.set("quality", "ultra");
         ov = opts.view();
-        CHECK(c->encode(&host, &src, &dst, &ov, &err) == AF_ERR_USAGE);
+        CHECK(c->encode(host, &src, &dst, &ov, &err) == AF_ERR_USAGE);
         CHECK(std::string(err.message).find("fast, normal, high, max") != std::string::npos);
         opts.set("quality", "fast");
         opts.set("level", "11");
         ov = opts.view();
-        CHECK(c->encode(&host, &src, &dst, &ov, &err) == AF_ERR_USAGE);
+        CHECK(c->encode(host, &src, &dst, &ov, &err) == AF_ERR_USAGE);
     }
     SECTION("wrong compressed size is invalid data") {
         af_surface bad{af::FMT_BC1_UNORM, 8, 8, 1, blocks.data(), 31};
         std::vector<uint8_t> rgba(8 * 8 * 4);
         af_surface out{af::FMT_R8G8B8A8_UNORM, 8, 8, 1, rgba.data(), rgba.size()};
-        CHECK(c->decode(&host, &bad, &out, nullptr, &err) == AF_ERR_INVALID_DATA);
+        CHECK(c->decode(host, &bad, &out, nullptr, &err) == AF_ERR_INVALID_DATA);
         CHECK(std::string(err.message).find("needs 32") != std::string::npos);
     }
     SECTION("unsupported output format") {
         std::vector<uint8_t> rgba(8 * 8 * 4);
         af_surface out{af::FMT_B8G8R8A8_UNORM, 8, 8, 1, rgba.data(), rgba.size()};
-        CHECK(c->decode(&host, &dst, &out, nullptr, &err) == AF_ERR_USAGE);
+        CHECK(c->decode(host, &dst, &out, nullptr, &err) == AF_ERR_USAGE);
     }
 #ifndef AF_HAVE_BPTC
     SECTION("BC6H/BC7 without the kernels is an honest unsupported") {
@@ -167,9 +169,9 @@ TEST_CASE("Plugin entry: codec table, options and errors") {
         af_surface s7{af::FMT_BC7_UNORM, 8, 8, 1, b7.data(), b7.size()};
         std::vector<uint8_t> rgba(8 * 8 * 4);
         af_surface out{af::FMT_R8G8B8A8_UNORM, 8, 8, 1, rgba.data(), rgba.size()};
-        CHECK(c->decode(&host, &s7, &out, nullptr, &err) == AF_ERR_UNSUPPORTED);
+        CHECK(c->decode(host, &s7, &out, nullptr, &err) == AF_ERR_UNSUPPORTED);
         CHECK(std::string(err.message) == "unsupported: BC6H/BC7 kernels not built in");
-        CHECK(c->encode(&host, &src, &s7, nullptr, &err) == AF_ERR_UNSUPPORTED);
+        CHECK(c->encode(host, &src, &s7, nullptr, &err) == AF_ERR_UNSUPPORTED);
     }
 #endif
 }
@@ -179,28 +181,30 @@ TEST_CASE("Volume surfaces: depth slices are coded one after another") {
     Rgba8 img{5, 6, {}};
     for (int z = 0; z < 2; ++z)
         for (int i = 0; i < 15; ++i) img.px.insert(img.px.end(), {uint8_t(i * 5 + z * 100), 7, 9, 255});
-    af_host host = make_host(true);
+    FakeHost host;
+    make_parallel(host, true);
     std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC4_UNORM, 5, 3, 2));
     REQUIRE(blocks.size() == 2 * 2 * 8);
     af_surface src{af::FMT_R8G8B8A8_UNORM, 5, 3, 2, img.px.data(), img.px.size()};
     af_surface dst{af::FMT_BC4_UNORM, 5, 3, 2, blocks.data(), blocks.size()};
-    af::bc::encode_surface(&host, src, dst, level(6));
+    af::bc::encode_surface(host, src, dst, level(6));
     std::vector<uint8_t> out(img.px.size());
     af_surface back{af::FMT_R8G8B8A8_UNORM, 5, 3, 2, out.data(), out.size()};
-    af::bc::decode_surface(&host, dst, back);
-    for (size_t i = 0; i < out.size(); i += 4) CHECK(std::abs(int(out[i]) - img.px[i]) <= 5); // 8 levels over a 55-wide block
+    af::bc::decode_surface(host, dst, back);
+    for (size_t i = 0; i < out.size(); i += 4)
+        CHECK(std::abs(int(out[i]) - img.px[i]) <= 5); // 8 levels over a 55-wide block
 }
 
 TEST_CASE("A cancelled host stops the codec with AF_ERR_CANCELLED") {
-    af_host host = make_host(false);
-    host.cancelled = [] { return int32_t(1); };
-    const af_plugin* p = assetforge_plugin_entry(&host);
+    FakeHost host;
+    host.cancel();
+    const af_plugin* p = assetforge_plugin_entry(host);
     auto img = noise(16, 16, 2);
     std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC1_UNORM, 16, 16));
     af_surface src{af::FMT_R8G8B8A8_UNORM, 16, 16, 1, img.px.data(), img.px.size()};
     af_surface dst{af::FMT_BC1_UNORM, 16, 16, 1, blocks.data(), blocks.size()};
     af_error err{};
-    CHECK(p->codecs[0]->encode(&host, &src, &dst, nullptr, &err) == AF_ERR_CANCELLED);
+    CHECK(p->codecs[0]->encode(host, &src, &dst, nullptr, &err) == AF_ERR_CANCELLED);
 }
 
 TEST_CASE("8-bit SNORM input is offset binary and round-trips solid values") {
@@ -222,14 +226,15 @@ TEST_CASE("BC6H to bytes equals the float decode clamped to [0, 1] and rounded")
     std::vector<uint8_t> blocks(size_t(w / 4) * (h / 4) * 16);
     for (auto& b : blocks) b = uint8_t(next() >> 24);
     for (uint32_t fmt : {af::FMT_BC6H_UF16, af::FMT_BC6H_SF16}) {
-        af_host host = make_host(false);
+        FakeHost host;
         std::vector<uint8_t> bytes(size_t(w) * h * 4);
         std::vector<float> floats(size_t(w) * h * 4);
         af_surface src{fmt, w, h, 1, blocks.data(), blocks.size()};
         af_surface d8{af::FMT_R8G8B8A8_UNORM, w, h, 1, bytes.data(), bytes.size()};
-        af_surface df{af::FMT_R32G32B32A32_FLOAT, w, h, 1, reinterpret_cast<uint8_t*>(floats.data()), floats.size() * 4};
-        af::bc::decode_surface(&host, src, d8);
-        af::bc::decode_surface(&host, src, df);
+        af_surface df{af::FMT_R32G32B32A32_FLOAT, w, h, 1, reinterpret_cast<uint8_t*>(floats.data()),
+                      floats.size() * 4};
+        af::bc::decode_surface(host, src, d8);
+        af::bc::decode_surface(host, src, df);
         for (size_t i = 0; i < bytes.size(); ++i) {
             INFO("format " << fmt << " value " << i);
             REQUIRE(int(bytes[i]) == int(std::lround(std::clamp(floats[i], 0.0f, 1.0f) * 255.0f)));
@@ -237,3 +242,21 @@ TEST_CASE("BC6H to bytes equals the float decode clamped to [0, 1] and rounded")
     }
 }
 #endif
+
+TEST_CASE("SDK pixel helpers reach the codec through a fake host's convert") {
+    FakeHost host;
+    const af_plugin* p = assetforge_plugin_entry(host);
+    host.use_codec(p->codecs[0]);
+    auto img = noise(8, 8, 3);
+    af::sdk::Rgba8 px(8, 8);
+    px.data = img.px;
+    std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC3_UNORM, 8, 8));
+    af_surface bc3{af::FMT_BC3_UNORM, 8, 8, 1, blocks.data(), blocks.size()};
+    af::sdk::put_pixels(host, px, bc3);
+    af::sdk::Rgba8 back = af::sdk::get_rgba8(host, bc3);
+    CHECK(host.convert_calls() == 2);
+    CHECK(back.width == 8);
+    CHECK(psnr({8, 8, back.data}, img, {0, 1, 2, 3}) > 25);
+    CHECK(af::sdk::get_rgba32f(host, bc3).at(0, 0)[3] == Approx(back.at(0, 0)[3] / 255.0f));
+    CHECK(host.live_allocations() == 0);
+}

@@ -2,15 +2,21 @@
 #pragma once
 
 #include "assetforge/formats.hpp"
+#include "assetforge/testing/fake_host.hpp"
 #include "bc_surface.hpp"
 #include "core/png_io.hpp"
-#include "test_host.hpp"
 
 #include <cmath>
 #include <string>
 #include <vector>
 
 namespace bc_test {
+
+using af::sdk::testing::FakeHost;
+
+// Parallel runs use several threads, so determinism across thread counts is
+// tested with real concurrency.
+inline void make_parallel(FakeHost& host, bool parallel) { host.set_threads(parallel ? 8 : 0); }
 
 struct Rgba8 {
     uint32_t w = 0, h = 0;
@@ -25,20 +31,22 @@ inline Rgba8 load(const std::string& name) {
 
 inline std::vector<uint8_t> encode(const Rgba8& img, uint32_t fmt, const af::bc::SurfaceOptions& opt,
                                    bool parallel = false, uint32_t src_fmt = af::FMT_R8G8B8A8_UNORM) {
-    af_host host = make_host(parallel);
+    FakeHost host;
+    make_parallel(host, parallel);
     std::vector<uint8_t> out(af::surface_bytes(fmt, img.w, img.h));
     af_surface src{src_fmt, img.w, img.h, 1, const_cast<uint8_t*>(img.px.data()), img.px.size()};
     af_surface dst{fmt, img.w, img.h, 1, out.data(), out.size()};
-    af::bc::encode_surface(&host, src, dst, opt);
+    af::bc::encode_surface(host, src, dst, opt);
     return out;
 }
 
 inline Rgba8 decode(const std::vector<uint8_t>& blocks, uint32_t fmt, uint32_t w, uint32_t h, bool parallel = false) {
-    af_host host = make_host(parallel);
+    FakeHost host;
+    make_parallel(host, parallel);
     Rgba8 img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
     af_surface src{fmt, w, h, 1, const_cast<uint8_t*>(blocks.data()), blocks.size()};
     af_surface dst{af::FMT_R8G8B8A8_UNORM, w, h, 1, img.px.data(), img.px.size()};
-    af::bc::decode_surface(&host, src, dst);
+    af::bc::decode_surface(host, src, dst);
     return img;
 }
 

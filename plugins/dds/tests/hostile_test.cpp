@@ -8,10 +8,10 @@
 
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
+#include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -46,22 +46,6 @@ Failure read_failure(const std::vector<uint8_t>& f, af::dds::ReadOptions opt = {
         return {e.status(), e.offset(), e.what()};
     }
     return {AF_OK, 0, ""};
-}
-
-// Counts bytes allocated through the fake host, to prove nothing large is requested.
-uint64_t g_allocated = 0;
-void* counting_alloc(uint64_t n) {
-    g_allocated += n;
-    return std::malloc(n);
-}
-void plain_free(void* p) { std::free(p); }
-
-af_host fake_host() {
-    af_host h{};
-    af::sdk::init_header(h);
-    h.alloc = counting_alloc;
-    h.free = plain_free;
-    return h;
 }
 
 } // namespace
@@ -312,7 +296,7 @@ TEST_CASE("hostile: random header corruption never crashes") {
 
 TEST_CASE("container ABI: errors, warnings and allocations through the C table") {
     const af_container* c = af::dds::container();
-    af_host host = fake_host();
+    af::sdk::testing::FakeHost host;
     REQUIRE(c->probe(reinterpret_cast<const uint8_t*>("DDS \x7c"), 5, "x.bin") == AF_PROBE_MAGIC);
     CHECK(c->probe(reinterpret_cast<const uint8_t*>("\x89PNG"), 4, "a/b.DDS") == AF_PROBE_EXTENSION);
     CHECK(c->probe(reinterpret_cast<const uint8_t*>("\x89PNG"), 4, "a/b.png") == AF_PROBE_NO);
@@ -332,9 +316,8 @@ TEST_CASE("container ABI: errors, warnings and allocations through the C table")
     in.warn = [](void* ctx, uint64_t, const char* msg) { static_cast<std::vector<std::string>*>(ctx)->push_back(msg); };
     af_texture tex{};
     af_error err{};
-    g_allocated = 0;
-    CHECK(c->read(&host, &in, nullptr, &tex, &err) == AF_ERR_INVALID_DATA);
-    CHECK(g_allocated == 0);
+    CHECK(c->read(host, &in, nullptr, &tex, &err) == AF_ERR_INVALID_DATA);
+    CHECK(host.allocations() == 0);
     CHECK(err.offset == f.size());
     CHECK_THAT(std::string(err.message), Catch::Contains("truncated"));
 
@@ -343,9 +326,8 @@ TEST_CASE("container ABI: errors, warnings and allocations through the C table")
     f.insert(f.end(), 10, 0xAB);
     in.data = f.data();
     in.size = f.size();
-    g_allocated = 0;
-    REQUIRE(c->read(&host, &in, nullptr, &tex, &err) == AF_OK);
-    CHECK(g_allocated == 56);
+    REQUIRE(c->read(host, &in, nullptr, &tex, &err) == AF_OK);
+    CHECK(host.allocated_bytes() == 56);
     CHECK(tex.data_size == 56);
     CHECK(tex.mip_count == 4);
     CHECK(tex.format == af::FMT_BC1_UNORM);
@@ -359,17 +341,17 @@ TEST_CASE("container ABI: errors, warnings and allocations through the C table")
                      v->insert(v->end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + n);
                      return AF_OK;
                  }};
-    REQUIRE(c->write(&host, &tex, nullptr, &sink, &err) == AF_OK);
+    REQUIRE(c->write(host, &tex, nullptr, &sink, &err) == AF_OK);
     CHECK(out == std::vector<uint8_t>(f.begin(), f.end() - 10));
     af_kv bad[] = {{"dx10", "sometimes"}};
     af_options bad_opts{bad, 1};
     out.clear();
-    CHECK(c->write(&host, &tex, &bad_opts, &sink, &err) == AF_ERR_USAGE);
+    CHECK(c->write(host, &tex, &bad_opts, &sink, &err) == AF_ERR_USAGE);
     CHECK_THAT(std::string(err.message), Catch::Contains("auto, always, never"));
     tex.data_size -= 1;
-    CHECK(c->write(&host, &tex, nullptr, &sink, &err) == AF_ERR_USAGE);
+    CHECK(c->write(host, &tex, nullptr, &sink, &err) == AF_ERR_USAGE);
     tex.data_size += 1;
-    host.free(tex.data);
+    host.get()->free(tex.data);
 
     // Permissive through options.
     std::vector<uint8_t> cut(f.begin(), f.begin() + 128 + 40);
@@ -377,11 +359,13 @@ TEST_CASE("container ABI: errors, warnings and allocations through the C table")
     in.size = cut.size();
     af_kv kv[] = {{"permissive", "true"}};
     af_options opts{kv, 1};
-    CHECK(c->read(&host, &in, nullptr, &tex, &err) == AF_ERR_INVALID_DATA);
+    CHECK(c->read(host, &in, nullptr, &tex, &err) == AF_ERR_INVALID_DATA);
     CHECK_THAT(std::string(err.message), Catch::Contains("168") && Catch::Contains("184"));
     warns.clear();
-    REQUIRE(c->read(&host, &in, &opts, &tex, &err) == AF_OK);
+    REQUIRE(c->read(host, &in, &opts, &tex, &err) == AF_OK);
     CHECK(tex.mip_count == 2);
     CHECK_THAT(warns.at(0), Catch::Contains("read 2 of 4 mip levels"));
-    host.free(tex.data);
+    host.get()->free(tex.data);
+    CHECK(host.live_allocations() == 0);
+    CHECK(host.bad_frees() == 0);
 }

@@ -6,11 +6,11 @@
 
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
+#include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <cstring>
 
 using namespace dds_test;
@@ -107,21 +107,19 @@ TEST_CASE("info through the container table, legacy masks and cubes") {
     d.faces = 6;
     d.mips = 3;
     auto f = af::dds::write_dds(random_texture(d, 5), {});
-    af_host host{};
-    af::sdk::init_header(host);
-    host.alloc = [](uint64_t n) { return std::malloc(n); };
-    host.free = [](void* p) { std::free(p); };
+    af::sdk::testing::FakeHost host;
     af_input in{};
     af::sdk::init_header(in);
     in.data = f.data();
     in.size = f.size();
     af_info_text out{};
     af_error err{};
-    REQUIRE(af::dds::container()->info(&host, &in, nullptr, &out, &err) == AF_OK);
+    REQUIRE(af::dds::container()->info(host, &in, nullptr, &out, &err) == AF_OK);
     json j = json::parse(out.json);
     std::string text = out.text;
-    host.free(out.json);
-    host.free(out.text);
+    host.get()->free(out.json);
+    host.get()->free(out.text);
+    CHECK(host.live_allocations() == 0);
     CHECK(j["dimension"] == "cube");
     CHECK(j["faces"] == 6);
     CHECK(j["surfaces"] == 18);

@@ -5,6 +5,7 @@
 
 #include "assetforge/plugin.hpp"
 #include "core/png_io.hpp"
+#include "host/host_services.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -24,7 +25,8 @@ struct Run {
 
 Run run(std::vector<std::string> argv) {
     std::ostringstream out, err;
-    int rc = run_pages_command({nullptr, out, err}, argv);
+    // The real host services: PNG output goes through its PNG writer.
+    int rc = run_pages_command({af::host::services(), out, err}, argv);
     return {rc, out.str(), err.str()};
 }
 

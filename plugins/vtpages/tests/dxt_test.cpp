@@ -7,6 +7,7 @@
 
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
+#include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -18,13 +19,6 @@ struct Call {
     uint32_t src_format, dst_format, w, h;
     std::vector<uint8_t> src;
 };
-std::vector<Call> calls;
-
-af_status fake_convert(const af_surface* src, af_surface* dst, const af_options*, af_error*) {
-    calls.push_back({src->format, dst->format, src->width, src->height, {src->data, src->data + src->size}});
-    std::fill(dst->data, dst->data + dst->size, uint8_t(calls.size()));
-    return AF_OK;
-}
 
 std::vector<uint8_t> dxt_file(uint32_t page_size) {
     Layout l;
@@ -61,11 +55,14 @@ TEST_CASE("DXT pages: fixed sizes, BC1/BC3 surfaces, decoding through af_host.co
         REQUIRE(surfaces.size() == (size == kDxtPageSmall ? 3u : 4u));
 
         CHECK_THROWS_WITH(page_pixels(nullptr, f, p), Catch::StartsWith("unsupported: DXT pixel decoding needs"));
-        af_host host{};
-        af::sdk::init_header(host);
-        host.convert = fake_convert;
-        calls.clear();
-        auto images = page_pixels(&host, f, p);
+        af::sdk::testing::FakeHost host;
+        std::vector<Call> calls;
+        host.on_convert = [&](const af_surface* src, af_surface* dst, const af_options*, af_error*) {
+            calls.push_back({src->format, dst->format, src->width, src->height, {src->data, src->data + src->size}});
+            std::fill(dst->data, dst->data + dst->size, uint8_t(calls.size()));
+            return AF_OK;
+        };
+        auto images = page_pixels(host, f, p);
         REQUIRE(calls.size() == surfaces.size());
         for (size_t i = 0; i < calls.size(); ++i) {
             CHECK(calls[i].src_format == surfaces[i].format);

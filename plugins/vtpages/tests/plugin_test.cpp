@@ -1,16 +1,17 @@
 // The built module through its C entry point: the `pages` command and the
-// three stages, with a minimal host services table.
+// three stages, with the SDK's fake host services table.
 #include "fixture.hpp"
 #include "pages_census.hpp"
 #include "pages_file.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/testing/fake_host.hpp"
+#include "host/host_services.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -20,40 +21,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void* host_alloc(uint64_t n) { return std::malloc(n); }
-void host_free(void* p) { std::free(p); }
-void host_log(int32_t, const char*) {}
-int32_t host_cancelled() { return 0; }
-void host_progress(uint64_t, uint64_t) {}
-int parallel_calls = 0;
-void host_parallel_for(uint64_t b, uint64_t e, uint64_t grain, af_range_fn fn, void* ctx) {
-    ++parallel_calls;
-    for (uint64_t i = b; i < e; i += grain) fn(ctx, i, std::min(e, i + grain));
-}
-
-af_host make_host() {
-    af_host h{};
-    af::sdk::init_header(h);
-    h.host_version = "test";
-    h.alloc = host_alloc;
-    h.free = host_free;
-    h.log = host_log;
-    h.cancelled = host_cancelled;
-    h.progress = host_progress;
-    h.parallel_for = host_parallel_for;
-    return h;
-}
-
 struct Module {
     void* lib = nullptr;
     const af_plugin* plugin = nullptr;
-    af_host host = make_host();
+    // PNGs (cover masks) are written by the real host's PNG writer, as in a build.
+    af::sdk::testing::FakeHost host;
     Module() {
+        host.on_write_texture = af::host::services()->write_texture;
         lib = dlopen(VTPAGES_MODULE, RTLD_NOW | RTLD_LOCAL);
         REQUIRE(lib);
         auto entry = reinterpret_cast<af_plugin_entry_fn>(dlsym(lib, AF_ENTRY_SYMBOL));
         REQUIRE(entry);
-        plugin = entry(&host);
+        plugin = entry(host);
         REQUIRE(plugin);
     }
     ~Module() {
@@ -110,7 +89,7 @@ struct StageRun {
         std::vector<af_kv> kv;
         for (auto& [k, v] : params) kv.push_back({k.c_str(), v.c_str()});
         af_options opts{kv.data(), uint32_t(kv.size())};
-        status = s.run(&m.host, &io, &opts, &error);
+        status = s.run(m.host, &io, &opts, &error);
     }
 };
 
@@ -135,11 +114,10 @@ TEST_CASE("the `pages` command runs through the entry point with the host's para
     for (auto& n : fixture_names()) files.push_back((data_dir() / n).string());
     std::vector<const char*> argv;
     for (auto& s : files) argv.push_back(s.c_str());
-    parallel_calls = 0;
-    CHECK(m.plugin->commands[0]->run(&m.host, int32_t(argv.size()), argv.data()) == 0);
-    CHECK(parallel_calls == 1);
+    CHECK(m.plugin->commands[0]->run(m.host, int32_t(argv.size()), argv.data()) == 0);
+    CHECK(m.host.parallel_calls() == 1);
     const char* bad[] = {"pages", "frobnicate"};
-    CHECK(m.plugin->commands[0]->run(&m.host, 2, bad) == 2);
+    CHECK(m.plugin->commands[0]->run(m.host, 2, bad) == 2);
 }
 
 TEST_CASE("pages.extract emits one item per page with level/mip/x/y, and pages.build gathers them back",
@@ -184,7 +162,10 @@ TEST_CASE("pages.extract: blocks, cover PNGs, and level filter", "[plugin][stage
     StageRun cover(m, m.stage("pages.extract"), {file_item(name)}, {{"what", "cover"}});
     REQUIRE(cover.status == AF_OK);
     CHECK(cover.out.size() == man["cover_masks"].get<size_t>());
-    for (auto& it : cover.out) CHECK(it.bytes.size() > 8);
+    for (auto& it : cover.out) {
+        REQUIRE(it.bytes.size() > 25);
+        CHECK(it.bytes[24] == 1); // a 1-bit grey PNG from the host's writer
+    }
     StageRun px(m, m.stage("pages.extract"), {file_item(name)}, {{"what", "pixels"}});
     CHECK(px.status == AF_ERR_UNSUPPORTED);
     CHECK_THAT(std::string(px.error.message), Catch::StartsWith("unsupported: JXR pixel decoding"));

@@ -1,0 +1,94 @@
+// Writing a texture in another container's format through the host
+// (af_host.write_texture, API 1.3): a plugin that extracts images hands them
+// to the host's PNG writer, or to any container plugin, instead of linking
+// an encoder of its own.
+//
+//   std::vector<uint8_t> png = af::sdk::encode_texture(host, "png", af::sdk::texture_of(pixels));
+#pragma once
+
+#include "assetforge/pixels.hpp"
+#include "assetforge/plugin.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace af::sdk {
+
+// A one-surface texture holding the pixels (sRGB-tagged when they are).
+template <class T> Texture texture_of(const Pixels<T>& px) {
+    TextureDesc d;
+    d.format = px.format();
+    d.width = px.width;
+    d.height = px.height;
+    if (px.srgb) d.flags |= AF_TEX_SRGB;
+    Texture t(d);
+    std::memcpy(t.data.data(), px.data.data(), t.data.size());
+    return t;
+}
+
+// The C view of a texture, metadata included; borrows t, which must outlive it.
+class TextureView {
+  public:
+    explicit TextureView(const Texture& t) {
+        init_header(c_);
+        c_.format = t.desc.format;
+        c_.width = t.desc.width;
+        c_.height = t.desc.height;
+        c_.depth = t.desc.depth;
+        c_.mip_count = t.desc.mips;
+        c_.layer_count = t.desc.layers;
+        c_.face_count = t.desc.faces;
+        c_.flags = t.desc.flags;
+        c_.alpha_mode = t.desc.alpha_mode;
+        c_.data = const_cast<uint8_t*>(t.data.data());
+        c_.data_size = t.data.size();
+        if (!t.palette.empty()) {
+            c_.palette = const_cast<uint8_t*>(t.palette.data());
+            c_.palette_size = t.palette.size();
+        }
+        for (const auto& [k, v] : t.meta) meta_.push_back({k.c_str(), v.c_str()});
+        c_.meta = meta_.data();
+        c_.meta_count = uint32_t(meta_.size());
+    }
+    TextureView(const TextureView&) = delete;
+    TextureView& operator=(const TextureView&) = delete;
+    const af_texture* get() const { return &c_; }
+
+  private:
+    af_texture c_{};
+    std::vector<af_kv> meta_;
+};
+
+// An af_sink appending to a vector.
+struct VectorSink {
+    std::vector<uint8_t> bytes;
+    af_sink sink() {
+        return {this, [](void* ctx, const void* data, uint64_t size) {
+                    auto* s = static_cast<VectorSink*>(ctx);
+                    const auto* p = static_cast<const uint8_t*>(data);
+                    s->bytes.insert(s->bytes.end(), p, p + size);
+                    return AF_OK;
+                }};
+    }
+};
+
+inline void write_texture(const af_host* host, const char* container, const Texture& tex, const af_options* options,
+                          af_sink& out) {
+    if (!AF_HOST_HAS(host, write_texture))
+        unsupported(format("writing %s needs a host with API 1.3 (af_host.write_texture)", container));
+    TextureView view(tex);
+    af_error e{};
+    const std::string what = std::string("writing ") + container;
+    check_host_call(host->write_texture(container, view.get(), options, &out, &e), e, what.c_str());
+}
+
+inline std::vector<uint8_t> encode_texture(const af_host* host, const char* container, const Texture& tex,
+                                           const af_options* options = nullptr) {
+    VectorSink v;
+    af_sink s = v.sink();
+    write_texture(host, container, tex, options, s);
+    return std::move(v.bytes);
+}
+
+} // namespace af::sdk
