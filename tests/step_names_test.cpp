@@ -43,7 +43,7 @@ TEST_CASE("a plugin stage named like a built-in step is an error naming both", "
     PluginPath use(dir);
     TempDir t;
     write_copy_project(t);
-    for (const char* command : {"status", "build", "clean"}) {
+    for (const char* command : {"status", "build", "clean", "steps"}) {
         Run r = af::test::run_cli(command, t.path());
         INFO(command << ": " << r.out);
         CHECK(r.code == 2);
@@ -59,7 +59,7 @@ TEST_CASE("two plugins with a stage of one name are an error naming both", "[ste
     PluginPath use(dir);
     TempDir t;
     write_copy_project(t);
-    for (const char* command : {"status", "build"}) {
+    for (const char* command : {"status", "steps"}) {
         Run r = af::test::run_cli(command, t.path());
         INFO(command << ": " << r.out);
         CHECK(r.code == 2);

@@ -1,5 +1,5 @@
-// The step table that `build`, `status` and `clean` use: the engine's
-// steps, the texture steps and every loaded plugin's stages.
+// The step table that `build`, `status`, `clean` and `steps` use: the
+// engine's steps, the texture steps and every loaded plugin's stages.
 #pragma once
 
 #include "engine/step.hpp"
