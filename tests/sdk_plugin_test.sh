@@ -9,6 +9,8 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 cmake -S "$src/examples/plugin-sdk" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
 cmake --build "$work/build" > "$work/build.log"
+# assetforge_add_plugin() of the installed SDK exports the entry symbol only.
+"$src/tests/plugin_exports_test.sh" "$work/build/af_rawrgba.so"
 af="$work/prefix/bin/assetforge"
 export ASSETFORGE_PLUGIN_PATH="$work/build"
 "$af" plugins | tee "$work/plugins.txt"

@@ -34,12 +34,12 @@ constexpr Cost kEncodeAll{8, 24};    // … plus the texture in and the encoded 
 constexpr Cost kMips{64, 112};       // float working copies of the top level and every level made
 constexpr Cost kResizeIn{44, 60};    // resize: per texel in …
 constexpr Cost kResizeOut{40, 50};   // … plus per texel out
-constexpr Cost kPerSurface{28, 44};  // channels, extract, swizzle, deswizzle: a converted copy of each surface
+constexpr Cost kPerSurface{28, 44};  // channels, extract: a converted copy of each surface
 constexpr Cost kOtherStep{64, 112};  // a plugin's or test's texture step: as much as the costliest built-in one
 constexpr Cost kWritePng{28, 64};    // the implicit write to PNG: surface image, 8/16-bit rows, compressed bytes
 constexpr Cost kWriteOther{12, 36};  // the implicit write to any other container
 // A step that takes bytes and is not the engine's (a plugin stage such as
-// pages.extract) may emit anything: 16 times the file, the budget's rule
+// pages.extract or xtf's swizzle) may emit anything: 16 times the file, the budget's rule
 // before headers were read. pages.extract holds about 1x the file in
 // payloads or blocks; with what=pixels a BC1 page becomes RGBA8, 8x.
 constexpr double kByteStageFactor = 16;
@@ -230,7 +230,7 @@ double chain_peak(const Job& job, const Declared& d, Flow& f) {
             const double in = f.texels;
             resize_flow(s.params, f);
             peak = std::max(peak, file + kResizeIn.at(f.wide) * in + kResizeOut.at(f.wide) * f.texels);
-        } else if (n == "channels" || n == "extract" || n == "swizzle" || n == "deswizzle") {
+        } else if (n == "channels" || n == "extract") {
             cost(kPerSurface);
         } else {
             cost(kOtherStep);

@@ -3,6 +3,7 @@
 #include "engine/build.hpp"
 #include "engine/job_selection.hpp"
 #include "engine/load_interrupt.hpp"
+#include "engine/pipeline_steps.hpp"
 #include "engine/texture_steps.hpp"
 #include "host/host_services.hpp"
 
@@ -127,13 +128,14 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     }
 
     StepTable steps;
-    add_engine_steps(steps);
-    add_texture_steps(steps, reg);
-    add_plugin_stages(steps, reg);
     Pipeline p;
     try {
         EndOnInterruptWhileLoading interruptible;
+        steps = pipeline_steps(reg);
         p = load_pipeline(a.file, a.defines, steps);
+    } catch (const StepNameTaken& e) {
+        std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
+        return 2;
     } catch (const ConfigError& e) {
         std::cerr << e.what() << "\n";
         return 2;

@@ -1,37 +1,12 @@
-// Steps that need no plugin: copy, zip (gather), swizzle, deswizzle.
-#include "assetforge/formats.hpp"
+// Steps that need no plugin: copy, zip (gather).
 #include "core/content_hash.hpp"
-#include "engine/morton_swizzle.hpp"
 #include "engine/step.hpp"
 #include "engine/zip_writer.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 
 namespace af::engine {
-
-void StepTable::add(StepDef def) {
-    std::string name = def.name;
-    steps_[name] = std::make_unique<StepDef>(std::move(def));
-}
-
-const StepDef* StepTable::find(std::string_view name) const {
-    auto it = steps_.find(name);
-    return it == steps_.end() ? nullptr : it->second.get();
-}
-
-void StepTable::keeps_names(std::initializer_list<std::string_view> names) {
-    for (auto n : names)
-        if (auto it = steps_.find(n); it != steps_.end()) it->second->keeps_names = true;
-}
-
-std::vector<std::string> StepTable::names() const {
-    std::vector<std::string> v;
-    for (const auto& [k, _] : steps_) v.push_back(k);
-    return v;
-}
-
 namespace {
 
 std::vector<Item> run_zip(StepContext& ctx, std::vector<Item> items) {
@@ -65,38 +40,6 @@ std::vector<Item> run_zip(StepContext& ctx, std::vector<Item> items) {
     return {bytes_item("package.zip", std::move(bytes))};
 }
 
-std::vector<Item> run_swizzle(StepContext&, std::vector<Item> items, bool forward) {
-    std::vector<Item> out;
-    for (auto& it : items) {
-        const Texture& t = *it.texture;
-        const FormatInfo* fi = format_info(t.desc.format);
-        if (!fi) throw std::runtime_error("unknown format id " + std::to_string(t.desc.format));
-        if (fi->layout != Layout::Plain && fi->layout != Layout::Palette)
-            throw std::runtime_error(std::string("unsupported: ") + (forward ? "swizzle" : "deswizzle") +
-                                     " applies to uncompressed formats only; " + std::string(fi->name) +
-                                     " keeps its block order");
-        auto tex = std::make_shared<Texture>(t);
-        for (uint32_t l = 0; l < t.desc.layers; ++l)
-            for (uint32_t f = 0; f < t.desc.faces; ++f)
-                for (uint32_t m = 0; m < t.desc.mips; ++m) {
-                    auto src = t.surface(l, f, m);
-                    auto dst = tex->surface(l, f, m);
-                    if (!std::has_single_bit(src.width) || !std::has_single_bit(src.height) ||
-                        !std::has_single_bit(src.depth))
-                        throw std::runtime_error("swizzle needs power-of-two sizes; mip " + std::to_string(m) + " is " +
-                                                 std::to_string(src.width) + "x" + std::to_string(src.height) + "x" +
-                                                 std::to_string(src.depth));
-                    if (forward)
-                        swizzle_surface(src.data, dst.data, src.width, src.height, src.depth, fi->block_bytes);
-                    else
-                        deswizzle_surface(src.data, dst.data, src.width, src.height, src.depth, fi->block_bytes);
-                }
-        it.texture = tex;
-        out.push_back(std::move(it));
-    }
-    return out;
-}
-
 } // namespace
 
 void add_engine_steps(StepTable& table) {
@@ -115,17 +58,7 @@ void add_engine_steps(StepTable& table) {
                     text_param("prefix", "", "folder inside the archive for every entry")},
          .run = run_zip,
          .meta_keys = none});
-    table.add({.name = "swizzle",
-               .description = "reorders texels of uncompressed surfaces into the Xbox Morton layout",
-               .takes_texture = true,
-               .run = [](StepContext& c, std::vector<Item> i) { return run_swizzle(c, std::move(i), true); },
-               .meta_keys = none});
-    table.add({.name = "deswizzle",
-               .description = "reorders Xbox Morton-swizzled texels back into rows",
-               .takes_texture = true,
-               .run = [](StepContext& c, std::vector<Item> i) { return run_swizzle(c, std::move(i), false); },
-               .meta_keys = none});
-    table.keeps_names({"copy", "swizzle", "deswizzle"});
+    table.keeps_names({"copy"});
 }
 
 } // namespace af::engine

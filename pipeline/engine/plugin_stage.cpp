@@ -94,6 +94,8 @@ StepDef plugin_stage_step(const af_stage& st, const host::LoadedPlugin& plugin) 
     }
     d.meta_keys = meta_key_list(st.meta_keys);
     d.provider = plugin_identity(plugin);
+    d.plugin = plugin.name;
+    d.plugin_file = plugin.path;
     d.takes_texture = (st.takes & AF_STAGE_TAKES_TEXTURE) && !(st.takes & AF_STAGE_TAKES_BYTES);
     const af_stage* stage = &st;
     d.run = [stage](StepContext& ctx, std::vector<Item> items) {
@@ -130,7 +132,7 @@ StepDef plugin_stage_step(const af_stage& st, const host::LoadedPlugin& plugin) 
 void add_plugin_stages(StepTable& table, const host::PluginRegistry& reg) {
     for (const auto& p : reg.plugins())
         for (const auto& st : p->stages)
-            if (st.name && st.run && !table.find(st.name)) table.add(plugin_stage_step(st, *p));
+            if (st.name && st.run) table.add(plugin_stage_step(st, *p));
 }
 
 } // namespace af::engine

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,11 @@ struct StepDef {
     StepKind kind = StepKind::Map;
     std::vector<ParamSpec> params{};
     std::string provider = "engine"; // identity mixed into action keys
-    bool takes_texture = false;      // byte items are read (probed) into textures first
+    // The plugin whose af_stage this is, and its file: empty for built-in
+    // steps. Listings and name clashes name them.
+    std::string plugin{};
+    std::filesystem::path plugin_file{};
+    bool takes_texture = false; // byte items are read (probed) into textures first
     // Map: called once per item; Gather: once with every item of the job.
     std::function<std::vector<Item>(StepContext&, std::vector<Item>)> run{};
     // Parameters beyond `params` that the step hands on to a container or
@@ -59,8 +64,16 @@ using TextureReader = std::function<Item(const Item&, std::vector<std::string>& 
 using TextureWriter =
     std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools)>;
 
+// Two steps with one name: a pipeline could not say which it means, so the
+// table refuses the second one rather than letting either win silently.
+class StepNameTaken : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
 class StepTable {
   public:
+    // Throws StepNameTaken, naming both sides, when `def.name` is taken.
     void add(StepDef def);
     const StepDef* find(std::string_view name) const;
     // Marks built-in steps that pass each item on under its own name.
@@ -76,7 +89,7 @@ class StepTable {
     std::map<std::string, std::unique_ptr<StepDef>, std::less<>> steps_;
 };
 
-// Steps that need no plugin host: copy, zip, swizzle, deswizzle.
+// Steps that need no plugin host: copy, zip.
 void add_engine_steps(StepTable& table);
 
 } // namespace af::engine

@@ -1,7 +1,7 @@
 // Step parameters, output placeholders and repeated keys are checked when the
 // pipeline loads: every mistake is a ConfigError naming file:line:column, the
 // valid names and the closest one, never a silent default or a run-time failure.
-#include "engine/texture_steps.hpp"
+#include "engine/pipeline_steps.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,13 +16,7 @@ namespace {
 // The real built-in steps over a registry holding only the core (PNG).
 const StepTable& real_steps() {
     static af::host::PluginRegistry registry;
-    static StepTable table = [] {
-        StepTable t;
-        add_engine_steps(t);
-        add_texture_steps(t, registry);
-        add_plugin_stages(t, registry);
-        return t;
-    }();
+    static StepTable table = pipeline_steps(registry);
     return table;
 }
 
