@@ -29,9 +29,9 @@ struct Cost {
 constexpr Cost kRead{14, 36};        // the container's reader: decoded pixels plus the copies across the plugin ABI
 constexpr Cost kDecode{24, 36};      // to RGBA8 (or the format's float) and the texture it replaces
 constexpr Cost kDecodeFloat{40, 48}; // decode to RGBA32F
-constexpr Cost kEncodeTop{52, 68};   // encode: the top level's float copies (format choice, PSNR) …
+constexpr Cost kEncodeTop{16, 68};   // encode: the top level's copies (format choice, PSNR; float for BC6H) …
 constexpr Cost kEncodeAll{8, 24};    // … plus the texture in and the encoded one out, every level
-constexpr Cost kMips{64, 112};       // float working copies of the top level and every level made
+constexpr Cost kMips{24, 112};       // the chain, level 1's float plane (level 0 is filtered row by row)
 constexpr Cost kResizeIn{44, 60};    // resize: per texel in …
 constexpr Cost kResizeOut{40, 50};   // … plus per texel out
 constexpr Cost kPerSurface{28, 44};  // channels, extract: a converted copy of each surface

@@ -231,6 +231,14 @@ StepDef encode_step(const PluginRegistry& reg) {
         .meta_keys = std::vector<std::string>{}};
 }
 
+ParamSpec normal_map_param() {
+    ParamSpec p = enum_param("normal_map", "auto", {"auto", "true", "false"},
+                             "filter as tangent-space normals (renormalised); auto: the texture's flag, the file "
+                             "name (_n, _nm, _nrm, _normal) or the texels");
+    p.ignore_case = true;
+    return p;
+}
+
 MipOptions mip_options(const Params& p) {
     MipOptions mo;
     mo.filter = parse_filter(p.at("filter"));
@@ -250,9 +258,7 @@ StepDef mips_step(const PluginRegistry& reg) {
                                   "auto: as the data is tagged; sRGB data is filtered in linear light"),
                        number_param("alpha_coverage", "", 0, 1,
                                     "keep the fraction of alpha above this reference (0..1) at every level"),
-                       enum_param("normal_map", "auto", {"auto", "true", "false"},
-                                  "filter as tangent-space normals (renormalised); auto: the texture's flag, the file "
-                                  "name (_n, _nm, _nrm, _normal) or the texels"),
+                       normal_map_param(),
                        enum_param("edge", "clamp", {"clamp", "wrap"}, "how the filter treats borders"),
                        int_param("count", "0", 0, 32, "levels to make (0 = full chain)"),
                        int_param("min_size", "1", 1, 1 << 20, "stop before a level whose larger side is below this")},

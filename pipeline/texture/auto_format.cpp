@@ -33,9 +33,10 @@ bool named_like_normal_map(std::string_view file_name) {
 
 AutoChoice choose_format(const Content& c, const AutoHints& h) {
     const bool best = h.quality == Quality::High || h.quality == Quality::Max;
-    if (c.above_one || c.negative)
+    if (c.above_one || c.negative || h.float_source)
         return c.negative ? AutoChoice{FMT_BC6H_SF16, "HDR values below zero"}
-                          : AutoChoice{FMT_BC6H_UF16, "HDR values above one"};
+               : c.above_one ? AutoChoice{FMT_BC6H_UF16, "HDR values above one"}
+                             : AutoChoice{FMT_BC6H_UF16, "float (HDR) source format"};
     if (h.normal_map) return {FMT_BC5_UNORM, "normal map (marked by the job, or recognised when making mips)"};
     if (!h.name.empty() && named_like_normal_map(h.name) && c.alpha == AlphaKind::Opaque)
         return {FMT_BC5_UNORM, "normal map (file name)"};

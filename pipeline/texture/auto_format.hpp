@@ -21,6 +21,7 @@ struct AutoHints {
     bool normal_map = false;  // the job or the texture says so (AF_TEX_NORMAL_MAP)
     std::string_view name{};  // the input's file name, for the _n / _normal convention
     bool grey_in_red = false; // the shader reads grey data from red alone, so BC4 may store it
+    bool float_source = false; // the texture's format holds float (HDR) data, whatever its values
 };
 
 struct AutoChoice {

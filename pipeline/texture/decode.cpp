@@ -41,7 +41,12 @@ Decoded decode(Ops& ops, const Texture& t, DecodeTo to) {
     const bool as_float = to == DecodeTo::Rgba32f || (to == DecodeTo::Auto && f->decodes_to_float());
     const bool srgb = is_srgb(t);
     const bool linear = known_linear(t);
-    const uint32_t target = as_float ? FMT_R32G32B32A32_FLOAT : with_srgb(FMT_R8G8B8A8_UNORM, srgb);
+    // Wide data that is neither HDR nor signed (16-bit UNORM, 10-bit) stays
+    // 16-bit UNORM: exact, and not mistaken for HDR (or linear) downstream.
+    const bool hdr_or_signed = (f->flags & fmtflag::hdr) || f->is_signed();
+    const uint32_t target = !as_float                              ? with_srgb(FMT_R8G8B8A8_UNORM, srgb)
+                            : hdr_or_signed || to == DecodeTo::Rgba32f ? FMT_R32G32B32A32_FLOAT
+                                                                      : FMT_R16G16B16A16_UNORM;
     Decoded out;
     out.note = preview_note(t.desc.format);
     if (f->compressed()) ops.use(ops.reg.codec_for(t.desc.format).plugin);
@@ -49,7 +54,7 @@ Decoded decode(Ops& ops, const Texture& t, DecodeTo to) {
         out.texture = t;
     } else {
         out.texture = host::convert_texture(ops.reg, t, target);
-        if (as_float && snorm_like(*f)) signed_to_unit(out.texture);
+        if (target == FMT_R32G32B32A32_FLOAT && snorm_like(*f)) signed_to_unit(out.texture);
     }
     Texture& d = out.texture;
     d.desc.flags &= ~(AF_TEX_SRGB | AF_TEX_LINEAR);

@@ -94,6 +94,8 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
         h.normal_map = t.desc.flags & AF_TEX_NORMAL_MAP;
         h.name = req.name;
         h.grey_in_red = req.grey_in_red;
+        const FormatInfo* in_f = format_info(t.desc.format);
+        h.float_source = in_f && (in_f->flags & fmtflag::hdr) && !(t.desc.flags & AF_TEX_SRGB);
         AutoChoice c = choose_format(analyse(top_image()), h);
         e.format = c.format;
         e.why = c.why;

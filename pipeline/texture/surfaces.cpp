@@ -3,6 +3,7 @@
 
 #include "assetforge/plugin.hpp"
 #include "host/host_services.hpp"
+#include "core/pixel_convert.hpp"
 #include "host/texture_io.hpp"
 
 #include <cstring>
@@ -60,6 +61,7 @@ Texture top_level(const Texture& t) {
 
 Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>&& levels) {
     const Image& top = levels.at(0).at(0);
+    const PixelType top_type = top.type;
     TextureDesc d = like.desc;
     d.width = top.width;
     d.height = top.height;
@@ -67,6 +69,12 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>
     d.flags &= ~AF_TEX_VOLUME;
     d.mips = uint32_t(levels[0].size());
     d.format = image_format(top);
+    // Float images of data that is not HDR (16-bit PNGs, signed formats mapped
+    // to 0..1) are stored as 16-bit UNORM: no precision is lost, and `auto`
+    // does not mistake them for HDR sources.
+    const FormatInfo* lf = format_info(like.desc.format);
+    const bool wide_ldr = top.is_float() && lf && !(lf->flags & fmtflag::hdr);
+    if (wide_ldr) d.format = FMT_R16G16B16A16_UNORM;
     d.flags = (d.flags & ~AF_TEX_SRGB) | (top.srgb ? AF_TEX_SRGB : 0);
     Texture out;
     out.desc = d;
@@ -96,10 +104,14 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>
             for (uint32_t m = 0; m < d.mips; ++m) {
                 Image& img = chain[m];
                 SurfaceRef s = out.surface(l, f, m);
-                if (img.width != s.width || img.height != s.height || image_format(img) != d.format)
+                if (img.width != s.width || img.height != s.height || img.type != top_type)
                     sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "surface shapes differ between faces");
-                const void* src = img.is_float() ? static_cast<const void*>(img.rgba32f.data()) : img.rgba8.data();
-                std::memcpy(s.data, src, s.size);
+                if (wide_ldr) {
+                    image_to_surface(img, d.format, s.data, s.size);
+                } else {
+                    const void* src = img.is_float() ? static_cast<const void*>(img.rgba32f.data()) : img.rgba8.data();
+                    std::memcpy(s.data, src, s.size);
+                }
                 img = Image{}; // the copy is made: give the memory back before the next level
             }
         }

@@ -46,7 +46,7 @@ Params params_of(const std::string& steps, const std::string& output = "out/{ste
 TEST_CASE("unknown parameters of read, encode and write are load errors with the valid names", "[config][params]") {
     std::string e = error_of(job("[ { encode: { fromat: bc7 } } ]"));
     CHECK_THAT(e, Catch::Contains("/proj/pipeline.yaml:5:26: 'fromat' is not a valid parameter of step 'encode'; "
-                                  "valid: format, quality, metrics"));
+                                  "valid: format, quality, like, grey, metrics"));
     CHECK_THAT(e, Catch::Contains("(did you mean 'format'?)"));
     for (const char* step : {"read", "encode", "write"}) {
         INFO(step);
@@ -73,7 +73,7 @@ TEST_CASE("step parameter values are checked against their declared type at load
     CHECK_THAT(error_of(job("[ { resize: { width: -1 } } ]")), Catch::Contains("'width'"));
     CHECK_THAT(error_of(job("[ { mips: { alpha_coverage: 1.5 } } ]")), Catch::Contains("expected a number in [0, 1]"));
     CHECK_THAT(error_of(job("[ { mips: { normal_map: maybe } } ]")),
-               Catch::Contains("'maybe' is not a valid value for 'normal_map' of step 'mips': expected true or false"));
+               Catch::Contains("'maybe' is not a valid value for 'normal_map' of step 'mips'; valid: auto, true, false"));
     e = error_of(job("[ { encode: { format: bc8 } } ]"));
     CHECK_THAT(e, Catch::Contains("'bc8' is not a valid value for 'format' of step 'encode'"));
     CHECK_THAT(e, Catch::Contains("did you mean 'bc"));
@@ -83,8 +83,11 @@ TEST_CASE("step parameter values are checked against their declared type at load
                                "expected an integer in [0, 9]"));
 
     // Booleans are normalised, so `yes` and `true` are the same parameters (and the same action key).
-    CHECK(params_of("[ { mips: { normal_map: yes } } ]").at("normal_map") == "true");
-    CHECK(params_of("[ { mips: { normal_map: Off } } ]").at("normal_map") == "false");
+    CHECK(params_of("[ { encode: { metrics: yes } } ]").at("metrics") == "true");
+    CHECK(params_of("[ { encode: { metrics: Off } } ]").at("metrics") == "false");
+    // mips' normal_map is auto, true or false (auto: recognised by the one rule).
+    CHECK(params_of("[ { mips: { normal_map: TRUE } } ]").at("normal_map") == "true");
+    CHECK(params_of("[ mips ]").at("normal_map") == "auto");
     CHECK(params_of("[ { encode: { metrics: no } } ]").at("metrics") == "false");
     CHECK(params_of("[ { mips: { count: 0x4 } } ]").at("count") == "4");
     // What the code accepts is accepted: the codec's `max` quality, DXGI names in any case.

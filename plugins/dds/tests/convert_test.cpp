@@ -107,7 +107,7 @@ TEST_CASE("all-surfaces writes every mip with predictable names and --mip picks 
     CHECK((read_file(dir.path / "f3.png") == read_file(dir.path / "c_l0_f3_m0.png")));
 }
 
-TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4, BC5 from content and name - mips by default") {
+TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4 (grey read as red), BC5 from content and name - mips by default") {
     ScratchDir dir("convert_auto");
     auto make = [&](const char* name, auto texel) {
         af::Image img = af::Image::make8(32, 16, true);
@@ -137,7 +137,7 @@ TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4, BC5 from content and name - mi
     };
     for (const auto& e :
          {Expect{opaque, af::FMT_BC1_UNORM_SRGB}, Expect{alpha, af::FMT_BC3_UNORM_SRGB},
-          Expect{grey, af::FMT_BC4_UNORM}, Expect{named, af::FMT_BC5_UNORM}, Expect{content, af::FMT_BC5_UNORM}}) {
+          Expect{grey, af::FMT_BC1_UNORM_SRGB}, Expect{named, af::FMT_BC5_UNORM}, Expect{content, af::FMT_BC5_UNORM}}) {
         INFO(e.in.filename().string());
         fs::path out = dir.path / (e.in.stem().string() + ".dds");
         RunResult r = convert(quote(e.in.string()) + " " + quote(out.string()));
@@ -148,6 +148,10 @@ TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4, BC5 from content and name - mi
         CHECK(t.desc.mips == 6); // 32×16 → 16×8 → … → 1×1
         CHECK(t.desc.width == 32);
     }
+    // Grey stays in a format whose decode is grey unless the shader reads red.
+    fs::path red = dir.path / "grey_red.dds";
+    REQUIRE(convert(quote(grey.string()) + " " + quote(red.string()) + " --grey-in-red").status == 0);
+    CHECK(read_dds_file(red).desc.format == af::FMT_BC4_UNORM);
     // --linear drops the sRGB form; --no-mips keeps one level; dx10 forcing.
     fs::path out = dir.path / "lin.dds";
     REQUIRE(convert(quote(opaque.string()) + " " + quote(out.string()) + " --linear --no-mips").status == 0);
@@ -198,7 +202,7 @@ TEST_CASE("DDS → DDS keeps format, mips and the data - --mips regenerates") {
     CHECK(t.desc.format == af::FMT_BC1_UNORM);
 }
 
-TEST_CASE("PNG output: 16-bit for wide formats, sRGB chunk for sRGB data, gAMA for linear") {
+TEST_CASE("PNG output: 16-bit for wide formats, sRGB chunk for sRGB data, gAMA for linear, nothing for unstated") {
     ScratchDir dir("convert_png");
     af::TextureDesc d;
     d.format = af::FMT_R16G16B16A16_UNORM;
@@ -230,9 +234,13 @@ TEST_CASE("PNG output: 16-bit for wide formats, sRGB chunk for sRGB data, gAMA f
     fs::path lin_in = dir.path / "l.dds";
     write_file(lin_in, af::dds::write_dds(random_texture(d, 12), {}));
     REQUIRE(convert(quote(lin_in.string()) + " " + quote((dir.path / "l.png").string())).status == 0);
+    // BC1_UNORM is colour of unstated space (what most game files are): the
+    // PNG is untagged, so viewers show it as the game does, not too bright.
     auto l = read_file(dir.path / "l.png");
     CHECK_FALSE(has_chunk(l, "sRGB"));
-    CHECK(has_chunk(l, "gAMA"));
+    CHECK_FALSE(has_chunk(l, "gAMA"));
+    REQUIRE(convert(quote(lin_in.string()) + " " + quote((dir.path / "l3.png").string()) + " --linear").status == 0);
+    CHECK(has_chunk(read_file(dir.path / "l3.png"), "gAMA"));
     REQUIRE(convert(quote(lin_in.string()) + " " + quote((dir.path / "l2.png").string()) + " --srgb").status == 0);
     CHECK(has_chunk(read_file(dir.path / "l2.png"), "sRGB"));
 }

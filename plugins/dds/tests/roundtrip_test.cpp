@@ -134,7 +134,18 @@ TEST_CASE("round trip: every format the table has, every shape, every header sty
             if (has_dxgi) round_trip(t, Dx10Mode::Always);
             if (has_legacy && !needs_dx10) round_trip(t, Dx10Mode::Never);
             if (!has_dxgi) CHECK_THROWS_AS(af::dds::write_dds(t, {Dx10Mode::Always}), af::sdk::Error);
-            if (!has_legacy) CHECK_THROWS_AS(af::dds::write_dds(t, {Dx10Mode::Never}), af::sdk::Error);
+            // dx10=never on an sRGB format writes its linear twin's legacy
+            // pixel format (a legacy header cannot say sRGB; the bytes are the same).
+            const bool twin_legacy =
+                !has_legacy && af::dds::legacy_pixel_format(af::with_srgb(f.id, false), false).has_value();
+            if (twin_legacy && !needs_dx10) {
+                af::Texture back = af::dds::read_dds(af::dds::write_dds(t, {Dx10Mode::Never}).data(),
+                                                     af::dds::write_dds(t, {Dx10Mode::Never}).size(), {});
+                CHECK(back.desc.format == af::with_srgb(f.id, false));
+                CHECK(back.data == t.data);
+            } else if (!has_legacy) {
+                CHECK_THROWS_AS(af::dds::write_dds(t, {Dx10Mode::Never}), af::sdk::Error);
+            }
         }
     }
     CHECK(written > 1000);
@@ -188,7 +199,10 @@ TEST_CASE("writer picks legacy headers as texconv does, DX10 where needed") {
     }
     for (uint32_t fmt : {72u, 78u, 84u, 95u, 96u, 98u, 99u}) CHECK(header_of(fmt, 16, 16, 1).dx10);
     CHECK_THROWS_AS(header_of(af::FMT_BC7_UNORM, 4, 4, 1, Dx10Mode::Never), af::sdk::Error);
-    CHECK_THROWS_AS(header_of(af::FMT_BC1_UNORM_SRGB, 4, 4, 1, Dx10Mode::Never), af::sdk::Error);
+    // A legacy header cannot say sRGB: dx10=never writes the linear twin's FourCC (texconv -dx9).
+    auto dx9 = header_of(af::FMT_BC1_UNORM_SRGB, 4, 4, 1, Dx10Mode::Never);
+    CHECK_FALSE(dx9.dx10);
+    CHECK(dx9.pf.fourcc == header_of(af::FMT_BC1_UNORM, 4, 4, 1, Dx10Mode::Never).pf.fourcc);
     CHECK_THROWS_AS(header_of(af::FMT_B8G8R8, 4, 4, 1, Dx10Mode::Always), af::sdk::Error);
 
     // Masks for uncompressed legacy formats.
