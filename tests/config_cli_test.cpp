@@ -56,7 +56,7 @@ TEST_CASE("a misspelt parameter of read, encode or write is exit 2 at load, not 
           "[config][params][e2e]") {
     check_load_error(status_of(job("[ { encode: { fromat: bc7 } } ]")),
                      {"pipeline.yaml:5:26: 'fromat' is not a valid parameter of step 'encode'; valid: format, "
-                      "quality, metrics",
+                      "quality, like, grey, metrics",
                       "level", "(did you mean 'format'?)"});
     check_load_error(
         status_of(job("[ { read: { zzz: 1 } } ]")),

@@ -105,13 +105,13 @@ TEST_CASE("build: an image whose estimate exceeds the whole budget fails instead
     make_large(t, "src/big.png", "2048x2048");
     t.write("pipeline.yaml", kPipeline);
 
-    auto r = run_cli_measured({"build", "-j2", "--memory-budget", "128"}, t.path());
+    auto r = run_cli_measured({"build", "-j2", "--memory-budget", "64"}, t.path());
     INFO(r.out);
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("src/big.png (2048x2048 8-bit RGBA PNG): this action needs an estimated"));
-    CHECK_THAT(r.out, Catch::Contains("more than the whole memory budget of 128 MiB; raise --memory-budget"));
+    CHECK_THAT(r.out, Catch::Contains("more than the whole memory budget of 64 MiB; raise --memory-budget"));
     CHECK_FALSE(fs::exists(t / "out/big.dds"));
-    CHECK(r.peak_rss_kib < (128 + kOverheadMiB) * 1024);
+    CHECK(r.peak_rss_kib < (64 + kOverheadMiB) * 1024);
 
     // No budget at all is a usage error, not a build where everything fails.
     auto zero = run_cli("build --memory-budget 0", t.path());
