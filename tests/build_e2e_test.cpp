@@ -114,7 +114,7 @@ TEST_CASE("build runs mips, encode, extract, decode and plugin stages", "[build]
     CHECK_THAT(xtf.out, Catch::Contains("size: 128x128x1"));
     // pages.extract (a plugin stage, 1 → N with level/x/y metadata). The pages
     // and their node ranges are those of l3_s2_bfs.pages.json, written by the
-    // independent generator (shared/tools/make_pages.py).
+    // independent generator (plugins/vtpages/tests/data/SOURCE.md).
     CHECK(files_under(t / "out/pages") ==
           std::vector<std::string>{"level/0_0_2.bin", "level/1_0_1.bin", "level/2_0_0.bin"});
     std::string pages = slurp(t / "src/level.pages");

@@ -26,11 +26,10 @@ std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 // cut-out/smooth alpha, greyscale, normal map) and the test images.
 std::vector<fs::path> route_images() {
     std::vector<fs::path> v;
-    for (const char* rel : {"examples/quickstart/textures/walls/dark_wood.png",
-                            "examples/quickstart/textures/plants/palm leaves.png",
-                            "examples/quickstart/textures/fx/caustics.png",
-                            "examples/quickstart/textures/terrain/rock_normal.png",
-                            "tests/data/images/a_palm_b.png", "tests/data/images/n_stk_generic_rock_crop128.png"})
+    for (const char* rel :
+         {"examples/quickstart/textures/walls/dark_wood.png", "examples/quickstart/textures/plants/palm leaves.png",
+          "examples/quickstart/textures/fx/caustics.png", "examples/quickstart/textures/terrain/rock_normal.png",
+          "tests/data/images/a_palm_b.png", "tests/data/images/n_stk_generic_rock_crop128.png"})
         v.push_back(kSource / rel);
     return v;
 }
@@ -130,10 +129,9 @@ TEST_CASE("re-export keeps the game's layout: DDS → PNG → format match → t
     TempDir dir("af-routes-match");
     const fs::path data = kSource / "plugins/dds/tests/data";
     // Legacy FourCC originals (DXT1, DXT5, ATI2), full and truncated mip chains.
-    const std::vector<std::string> files = {"Runway__pa_0l.dds",      "Terrain__snow3.dds",
-                                            "Terrain__snow3_mips3.dds", "Trees__mixed-shrub.dds",
-                                            "Runway__rwy-normalmap.dds", "Water__sea_foam.dds",
-                                            "Signs__special.dds"};
+    const std::vector<std::string> files = {
+        "Runway__pa_0l.dds",         "Terrain__snow3.dds",  "Terrain__snow3_mips3.dds", "Trees__mixed-shrub.dds",
+        "Runway__rwy-normalmap.dds", "Water__sea_foam.dds", "Signs__special.dds"};
     for (const auto& f : files) dir.copy(data / f, "orig/" + f);
     for (const auto& f : files) {
         INFO(f);

@@ -69,11 +69,11 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
         for (uint32_t l = 0; l < img.desc.layers; ++l)
             for (uint32_t f = 0; f < img.desc.faces; ++f)
                 for (uint32_t m = 0; m < img.desc.mips; ++m) {
-                    fs::path p = a.out.parent_path() /
-                                 sdk::format("%s_l%u_f%u_m%u.png", a.out.stem().string().c_str(), l, f, m);
-                    host::write_texture(ops.reg, p, img, "png",
-                                        {{"layer", std::to_string(l)}, {"face", std::to_string(f)},
-                                         {"mip", std::to_string(m)}});
+                    fs::path p =
+                        a.out.parent_path() / sdk::format("%s_l%u_f%u_m%u.png", a.out.stem().string().c_str(), l, f, m);
+                    host::write_texture(
+                        ops.reg, p, img, "png",
+                        {{"layer", std::to_string(l)}, {"face", std::to_string(f)}, {"mip", std::to_string(m)}});
                 }
         std::printf("%s: %u surfaces (%u layers × %u faces × %u mips) → %s_l*_f*_m*.png (%d-bit, %s)\n",
                     a.in.string().c_str(), img.desc.layers * img.desc.faces * img.desc.mips, img.desc.layers,
@@ -205,7 +205,8 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     if (png_out && (a.mips || !a.like.empty()))
         return "--mips/--no-mips/--like apply to container output; use --mip or --all-surfaces";
     if (!png_out && a.all_surfaces) return "--all-surfaces writes PNGs: give an OUT ending in .png";
-    if (a.all_surfaces && (a.mip || a.face || a.layer)) return "--all-surfaces writes every surface; drop --mip/--face/--layer";
+    if (a.all_surfaces && (a.mip || a.face || a.layer))
+        return "--all-surfaces writes every surface; drop --mip/--face/--layer";
     return "";
 }
 
@@ -221,16 +222,17 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         "quality", po::value<std::string>()->default_value("normal"), "encoder effort: fast|normal|high|max")(
         "mips", "generate a full mip chain from the top level")("no-mips", "write only the top level")(
         "srgb", "the data is sRGB (tags PNGs, picks _SRGB formats)")("linear", "the data is linear")(
-        "colorspace", po::value<std::string>(), "srgb|linear: same as --srgb/--linear")(
-        "mip", po::value<uint32_t>(), "convert only this mip level")(
+        "colorspace", po::value<std::string>(), "srgb|linear: same as --srgb/--linear")("mip", po::value<uint32_t>(),
+                                                                                        "convert only this mip level")(
         "face", po::value<uint32_t>(), "convert only this cube face (0..5: +X -X +Y -Y +Z -Z)")(
         "layer", po::value<uint32_t>(), "convert only this array layer")(
         "all-surfaces", "PNG output: every layer/face/mip as OUTSTEM_l<L>_f<F>_m<M>.png")(
         "dx10", po::value<std::string>()->default_value("auto"),
         "DDS header: auto|always|never (never writes sRGB BC1–BC3 with the legacy FourCC, as texconv -dx9)")(
-        "permissive", "read the whole surfaces a truncated input holds")(
-        "threads", po::value<int>()->default_value(0), "worker threads (0 = all cores)")(
-        "mip-filter", po::value<std::string>(), "mip/resize filter: box|triangle|kaiser|lanczos3|mitchell|point (default kaiser)")(
+        "permissive", "read the whole surfaces a truncated input holds")("threads", po::value<int>()->default_value(0),
+                                                                         "worker threads (0 = all cores)")(
+        "mip-filter", po::value<std::string>(),
+        "mip/resize filter: box|triangle|kaiser|lanczos3|mitchell|point (default kaiser)")(
         "alpha-coverage", po::value<float>(), "keep the fraction of texels with alpha > REF at every mip level")(
         "normal-map", "treat the input as a normal map (renormalised mips; auto picks BC5). Without it, normal maps "
                       "are recognised by name (_n, _nm, _nrm, _normal) or by their texels")(

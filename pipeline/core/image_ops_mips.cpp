@@ -70,7 +70,7 @@ std::vector<Image> generate_mips(Image top, const MipOptions& opt) {
         float alpha_scale =
             keep_coverage ? image_ops::coverage_alpha_scale(next, coverage, opt.alpha_coverage_ref, bytes) : 1.0f;
         Image img = image_ops::from_working(next, ws, alpha_scale, type, srgb);
-        if (ws.normal_two_channel) clear_blue(img); // stays two-channel like its source
+        if (ws.normal_two_channel) clear_blue(img);    // stays two-channel like its source
         if (level == 1) out.push_back(std::move(top)); // level 0 is the source itself
         out.push_back(std::move(img));
         cur = std::move(next);

@@ -28,8 +28,10 @@ void put_bits(uint8_t* texel, unsigned offset, unsigned bits, uint64_t v) {
     for (unsigned i = 0; i < bits; ++i) {
         unsigned b = offset + i;
         uint8_t mask = uint8_t(1u << (b & 7));
-        if ((v >> i) & 1) texel[b >> 3] |= mask;
-        else texel[b >> 3] &= uint8_t(~mask);
+        if ((v >> i) & 1)
+            texel[b >> 3] |= mask;
+        else
+            texel[b >> 3] &= uint8_t(~mask);
     }
 }
 
@@ -47,7 +49,8 @@ float read_channel(const uint8_t* t, const Channel& c) {
         double m = double((int64_t(1) << (c.bits - 1)) - 1);
         return float(std::max(-1.0, double(s) / m));
     }
-    case ChannelType::Uint: return float(get_bits(t, c.offset, c.bits));
+    case ChannelType::Uint:
+        return float(get_bits(t, c.offset, c.bits));
     case ChannelType::Sint: {
         uint64_t v = get_bits(t, c.offset, c.bits);
         return float(int64_t(v << (64 - c.bits)) >> (64 - c.bits));
@@ -60,7 +63,8 @@ float read_channel(const uint8_t* t, const Channel& c) {
         }
         return half_to_float(uint16_t(get_bits(t, c.offset, 16)));
     }
-    case ChannelType::None: break;
+    case ChannelType::None:
+        break;
     }
     return 0.0f;
 }
@@ -72,8 +76,10 @@ void write_channel(uint8_t* t, const Channel& c, float v) {
     case ChannelType::Typeless: {
         double m = double((uint64_t(1) << c.bits) - 1);
         uint64_t q = uint64_t(std::llround(std::clamp(double(v), 0.0, 1.0) * m));
-        if (c.bits == 8 && (c.offset & 7) == 0) t[c.offset >> 3] = uint8_t(q);
-        else put_bits(t, c.offset, c.bits, q);
+        if (c.bits == 8 && (c.offset & 7) == 0)
+            t[c.offset >> 3] = uint8_t(q);
+        else
+            put_bits(t, c.offset, c.bits, q);
         return;
     }
     case ChannelType::Snorm: {
@@ -93,10 +99,13 @@ void write_channel(uint8_t* t, const Channel& c, float v) {
         return;
     }
     case ChannelType::Float:
-        if (c.bits == 32) memcpy(t + (c.offset >> 3), &v, 4);
-        else put_bits(t, c.offset, 16, float_to_half(v));
+        if (c.bits == 32)
+            memcpy(t + (c.offset >> 3), &v, 4);
+        else
+            put_bits(t, c.offset, 16, float_to_half(v));
         return;
-    case ChannelType::None: return;
+    case ChannelType::None:
+        return;
     }
 }
 
@@ -110,7 +119,7 @@ float ufloat_to_float(uint32_t v, unsigned mbits) {
 
 uint32_t float_to_ufloat(float f, unsigned mbits) {
     if (!(f > 0)) return 0;
-    uint16_t h = float_to_half(f);                 // same exponent bias as the small floats
+    uint16_t h = float_to_half(f); // same exponent bias as the small floats
     if ((h & 0x7c00) == 0x7c00) return (31u << mbits) | (h & 0x3ff ? 1 : 0);
     uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
     unsigned drop = 10 - mbits;
@@ -134,13 +143,14 @@ bool core_can_convert(uint32_t id) {
     switch (f->layout) {
     case Layout::Plain:
     case Layout::Palette:
-    case Layout::Packed422: return true;
+    case Layout::Packed422:
+        return true;
     case Layout::Special:
         return id == FMT_R11G11B10_FLOAT || id == FMT_R9G9B9E5_SHAREDEXP || id == FMT_R1_UNORM ||
-               id == FMT_D32_FLOAT_S8X24_UINT || id == FMT_R32_FLOAT_X8X24_TYPELESS ||
-               id == FMT_R32G8X24_TYPELESS || id == FMT_R24G8_TYPELESS || id == FMT_R10G10B10_XR_BIAS_A2_UNORM ||
-               id == FMT_X32_TYPELESS_G8X24_UINT;
-    case Layout::Block4x4: return false;
+               id == FMT_D32_FLOAT_S8X24_UINT || id == FMT_R32_FLOAT_X8X24_TYPELESS || id == FMT_R32G8X24_TYPELESS ||
+               id == FMT_R24G8_TYPELESS || id == FMT_R10G10B10_XR_BIAS_A2_UNORM || id == FMT_X32_TYPELESS_G8X24_UINT;
+    case Layout::Block4x4:
+        return false;
     }
     return false;
 }
@@ -149,9 +159,8 @@ void decode_texels(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t 
                    const uint8_t* palette) {
     const FormatInfo& f = need_format(id);
     if (surface_bytes(id, w, h) > src_size)
-        sdk::invalid(src_size, format("%s surface %ux%u needs %llu bytes, have %llu", std::string(f.name).c_str(), w,
-                                      h, (unsigned long long)surface_bytes(id, w, h),
-                                      (unsigned long long)src_size));
+        sdk::invalid(src_size, format("%s surface %ux%u needs %llu bytes, have %llu", std::string(f.name).c_str(), w, h,
+                                      (unsigned long long)surface_bytes(id, w, h), (unsigned long long)src_size));
     const uint64_t n = uint64_t(w) * h;
     switch (f.layout) {
     case Layout::Plain: {
@@ -194,9 +203,13 @@ void decode_texels(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t 
                     o[1] = std::clamp((1.164f * Y - 0.392f * U - 0.813f * V) / 255.0f, 0.0f, 1.0f);
                     o[2] = std::clamp((1.164f * Y + 2.017f * U) / 255.0f, 0.0f, 1.0f);
                 } else if (id == FMT_R8G8_B8G8_UNORM) {
-                    o[0] = p[0] / 255.0f; o[1] = (odd ? p[3] : p[1]) / 255.0f; o[2] = p[2] / 255.0f;
+                    o[0] = p[0] / 255.0f;
+                    o[1] = (odd ? p[3] : p[1]) / 255.0f;
+                    o[2] = p[2] / 255.0f;
                 } else {
-                    o[0] = p[1] / 255.0f; o[1] = (odd ? p[2] : p[0]) / 255.0f; o[2] = p[3] / 255.0f;
+                    o[0] = p[1] / 255.0f;
+                    o[1] = (odd ? p[2] : p[0]) / 255.0f;
+                    o[2] = p[3] / 255.0f;
                 }
                 o[3] = 1.0f;
             }
@@ -209,7 +222,9 @@ void decode_texels(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t 
                 for (uint32_t x = 0; x < w; ++x) {
                     float v = (src[y * pitch + x / 8] >> (7 - x % 8)) & 1 ? 1.0f : 0.0f;
                     float* o = out + (uint64_t(y) * w + x) * 4;
-                    o[0] = v; o[1] = o[2] = 0.0f; o[3] = 1.0f;
+                    o[0] = v;
+                    o[1] = o[2] = 0.0f;
+                    o[3] = 1.0f;
                 }
             return;
         }
@@ -232,11 +247,15 @@ void decode_texels(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t 
                 for (int c = 0; c < 3; ++c) o[c] = (float((v >> (10 * c)) & 0x3ff) - 384.0f) / 510.0f;
                 o[3] = float(v >> 30) / 3.0f;
             } else if (id == FMT_R24G8_TYPELESS) {
-                o[0] = float(v & 0xffffff) / 16777215.0f; o[1] = float(v >> 24); o[2] = 0.0f;
+                o[0] = float(v & 0xffffff) / 16777215.0f;
+                o[1] = float(v >> 24);
+                o[2] = 0.0f;
             } else { // 64-bit depth/stencil: D32 float + 8-bit stencil
                 float d;
                 memcpy(&d, t, 4);
-                o[0] = d; o[1] = float(t[4]); o[2] = 0.0f;
+                o[0] = d;
+                o[1] = float(t[4]);
+                o[2] = 0.0f;
                 if (id == FMT_X32_TYPELESS_G8X24_UINT) o[0] = 0.0f;
             }
         }
@@ -266,8 +285,15 @@ void encode_texels(uint32_t id, const float* in, uint32_t w, uint32_t h, uint8_t
                 write_channel(t, f.ch[c], v);
             }
             if ((f.flags & fmtflag::bluescreen) && p[3] < 0.5f) {
-                if (id == FMT_R8G8B8_BLUESCREEN) { t[0] = 0; t[1] = 0; t[2] = 255; }
-                else { t[0] = 255; t[1] = 0; t[2] = 0; }
+                if (id == FMT_R8G8B8_BLUESCREEN) {
+                    t[0] = 0;
+                    t[1] = 0;
+                    t[2] = 255;
+                } else {
+                    t[0] = 255;
+                    t[1] = 0;
+                    t[2] = 0;
+                }
             }
         }
         return;
@@ -283,15 +309,26 @@ void encode_texels(uint32_t id, const float* in, uint32_t w, uint32_t h, uint8_t
                 const float* b = x + 1 < w ? a + 4 : a;
                 uint8_t* p = dst + y * pitch + (x / 2) * 4;
                 if (id == FMT_YUY2) {
-                    auto Y = [](const float* c) { return 16.0f + 255.0f * (0.257f * c[0] + 0.504f * c[1] + 0.098f * c[2]); };
+                    auto Y = [](const float* c) {
+                        return 16.0f + 255.0f * (0.257f * c[0] + 0.504f * c[1] + 0.098f * c[2]);
+                    };
                     float r = (a[0] + b[0]) / 2, g = (a[1] + b[1]) / 2, bl = (a[2] + b[2]) / 2;
                     float U = 128.0f + 255.0f * (-0.148f * r - 0.291f * g + 0.439f * bl);
                     float V = 128.0f + 255.0f * (0.439f * r - 0.368f * g - 0.071f * bl);
-                    p[0] = q(Y(a) / 255.0f); p[1] = q(U / 255.0f); p[2] = q(Y(b) / 255.0f); p[3] = q(V / 255.0f);
+                    p[0] = q(Y(a) / 255.0f);
+                    p[1] = q(U / 255.0f);
+                    p[2] = q(Y(b) / 255.0f);
+                    p[3] = q(V / 255.0f);
                 } else if (id == FMT_R8G8_B8G8_UNORM) {
-                    p[0] = q((a[0] + b[0]) / 2); p[1] = q(a[1]); p[2] = q((a[2] + b[2]) / 2); p[3] = q(b[1]);
+                    p[0] = q((a[0] + b[0]) / 2);
+                    p[1] = q(a[1]);
+                    p[2] = q((a[2] + b[2]) / 2);
+                    p[3] = q(b[1]);
                 } else {
-                    p[0] = q(a[1]); p[1] = q((a[0] + b[0]) / 2); p[2] = q(b[1]); p[3] = q((a[2] + b[2]) / 2);
+                    p[0] = q(a[1]);
+                    p[1] = q((a[0] + b[0]) / 2);
+                    p[2] = q(b[1]);
+                    p[3] = q((a[2] + b[2]) / 2);
                 }
             }
         return;
@@ -312,10 +349,15 @@ void encode_texels(uint32_t id, const float* in, uint32_t w, uint32_t h, uint8_t
                       b = std::clamp(p[2], 0.0f, 65408.0f);
                 float mx = std::max({r, g, b});
                 int e = 0;
-                if (mx > 0) { std::frexp(mx, &e); }
+                if (mx > 0) {
+                    std::frexp(mx, &e);
+                }
                 int exp = std::max(-16, e - 1) + 16; // biased shared exponent
                 float scale = std::ldexp(1.0f, exp - 15 - 9);
-                if (std::lround(mx / scale) == 512) { ++exp; scale *= 2; }
+                if (std::lround(mx / scale) == 512) {
+                    ++exp;
+                    scale *= 2;
+                }
                 exp = std::clamp(exp, 0, 31);
                 auto m = [&](float v) { return uint32_t(std::min<long>(511, std::lround(v / scale))); };
                 uint32_t v = m(r) | m(g) << 9 | m(b) << 18 | uint32_t(exp) << 27;
@@ -348,9 +390,9 @@ Image surface_to_image(uint32_t id, const uint8_t* src, uint64_t src_size, uint3
     if (with_srgb(id, false) == FMT_R8G8B8A8_UNORM) {
         const uint64_t n = uint64_t(w) * h * 4;
         if (src_size < n)
-            sdk::fail(AF_ERR_INVALID_DATA, src_size, sdk::format("surface holds %llu bytes, %ux%u RGBA8 needs %llu",
-                                                                 (unsigned long long)src_size, w, h,
-                                                                 (unsigned long long)n));
+            sdk::fail(AF_ERR_INVALID_DATA, src_size,
+                      sdk::format("surface holds %llu bytes, %ux%u RGBA8 needs %llu", (unsigned long long)src_size, w,
+                                  h, (unsigned long long)n));
         Image img = Image::make8(w, h, f.srgb());
         std::memcpy(img.rgba8.data(), src, n);
         return img;

@@ -721,8 +721,8 @@ class Build {
                 ih.field(in.name);
                 field(ih, *in.hash);
             }
-            if (!j.param_reads.empty()) hash_param_reads(j.param_reads, job, p_.root, *store_, ih,
-                                                                 inputs.size() == 1 ? inputs[0].name : "");
+            if (!j.param_reads.empty())
+                hash_param_reads(j.param_reads, job, p_.root, *store_, ih, inputs.size() == 1 ? inputs[0].name : "");
             Hash128 input_hash = ih.digest();
             Hasher kh;
             field(kh, j.signature);

@@ -43,8 +43,8 @@ std::vector<ParamRead> param_reads(const Job& job, const fs::path& root) {
             const bool per_input = spec.type == ParamType::File && it->second.find('{') != std::string::npos;
             fs::path p = it->second;
             if (p.is_relative() && !per_input) p = root / p;
-            out.push_back({s.name + "." + spec.name, per_input ? p : p.lexically_normal(),
-                           spec.type == ParamType::Dir, per_input});
+            out.push_back({s.name + "." + spec.name, per_input ? p : p.lexically_normal(), spec.type == ParamType::Dir,
+                           per_input});
         }
     };
     for (const auto& s : job.steps) scan(s);

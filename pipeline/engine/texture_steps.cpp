@@ -82,10 +82,10 @@ tx::ColourTag colour_tag(const std::string& v) {
 
 // `like`: a path or a template over the item's name ("orig/{dir}/{stem}.dds").
 std::string like_path(const std::string& like, const Item& it, const std::filesystem::path& base) {
-    std::filesystem::path p = like.find('{') == std::string::npos
-                                  ? std::filesystem::path(like)
-                                  : std::filesystem::path(OutputTemplate::parse(like).expand(
-                                        template_values(it.name, it.meta, "")));
+    std::filesystem::path p =
+        like.find('{') == std::string::npos
+            ? std::filesystem::path(like)
+            : std::filesystem::path(OutputTemplate::parse(like).expand(template_values(it.name, it.meta, "")));
     if (p.is_relative()) p = base / p;
     return p.lexically_normal().string();
 }
@@ -191,44 +191,45 @@ StepDef encode_step(const PluginRegistry& reg) {
                                 "format: match reads the original here: a path or a template over the input's name, "
                                 "e.g. \"original/{dir}/{stem}.dds\"");
     like.type = ParamType::File;
-    return {
-        .name = "encode",
-        .description = "converts to a pixel format; 'auto' picks by content (docs/auto-format.md), 'match' copies an "
-                       "original's format, mip count and header kind",
-        .params = {format_param(), enum_param("quality", "normal", {"fast", "normal", "high", "max"}, "codec effort"),
-                   like,
-                   enum_param("grey", "rgb", {"rgb", "red"},
-                              "red: the shader reads greyscale data from red alone, so auto may store it as BC4"),
-                   bool_param("metrics", "true", "decode the result again and report PSNR of the top level")},
-        .takes_texture = true,
-        .run =
-            [r](StepContext& ctx, std::vector<Item> items) {
-                StepOps so(*r, ctx.tools);
-                tx::EncodeRequest req;
-                req.format = ctx.params.at("format");
-                std::transform(req.format.begin(), req.format.end(), req.format.begin(), ::tolower);
-                if (req.format != "auto" && req.format != "match") req.format = ctx.params.at("format");
-                req.quality = tx::parse_quality(ctx.params.at("quality"));
-                req.grey_in_red = ctx.params.at("grey") == "red";
-                req.measure = ctx.params.at("metrics") == "true";
-                req.codec_options = options_except(ctx.params, {"format", "metrics", "like", "grey", "quality"});
-                const std::string like = ctx.params.count("like") ? ctx.params.at("like") : "";
-                if (req.format == "match" && like.empty())
-                    throw std::runtime_error("encode: format: match needs `like:` naming the original");
-                return each(std::move(items), [&](const Item& it, const Texture& t) {
-                    req.name = it.name;
-                    std::optional<tx::MatchTarget> target;
-                    if (req.format == "match") target = tx::read_match_target(so.ops, like_path(like, it, ctx.base_dir));
-                    req.like = target ? &*target : nullptr;
-                    tx::Encoded e = tx::encode(so.ops, t, req);
-                    ctx.metrics["format"] = std::string(format_info(e.format)->name);
-                    ctx.metrics["format_reason"] = e.why;
-                    if (e.psnr_rgb) ctx.metrics["psnr_rgb"] = *e.psnr_rgb;
-                    return std::move(e.texture);
-                });
-            },
-        .pass_through = [r](const Params& own, const std::string&) { return encode_options(*r, own); },
-        .meta_keys = std::vector<std::string>{}};
+    return {.name = "encode",
+            .description =
+                "converts to a pixel format; 'auto' picks by content (docs/auto-format.md), 'match' copies an "
+                "original's format, mip count and header kind",
+            .params = {format_param(),
+                       enum_param("quality", "normal", {"fast", "normal", "high", "max"}, "codec effort"), like,
+                       enum_param("grey", "rgb", {"rgb", "red"},
+                                  "red: the shader reads greyscale data from red alone, so auto may store it as BC4"),
+                       bool_param("metrics", "true", "decode the result again and report PSNR of the top level")},
+            .takes_texture = true,
+            .run =
+                [r](StepContext& ctx, std::vector<Item> items) {
+                    StepOps so(*r, ctx.tools);
+                    tx::EncodeRequest req;
+                    req.format = ctx.params.at("format");
+                    std::transform(req.format.begin(), req.format.end(), req.format.begin(), ::tolower);
+                    if (req.format != "auto" && req.format != "match") req.format = ctx.params.at("format");
+                    req.quality = tx::parse_quality(ctx.params.at("quality"));
+                    req.grey_in_red = ctx.params.at("grey") == "red";
+                    req.measure = ctx.params.at("metrics") == "true";
+                    req.codec_options = options_except(ctx.params, {"format", "metrics", "like", "grey", "quality"});
+                    const std::string like = ctx.params.count("like") ? ctx.params.at("like") : "";
+                    if (req.format == "match" && like.empty())
+                        throw std::runtime_error("encode: format: match needs `like:` naming the original");
+                    return each(std::move(items), [&](const Item& it, const Texture& t) {
+                        req.name = it.name;
+                        std::optional<tx::MatchTarget> target;
+                        if (req.format == "match")
+                            target = tx::read_match_target(so.ops, like_path(like, it, ctx.base_dir));
+                        req.like = target ? &*target : nullptr;
+                        tx::Encoded e = tx::encode(so.ops, t, req);
+                        ctx.metrics["format"] = std::string(format_info(e.format)->name);
+                        ctx.metrics["format_reason"] = e.why;
+                        if (e.psnr_rgb) ctx.metrics["psnr_rgb"] = *e.psnr_rgb;
+                        return std::move(e.texture);
+                    });
+                },
+            .pass_through = [r](const Params& own, const std::string&) { return encode_options(*r, own); },
+            .meta_keys = std::vector<std::string>{}};
 }
 
 ParamSpec normal_map_param() {
@@ -270,9 +271,9 @@ StepDef mips_step(const PluginRegistry& reg) {
                     tx::MipRequest req;
                     req.options = mip_options(p);
                     const std::string& nm = p.at("normal_map");
-                    req.normal_map = nm == "auto"   ? tx::NormalMapMode::Auto
-                                     : truthy(nm)   ? tx::NormalMapMode::Yes
-                                                    : tx::NormalMapMode::No;
+                    req.normal_map = nm == "auto" ? tx::NormalMapMode::Auto
+                                     : truthy(nm) ? tx::NormalMapMode::Yes
+                                                  : tx::NormalMapMode::No;
                     req.colour = colour_tag(p.at("colorspace"));
                     return each(std::move(items), [&](const Item& it, const Texture& t) {
                         req.name = it.name;
@@ -369,7 +370,7 @@ StepDef extract_step() {
             .run =
                 [](StepContext& ctx, std::vector<Item> items) {
                     const std::string& w = ctx.params.at("what");
-                    auto what = w == "layers" ? tx::ExtractWhat::Layers
+                    auto what = w == "layers"  ? tx::ExtractWhat::Layers
                                 : w == "faces" ? tx::ExtractWhat::Faces
                                 : w == "mips"  ? tx::ExtractWhat::Mips
                                                : tx::ExtractWhat::Surfaces;

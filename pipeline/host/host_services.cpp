@@ -157,8 +157,12 @@ af_status svc_convert(const af_surface* src, af_surface* dst, const af_options* 
             if (df && df->compressed() && !(df->flags & fmtflag::hdr) && !df->is_signed() &&
                 with_srgb(src->format, false) == FMT_R8G8B8A8_UNORM && g_registry) {
                 if (auto codec = g_registry->codec_for(dst->format); codec && codec.item->encode) {
-                    af_surface i{with_srgb(FMT_R8G8B8A8_UNORM, df->srgb()), src->width, src->height, 1,
-                                 const_cast<uint8_t*>(in), in_slice};
+                    af_surface i{with_srgb(FMT_R8G8B8A8_UNORM, df->srgb()),
+                                 src->width,
+                                 src->height,
+                                 1,
+                                 const_cast<uint8_t*>(in),
+                                 in_slice};
                     af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
                     af_error e{};
                     af_status st = codec.item->encode(services(), &i, &o, opts, &e);

@@ -1,6 +1,7 @@
 #include "host/texture_io.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/write_texture.hpp"
 #include "core/atomic_file.hpp"
 #include "core/mapped_file.hpp"
 #include "core/pixel_convert.hpp"
@@ -68,38 +69,6 @@ struct FileSink {
     }
 };
 
-// The texture as the ABI sees it, metadata included: a writer can keep what
-// the reader recorded (an XTF's flags, a DDS header kind) when re-saving.
-struct Borrowed {
-    std::vector<af_kv> meta;
-    af_texture view{};
-};
-
-Borrowed borrow(const Texture& t) {
-    Borrowed b;
-    af_texture& c = b.view;
-    sdk::init_header(c);
-    c.format = t.desc.format;
-    c.width = t.desc.width;
-    c.height = t.desc.height;
-    c.depth = t.desc.depth;
-    c.mip_count = t.desc.mips;
-    c.layer_count = t.desc.layers;
-    c.face_count = t.desc.faces;
-    c.flags = t.desc.flags;
-    c.alpha_mode = t.desc.alpha_mode;
-    c.data = const_cast<uint8_t*>(t.data.data());
-    c.data_size = t.data.size();
-    if (!t.palette.empty()) {
-        c.palette = const_cast<uint8_t*>(t.palette.data());
-        c.palette_size = t.palette.size();
-    }
-    for (const auto& [k, v] : t.meta) b.meta.push_back({k.c_str(), v.c_str()});
-    c.meta = b.meta.data();
-    c.meta_count = uint32_t(b.meta.size());
-    return b;
-}
-
 Found<af_container> writer_for(const PluginRegistry& reg, const std::string& container, const std::string& ext) {
     auto c = container.empty() ? reg.container_for_extension(ext) : reg.container_by_name(container);
     if (!c) {
@@ -121,7 +90,8 @@ void check_limits(const TextureDesc& d) {
     const uint64_t surfaces = uint64_t(d.mips) * d.faces * d.layers;
     if (s.max_surfaces && surfaces > s.max_surfaces)
         sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
-                  "limit: " + std::to_string(surfaces) + " surfaces exceed --max-surfaces " + std::to_string(s.max_surfaces));
+                  "limit: " + std::to_string(surfaces) + " surfaces exceed --max-surfaces " +
+                      std::to_string(s.max_surfaces));
     if (s.max_texture_bytes && texture_bytes(d) > s.max_texture_bytes)
         sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET,
                   "limit: " + std::to_string(texture_bytes(d)) + " decoded bytes exceed --max-texture-bytes " +
@@ -134,7 +104,8 @@ ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name
                               const OptionMap& opts) {
     auto c = reg.container_for(name, bytes.data(), std::min<uint64_t>(bytes.size(), 4096));
     if (!c || !(c.item->caps & AF_CAN_READ))
-        throw sdk::Error(AF_ERR_UNSUPPORTED, name + ": unknown format (no plugin recognises its first bytes or extension)");
+        throw sdk::Error(AF_ERR_UNSUPPORTED,
+                         name + ": unknown format (no plugin recognises its first bytes or extension)");
     ReadResult result;
     result.container = c.item->name;
     af_input in{};
@@ -188,10 +159,10 @@ std::vector<uint8_t> encode_texture(const PluginRegistry& reg, const std::string
     auto c = writer_for(reg, container, "");
     VectorSink sink;
     af_sink s{&sink, VectorSink::write};
-    Borrowed t = borrow(tex);
+    sdk::TextureView t(tex); // metadata included: a writer can keep what the reader recorded
     COptions o(opts);
     af_error e{};
-    af_status st = c.item->write(services(), &t.view, &o.view, &s, &e);
+    af_status st = c.item->write(services(), t.get(), &o.view, &s, &e);
     if (st != AF_OK) rethrow_named(container, st, e);
     return std::move(sink.bytes);
 }
@@ -202,10 +173,10 @@ void write_texture(const PluginRegistry& reg, const std::filesystem::path& path,
     AtomicFile file(path);
     FileSink sink{&file, {}};
     af_sink s{&sink, FileSink::write};
-    Borrowed t = borrow(tex);
+    sdk::TextureView t(tex); // metadata included: a writer can keep what the reader recorded
     COptions o(opts);
     af_error e{};
-    af_status st = c.item->write(services(), &t.view, &o.view, &s, &e);
+    af_status st = c.item->write(services(), t.get(), &o.view, &s, &e);
     if (st != AF_OK) {
         if (!sink.error.empty()) throw sdk::Error(AF_ERR_IO, sink.error);
         rethrow_named(path.string(), st, e);
@@ -230,8 +201,11 @@ Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t lay
     const bool wide = f->decodes_to_float();
     Image img = wide ? Image::makef(s.width, rows, srgb) : Image::make8(s.width, rows, srgb);
     af_surface src{tex.desc.format, s.width, s.height, s.depth, s.data, s.size};
-    af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT) : uint32_t(f->srgb() ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM),
-                   s.width, s.height, s.depth,
+    af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT)
+                        : uint32_t(f->srgb() ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM),
+                   s.width,
+                   s.height,
+                   s.depth,
                    wide ? reinterpret_cast<uint8_t*>(img.rgba32f.data()) : img.rgba8.data(),
                    wide ? img.rgba32f.size() * sizeof(float) : img.rgba8.size()};
     COptions o(opts);
@@ -261,8 +235,9 @@ Texture convert_texture(const PluginRegistry& reg, const Texture& tex, uint32_t 
                     std::vector<float> px(uint64_t(in.width) * in.height * in.depth * 4);
                     decode_texels(tex.desc.format, in.data, in.size, in.width, in.height * in.depth, px.data(),
                                   tex.palette.data() + size_t(l) * 1024);
-                    af_surface s{FMT_R32G32B32A32_FLOAT, in.width, in.height, in.depth,
-                                 reinterpret_cast<uint8_t*>(px.data()), px.size() * sizeof(float)};
+                    af_surface s{
+                        FMT_R32G32B32A32_FLOAT,   in.width, in.height, in.depth, reinterpret_cast<uint8_t*>(px.data()),
+                        px.size() * sizeof(float)};
                     af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
                     af_error e{};
                     af_status st = services()->convert(&s, &t, &o.view, &e);
@@ -285,8 +260,10 @@ Texture image_to_texture(const Image& img) {
     d.format = img.is_float() ? FMT_R32G32B32A32_FLOAT : (img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM);
     if (img.srgb) d.flags |= AF_TEX_SRGB;
     Texture t(d);
-    if (img.is_float()) std::memcpy(t.data.data(), img.rgba32f.data(), t.data.size());
-    else std::memcpy(t.data.data(), img.rgba8.data(), t.data.size());
+    if (img.is_float())
+        std::memcpy(t.data.data(), img.rgba32f.data(), t.data.size());
+    else
+        std::memcpy(t.data.data(), img.rgba8.data(), t.data.size());
     return t;
 }
 

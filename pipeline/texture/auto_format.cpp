@@ -34,7 +34,7 @@ bool named_like_normal_map(std::string_view file_name) {
 AutoChoice choose_format(const Content& c, const AutoHints& h) {
     const bool best = h.quality == Quality::High || h.quality == Quality::Max;
     if (c.above_one || c.negative || h.float_source)
-        return c.negative ? AutoChoice{FMT_BC6H_SF16, "HDR values below zero"}
+        return c.negative    ? AutoChoice{FMT_BC6H_SF16, "HDR values below zero"}
                : c.above_one ? AutoChoice{FMT_BC6H_UF16, "HDR values above one"}
                              : AutoChoice{FMT_BC6H_UF16, "float (HDR) source format"};
     if (h.normal_map) return {FMT_BC5_UNORM, "normal map (marked by the job, or recognised when making mips)"};

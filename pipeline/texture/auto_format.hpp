@@ -17,10 +17,10 @@ std::string_view quality_name(Quality q);
 
 struct AutoHints {
     Quality quality = Quality::Normal;
-    bool srgb = false;        // the data is sRGB encoded: colour formats get their _SRGB twin
-    bool normal_map = false;  // the job or the texture says so (AF_TEX_NORMAL_MAP)
-    std::string_view name{};  // the input's file name, for the _n / _normal convention
-    bool grey_in_red = false; // the shader reads grey data from red alone, so BC4 may store it
+    bool srgb = false;         // the data is sRGB encoded: colour formats get their _SRGB twin
+    bool normal_map = false;   // the job or the texture says so (AF_TEX_NORMAL_MAP)
+    std::string_view name{};   // the input's file name, for the _n / _normal convention
+    bool grey_in_red = false;  // the shader reads grey data from red alone, so BC4 may store it
     bool float_source = false; // the texture's format holds float (HDR) data, whatever its values
 };
 

@@ -44,9 +44,9 @@ Decoded decode(Ops& ops, const Texture& t, DecodeTo to) {
     // Wide data that is neither HDR nor signed (16-bit UNORM, 10-bit) stays
     // 16-bit UNORM: exact, and not mistaken for HDR (or linear) downstream.
     const bool hdr_or_signed = (f->flags & fmtflag::hdr) || f->is_signed();
-    const uint32_t target = !as_float                              ? with_srgb(FMT_R8G8B8A8_UNORM, srgb)
+    const uint32_t target = !as_float                                  ? with_srgb(FMT_R8G8B8A8_UNORM, srgb)
                             : hdr_or_signed || to == DecodeTo::Rgba32f ? FMT_R32G32B32A32_FLOAT
-                                                                      : FMT_R16G16B16A16_UNORM;
+                                                                       : FMT_R16G16B16A16_UNORM;
     Decoded out;
     out.note = preview_note(t.desc.format);
     if (f->compressed()) ops.use(ops.reg.codec_for(t.desc.format).plugin);
@@ -58,8 +58,10 @@ Decoded decode(Ops& ops, const Texture& t, DecodeTo to) {
     }
     Texture& d = out.texture;
     d.desc.flags &= ~(AF_TEX_SRGB | AF_TEX_LINEAR);
-    if (srgb) d.desc.flags |= AF_TEX_SRGB;
-    else if (linear) d.desc.flags |= AF_TEX_LINEAR;
+    if (srgb)
+        d.desc.flags |= AF_TEX_SRGB;
+    else if (linear)
+        d.desc.flags |= AF_TEX_LINEAR;
     return out;
 }
 

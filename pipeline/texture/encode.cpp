@@ -20,7 +20,8 @@ struct Texels {
 };
 
 Texels texels_of(const Image& img) {
-    return img.is_float() ? Texels{nullptr, img.rgba32f.data(), img.texels()} : Texels{img.rgba8.data(), nullptr, img.texels()};
+    return img.is_float() ? Texels{nullptr, img.rgba32f.data(), img.texels()}
+                          : Texels{img.rgba8.data(), nullptr, img.texels()};
 }
 
 double psnr_rgb(const Texels& a, const Texels& b) {
@@ -155,7 +156,8 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
             SurfaceRef s = src->surface(0, 0, 0);
             e.psnr_rgb = psnr_rgb(Texels{s.data, nullptr, size_t(s.width) * s.height}, texels_of(back));
         } else {
-            e.psnr_rgb = psnr_rgb(texels_of(reshaped ? surface_image(ops, *src, 0, 0, 0) : top_image()), texels_of(back));
+            e.psnr_rgb =
+                psnr_rgb(texels_of(reshaped ? surface_image(ops, *src, 0, 0, 0) : top_image()), texels_of(back));
         }
     }
     return e;

@@ -16,14 +16,29 @@ struct Alias {
 // Names modders type (texconv, nvtt, Compressonator habits). BC4/BC5 have no
 // sRGB form; `bc6h` is the unsigned variant.
 constexpr Alias kShort[] = {
-    {"bc1", FMT_BC1_UNORM},           {"dxt1", FMT_BC1_UNORM},         {"bc2", FMT_BC2_UNORM},
-    {"dxt3", FMT_BC2_UNORM},          {"bc3", FMT_BC3_UNORM},          {"dxt5", FMT_BC3_UNORM},
-    {"bc4", FMT_BC4_UNORM},           {"ati1", FMT_BC4_UNORM},         {"bc4s", FMT_BC4_SNORM},
-    {"bc5", FMT_BC5_UNORM},           {"ati2", FMT_BC5_UNORM},         {"bc5s", FMT_BC5_SNORM},
-    {"bc6h", FMT_BC6H_UF16},          {"bc6hs", FMT_BC6H_SF16},        {"bc7", FMT_BC7_UNORM},
-    {"rgba8", FMT_R8G8B8A8_UNORM},    {"bgra8", FMT_B8G8R8A8_UNORM},   {"bgrx8", FMT_B8G8R8X8_UNORM},
-    {"rgba16", FMT_R16G16B16A16_UNORM}, {"rgba16f", FMT_R16G16B16A16_FLOAT}, {"rgba32f", FMT_R32G32B32A32_FLOAT},
-    {"r8", FMT_R8_UNORM},             {"rg8", FMT_R8G8_UNORM},
+    {"bc1", FMT_BC1_UNORM},
+    {"dxt1", FMT_BC1_UNORM},
+    {"bc2", FMT_BC2_UNORM},
+    {"dxt3", FMT_BC2_UNORM},
+    {"bc3", FMT_BC3_UNORM},
+    {"dxt5", FMT_BC3_UNORM},
+    {"bc4", FMT_BC4_UNORM},
+    {"ati1", FMT_BC4_UNORM},
+    {"bc4s", FMT_BC4_SNORM},
+    {"bc5", FMT_BC5_UNORM},
+    {"ati2", FMT_BC5_UNORM},
+    {"bc5s", FMT_BC5_SNORM},
+    {"bc6h", FMT_BC6H_UF16},
+    {"bc6hs", FMT_BC6H_SF16},
+    {"bc7", FMT_BC7_UNORM},
+    {"rgba8", FMT_R8G8B8A8_UNORM},
+    {"bgra8", FMT_B8G8R8A8_UNORM},
+    {"bgrx8", FMT_B8G8R8X8_UNORM},
+    {"rgba16", FMT_R16G16B16A16_UNORM},
+    {"rgba16f", FMT_R16G16B16A16_FLOAT},
+    {"rgba32f", FMT_R32G32B32A32_FLOAT},
+    {"r8", FMT_R8_UNORM},
+    {"rg8", FMT_R8G8_UNORM},
 };
 
 // VTF / XTF format names (Valve's IMAGE_FORMAT_ without the prefix). The

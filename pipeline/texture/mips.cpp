@@ -54,9 +54,12 @@ Texture mips(Ops& ops, const Texture& t, const MipRequest& req) {
         }
     Texture out = texture_from_levels(t, std::move(levels));
     out.desc.flags &= ~AF_TEX_LINEAR;
-    if (normal) out.desc.flags = (out.desc.flags & ~AF_TEX_SRGB) | AF_TEX_NORMAL_MAP | AF_TEX_LINEAR;
-    else if (req.colour == ColourTag::Linear) out.desc.flags |= AF_TEX_LINEAR;
-    else if (!(out.desc.flags & AF_TEX_SRGB) && known_linear(t)) out.desc.flags |= AF_TEX_LINEAR;
+    if (normal)
+        out.desc.flags = (out.desc.flags & ~AF_TEX_SRGB) | AF_TEX_NORMAL_MAP | AF_TEX_LINEAR;
+    else if (req.colour == ColourTag::Linear)
+        out.desc.flags |= AF_TEX_LINEAR;
+    else if (!(out.desc.flags & AF_TEX_SRGB) && known_linear(t))
+        out.desc.flags |= AF_TEX_LINEAR;
     return out;
 }
 

@@ -2,8 +2,8 @@
 #include "texture/texture_ops.hpp"
 
 #include "assetforge/plugin.hpp"
-#include "host/host_services.hpp"
 #include "core/pixel_convert.hpp"
+#include "host/host_services.hpp"
 #include "host/texture_io.hpp"
 
 #include <cstring>

@@ -70,26 +70,26 @@ Decoded decode(Ops& ops, const Texture& t, DecodeTo to = DecodeTo::Auto);
 struct MatchTarget {
     uint32_t format = 0;
     uint32_t mips = 1;
-    uint32_t flags = 0;                     // AF_TEX_SRGB / AF_TEX_LINEAR of the original
+    uint32_t flags = 0;                      // AF_TEX_SRGB / AF_TEX_LINEAR of the original
     std::map<std::string, std::string> meta; // what its reader recorded (header kind, …)
-    std::string path;                       // for messages
+    std::string path;                        // for messages
 };
 MatchTarget read_match_target(Ops& ops, const std::string& path);
 
 struct EncodeRequest {
-    std::string format = "auto";           // auto | match | a format name (format_names.hpp)
+    std::string format = "auto"; // auto | match | a format name (format_names.hpp)
     Quality quality = Quality::Normal;
-    std::string name;                      // input file name: the normal-map name convention
-    bool grey_in_red = false;              // shader reads grey from red: auto may pick BC4
-    const MatchTarget* like = nullptr;     // format == "match"
-    OptionMap codec_options;               // handed to the codec (quality added)
-    bool measure = false;                  // PSNR of the top level against the source
+    std::string name;                  // input file name: the normal-map name convention
+    bool grey_in_red = false;          // shader reads grey from red: auto may pick BC4
+    const MatchTarget* like = nullptr; // format == "match"
+    OptionMap codec_options;           // handed to the codec (quality added)
+    bool measure = false;              // PSNR of the top level against the source
 };
 struct Encoded {
     Texture texture;
     uint32_t format = 0;
-    std::string why;                       // "requested", "kept", the auto rule, "matches …"
-    std::optional<double> psnr_rgb;        // when measured
+    std::string why;                // "requested", "kept", the auto rule, "matches …"
+    std::optional<double> psnr_rgb; // when measured
 };
 Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req);
 

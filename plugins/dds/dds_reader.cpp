@@ -12,27 +12,6 @@ using ull = unsigned long long;
 
 namespace {
 
-uint32_t srgb_sibling(uint32_t fmt) {
-    switch (fmt) {
-    case FMT_BC1_UNORM:
-        return FMT_BC1_UNORM_SRGB;
-    case FMT_BC2_UNORM:
-        return FMT_BC2_UNORM_SRGB;
-    case FMT_BC3_UNORM:
-        return FMT_BC3_UNORM_SRGB;
-    case FMT_BC7_UNORM:
-        return FMT_BC7_UNORM_SRGB;
-    case FMT_R8G8B8A8_UNORM:
-        return FMT_R8G8B8A8_UNORM_SRGB;
-    case FMT_B8G8R8A8_UNORM:
-        return FMT_B8G8R8A8_UNORM_SRGB;
-    case FMT_B8G8R8X8_UNORM:
-        return FMT_B8G8R8X8_UNORM_SRGB;
-    default:
-        return fmt;
-    }
-}
-
 // Keeps the whole surfaces of a short file that still form a texture: the
 // complete mips of a single surface chain, or the complete layers (every
 // face and mip) of an array or cube.
@@ -111,7 +90,7 @@ ReadPlan plan_read(const uint8_t* data, uint64_t size, const ReadOptions& opt) {
                     (ull)l.data_bytes, why.empty() ? "" : ": ", why.c_str())});
     }
     if (opt.srgb && !l.header.dx10) {
-        p.desc.format = srgb_sibling(p.desc.format);
+        p.desc.format = with_srgb(p.desc.format, true);
         p.desc.flags |= AF_TEX_SRGB;
     }
     p.data_size = texture_bytes(p.desc);

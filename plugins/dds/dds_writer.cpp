@@ -56,8 +56,7 @@ RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
         dx10 = true;
         break;
     case Dx10Mode::Never:
-        if (!legacy_twin)
-            sdk::unsupported(format("%s has no legacy DDS pixel format (use dx10=auto)", name.c_str()));
+        if (!legacy_twin) sdk::unsupported(format("%s has no legacy DDS pixel format (use dx10=auto)", name.c_str()));
         if (d.layers > 1) sdk::unsupported("texture arrays need the DX10 header (use dx10=auto)");
         legacy = legacy_twin;
         break;

@@ -1,5 +1,5 @@
-// Byte layout of id Tech 5 `.pages` virtual-texture files (see README.md and
-// ../shared/specs/vtpages.md): a 32-byte file header, a root pointer node at
+// Byte layout of id Tech 5 `.pages` virtual-texture files (see README.md):
+// a 32-byte file header, a root pointer node at
 // offset 32, then a sparse quadtree of 40-byte node headers each followed by
 // its page payload. Everything is little-endian except the payload sub-header.
 #pragma once

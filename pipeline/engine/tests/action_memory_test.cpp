@@ -94,7 +94,8 @@ TEST_CASE("the estimate follows the steps: 8 vs 16 bits, mips, resize") {
     const double down = estimate(s.job({{"resize", {{"max_size", "64"}}}}), t, {"a.png"});
     CHECK(read < mips);
     CHECK(up > 16 * 256 * 256 * 40.0); // the output's texels count
-    CHECK(down < mips);
+    CHECK(down < up);
+    CHECK(down > read); // resizing holds the source and the result
     // A 16-bit file of the same size costs more.
     std::string png = t.read("a.png");
     png[24] = 16;
@@ -109,7 +110,7 @@ TEST_CASE("DDS headers and unknown files") {
     Steps s;
     const Job mips = s.job({{"mips", {}}});
     const double texels = 8192.0 * 8192 * 4 / 3;
-    CHECK(estimate(mips, t, {"big.dds"}) > texels * 64);
+    CHECK(estimate(mips, t, {"big.dds"}) > texels * 16);
     CHECK(estimate(mips, t, {"big.dds"}) < texels * 200);
     // No header read: 2 texels a byte (BC1's density) bound what it can hold.
     CHECK(estimate(mips, t, {"blob.xtf"}) > 2.0 * (1 << 20) * 64);

@@ -72,8 +72,9 @@ TEST_CASE("step parameter values are checked against their declared type at load
                Catch::Contains("'0' is not a valid value for 'scale' of step 'resize': expected a number in (0, 64]"));
     CHECK_THAT(error_of(job("[ { resize: { width: -1 } } ]")), Catch::Contains("'width'"));
     CHECK_THAT(error_of(job("[ { mips: { alpha_coverage: 1.5 } } ]")), Catch::Contains("expected a number in [0, 1]"));
-    CHECK_THAT(error_of(job("[ { mips: { normal_map: maybe } } ]")),
-               Catch::Contains("'maybe' is not a valid value for 'normal_map' of step 'mips'; valid: auto, true, false"));
+    CHECK_THAT(
+        error_of(job("[ { mips: { normal_map: maybe } } ]")),
+        Catch::Contains("'maybe' is not a valid value for 'normal_map' of step 'mips'; valid: auto, true, false"));
     e = error_of(job("[ { encode: { format: bc8 } } ]"));
     CHECK_THAT(e, Catch::Contains("'bc8' is not a valid value for 'format' of step 'encode'"));
     CHECK_THAT(e, Catch::Contains("did you mean 'bc"));

@@ -93,7 +93,7 @@ TEST_CASE("mips: normal maps are recognised by the one rule") {
     Image n = read_png_file(data_path("n_stk_generic_rock_crop128.png"));
     Texture t = from_image(n, FMT_R8G8B8A8_UNORM_SRGB);
     Texture m = tx::mips(ops, t, {.name = "rock.png"});
-    CHECK((m.desc.flags & AF_TEX_NORMAL_MAP)); // by its texels
+    CHECK((m.desc.flags & AF_TEX_NORMAL_MAP));  // by its texels
     CHECK(m.desc.format == FMT_R8G8B8A8_UNORM); // vectors are data, not sRGB colour
     Image palm = read_png_file(data_path("a_palm_b.png"));
     Texture c = tx::mips(ops, from_image(palm, FMT_R8G8B8A8_UNORM_SRGB), {.name = "palm.png"});

@@ -1,4 +1,4 @@
-// Test fixtures: `.pages` files written by ../shared/tools/make_pages.py and
+// Test fixtures: `.pages` files written by an independent generator and
 // their JSON manifests (see data/SOURCE.md).
 #pragma once
 
