@@ -90,9 +90,7 @@ af_status png_write(const af_host*, const af_texture* tex, const af_options* opt
                            1,
                            wide ? reinterpret_cast<uint8_t*>(img.rgba32f.data()) : img.rgba8.data(),
                            wide ? img.rgba32f.size() * 4 : img.rgba8.size()};
-            af_error e{};
-            af_status st = services()->convert(&src, &dst, options, &e);
-            if (st != AF_OK) sdk::fail(st, e.offset, e.message);
+            convert_surface(src, dst, options);
         } else {
             img = surface_to_image(t.desc.format, s.data, s.size, s.width, s.height,
                                    t.palette.empty() ? nullptr : t.palette.data() + size_t(layer) * 1024);

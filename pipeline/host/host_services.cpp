@@ -118,63 +118,72 @@ void float_to_slice(const std::vector<float>& px, const af_surface& d, uint8_t* 
     }
 }
 
+} // namespace
+
+void convert_surface(const af_surface& src_ref, af_surface& dst_ref, const af_options* opts) {
+    const af_surface* src = &src_ref;
+    af_surface* dst = &dst_ref;
+    if (src->width != dst->width || src->height != dst->height ||
+        (src->depth ? src->depth : 1) != (dst->depth ? dst->depth : 1))
+        sdk::usage("convert: source and destination sizes differ");
+    const uint32_t depth = src->depth ? src->depth : 1;
+    const uint64_t in_slice = surface_bytes(src->format, src->width, src->height);
+    const uint64_t out_slice = surface_bytes(dst->format, dst->width, dst->height);
+    if (!in_slice || !out_slice) sdk::unsupported("convert: unknown format id");
+    if (src->size < in_slice * depth) sdk::invalid(src->size, "convert: source holds fewer bytes than its size needs");
+    if (dst->size < out_slice * depth) sdk::usage("convert: destination buffer too small");
+    for (uint32_t z = 0; z < depth; ++z) {
+        const uint8_t* in = src->data + in_slice * z;
+        uint8_t* out = dst->data + out_slice * z;
+        if (src->format == dst->format) {
+            std::memcpy(out, in, in_slice);
+            continue;
+        }
+        // A codec decoding straight into a format it produces saves a pass.
+        const FormatInfo* sf = format_info(src->format);
+        if (sf && sf->compressed() && is_codec_output(dst->format) && g_registry) {
+            if (auto codec = g_registry->codec_for(src->format); codec && codec.item->decode) {
+                af_surface i{src->format, src->width, src->height, 1, const_cast<uint8_t*>(in), in_slice};
+                af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
+                af_error e{};
+                af_status st = codec.item->decode(services(), &i, &o, opts, &e);
+                if (st != AF_OK) sdk::fail(st, e.offset, e.message);
+                continue;
+            }
+        }
+        // RGBA8 goes into an 8-bit block codec as it is: no float round trip.
+        // The codec reads the bytes with the destination's colour tag (a tag,
+        // not a conversion: stored values never change between twins).
+        const FormatInfo* df = format_info(dst->format);
+        if (df && df->compressed() && !(df->flags & fmtflag::hdr) && !df->is_signed() &&
+            with_srgb(src->format, false) == FMT_R8G8B8A8_UNORM && g_registry) {
+            if (auto codec = g_registry->codec_for(dst->format); codec && codec.item->encode) {
+                af_surface i{with_srgb(FMT_R8G8B8A8_UNORM, df->srgb()),
+                             src->width,
+                             src->height,
+                             1,
+                             const_cast<uint8_t*>(in),
+                             in_slice};
+                af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
+                af_error e{};
+                af_status st = codec.item->encode(services(), &i, &o, opts, &e);
+                if (st != AF_OK) sdk::fail(st, e.offset, e.message);
+                continue;
+            }
+        }
+        af_surface s{src->format, src->width, src->height, 1, nullptr, 0};
+        auto px = slice_to_float(s, in, in_slice, opts);
+        af_surface d{dst->format, dst->width, dst->height, 1, nullptr, 0};
+        float_to_slice(px, d, out, out_slice, opts);
+    }
+}
+
+namespace {
+
 af_status svc_convert(const af_surface* src, af_surface* dst, const af_options* opts, af_error* err) {
     return sdk::guard(err, [&] {
         if (!src || !dst) sdk::usage("convert: NULL surface");
-        if (src->width != dst->width || src->height != dst->height ||
-            (src->depth ? src->depth : 1) != (dst->depth ? dst->depth : 1))
-            sdk::usage("convert: source and destination sizes differ");
-        const uint32_t depth = src->depth ? src->depth : 1;
-        const uint64_t in_slice = surface_bytes(src->format, src->width, src->height);
-        const uint64_t out_slice = surface_bytes(dst->format, dst->width, dst->height);
-        if (!in_slice || !out_slice) sdk::unsupported("convert: unknown format id");
-        if (src->size < in_slice * depth)
-            sdk::invalid(src->size, "convert: source holds fewer bytes than its size needs");
-        if (dst->size < out_slice * depth) sdk::usage("convert: destination buffer too small");
-        for (uint32_t z = 0; z < depth; ++z) {
-            const uint8_t* in = src->data + in_slice * z;
-            uint8_t* out = dst->data + out_slice * z;
-            if (src->format == dst->format) {
-                std::memcpy(out, in, in_slice);
-                continue;
-            }
-            // A codec decoding straight into a format it produces saves a pass.
-            const FormatInfo* sf = format_info(src->format);
-            if (sf && sf->compressed() && is_codec_output(dst->format) && g_registry) {
-                if (auto codec = g_registry->codec_for(src->format); codec && codec.item->decode) {
-                    af_surface i{src->format, src->width, src->height, 1, const_cast<uint8_t*>(in), in_slice};
-                    af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
-                    af_error e{};
-                    af_status st = codec.item->decode(services(), &i, &o, opts, &e);
-                    if (st != AF_OK) sdk::fail(st, e.offset, e.message);
-                    continue;
-                }
-            }
-            // RGBA8 goes into an 8-bit block codec as it is: no float round trip.
-            // The codec reads the bytes with the destination's colour tag (a tag,
-            // not a conversion: stored values never change between twins).
-            const FormatInfo* df = format_info(dst->format);
-            if (df && df->compressed() && !(df->flags & fmtflag::hdr) && !df->is_signed() &&
-                with_srgb(src->format, false) == FMT_R8G8B8A8_UNORM && g_registry) {
-                if (auto codec = g_registry->codec_for(dst->format); codec && codec.item->encode) {
-                    af_surface i{with_srgb(FMT_R8G8B8A8_UNORM, df->srgb()),
-                                 src->width,
-                                 src->height,
-                                 1,
-                                 const_cast<uint8_t*>(in),
-                                 in_slice};
-                    af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
-                    af_error e{};
-                    af_status st = codec.item->encode(services(), &i, &o, opts, &e);
-                    if (st != AF_OK) sdk::fail(st, e.offset, e.message);
-                    continue;
-                }
-            }
-            af_surface s{src->format, src->width, src->height, 1, nullptr, 0};
-            auto px = slice_to_float(s, in, in_slice, opts);
-            af_surface d{dst->format, dst->width, dst->height, 1, nullptr, 0};
-            float_to_slice(px, d, out, out_slice, opts);
-        }
+        convert_surface(*src, *dst, opts);
     });
 }
 

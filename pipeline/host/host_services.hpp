@@ -23,6 +23,10 @@ void set_registry(const PluginRegistry* registry);
 const PluginRegistry* registry();
 
 HostSettings& settings();
+
+// What af_host.convert does, for the host's own C++ code: throws af::sdk::Error
+// instead of filling an af_error (the C table wraps this).
+void convert_surface(const af_surface& src, af_surface& dst, const af_options* options = nullptr);
 const af_host* services();
 
 // Ctrl-C sets this; plugins see it through af_host.cancelled.

@@ -209,9 +209,7 @@ Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t lay
                    wide ? reinterpret_cast<uint8_t*>(img.rgba32f.data()) : img.rgba8.data(),
                    wide ? img.rgba32f.size() * sizeof(float) : img.rgba8.size()};
     COptions o(opts);
-    af_error e{};
-    af_status st = services()->convert(&src, &dst, &o.view, &e);
-    if (st != AF_OK) throw sdk::Error(st, e.message, e.offset);
+    convert_surface(src, dst, &o.view);
     return img;
 }
 
@@ -239,16 +237,12 @@ Texture convert_texture(const PluginRegistry& reg, const Texture& tex, uint32_t 
                         FMT_R32G32B32A32_FLOAT,   in.width, in.height, in.depth, reinterpret_cast<uint8_t*>(px.data()),
                         px.size() * sizeof(float)};
                     af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
-                    af_error e{};
-                    af_status st = services()->convert(&s, &t, &o.view, &e);
-                    if (st != AF_OK) throw sdk::Error(st, e.message, e.offset);
+                    convert_surface(s, t, &o.view);
                     continue;
                 }
                 af_surface s{tex.desc.format, in.width, in.height, in.depth, in.data, in.size};
                 af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
-                af_error e{};
-                af_status st = services()->convert(&s, &t, &o.view, &e);
-                if (st != AF_OK) throw sdk::Error(st, e.message, e.offset);
+                convert_surface(s, t, &o.view);
             }
     return out;
 }
