@@ -29,7 +29,8 @@ std::vector<fs::path> route_images() {
     for (const char* rel :
          {"examples/quickstart/textures/walls/dark_wood.png", "examples/quickstart/textures/plants/palm leaves.png",
           "examples/quickstart/textures/fx/caustics.png", "examples/quickstart/textures/terrain/rock_normal.png",
-          "tests/data/images/a_palm_b.png", "tests/data/images/n_stk_generic_rock_crop128.png"})
+          "tests/data/images/a_palm_b.png", "tests/data/images/n_stk_generic_rock_crop128.png",
+          "tests/data/images/d_dark-wall-wood_crop256.png", "tests/data/images/g_caustics.png"})
         v.push_back(kSource / rel);
     return v;
 }
