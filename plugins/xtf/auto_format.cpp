@@ -15,12 +15,14 @@ AlphaContent alpha_content(const af_host* host, const Texture& t) {
     AlphaContent seen = AlphaContent::Opaque;
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
-            const Image img = decode_surface(host, t, l, f, 0);
-            const size_t n = img.texels();
+            const Picture img = decode_surface(host, t, l, f, 0);
+            const auto* f32 = std::get_if<sdk::Rgba32f>(&img);
+            const auto* u8 = std::get_if<sdk::Rgba8>(&img);
+            const size_t n = size_t(width_of(img)) * height_of(img);
             for (size_t i = 0; i < n; ++i) {
                 // Float alpha counts as the byte it would be stored as.
-                const int a = img.is_float() ? int(std::lround(std::clamp(img.rgba32f[i * 4 + 3], 0.0f, 1.0f) * 255))
-                                             : img.rgba8[i * 4 + 3];
+                const int a =
+                    f32 ? int(std::lround(std::clamp(f32->data[i * 4 + 3], 0.0f, 1.0f) * 255)) : u8->data[i * 4 + 3];
                 if (a == 255) continue;
                 if (a != 0) return AlphaContent::Smooth;
                 seen = AlphaContent::CutOut;

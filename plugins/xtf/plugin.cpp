@@ -8,6 +8,7 @@
 #include "xtf_stages.hpp"
 #include "xtf_writer.hpp"
 
+#include "assetforge/descriptors.hpp"
 #include "assetforge/plugin.hpp"
 
 #include <cctype>
@@ -124,40 +125,32 @@ const sdk::ParamTable& xtf_read_params() {
     return t;
 }
 
-using ReadFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_texture*, af_error*);
-using WriteFn = af_status (*)(const af_host*, const af_texture*, const af_options*, af_sink*, af_error*);
-using InfoFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_info_text*, af_error*);
-
-af_container make_container(const char* name, const char* extensions, const char* description,
-                            int32_t (*probe)(const uint8_t*, uint64_t, const char*), ReadFn read, WriteFn write,
-                            InfoFn info, const sdk::ParamTable& read_options, const sdk::ParamTable& write_options,
-                            const char* const* meta_keys) {
-    af_container c{};
-    sdk::init_header(c);
-    c.name = name;
-    c.extensions = extensions;
-    c.description = description;
-    c.version = 1;
-    c.caps = AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO;
-    c.probe = probe;
-    c.read = read;
-    c.write = write;
-    c.info = info;
-    sdk::declare_read_options(c, read_options);
-    sdk::declare_write_options(c, write_options);
-    c.meta_keys = meta_keys;
-    return c;
-}
-
 const af_plugin* plugin_table(const af_host*) {
     static const sdk::ParamTable no_options;
-    static const af_container xtf_container =
-        make_container("xtf", ".xtf", "Half-Life 2 original Xbox texture (XTF 5.0): swizzled, P8, fallback images",
-                       probe_xtf, read_xtf_container, write_xtf_container, info_xtf_container, xtf_read_params(),
-                       xtf_write_params(), kResaveMetaKeys);
-    static const af_container vtf_container =
-        make_container("vtf", ".vtf", "Valve Texture Format: reads 7.0-7.5, writes 7.2", probe_vtf, read_vtf_container,
-                       write_vtf_container, info_vtf_container, no_options, vtf_write_params(), kVtfMetaKeys);
+    static const af_container xtf_container = sdk::make_container({
+        .name = "xtf",
+        .extensions = ".xtf",
+        .description = "Half-Life 2 original Xbox texture (XTF 5.0): swizzled, P8, fallback images",
+        .probe = probe_xtf,
+        .read = read_xtf_container,
+        .write = write_xtf_container,
+        .info = info_xtf_container,
+        .read_options = &xtf_read_params(),
+        .write_options = &xtf_write_params(),
+        .meta_keys = kResaveMetaKeys,
+    });
+    static const af_container vtf_container = sdk::make_container({
+        .name = "vtf",
+        .extensions = ".vtf",
+        .description = "Valve Texture Format: reads 7.0-7.5, writes 7.2",
+        .probe = probe_vtf,
+        .read = read_vtf_container,
+        .write = write_vtf_container,
+        .info = info_vtf_container,
+        .read_options = &no_options,
+        .write_options = &vtf_write_params(),
+        .meta_keys = kVtfMetaKeys,
+    });
     static const af_container* const containers[] = {&xtf_container, &vtf_container};
     static const af_stage* const stages[] = {xtf_write_stage(), swizzle_stage(), deswizzle_stage()};
     static const af_plugin table = sdk::make_plugin("xtf", "0.1.0", "Half-Life 2 Xbox XTF and PC VTF textures",

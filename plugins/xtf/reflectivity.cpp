@@ -12,14 +12,14 @@ std::array<float, 3> compute_reflectivity(const af_host* host, const Texture& t)
     uint32_t images = 0;
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
-            Image px = to_rgba8(decode_surface(host, t, l, f, 0));
+            const sdk::Rgba8 px = to_rgba8(decode_surface(host, t, l, f, 0));
             const SurfaceRef s = t.surface(l, f, 0);
             const size_t slice = size_t(s.width) * s.height;
             for (uint32_t z = 0; z < s.depth; ++z) {
                 float acc[3] = {0, 0, 0};
                 for (size_t i = 0; i < slice; ++i)
                     for (int c = 0; c < 3; ++c) {
-                        const float v = float(px.rgba8[(z * slice + i) * 4 + c]) / 255.0f * 0.922f;
+                        const float v = float(px.data[(z * slice + i) * 4 + c]) / 255.0f * 0.922f;
                         acc[c] += v * v;
                     }
                 for (int c = 0; c < 3; ++c) sum[c] += acc[c] / float(slice);

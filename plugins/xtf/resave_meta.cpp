@@ -3,12 +3,14 @@
 #include "vtf_formats.hpp"
 
 #include "assetforge/plugin.hpp"
-#include "core/content_hash.hpp"
+
+#include <xxhash.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace af::xtf {
 
@@ -111,18 +113,31 @@ std::optional<int32_t> vtf_source_format(const std::map<std::string, std::string
     return *id;
 }
 
+// XXH3-128 as 32 hex digits, high half first: the digest the reader has always
+// recorded, so textures read by an earlier build still re-save byte for byte.
 std::string mip0_digest(const Texture& t) {
-    Hasher h;
+    struct StateFree {
+        void operator()(XXH3_state_t* s) const { XXH3_freeState(s); }
+    };
+    std::unique_ptr<XXH3_state_t, StateFree> h(XXH3_createState());
+    if (!h) throw std::bad_alloc();
+    XXH3_128bits_reset(h.get());
     const TextureDesc& d = t.desc;
     const uint32_t shape[] = {d.format, d.width, d.height, d.depth, d.layers, d.faces};
-    h.update(shape, sizeof shape);
+    XXH3_128bits_update(h.get(), shape, sizeof shape);
     for (uint32_t l = 0; l < d.layers; ++l)
         for (uint32_t f = 0; f < d.faces; ++f) {
             const SurfaceRef s = t.surface(l, f, 0);
-            h.update(s.data, s.size);
+            XXH3_128bits_update(h.get(), s.data, s.size);
         }
-    if (d.format == FMT_P8) h.update(t.palette.data(), t.palette.size());
-    return h.digest().hex();
+    if (d.format == FMT_P8) XXH3_128bits_update(h.get(), t.palette.data(), t.palette.size());
+    const XXH128_hash_t v = XXH3_128bits_digest(h.get());
+    uint8_t be[16];
+    for (int i = 0; i < 8; ++i) {
+        be[i] = uint8_t(v.high64 >> (56 - 8 * i));
+        be[8 + i] = uint8_t(v.low64 >> (56 - 8 * i));
+    }
+    return hex(be, sizeof be);
 }
 
 std::map<std::string, std::string> resave_meta(const XtfFile& file, const Texture& out) {

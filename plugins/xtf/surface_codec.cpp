@@ -1,7 +1,6 @@
 #include "surface_codec.hpp"
 
 #include "assetforge/plugin.hpp"
-#include "core/pixel_convert.hpp"
 
 #include <cstring>
 #include <optional>
@@ -12,7 +11,7 @@ namespace {
 
 // Formats whose channels are whole unsigned bytes (RGBA8888, BGRA8888,
 // BGRX8888, RGB888, ABGR8888, …): converting to or from RGBA8 is a byte
-// shuffle, far cheaper than the core's general float path and bit-identical
+// shuffle, far cheaper than the host's general float path and bit-identical
 // to it (an 8-bit unorm value survives /255 and ×255 with rounding).
 struct ByteLayout {
     uint32_t bytes;
@@ -44,69 +43,78 @@ void rgba8_to_bytes(const ByteLayout& b, const uint8_t* src, uint8_t* dst, uint6
             if (b.pos[c] >= 0) dst[b.pos[c]] = src[c];
 }
 
-} // namespace
+// Formats the host's image layer keeps in 8 bits (a palette, 4:2:2, or plain
+// unsigned channels of at most 8 bits): decoded to float, then rounded to
+// RGBA8, as it has always decoded them.
+bool fits_rgba8(const FormatInfo* fi) {
+    if (fi->layout == Layout::Palette || fi->layout == Layout::Packed422) return true;
+    if (fi->layout != Layout::Plain) return false;
+    for (const auto& c : fi->ch)
+        if (c.bits && (c.bits > 8 || (c.type != ChannelType::Unorm && c.type != ChannelType::Typeless))) return false;
+    return true;
+}
 
-Image decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
-                     uint32_t height, uint32_t depth, const uint8_t* palette) {
-    const FormatInfo* fi = format_info(format);
-    if (!fi) sdk::unsupported(sdk::format("format id %u", format));
-    if (!fi->compressed()) {
-        const uint64_t texels = uint64_t(width) * height * depth;
-        if (format == FMT_P8) {
-            if (!palette) sdk::usage("P8 surface without a palette");
-            if (size < texels) sdk::invalid(size, "P8 surface is shorter than its size");
-            Image img = Image::make8(width, height * depth);
-            for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.rgba8[i * 4], palette + data[i] * 4, 4);
-            return img;
-        }
-        if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
-            Image img = Image::make8(width, height * depth, fi->srgb());
-            bytes_to_rgba8(*b, data, img.rgba8.data(), texels);
-            return img;
-        }
-        return surface_to_image(format, data, size, width, height * depth, palette);
-    }
+void convert(const af_host* host, const af_surface& src, af_surface& dst, const char* what, const FormatInfo* fi) {
     if (!host || !host->convert)
-        sdk::unsupported(std::string("decoding ") + std::string(fi->name) + " needs the host's convert service");
-    Image img = Image::makef(width, height * depth);
-    af_surface src{format, width, height, depth, const_cast<uint8_t*>(data), size};
-    af_surface dst{FMT_R32G32B32A32_FLOAT,
-                   width,
-                   height,
-                   depth,
-                   reinterpret_cast<uint8_t*>(img.rgba32f.data()),
-                   img.rgba32f.size() * sizeof(float)};
+        sdk::unsupported(std::string(what) + " " + std::string(fi->name) + " needs the host's convert service");
     af_error e{};
     if (af_status s = host->convert(&src, &dst, nullptr, &e); s != AF_OK)
-        sdk::fail(s, AF_NO_OFFSET, std::string("decoding ") + std::string(fi->name) + ": " + e.message);
+        sdk::fail(s, AF_NO_OFFSET, std::string(what) + " " + std::string(fi->name) + ": " + e.message);
+}
+
+} // namespace
+
+Picture decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
+                       uint32_t height, uint32_t depth, const uint8_t* palette) {
+    const FormatInfo* fi = format_info(format);
+    if (!fi) sdk::unsupported(sdk::format("format id %u", format));
+    const uint64_t texels = uint64_t(width) * height * depth;
+    if (format == FMT_P8) {
+        if (!palette) sdk::usage("P8 surface without a palette");
+        if (size < texels) sdk::invalid(size, "P8 surface is shorter than its size");
+        sdk::Rgba8 img(width, height * depth);
+        for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.data[i * 4], palette + data[i] * 4, 4);
+        return img;
+    }
+    if (!fi->compressed())
+        if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
+            sdk::Rgba8 img(width, height * depth, fi->srgb());
+            bytes_to_rgba8(*b, data, img.data.data(), texels);
+            return img;
+        }
+    // Block-compressed pictures were never tagged sRGB here: filtering them in
+    // linear light (option linear) would change what this writer has written.
+    sdk::Rgba32f img(width, height * depth, !fi->compressed() && fi->srgb());
+    af_surface src{format, width, height, depth, const_cast<uint8_t*>(data), size};
+    af_surface dst{FMT_R32G32B32A32_FLOAT,         width, height, depth, reinterpret_cast<uint8_t*>(img.data.data()),
+                   img.data.size() * sizeof(float)};
+    convert(host, src, dst, "decoding", fi);
+    if (!fi->compressed() && fits_rgba8(fi)) return to_rgba8(img);
     return img;
 }
 
-void encode_surface(const af_host* host, const Image& img, uint32_t format, uint8_t* dst, uint64_t size, uint32_t width,
-                    uint32_t height, uint32_t depth) {
+void encode_surface(const af_host* host, const Picture& img, uint32_t format, uint8_t* dst, uint64_t size,
+                    uint32_t width, uint32_t height, uint32_t depth) {
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
     if (format == FMT_P8) sdk::usage("P8 surfaces are written through the quantizer");
-    if (img.width != width || img.height != height * depth)
+    if (width_of(img) != width || height_of(img) != height * depth)
         throw std::logic_error("encode_surface: image size disagrees with the surface");
-    if (!fi->compressed()) {
-        const uint64_t texels = uint64_t(width) * height * depth;
-        if (auto b = byte_layout(fi); b && !img.is_float() && size >= texels * b->bytes) {
-            rgba8_to_bytes(*b, img.rgba8.data(), dst, texels);
+    const uint64_t texels = uint64_t(width) * height * depth;
+    if (const auto* px = std::get_if<sdk::Rgba8>(&img); px && !fi->compressed())
+        if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
+            rgba8_to_bytes(*b, px->data.data(), dst, texels);
             return;
         }
-        image_to_surface(img, format, dst, size);
-        return;
-    }
-    if (!host || !host->convert)
-        sdk::unsupported(std::string("encoding ") + std::string(fi->name) + " needs the host's convert service");
-    Image f = img.is_float() ? img : to_float(img);
-    af_surface src{FMT_R32G32B32A32_FLOAT,          width, height, depth, reinterpret_cast<uint8_t*>(f.rgba32f.data()),
-                   f.rgba32f.size() * sizeof(float)};
+    const sdk::Rgba32f f = to_rgba32f(img);
+    af_surface src{FMT_R32G32B32A32_FLOAT,
+                   width,
+                   height,
+                   depth,
+                   reinterpret_cast<uint8_t*>(const_cast<float*>(f.data.data())),
+                   f.data.size() * sizeof(float)};
     af_surface out{format, width, height, depth, dst, size};
-    af_error e{};
-    if (af_status s = host->convert(&src, &out, nullptr, &e); s != AF_OK)
-        sdk::fail(s, AF_NO_OFFSET, std::string("encoding ") + std::string(fi->name) + ": " + e.message);
+    convert(host, src, out, "encoding", fi);
 }
 
 std::optional<std::string> encoder_missing(const af_host* host, uint32_t format) {
@@ -114,24 +122,20 @@ std::optional<std::string> encoder_missing(const af_host* host, uint32_t format)
     if (!fi) return sdk::format("format id %u is unknown", format);
     if (!fi->compressed()) return std::nullopt;
     if (!host || !host->convert) return std::string("the host offers no convert service");
-    Image probe = Image::makef(4, 4);
+    std::vector<float> probe(4 * 4 * 4, 0.0f);
     std::vector<uint8_t> block(fi->block_bytes);
-    af_surface src{FMT_R32G32B32A32_FLOAT,
-                   4,
-                   4,
-                   1,
-                   reinterpret_cast<uint8_t*>(probe.rgba32f.data()),
-                   probe.rgba32f.size() * sizeof(float)};
+    af_surface src{FMT_R32G32B32A32_FLOAT,      4, 4, 1, reinterpret_cast<uint8_t*>(probe.data()),
+                   probe.size() * sizeof(float)};
     af_surface dst{format, 4, 4, 1, block.data(), block.size()};
     af_error e{};
     if (host->convert(&src, &dst, nullptr, &e) != AF_OK) return std::string(e.message);
     return std::nullopt;
 }
 
-Image halve_volume(const Image& vol, uint32_t w, uint32_t h, uint32_t d) {
-    Image in = vol.is_float() ? vol : to_float(vol);
+sdk::Rgba32f halve_volume(const Picture& vol, uint32_t w, uint32_t h, uint32_t d) {
+    const sdk::Rgba32f in = to_rgba32f(vol);
     const uint32_t nw = std::max(1u, w / 2), nh = std::max(1u, h / 2), nd = std::max(1u, d / 2);
-    Image out = Image::makef(nw, nh * nd, vol.srgb);
+    sdk::Rgba32f out(nw, nh * nd, in.srgb);
     for (uint32_t z = 0; z < nd; ++z)
         for (uint32_t y = 0; y < nh; ++y)
             for (uint32_t x = 0; x < nw; ++x) {
@@ -142,11 +146,11 @@ Image halve_volume(const Image& vol, uint32_t w, uint32_t h, uint32_t d) {
                         for (uint32_t dx = 0; dx < (w > 1 ? 2u : 1u); ++dx) {
                             const size_t sx = x * (w > 1 ? 2 : 1) + dx, sy = y * (h > 1 ? 2 : 1) + dy,
                                          sz = z * (d > 1 ? 2 : 1) + dz;
-                            const float* p = &in.rgba32f[((sz * h + sy) * w + sx) * 4];
+                            const float* p = &in.data[((sz * h + sy) * w + sx) * 4];
                             for (int c = 0; c < 4; ++c) acc[c] += p[c];
                             ++n;
                         }
-                float* q = &out.rgba32f[((size_t(z) * nh + y) * nw + x) * 4];
+                float* q = &out.data[((size_t(z) * nh + y) * nw + x) * 4];
                 for (int c = 0; c < 4; ++c) q[c] = acc[c] / float(n);
             }
     return out;

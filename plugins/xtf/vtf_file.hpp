@@ -66,7 +66,7 @@ struct VtfWriteOptions {
     std::string thumbnail = "auto";
     float bumpmap_scale = 1.0f;
     std::optional<std::array<float, 3>> reflectivity;
-    Filter filter = Filter::Mitchell;
+    uint32_t filter = AF_FILTER_MITCHELL; // AF_FILTER_*, for mips the texture lacks
 };
 VtfWriteOptions parse_vtf_write_options(const af_options* options);
 // What parse_vtf_write_options reads: the vtf container's write options.

@@ -2,11 +2,11 @@
 #include "vtf_file.hpp"
 
 #include "reflectivity.hpp"
+#include "resampling.hpp"
 #include "surface_codec.hpp"
 #include "vtf_formats.hpp"
 
 #include "assetforge/plugin.hpp"
-#include "core/image_ops.hpp"
 
 #include <cstring>
 
@@ -47,6 +47,18 @@ void putf(uint8_t* p, float f) {
     put32(p, v);
 }
 
+// The top slice of a volume picture (slices are stacked vertically).
+Picture first_slice(const Picture& vol, uint32_t height) {
+    return std::visit(
+        [&](const auto& px) -> Picture {
+            auto out = px;
+            out.height = height;
+            out.data.resize(size_t(px.width) * height * 4);
+            return out;
+        },
+        vol);
+}
+
 bool parse_bool(std::string_view key, std::string_view v) {
     if (v == "" || v == "1" || v == "true" || v == "yes" || v == "on") return true;
     if (v == "0" || v == "false" || v == "no" || v == "off") return false;
@@ -68,11 +80,11 @@ std::vector<uint8_t> make_thumbnail(const af_host* host, const Texture& t, const
                             ? std::max(1u, uint32_t(uint64_t(tw) * t.desc.height / t.desc.width))
                             : std::min(kThumbnailSide, t.desc.height);
     try {
-        Image top = decode_surface(host, t, 0, 0, 0);
-        if (t.desc.depth > 1) top = crop(top, 0, 0, t.desc.width, t.desc.height); // first slice
-        ResizeOptions ro;
-        ro.linear_light = false;
-        Image small = resize(top, tw, th, ro);
+        Picture top = decode_surface(host, t, 0, 0, 0);
+        if (t.desc.depth > 1) top = first_slice(top, t.desc.height);
+        // Kaiser in the stored values: what the thumbnail has always been.
+        const ResampleSettings thumb{.filter = AF_FILTER_KAISER, .premultiply_alpha = true, .linear_light = false};
+        const Picture small = resample(host, top, tw, th, thumb);
         std::vector<uint8_t> out(surface_bytes(FMT_BC1_UNORM, tw, th));
         encode_surface(host, small, FMT_BC1_UNORM, out.data(), out.size(), tw, th, 1);
         w = uint8_t(tw);
@@ -81,7 +93,7 @@ std::vector<uint8_t> make_thumbnail(const af_host* host, const Texture& t, const
     } catch (const sdk::Error& e) {
         if (mode == "on" || e.status() != AF_ERR_UNSUPPORTED) throw;
         if (host && host->log)
-            host->log(AF_LOG_DEBUG, "vtf: no DXT1 encoder available, writing the file without a thumbnail");
+            host->log(AF_LOG_DEBUG, ("vtf: writing the file without a thumbnail: " + std::string(e.what())).c_str());
         return {};
     }
 }
@@ -138,7 +150,7 @@ std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const Vtf
     const uint32_t mips = nomip ? 1 : (d.mips > 1 ? d.mips : full_mip_count(d.width, d.height, d.depth));
 
     XtfWriteOptions conv;
-    conv.filter = opt.filter;
+    conv.resampling.filter = opt.filter;
     const Texture img = convert_texture(host, in, tf, mips, conv);
 
     uint32_t flags = 0;

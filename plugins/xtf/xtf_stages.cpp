@@ -4,6 +4,7 @@
 #include "xbox_swizzle.hpp"
 #include "xtf_writer.hpp"
 
+#include "assetforge/descriptors.hpp"
 #include "assetforge/plugin.hpp"
 
 namespace af::xtf {
@@ -64,21 +65,6 @@ af_status run_raw(const af_host* host, const af_stage_io* io, const af_options* 
     });
 }
 
-af_stage make_stage(const char* name, const char* description, uint32_t takes, const sdk::ParamTable& params,
-                    af_status (*run)(const af_host*, const af_stage_io*, const af_options*, af_error*)) {
-    af_stage s{};
-    sdk::init_header(s);
-    s.name = name;
-    s.description = description;
-    s.version = 1;
-    s.kind = AF_STAGE_MAP;
-    s.takes = takes;
-    s.run = run;
-    sdk::declare_params(s, params);
-    s.meta_keys = sdk::kNoMetaKeys; // items keep the input's metadata
-    return s;
-}
-
 } // namespace
 
 RawSurfaceParams parse_raw_surface_params(const af_options* params) {
@@ -112,23 +98,38 @@ std::vector<uint8_t> swizzle_raw(const af_host* host, const uint8_t* data, uint6
 }
 
 const af_stage* xtf_write_stage() {
-    static const af_stage s =
-        make_stage("xtf.write", "Texture → Half-Life 2 Xbox XTF (format, fallback, lowres, flags, nomip, dither, …)",
-                   AF_STAGE_TAKES_TEXTURE, xtf_write_params(), run_xtf_write);
+    static const af_stage s = sdk::make_stage({
+        .name = "xtf.write",
+        .description = "Texture → Half-Life 2 Xbox XTF (format, fallback, lowres, flags, nomip, dither, …)",
+        .takes = AF_STAGE_TAKES_TEXTURE,
+        .run = run_xtf_write,
+        .params = &xtf_write_params(),
+        .meta_keys = sdk::kNoMetaKeys, // items keep the input's metadata
+    });
     return &s;
 }
 
 const af_stage* swizzle_stage() {
-    static const af_stage s =
-        make_stage("swizzle", "Raw row-major surface → original-Xbox swizzled order (width, height, depth, bpp)",
-                   AF_STAGE_TAKES_BYTES, raw_params(), run_raw<true>);
+    static const af_stage s = sdk::make_stage({
+        .name = "swizzle",
+        .description = "Raw row-major surface → original-Xbox swizzled order (width, height, depth, bpp)",
+        .takes = AF_STAGE_TAKES_BYTES,
+        .run = run_raw<true>,
+        .params = &raw_params(),
+        .meta_keys = sdk::kNoMetaKeys,
+    });
     return &s;
 }
 
 const af_stage* deswizzle_stage() {
-    static const af_stage s =
-        make_stage("deswizzle", "Original-Xbox swizzled surface → row-major (width, height, depth, bpp)",
-                   AF_STAGE_TAKES_BYTES, raw_params(), run_raw<false>);
+    static const af_stage s = sdk::make_stage({
+        .name = "deswizzle",
+        .description = "Original-Xbox swizzled surface → row-major (width, height, depth, bpp)",
+        .takes = AF_STAGE_TAKES_BYTES,
+        .run = run_raw<false>,
+        .params = &raw_params(),
+        .meta_keys = sdk::kNoMetaKeys,
+    });
     return &s;
 }
 

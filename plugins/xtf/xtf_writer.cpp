@@ -11,7 +11,6 @@
 #include "xtf_write_plan.hpp"
 
 #include "assetforge/plugin.hpp"
-#include "core/image_ops.hpp"
 
 #include <cstring>
 
@@ -67,32 +66,18 @@ const sdk::ParamTable& xtf_write_params() {
 
 namespace {
 
-// Mip `m` of every level the file needs, as RGBA32F: the texture's own chain
-// when it has one, otherwise generated from mip 0.
-MipOptions mip_options(const XtfWriteOptions& opt, uint32_t count) {
-    MipOptions mo;
-    mo.filter = opt.filter;
-    mo.premultiply_alpha = opt.premultiply_alpha;
-    mo.linear_light = opt.linear_light;
-    mo.count = count;
-    return mo;
-}
-
-// Every level resampled straight from the top image, as vtfpp does (not a
-// cascade), which keeps the levels closest to its output.
-std::vector<Image> chain_from_top(Image top, uint32_t mips, const XtfWriteOptions& opt) {
-    return generate_mips(top, mip_options(opt, mips));
-}
-
-std::vector<Image> mip_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t mips,
-                              const XtfWriteOptions& opt) {
-    std::vector<Image> out;
+// Every level the file needs: the texture's own chain when it has one (the
+// pipeline's mips step made it, or a read file carried it), otherwise made
+// from mip 0.
+std::vector<Picture> mip_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t mips,
+                                const XtfWriteOptions& opt) {
+    std::vector<Picture> out;
     if (in.desc.mips >= mips) {
         for (uint32_t m = 0; m < mips; ++m) out.push_back(decode_surface(host, in, layer, face, m));
         return out;
     }
-    Image top = decode_surface(host, in, layer, face, 0);
-    if (in.desc.depth == 1) return chain_from_top(std::move(top), mips, opt);
+    Picture top = decode_surface(host, in, layer, face, 0);
+    if (in.desc.depth == 1) return mip_chain(host, std::move(top), mips, opt.resampling);
     out.push_back(std::move(top));
     for (uint32_t m = 1; m < mips; ++m)
         out.push_back(halve_volume(out.back(), mip_extent(in.desc.width, m - 1), mip_extent(in.desc.height, m - 1),
@@ -100,12 +85,15 @@ std::vector<Image> mip_images(const af_host* host, const Texture& in, uint32_t l
     return out;
 }
 
-std::vector<Image> fallback_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t fw,
-                                   uint32_t fh, uint32_t mips, const XtfWriteOptions& opt) {
-    const Image top = decode_surface(host, in, layer, face, 0);
-    const MipOptions mo = mip_options(opt, mips);
-    std::vector<Image> out(mips);
-    for (uint32_t m = 0; m < mips; ++m) out[m] = resize(top, mip_extent(fw, m), mip_extent(fh, m), mo);
+// Each fallback level resized straight from mip 0.
+std::vector<Picture> fallback_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t fw,
+                                     uint32_t fh, uint32_t mips, const XtfWriteOptions& opt) {
+    require_resample(host, "making fallback images");
+    const Picture top = decode_surface(host, in, layer, face, 0);
+    std::vector<Picture> out;
+    out.reserve(mips);
+    for (uint32_t m = 0; m < mips; ++m)
+        out.push_back(resample(host, top, mip_extent(fw, m), mip_extent(fh, m), opt.resampling));
     return out;
 }
 
@@ -184,9 +172,9 @@ XtfWriteOptions parse_xtf_write_options(const af_options* options) {
     if (o.get("flags")) w.flags = uint32_t(o.integer("flags", 0, 0, 0xFFFFFFFFll));
     if (auto v = o.get("nomip")) w.nomip = parse_bool("nomip", *v);
     if (auto v = o.get("dither")) w.dither = parse_bool("dither", *v);
-    if (auto v = o.get("filter")) w.filter = parse_filter(*v);
-    if (auto v = o.get("premultiply")) w.premultiply_alpha = parse_bool("premultiply", *v);
-    if (auto v = o.get("linear")) w.linear_light = parse_bool("linear", *v);
+    if (auto v = o.get("filter")) w.resampling.filter = parse_filter(*v);
+    if (auto v = o.get("premultiply")) w.resampling.premultiply_alpha = parse_bool("premultiply", *v);
+    if (auto v = o.get("linear")) w.resampling.linear_light = parse_bool("linear", *v);
     if (o.get("mipskip")) w.mip_skip = uint8_t(o.integer("mipskip", 0, 0, 255));
     if (o.get("bumpscale")) w.bumpmap_scale = float(o.number("bumpscale", 1.0));
     if (auto v = o.get("reflectivity")) {
@@ -238,7 +226,7 @@ void write_p8_frame(const af_host* host, const Texture& in, const XtfWritePlan& 
                     bool make_fallback, uint32_t l, XtfContent& c) {
     const TextureDesc& d = in.desc;
     uint8_t* pal = c.image.palette.data() + size_t(l) * kPaletteBytes;
-    std::vector<std::vector<Image>> fb_levels(d.faces);
+    std::vector<std::vector<Picture>> fb_levels(d.faces);
     if (make_fallback)
         for (uint32_t f = 0; f < d.faces; ++f)
             fb_levels[f] = fallback_images(host, in, l, f, p.fallback_width, p.fallback_height, p.fallback_mips, opt);
@@ -274,8 +262,8 @@ void write_p8_frame(const af_host* host, const Texture& in, const XtfWritePlan& 
         remap_fallback();
         return;
     }
-    std::vector<std::vector<Image>> levels(d.faces);
-    std::vector<const Image*> sources, targets;
+    std::vector<std::vector<Picture>> levels(d.faces);
+    std::vector<const Picture*> sources, targets;
     for (uint32_t f = 0; f < d.faces; ++f) {
         levels[f] = mip_images(host, in, l, f, p.mips, opt);
         sources.push_back(&levels[f][0]);

@@ -2,11 +2,11 @@
 // mip chain and fallback, quantizes P8, lays out and swizzles the file.
 #pragma once
 
+#include "resampling.hpp"
 #include "xtf_layout.hpp"
 
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"
-#include "core/image_ops.hpp"
 
 #include <array>
 #include <optional>
@@ -32,12 +32,11 @@ struct XtfWriteOptions {
     std::optional<uint32_t> flags;                    // as given, except ENVMAP and NOMIP which follow the data
     std::optional<bool> nomip;                        // default off
     bool dither = true;                               // P8 only
-    // Mip and fallback resampling, each level straight from mip 0. Mitchell on
-    // premultiplied alpha in the stored (not linear) space reproduces vtfpp
-    // (stb_image_resize2 defaults) to within rounding on the fixtures.
-    Filter filter = Filter::Mitchell;
-    bool premultiply_alpha = true;
-    bool linear_light = false;
+    // Mips the texture lacks and fallback images, through the host's resample
+    // service. Mitchell on premultiplied alpha in the stored (not linear)
+    // space reproduces vtfpp (stb_image_resize2 defaults) to within rounding
+    // on the fixtures.
+    ResampleSettings resampling;
     std::optional<uint8_t> mip_skip;                  // default 0
     std::optional<float> bumpmap_scale;               // default 1
     std::optional<std::array<float, 3>> reflectivity; // computed from mip 0 when absent

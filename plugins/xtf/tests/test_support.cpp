@@ -1,6 +1,8 @@
 #include "test_support.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/testing/fake_host.hpp"
+#include "core/image_ops.hpp"
 #include "core/pixel_convert.hpp"
 
 #include <dlfcn.h>
@@ -51,19 +53,8 @@ namespace {
 
 const af_codec* g_bc = nullptr;
 bool g_bc_tried = false;
-af_host g_host{}, g_host_mt{};
 
-void serial_for(uint64_t b, uint64_t e, uint64_t, af_range_fn fn, void* ctx) { fn(ctx, b, e); }
-
-void threaded_for(uint64_t b, uint64_t e, uint64_t grain, af_range_fn fn, void* ctx) {
-    unsigned n = std::max(1u, std::thread::hardware_concurrency());
-    uint64_t total = e - b;
-    if (total <= grain || n == 1) return fn(ctx, b, e);
-    uint64_t chunk = std::max<uint64_t>(grain, (total + n - 1) / n);
-    std::vector<std::thread> ts;
-    for (uint64_t s = b; s < e; s += chunk) ts.emplace_back([=] { fn(ctx, s, std::min(e, s + chunk)); });
-    for (auto& t : ts) t.join();
-}
+af::sdk::testing::FakeHost& fake();
 
 const af_codec* bc_codec(uint32_t format) {
     if (!g_bc_tried) {
@@ -71,7 +62,7 @@ const af_codec* bc_codec(uint32_t format) {
         fs::path so = fs::path(XTF_PLUGIN_DIR) / "af_bc.so";
         if (void* lib = fs::exists(so) ? dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr) {
             auto entry = reinterpret_cast<af_plugin_entry_fn>(dlsym(lib, AF_ENTRY_SYMBOL));
-            const af_plugin* p = entry ? entry(&g_host) : nullptr;
+            const af_plugin* p = entry ? entry(fake().get()) : nullptr;
             for (uint32_t i = 0; p && i < p->codec_count; ++i)
                 if (p->codecs[i]) g_bc = p->codecs[i];
         }
@@ -98,7 +89,7 @@ af_status convert(const af_surface* src, af_surface* dst, const af_options* opts
                            src->depth,
                            reinterpret_cast<uint8_t*>(rgba.data()),
                            rgba.size() * 4};
-            if (auto s = c->decode(&g_host, src, &tmp, opts, err); s != AF_OK)
+            if (auto s = c->decode(fake().get(), src, &tmp, opts, err); s != AF_OK)
                 throw af::sdk::Error(s, err->message, err->offset);
         } else {
             af::decode_texels(src->format, src->data, src->size, src->width, src->height * src->depth, rgba.data());
@@ -112,7 +103,7 @@ af_status convert(const af_surface* src, af_surface* dst, const af_options* opts
                            src->depth,
                            reinterpret_cast<uint8_t*>(rgba.data()),
                            rgba.size() * 4};
-            if (auto s = c->encode(&g_host, &tmp, dst, opts, err); s != AF_OK)
+            if (auto s = c->encode(fake().get(), &tmp, dst, opts, err); s != AF_OK)
                 throw af::sdk::Error(s, err->message, err->offset);
         } else {
             af::encode_texels(dst->format, rgba.data(), dst->width, dst->height * dst->depth, dst->data, dst->size);
@@ -120,29 +111,56 @@ af_status convert(const af_surface* src, af_surface* dst, const af_options* opts
     });
 }
 
-void init(af_host& h, bool threaded) {
-    af::sdk::init_header(h);
-    h.host_version = "xtf-tests";
-    h.alloc = [](uint64_t n) -> void* { return std::malloc(n); };
-    h.free = [](void* p) { std::free(p); };
-    h.log = [](int32_t, const char*) {};
-    h.cancelled = []() -> int32_t { return 0; };
-    h.progress = [](uint64_t, uint64_t) {};
-    h.parallel_for = threaded ? threaded_for : serial_for;
-    h.convert = convert;
-    h.max_texture_bytes = 1ull << 32;
-    h.max_dimension = 65536;
-    h.max_surfaces = 1u << 20;
+// What the host's resample service does: the core's resize with the table's options.
+af_status resample(const af_surface* src, af_surface* dst, const af_resample_options* o, af_error* err) {
+    return af::sdk::guard(err, [&] {
+        const bool is8 = src->format != af::FMT_R32G32B32A32_FLOAT;
+        const bool srgb = src->format == af::FMT_R8G8B8A8_UNORM_SRGB || (o && (o->flags & AF_RESAMPLE_SRGB));
+        af::Image in =
+            is8 ? af::Image::make8(src->width, src->height, srgb) : af::Image::makef(src->width, src->height, srgb);
+        if (is8)
+            std::memcpy(in.rgba8.data(), src->data, in.rgba8.size());
+        else
+            std::memcpy(in.rgba32f.data(), src->data, in.rgba32f.size() * sizeof(float));
+        af::ResizeOptions ro;
+        if (o) {
+            static constexpr af::Filter kFilters[] = {af::Filter::Kaiser,   af::Filter::Box,      af::Filter::Triangle,
+                                                      af::Filter::Lanczos3, af::Filter::Mitchell, af::Filter::Point};
+            ro.filter = kFilters[o->filter];
+            ro.edge = o->edge == AF_EDGE_WRAP ? af::Edge::Wrap : af::Edge::Clamp;
+            ro.linear_light = o->flags & AF_RESAMPLE_LINEAR_LIGHT;
+            ro.premultiply_alpha = o->flags & AF_RESAMPLE_PREMULTIPLIED_ALPHA;
+        }
+        const af::Image out = af::resize(in, dst->width, dst->height, ro);
+        if (is8)
+            std::memcpy(dst->data, out.rgba8.data(), out.rgba8.size());
+        else
+            std::memcpy(dst->data, out.rgba32f.data(), out.rgba32f.size() * sizeof(float));
+    });
+}
+
+// One host for every test (the plugin under test keeps the table it was
+// loaded with): convert through the core and af_bc, resample through the core.
+af::sdk::testing::FakeHost& fake() {
+    static af::sdk::testing::FakeHost h;
+    static const bool wired = [] {
+        h.on_convert = convert;
+        h.on_resample = resample;
+        h.table().max_texture_bytes = 1ull << 32;
+        h.table().max_dimension = 65536;
+        h.table().max_surfaces = 1u << 20;
+        return true;
+    }();
+    (void)wired;
+    return h;
 }
 
 } // namespace
 
 const af_host* host(bool threaded) {
-    if (!g_host.struct_size) {
-        init(g_host, false);
-        init(g_host_mt, true);
-    }
-    return threaded ? &g_host_mt : &g_host;
+    af::sdk::testing::FakeHost& h = fake();
+    h.set_threads(threaded ? std::max(2u, std::thread::hardware_concurrency()) : 0);
+    return h.get();
 }
 
 bool bc_codec_available() {

@@ -1,5 +1,5 @@
-// Shared by the XTF tests: a small in-process af_host (with the BC codec
-// plugin when it has been built), SHA-256 and file helpers.
+// Shared by the XTF tests: the SDK's FakeHost wired to the core and the BC
+// codec plugin (when it has been built), SHA-256 and file helpers.
 #pragma once
 
 #include "assetforge/plugin_abi.h"
@@ -21,7 +21,7 @@ std::vector<std::string> fixture_names();
 std::string sha256(const uint8_t* p, size_t n);
 inline std::string sha256(const std::vector<uint8_t>& v) { return sha256(v.data(), v.size()); }
 
-// Host services: malloc, serial or threaded parallel_for, convert through the
+// FakeHost services: serial or threaded parallel_for, resample through the core, convert through the
 // core and, for BC formats, through af_bc when it can be loaded.
 const af_host* host(bool threaded = false);
 bool bc_codec_available();

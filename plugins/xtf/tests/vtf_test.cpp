@@ -260,7 +260,7 @@ TEST_CASE("vtf → xtf with a NaN reflectivity in the VTF header writes a define
     VtfFile v = read_vtf(bytes.data(), bytes.size(), xtftest::host());
     REQUIRE(std::isnan(v.header.reflectivity[0]));
     XtfWriteOptions opt;
-    opt.filter = af::Filter::Box;
+    opt.resampling.filter = AF_FILTER_BOX;
     auto x = vtf_to_xtf(xtftest::host(), v, opt);
     XtfFile back = read_xtf(x.data(), x.size(), xtftest::host());
     CHECK(back.header.width == v.header.width);
