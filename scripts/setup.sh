@@ -9,7 +9,8 @@ packages=(
   libboost-dev libboost-program-options-dev libboost-filesystem-dev  # DLL loading, CLI, paths
   libtbb-dev                                    # parallel execution
   libyaml-cpp-dev                               # pipeline.yaml
-  libpng-dev zlib1g-dev                         # PNG I/O
+  libpng-dev zlib1g-dev                         # PNG reading (libpng), zip streams
+  libdeflate-dev                                # PNG writing: fast deflate and CRC-32
   nlohmann-json3-dev                            # --json output, reports, manifests
   libsqlite3-dev                                # incremental build state
   libxxhash-dev                                 # content hashes

@@ -44,6 +44,7 @@ struct ConvertArgs {
     int threads = 0;
     tx::MipRequest mip_request;
     std::optional<std::pair<uint32_t, uint32_t>> resize;
+    host::OptionMap png; // PNG writer options (level, filter)
 };
 
 std::string lower(std::string s) {
@@ -62,7 +63,7 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
     const char* space = srgb ? "sRGB" : linear ? "linear" : "untagged";
     const int bits = format_info(img.desc.format)->decodes_to_float() ? 16 : 8;
     if (!a.all_surfaces) {
-        host::write_texture(ops.reg, a.out, img, "png");
+        host::write_texture(ops.reg, a.out, img, "png", a.png);
         std::printf("%s: %ux%u %s → %s (%d-bit PNG, %s)\n", a.in.string().c_str(), t.desc.width, t.desc.height,
                     name_of(t.desc.format).c_str(), a.out.string().c_str(), bits, space);
     } else {
@@ -197,6 +198,12 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
             return "--resize takes WxH, e.g. 1024x512";
         a.resize = std::make_pair(uint32_t(w), uint32_t(h));
     }
+    if (vm.count("png-level")) {
+        const int lv = vm["png-level"].as<int>();
+        if (lv < 0 || lv > 12) return "--png-level takes 0 (stored) to 12 (smallest)";
+        a.png["level"] = std::to_string(lv);
+    }
+    if (vm.count("png-filter")) a.png["filter"] = std::string(vm["png-filter"].as<std::string>());
     a.threads = vm["threads"].as<int>();
     if (a.threads < 0) return "--threads must be 0 (all cores) or more";
     const bool png_out = is_png(a.out);
@@ -204,6 +211,7 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
         return "--format applies to container output (DDS); PNG output is decoded";
     if (png_out && (a.mips || !a.like.empty()))
         return "--mips/--no-mips/--like apply to container output; use --mip or --all-surfaces";
+    if (!png_out && !a.png.empty()) return "--png-level/--png-filter apply to PNG output";
     if (!png_out && a.all_surfaces) return "--all-surfaces writes PNGs: give an OUT ending in .png";
     if (a.all_surfaces && (a.mip || a.face || a.layer))
         return "--all-surfaces writes every surface; drop --mip/--face/--layer";
@@ -239,6 +247,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         "grey-in-red", "the shader reads greyscale from red alone: auto may store grey images as BC4")(
         "wrap", "tiling texture: filters wrap around the edges")("clamp", "filters clamp at the edges (default)")(
         "resize", po::value<std::string>(), "resize the top level to WxH before anything else")(
+        "png-level", po::value<int>(), "PNG output: deflate level 0 (stored) … 12 (smallest); default 1")(
+        "png-filter", po::value<std::string>(), "PNG output: row filter auto|none|sub|up|paeth (default auto)")(
         "in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
     po::positional_options_description pos;
     pos.add("in", 1).add("out", 1);

@@ -2,6 +2,7 @@
 
 #include "assetforge/plugin.hpp"
 #include "core/atomic_file.hpp"
+#include "core/png_write.hpp"
 
 #include <png.h>
 
@@ -30,12 +31,6 @@ void read_fn(png_structp png, png_bytep out, png_size_t n) {
     memcpy(out, s->data.data() + s->pos, n);
     s->pos += n;
 }
-
-void write_fn(png_structp png, png_bytep in, png_size_t n) {
-    auto* v = static_cast<std::vector<uint8_t>*>(png_get_io_ptr(png));
-    v->insert(v->end(), in, in + n);
-}
-void flush_fn(png_structp) {}
 
 uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
 
@@ -202,35 +197,6 @@ bool read_png(ReadState* state, Decoded* d, std::string* err) {
     return true;
 }
 
-// Only plain locals live across setjmp here, so longjmp cannot clobber them.
-bool write_rows(std::vector<uint8_t>* out, png_bytep* rows, uint32_t w, uint32_t h, int depth, int ctype, bool srgb,
-                bool linear, int level, std::string* err) {
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, err, png_fail, png_warn);
-    png_infop info = png ? png_create_info_struct(png) : nullptr;
-    if (!info) {
-        png_destroy_write_struct(&png, nullptr);
-        *err = "out of memory";
-        return false;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        return false;
-    }
-    png_set_write_fn(png, out, write_fn, flush_fn);
-    png_set_compression_level(png, level);
-    png_set_IHDR(png, info, w, h, depth, ctype, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    if (srgb)
-        png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
-    else if (linear)
-        png_set_gAMA(png, info, 1.0);
-    png_write_info(png, info);
-    png_write_image(png, rows);
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    return true;
-}
-
 } // namespace
 
 bool is_png(std::span<const uint8_t> head) { return head.size() >= 8 && png_sig_cmp(head.data(), 0, 8) == 0; }
@@ -277,14 +243,8 @@ std::vector<uint8_t> encode_png_1bit(const Image& img, const PngWriteOptions& op
             const bool on = img.is_float() ? img.rgba32f[i * 4] >= 0.5f : img.rgba8[i * 4] >= 128;
             if (on) buf[y * stride + x / 8] |= uint8_t(0x80 >> (x & 7)); // PNG packs MSB first
         }
-    std::vector<png_bytep> rows(img.height);
-    for (uint32_t y = 0; y < img.height; ++y) rows[y] = buf.data() + size_t(y) * stride;
-    std::vector<uint8_t> out;
-    std::string err;
-    if (!write_rows(&out, rows.data(), img.width, img.height, 1, PNG_COLOR_TYPE_GRAY, img.srgb, opt.tag_linear,
-                    opt.compression, &err))
-        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "PNG encoder: " + err);
-    return out;
+    return write_png_stream(buf.data(), {img.width, img.height, 1, PNG_COLOR_TYPE_GRAY, 1}, {img.srgb, opt.tag_linear},
+                            opt.compression, opt.filter);
 }
 } // namespace
 
@@ -319,16 +279,10 @@ std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt) {
             }
         }
     }
-    std::vector<png_bytep> rows(img.height);
-    for (uint32_t y = 0; y < img.height; ++y) rows[y] = buf.data() + size_t(y) * img.width * channels * bpc;
     int ctype = opt.grey ? (channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_GRAY_ALPHA)
                          : (channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA);
-    std::vector<uint8_t> out;
-    std::string err;
-    if (!write_rows(&out, rows.data(), img.width, img.height, opt.bit_depth, ctype, img.srgb, opt.tag_linear,
-                    opt.compression, &err))
-        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "PNG encoder: " + err);
-    return out;
+    return write_png_stream(buf.data(), {img.width, img.height, opt.bit_depth, ctype, channels},
+                            {img.srgb, opt.tag_linear}, opt.compression, opt.filter);
 }
 
 void write_png_file(const std::filesystem::path& path, const Image& img, const PngWriteOptions& opt) {

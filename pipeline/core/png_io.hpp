@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/image.hpp"
+#include "core/png_write.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -16,7 +17,8 @@ struct PngWriteOptions {
     int bit_depth = 8;       // 8 or 16; 1 for grey without alpha (masks)
     bool drop_alpha = false; // write RGB when true
     bool grey = false;       // write a grey(+alpha) PNG from the R channel
-    int compression = 6;     // zlib level 0..9
+    int compression = 6;     // deflate level 0..12 (libdeflate; 1-9 mean what zlib's do, roughly)
+    PngFilter filter = PngFilter::Auto;
     bool tag_linear = false; // write gAMA 1.0 for a non-sRGB image (else no colour chunk)
 };
 
