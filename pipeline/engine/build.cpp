@@ -181,6 +181,7 @@ class Build {
           progress_(out_, progress_mode()) {
         root_fd_ = ::open(root_str_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (root_fd_ < 0) root_fd_ = AT_FDCWD; // then only absolute paths are stat'ed correctly: fall back below
+        if (!opt_.trace_file.empty()) trace_.enable();
     }
     ~Build() {
         if (root_fd_ >= 0) ::close(root_fd_);
@@ -704,6 +705,7 @@ class Build {
         }
         progress_.started(job.name + ": " + res.input);
         auto t0 = std::chrono::steady_clock::now();
+        const int64_t action_ts = trace_.now_us();
         std::shared_ptr<const ActionRecord> rec;
         std::string step_name = "read";
         std::vector<std::string> tools;
@@ -711,6 +713,7 @@ class Build {
         try {
             for (const auto& in : inputs)
                 if (!in.link_escape.empty()) throw std::runtime_error(in.link_escape);
+            const int64_t key_ts = trace_.now_us();
             Hasher ih;
             for (auto& in : inputs) {
                 if (!in.hash) {
@@ -724,6 +727,7 @@ class Build {
             if (!j.param_reads.empty())
                 hash_param_reads(j.param_reads, job, p_.root, *store_, ih, inputs.size() == 1 ? inputs[0].name : "");
             Hash128 input_hash = ih.digest();
+            trace_.add("key", job.name, res.input, key_ts, trace_.now_us() - key_ts);
             Hasher kh;
             field(kh, j.signature);
             field(kh, input_hash);
@@ -771,7 +775,12 @@ class Build {
             for (const auto& in : inputs) files.push_back({in.rel, in.abs});
             BudgetLease lease(budget_, action_memory_within(job, files, budget_.limit()));
             std::vector<Item> items;
-            for (const auto& in : inputs) items.push_back(bytes_item(in.name, read_whole(in.abs)));
+            for (const auto& in : inputs) {
+                const int64_t ts = trace_.now_us();
+                items.push_back(bytes_item(in.name, read_whole(in.abs)));
+                trace_.add("read file", job.name, res.input, ts, trace_.now_us() - ts,
+                           int64_t(items.back().bytes->size()));
+            }
             std::string ext = fs::path(job.output).extension().string();
             if (!ext.empty()) ext = ext.substr(1);
             auto run_step = [&](const StepUse& s, std::vector<Item> in_items) {
@@ -781,7 +790,10 @@ class Build {
                     for (auto& it : in_items)
                         if (!it.is_texture()) {
                             if (!steps_.reader) throw std::runtime_error("no texture reader is available");
+                            const int64_t ts = trace_.now_us();
+                            const int64_t n = int64_t(it.bytes ? it.bytes->size() : 0);
                             it = steps_.reader(it, tools);
+                            trace_.add("parse", job.name, res.input, ts, trace_.now_us() - ts, n);
                         }
                 StepContext ctx{s.params, p_.root, ext, tools, res.metrics, opt_.cancelled};
                 int64_t ts = trace_.now_us();
@@ -837,13 +849,21 @@ class Build {
                 claim(w.out.native(), res);
                 if (it.is_texture()) {
                     if (!steps_.writer) throw std::runtime_error("no texture writer is available");
+                    const int64_t ts = trace_.now_us();
                     w.encoded = steps_.writer(it, w.out, tools);
+                    // "encode dds", "encode png": the container's writer (the step named encode is a codec)
+                    trace_.add("encode " + (it.container.empty() ? w.out.extension().string().substr(std::min<size_t>(
+                                                                       1, w.out.extension().string().size()))
+                                                                 : it.container),
+                               job.name, res.input, ts, trace_.now_us() - ts, int64_t(w.encoded.size()));
                 } else if (it.bytes) {
                     w.item_bytes = it.bytes.get();
                 } else {
                     throw std::runtime_error("step produced an empty item");
                 }
+                const int64_t hts = trace_.now_us();
                 w.hash = hash_bytes(w.data());
+                trace_.add("hash", job.name, res.input, hts, trace_.now_us() - hts, int64_t(w.data().size()));
             }
             for (auto& w : pending) {
                 check_no_link_escape(w.out, p_.output_root);
@@ -855,7 +875,7 @@ class Build {
                 if (w.existing == Existing::Absent || w.existing == Existing::Write) {
                     int64_t ts = trace_.now_us();
                     write_file_atomic(w.out, std::span<const uint8_t>(w.data()));
-                    trace_.add("commit", job.name, res.input, ts, trace_.now_us() - ts);
+                    trace_.add("write file", job.name, res.input, ts, trace_.now_us() - ts, int64_t(w.data().size()));
                     rec_out = {w.rel, w.hash, stat_file(w.out).value_or(FileStat{})};
                 } else if (w.existing == Existing::Keep) {
                     ++kept_edits;
@@ -882,8 +902,11 @@ class Build {
             nr.status = "built";
             res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             nr.duration_ms = res.duration_ms;
+            const int64_t rts = trace_.now_us();
             store_->put_action(nr);
+            trace_.add("commit", job.name, res.input, rts, trace_.now_us() - rts); // the build state
             res.status = "built";
+            trace_.add("action", job.name, res.input, action_ts, trace_.now_us() - action_ts);
             return done;
         } catch (const Cancelled&) {
             res.status = "not-run";
@@ -913,6 +936,7 @@ class Build {
             }
             produced.clear();
             done.failed = true;
+            trace_.add("action", job.name, res.input, action_ts, trace_.now_us() - action_ts);
             return done;
         }
     }

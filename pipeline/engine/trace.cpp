@@ -13,19 +13,31 @@ int64_t TraceLog::now_us() const {
     return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0_).count();
 }
 
-void TraceLog::add(std::string name, std::string category, std::string input, int64_t start_us, int64_t dur_us) {
+void TraceLog::add(std::string name, std::string category, std::string input, int64_t start_us, int64_t dur_us,
+                   int64_t bytes) {
+    if (!on_) return;
     int tid = tbb::this_task_arena::current_thread_index();
     std::lock_guard lk(mu_);
-    events_.push_back({std::move(name), std::move(category), std::move(input), start_us, dur_us, tid < 0 ? 0 : tid});
+    events_.push_back(
+        {std::move(name), std::move(category), std::move(input), start_us, dur_us, tid < 0 ? 0 : tid, bytes});
 }
 
 void TraceLog::write(const std::filesystem::path& file) const {
     nlohmann::json events = nlohmann::json::array();
     {
         std::lock_guard lk(mu_);
-        for (const auto& e : events_)
-            events.push_back({{"name", e.name}, {"cat", e.cat}, {"ph", "X"}, {"ts", e.ts}, {"dur", e.dur},
-                              {"pid", 1}, {"tid", e.tid}, {"args", {{"input", e.input}}}});
+        for (const auto& e : events_) {
+            nlohmann::json args = {{"input", e.input}};
+            if (e.bytes >= 0) args["bytes"] = e.bytes;
+            events.push_back({{"name", e.name},
+                              {"cat", e.cat},
+                              {"ph", "X"},
+                              {"ts", e.ts},
+                              {"dur", e.dur},
+                              {"pid", 1},
+                              {"tid", e.tid},
+                              {"args", args}});
+        }
     }
     nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
     write_file_atomic(file, doc.dump(1));

@@ -1,5 +1,9 @@
 // Chrome trace-event JSON (opens in Perfetto / chrome://tracing): one
-// complete event ("ph": "X") per step of every action.
+// complete event ("ph": "X") per action ("action") and per phase inside it:
+// "read file" (I/O), "key" (input hashes), "parse" (the container's reader),
+// each step by name, "encode dds" / "encode png" / … (the output container's
+// writer), "hash", "write file" (atomic write) and "commit" (build state),
+// with the bytes each handled in its args.
 #pragma once
 
 #include <chrono>
@@ -11,20 +15,41 @@
 namespace af::engine {
 
 class TraceLog {
-public:
+  public:
     TraceLog();
+    // Events are kept only once enabled (a build asked for --trace): a no-op
+    // build of 10,000 files records nothing.
+    void enable() { on_ = true; }
+    bool on() const { return on_; }
     // Microseconds since the log was created.
     int64_t now_us() const;
-    void add(std::string name, std::string category, std::string input, int64_t start_us, int64_t dur_us);
+    void add(std::string name, std::string category, std::string input, int64_t start_us, int64_t dur_us,
+             int64_t bytes = -1);
+    // Times fn() and adds it as one event; returns what fn returns.
+    template <class F>
+    auto span(const char* name, const std::string& category, const std::string& input, F&& fn, int64_t bytes = -1) {
+        const int64_t ts = now_us();
+        struct Add {
+            TraceLog& log;
+            const char* name;
+            const std::string& cat;
+            const std::string& input;
+            int64_t ts, bytes;
+            ~Add() { log.add(name, cat, input, ts, log.now_us() - ts, bytes); }
+        } add{*this, name, category, input, ts, bytes};
+        return fn();
+    }
     void write(const std::filesystem::path& file) const; // atomically
 
-private:
+  private:
     struct Event {
         std::string name, cat, input;
         int64_t ts, dur;
         int tid;
+        int64_t bytes;
     };
     std::chrono::steady_clock::time_point t0_;
+    bool on_ = false;
     mutable std::mutex mu_;
     std::vector<Event> events_;
 };
