@@ -36,7 +36,7 @@ std::vector<Slice> slices(const fs::path& trace) {
 
 } // namespace
 
-TEST_CASE("--trace: each action's phases are slices with their bytes, covering the action's time", "[trace][e2e]") {
+TEST_CASE("build --trace: each action's phases are slices with their bytes, covering the action's time", "[trace][e2e]") {
     TempDir t("af-trace-test");
     t.copy(kData / "images" / "a_palm_b.png", "seed.png");
     for (const char* n : {"a", "b"})
@@ -75,7 +75,7 @@ TEST_CASE("--trace: each action's phases are slices with their bytes, covering t
     }
 }
 
-TEST_CASE("--trace: a build where every action failed still writes its trace", "[trace][e2e]") {
+TEST_CASE("build --trace: a build where every action failed still writes its trace", "[trace][e2e]") {
     TempDir t("af-trace-fail");
     t.write("src/bad.png", "\x89PNG\r\n\x1a\nnot really");
     t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"

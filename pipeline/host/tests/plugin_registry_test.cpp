@@ -99,8 +99,10 @@ TEST_CASE("the built-in PNG container declares its options") {
     REQUIRE(c);
     REQUIRE(c.item->read_options != nullptr);
     CHECK(c.item->read_option_count == 0);
-    REQUIRE(c.item->write_option_count == 6);
+    REQUIRE(c.item->write_option_count == 8);
     CHECK(std::string(c.item->write_options[3]->name) == "bit_depth");
+    CHECK(std::string(c.item->write_options[6]->name) == "level"); // 0-12, libdeflate
+    CHECK(std::string(c.item->write_options[7]->name) == "filter");
     REQUIRE(c.item->meta_keys != nullptr);
     CHECK(c.item->meta_keys[0] == nullptr);
 }
