@@ -67,7 +67,7 @@ jobs:
         CHECK(out.find('\x1b') == std::string::npos);
         CHECK(out.find('\x07') == std::string::npos);
     };
-    auto status = run_cli("status", t.path());
+    auto status = run_cli("status -v", t.path()); // -v lists each action
     INFO(status.out);
     CHECK_THAT(status.out, Catch::Contains("src/a\\x0aFAKE: x.png"));
     check(status.out);

@@ -36,7 +36,8 @@ std::vector<Slice> slices(const fs::path& trace) {
 
 } // namespace
 
-TEST_CASE("build --trace: each action's phases are slices with their bytes, covering the action's time", "[trace][e2e]") {
+TEST_CASE("build --trace: each action's phases are slices with their bytes, covering the action's time",
+          "[trace][e2e]") {
     TempDir t("af-trace-test");
     t.copy(kData / "images" / "a_palm_b.png", "seed.png");
     for (const char* n : {"a", "b"})

@@ -236,7 +236,7 @@ class Build {
         TaskHandoff::pass();
         progress_.finish();
         store_->flush();
-        if (opt_.dry_run) report_orphans();
+        if (opt_.dry_run && !opt_.status_json) report_orphans();
         store_->flush();
         if (marker && marker->previous_build_was_killed()) sweep_temporaries(started);
         if (opt_.exiting_after) store_->close();
@@ -1168,17 +1168,58 @@ class Build {
         if (opt_.quiet) return;
         char buf[64];
         snprintf(buf, sizeof buf, "%.2fs", secs);
-        if (opt_.dry_run) {
-            size_t would = 0;
-            for (const auto& a : summary_.actions) would += a.status == "would-run";
-            out_ << would << " action(s) would run, " << summary_.up_to_date << " up to date, " << summary_.removed
-                 << " stale to remove\n";
-            return;
-        }
+        if (opt_.dry_run) return print_status();
         out_ << summary_.built << " built, " << summary_.up_to_date << " up to date, " << summary_.failed << " failed, "
              << summary_.removed << " removed";
         if (summary_.not_run) out_ << ", " << summary_.not_run << " not run";
         out_ << " (" << buf << ")\n";
+    }
+
+    // `status`: per job, how many actions would run and why (files only with
+    // -v, which explains each), or every action as JSON: a tree of 8,000
+    // files is a few lines, not 8,000.
+    void print_status() {
+        size_t would = 0;
+        for (const auto& a : summary_.actions) would += a.status == "would-run";
+        if (opt_.status_json) {
+            nlohmann::json actions = nlohmann::json::array();
+            for (const auto& a : summary_.actions)
+                actions.push_back({{"job", a.job}, {"input", a.input}, {"status", a.status}, {"reason", a.reason}});
+            nlohmann::json doc = {{"would_run", would},
+                                  {"up_to_date", summary_.up_to_date},
+                                  {"stale_to_remove", summary_.removed},
+                                  {"actions", actions}};
+            out_ << doc.dump(1) << "\n";
+            return;
+        }
+        std::map<std::string, std::map<std::string, size_t>> by_job; // job → reason → count
+        std::map<std::string, size_t> current;
+        for (const auto& a : summary_.actions) {
+            if (a.status == "would-run")
+                ++by_job[a.job][a.reason];
+            else if (a.status == "up-to-date")
+                ++current[a.job];
+            else if (a.status == "would-remove")
+                ++by_job[a.job]["stale output to remove"];
+        }
+        for (const auto& j : p_.jobs) {
+            auto it = by_job.find(j.name);
+            const size_t up = current.count(j.name) ? current[j.name] : 0;
+            if (it == by_job.end() && !up) continue;
+            std::string line = "  " + j.name + ":";
+            size_t n = 0;
+            std::string why;
+            if (it != by_job.end())
+                for (const auto& [reason, count] : it->second) {
+                    n += count;
+                    why += (why.empty() ? "" : "; ") + std::to_string(count) + " " + reason;
+                }
+            if (n) line += " " + std::to_string(n) + " would run (" + why + ")";
+            if (up) line += std::string(n ? "," : "") + " " + std::to_string(up) + " up to date";
+            out_ << printable_name(line) << "\n";
+        }
+        out_ << would << " action(s) would run, " << summary_.up_to_date << " up to date, " << summary_.removed
+             << " stale to remove" << (opt_.explain ? "" : " (-v lists them)") << "\n";
     }
 
     const Pipeline& p_;

@@ -22,6 +22,7 @@ struct BuildOptions {
     bool fail_fast = false; // stop starting actions after the first failure
     bool quiet = false;
     bool dry_run = false;          // `status`: decide, never run
+    bool status_json = false;      // `status --json`: every action as JSON instead of the per-job summary
     bool overwrite_edited = false; // replace outputs that differ from what the build last wrote
     int progress = -1;             // 1 refreshing line, 0 plain lines, -1 decide by isatty
     std::string trace_file, report_file;

@@ -72,6 +72,10 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
                            kind == CommandKind::Clean
                                ? "also remove outputs edited since the build wrote them"
                                : "replace outputs that differ from what the build last wrote (discards edits)");
+    bool verbose = false;
+    if (kind == CommandKind::Status)
+        desc.add_options()("verbose,v", po::bool_switch(&verbose), "list every action that would run, and why")(
+            "json", po::bool_switch(&a.opt.status_json), "every action (job, input, status, reason) as JSON");
     if (kind == CommandKind::Clean)
         desc.add_options()("orphans", po::bool_switch(&orphans),
                            "remove instead the outputs that other configurations (other -D values) of this output "
@@ -170,7 +174,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         return 2;
     }
     a.opt.dry_run = kind == CommandKind::Status;
-    if (a.opt.dry_run) a.opt.explain = true;
+    if (a.opt.dry_run) a.opt.explain = verbose || a.opt.explain;
     a.opt.cancelled = [] { return host::cancel_requested(); };
     a.opt.tool_identity = [&reg](const std::string& name) -> std::string {
         for (const auto& pl : reg.plugins())

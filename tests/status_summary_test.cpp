@@ -1,0 +1,44 @@
+// `status`: a summary per job by default (a tree of 8,000 files is a few
+// lines), each action with -v, every action as JSON with --json.
+#include "cli_run.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using af::test::run_cli;
+using af::test::TempDir;
+
+namespace {
+const fs::path kData = AF_TEST_DATA;
+}
+
+TEST_CASE("status summarises per job; -v lists each action, --json every action", "[status][e2e]") {
+    TempDir t("af-status-summary");
+    t.copy(kData / "images" / "a_palm_b.png", "src/a.png");
+    t.copy(kData / "images" / "g_caustics.png", "src/b.png");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+                             "    steps: [ { encode: { format: bc1 } } ]\n    output: \"out/{stem}.dds\"\n");
+    auto r = run_cli("status", t.path());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("  dds: 2 would run (2 new input)"));
+    CHECK_THAT(r.out, Catch::Contains("2 action(s) would run, 0 up to date"));
+    CHECK(r.out.find("src/a.png") == std::string::npos); // no file list by default
+    r = run_cli("status -v", t.path());
+    CHECK_THAT(r.out, Catch::Contains("explain: dds: src/a.png: new input"));
+    REQUIRE(run_cli("build", t.path()).code == 0);
+    t.copy(kData / "images" / "d_dark-wall-wood_crop256.png", "src/b.png");
+    r = run_cli("status --json", t.path());
+    INFO(r.out);
+    auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc.at("would_run") == 1);
+    CHECK(doc.at("up_to_date") == 1);
+    bool seen = false;
+    for (const auto& a : doc.at("actions"))
+        if (a.at("input") == "src/b.png") seen = a.at("status") == "would-run" && a.at("reason") != "";
+    CHECK(seen);
+}
