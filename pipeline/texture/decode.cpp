@@ -8,20 +8,19 @@ namespace af::texture {
 
 bool snorm_like(const FormatInfo& f) { return f.is_signed() && !(f.flags & fmtflag::hdr); }
 
-void signed_to_unit(Image& img) {
-    for (size_t i = 0; i < img.rgba32f.size(); ++i)
-        if (i % 4 != 3) img.rgba32f[i] = img.rgba32f[i] * 0.5f + 0.5f;
+void map_colour(float* rgba, size_t count, float scale, float bias) {
+    for (size_t i = 0; i < count; ++i)
+        if (i % 4 != 3) rgba[i] = rgba[i] * scale + bias;
 }
+
+void signed_to_unit(Image& img) { map_colour(img.rgba32f.data(), img.rgba32f.size(), 0.5f, 0.5f); }
 
 namespace {
 
 // Colour channels of signed data from -1..1 to 0..1; alpha is left alone.
 // (HDR formats such as BC6H SF16 keep their values: they are not -1..1.)
 void signed_to_unit(Texture& t) {
-    float* px = reinterpret_cast<float*>(t.data.data());
-    const size_t n = t.data.size() / sizeof(float);
-    for (size_t i = 0; i < n; ++i)
-        if (i % 4 != 3) px[i] = px[i] * 0.5f + 0.5f;
+    map_colour(reinterpret_cast<float*>(t.data.data()), t.data.size() / sizeof(float), 0.5f, 0.5f);
 }
 
 std::string preview_note(uint32_t format) {

@@ -1,4 +1,5 @@
 #include "texture/format_names.hpp"
+#include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
 
 #include "assetforge/plugin.hpp"
@@ -36,30 +37,11 @@ double psnr_rgb(const Texels& a, const Texels& b) {
     return mse <= 0 ? 99.0 : 10.0 * std::log10(1.0 / mse);
 }
 
-// The first `n` levels of every layer and face.
-Texture first_levels(const Texture& t, uint32_t n) {
-    TextureDesc d = t.desc;
-    d.mips = n;
-    Texture out(d);
-    out.meta = t.meta;
-    out.palette = t.palette;
-    for (uint32_t l = 0; l < d.layers; ++l)
-        for (uint32_t f = 0; f < d.faces; ++f)
-            for (uint32_t m = 0; m < n; ++m) {
-                SurfaceRef s = t.surface(l, f, m);
-                std::memcpy(out.surface(l, f, m).data, s.data, s.size);
-            }
-    return out;
-}
-
 // Unsigned data going into a signed format: 0..1 → -1..1, the inverse of
 // what decode does, so a normal map edited as a PNG goes back into BC5_SNORM.
 Texture unit_to_signed(Ops& ops, const Texture& t) {
     Texture f = host::convert_texture(ops.reg, t, FMT_R32G32B32A32_FLOAT);
-    float* px = reinterpret_cast<float*>(f.data.data());
-    const size_t n = f.data.size() / sizeof(float);
-    for (size_t i = 0; i < n; ++i)
-        if (i % 4 != 3) px[i] = px[i] * 2.0f - 1.0f;
+    map_colour(reinterpret_cast<float*>(f.data.data()), f.data.size() / sizeof(float), 2.0f, -1.0f);
     return f;
 }
 

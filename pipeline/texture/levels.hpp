@@ -18,6 +18,9 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>
 // from -1..1 to 0..1, as a PNG and the mip filter for normals expect.
 bool snorm_like(const FormatInfo& f);
 void signed_to_unit(Image& img);
+// v → v·scale + bias on the colour channels of `count` RGBA floats (alpha kept):
+// (0.5, 0.5) maps -1..1 to 0..1, (2, -1) maps it back.
+void map_colour(float* rgba, size_t count, float scale, float bias);
 
 // The pixel format an Image is stored in.
 uint32_t image_format(const Image& img);

@@ -25,10 +25,12 @@ Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
     img.width = s.width;
     img.height = s.height;
     img.srgb = is_srgb(t);
-    uint64_t chain = 0;
-    for (uint32_t m = 0; m < full_mip_count(s.width, s.height); ++m)
-        chain += uint64_t(mip_extent(s.width, m)) * mip_extent(s.height, m) * 4;
-    img.rgba8.reserve(chain);
+    TextureDesc chain;
+    chain.format = FMT_R8G8B8A8_UNORM;
+    chain.width = s.width;
+    chain.height = s.height;
+    chain.mips = full_mip_count(s.width, s.height);
+    img.rgba8.reserve(texture_bytes(chain));
     img.rgba8.assign(s.data, s.data + s.size);
     return img;
 }

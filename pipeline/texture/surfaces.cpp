@@ -44,20 +44,22 @@ Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t
     return out;
 }
 
-Texture top_level(const Texture& t) {
-    if (t.desc.mips == 1) return t;
+Texture first_levels(const Texture& t, uint32_t n) {
     TextureDesc d = t.desc;
-    d.mips = 1;
+    d.mips = n;
     Texture out(d);
     out.meta = t.meta;
     out.palette = t.palette;
     for (uint32_t l = 0; l < d.layers; ++l)
-        for (uint32_t f = 0; f < d.faces; ++f) {
-            SurfaceRef s = t.surface(l, f, 0);
-            std::memcpy(out.surface(l, f, 0).data, s.data, s.size);
-        }
+        for (uint32_t f = 0; f < d.faces; ++f)
+            for (uint32_t m = 0; m < n; ++m) {
+                SurfaceRef s = t.surface(l, f, m);
+                std::memcpy(out.surface(l, f, m).data, s.data, s.size);
+            }
     return out;
 }
+
+Texture top_level(const Texture& t) { return t.desc.mips == 1 ? t : first_levels(t, 1); }
 
 Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>&& levels) {
     const Image& top = levels.at(0).at(0);

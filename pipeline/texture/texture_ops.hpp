@@ -50,6 +50,8 @@ void retag(Texture& t, ColourTag tag);
 Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 // One surface as a texture of its own; range errors name the option.
 Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
+// The first `n` levels (n ≤ desc.mips) of every layer and face.
+Texture first_levels(const Texture& t, uint32_t n);
 // The top level of every layer and face.
 Texture top_level(const Texture& t);
 
