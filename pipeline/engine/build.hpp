@@ -3,6 +3,7 @@
 // by file into the jobs that take them `from` it, and the state is updated.
 #pragma once
 
+#include "engine/action_status.hpp"
 #include "engine/config.hpp"
 #include "engine/step.hpp"
 
@@ -36,6 +37,17 @@ struct BuildOptions {
     // is closed, but the in-memory state (10,000s of records) is left for the
     // OS to reclaim; freeing it piece by piece was a visible part of a no-op build.
     bool exiting_after = false;
+    // A shared cache speaking Bazel's HTTP remote-cache protocol ("" = none):
+    // an out-of-date action first looks its key up there; built outputs are
+    // uploaded unless remote_upload is false (read-only consumers).
+    std::string remote_cache;
+    bool remote_upload = true;
+    // --shard I/N: only the actions of shard I of N run (count 0: all).
+    int shard_index = 0, shard_count = 0;
+    // Every loaded plugin's identity ("name@version#hash"), sorted and joined:
+    // part of the remote cache key, which must not depend on what a machine
+    // happens to record locally.
+    std::string plugin_identities;
 };
 
 struct ActionResult {
@@ -43,7 +55,7 @@ struct ActionResult {
     std::vector<std::string> inputs; // every input file (several for a gather)
     std::vector<std::string> outputs;
     std::string key;
-    std::string status; // built | up-to-date | failed | removed | not-run | would-run | would-remove
+    ActionStatus status = ActionStatus::NotRun;
     std::string reason; // why it ran (explain)
     std::string failed_step, error;
     double duration_ms = 0;
@@ -51,7 +63,7 @@ struct ActionResult {
 };
 
 struct BuildSummary {
-    size_t built = 0, up_to_date = 0, failed = 0, removed = 0, not_run = 0;
+    size_t built = 0, cached = 0, up_to_date = 0, failed = 0, removed = 0, not_run = 0, skipped = 0;
     bool cancelled = false;
     int plan_exit = 0;                 // the plan refused the build: 2 broken promise, 1 empty input
     std::vector<ActionResult> actions; // in completion order

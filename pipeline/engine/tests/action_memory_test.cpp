@@ -153,7 +153,7 @@ jobs:
     CHECK(s.failed == 1);
     CHECK(s.built == 1);
     for (const auto& a : s.actions)
-        if (a.status == "failed")
+        if (a.status == af::engine::ActionStatus::Failed)
             CHECK_THAT(a.error, Catch::Contains("src/bad.png (20000x20000 16-bit RGBA PNG)") &&
                                     Catch::Contains("memory budget of 64 MiB; raise --memory-budget"));
 }

@@ -124,7 +124,7 @@ TEST_CASE("a deleted output is rebuilt", "[incremental]") {
     CHECK(with_status(s, "built") == Strings{"second:build/first/sub/c.png"});
     CHECK(t.exists("build/second/sub/c.png"));
     for (const auto& a : s.actions)
-        if (a.status == "built") CHECK(a.reason == "output missing: build/second/sub/c.png");
+        if (a.status == af::engine::ActionStatus::Built) CHECK(a.reason == "output missing: build/second/sub/c.png");
 }
 
 TEST_CASE("an output edited by hand is never replaced silently", "[incremental][promise]") {
@@ -138,7 +138,7 @@ TEST_CASE("an output edited by hand is never replaced silently", "[incremental][
     CHECK(with_status(s, "built").empty());
     REQUIRE(with_status(s, "failed") == Strings{"first:src/a.png"});
     for (const auto& a : s.actions)
-        if (a.status == "failed")
+        if (a.status == af::engine::ActionStatus::Failed)
             CHECK_THAT(a.error, Catch::Contains("build/first/a.png") && Catch::Contains("--overwrite-edited"));
     CHECK(t.read("build/first/a.png") == "edited by hand");
     CHECK(s.exit_code() == 1);
@@ -445,7 +445,7 @@ TEST_CASE("files a step parameter names are part of the action's key", "[increme
     s = t.build(yaml);
     REQUIRE(s.failed == 1);
     for (const auto& a : s.actions)
-        if (a.status == "failed")
+        if (a.status == af::engine::ActionStatus::Failed)
             CHECK_THAT(a.error, Catch::Contains("extra/3.bin") && Catch::Contains("follow_links"));
     CHECK(t.read("out/a.txt") == "aONE");
 }

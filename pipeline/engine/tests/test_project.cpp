@@ -149,7 +149,7 @@ BuildSummary TestProject::build(const std::string& yaml, BuildOptions opt, const
 std::vector<std::string> with_status(const BuildSummary& s, const std::string& status) {
     std::vector<std::string> v;
     for (const auto& a : s.actions)
-        if (a.status == status) v.push_back(a.job + ":" + a.input);
+        if (to_string(a.status) == status) v.push_back(a.job + ":" + a.input);
     std::sort(v.begin(), v.end());
     return v;
 }

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::cli {
 
 enum class CommandKind { Build, Status, Clean };
 
 // Returns the process exit code: 0 ok, 1 something failed, 2 usage/config error.
 int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args);
 
-} // namespace af::engine
+} // namespace af::cli

@@ -1,4 +1,4 @@
-#include "engine/command_line.hpp"
+#include "cli/engine_command_line.hpp"
 
 #include "engine/build.hpp"
 #include "engine/job_selection.hpp"
@@ -17,7 +17,8 @@
 #include <iostream>
 #include <unistd.h>
 
-namespace af::engine {
+namespace af::cli {
+using namespace af::engine;
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
@@ -210,4 +211,4 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     return code;
 }
 
-} // namespace af::engine
+} // namespace af::cli

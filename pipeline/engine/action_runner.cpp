@@ -1,0 +1,91 @@
+#include "engine/action_runner.hpp"
+
+#include "engine/config.hpp"
+#include "engine/output_template.hpp"
+
+#include <set>
+
+namespace af::engine {
+namespace fs = std::filesystem;
+
+std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> items, const std::string& input_name,
+                                     const std::string& label, ActionTrail& trail) {
+    const Job& job = run.job;
+    TraceLog& trace = run.trace;
+    std::string ext = fs::path(job.output).extension().string();
+    if (!ext.empty()) ext = ext.substr(1);
+    auto cancelled = [&] { return run.cancelled && run.cancelled(); };
+    auto run_step = [&](const StepUse& s, std::vector<Item> in_items) {
+        trail.step = s.name;
+        if (cancelled()) throw Cancelled{};
+        if (s.def->takes_texture)
+            for (auto& it : in_items)
+                if (!it.is_texture()) {
+                    if (!run.steps.reader) throw std::runtime_error("no texture reader is available");
+                    const int64_t ts = trace.now_us();
+                    const int64_t n = int64_t(it.bytes ? it.bytes->size() : 0);
+                    it = run.steps.reader(it, trail.tools);
+                    trace.add("parse", job.name, label, ts, trace.now_us() - ts, n);
+                }
+        StepContext ctx{s.params, run.root, ext, trail.tools, trail.metrics, run.cancelled};
+        int64_t ts = trace.now_us();
+        auto out = s.def->run(ctx, std::move(in_items));
+        trace.add(s.name, job.name, label, ts, trace.now_us() - ts);
+        return out;
+    };
+    for (const auto& s : job.steps) {
+        std::vector<Item> next;
+        for (auto& it : items) {
+            // Not `{std::move(it)}`: an initializer list copies, and its own
+            // element (the input's bytes) would live through the step.
+            std::vector<Item> one;
+            one.push_back(std::move(it));
+            auto out = run_step(s, std::move(one));
+            for (auto& o : out) next.push_back(std::move(o));
+        }
+        items = std::move(next);
+    }
+    if (job.is_gather()) items = run_step(job.gather, std::move(items));
+    trail.step = "write";
+    if (cancelled()) throw Cancelled{};
+
+    std::vector<ActionOutput> outputs;
+    std::set<std::string> mine;
+    for (auto& it : items) {
+        auto values = template_values(it.name, it.meta, job.name);
+        // Plugin stages name the items they emit ("2_0_1.bin"); these keep the
+        // action's own input reachable: {input_dir}/{input_stem}/….
+        if (!job.is_gather()) {
+            auto in = template_values(input_name, {}, job.name);
+            for (const char* k : {"dir", "stem", "name", "ext"}) values.emplace(std::string("input_") + k, in[k]);
+        }
+        ActionOutput& w = outputs.emplace_back();
+        w.abs = resolve_output(run.tpl, values, run.root).native();
+        w.rel = run.paths.rel_of(w.abs);
+        if (!mine.insert(w.abs).second)
+            throw std::runtime_error("two items map to the same output " + w.rel +
+                                     "; add {mip}/{face}/{layer} or similar to the output template");
+        if (it.is_texture()) {
+            if (!run.steps.writer) throw std::runtime_error("no texture writer is available");
+            const int64_t ts = trace.now_us();
+            w.encoded = run.steps.writer(it, w.abs, trail.tools);
+            // "encode dds", "encode png": the container's writer (the step named encode is a codec)
+            std::string container = it.container;
+            if (container.empty()) {
+                container = fs::path(w.abs).extension().string();
+                if (!container.empty()) container.erase(0, 1);
+            }
+            trace.add("encode " + container, job.name, label, ts, trace.now_us() - ts, int64_t(w.encoded.size()));
+        } else if (it.bytes) {
+            w.item_bytes = it.bytes;
+        } else {
+            throw std::runtime_error("step produced an empty item");
+        }
+        const int64_t hts = trace.now_us();
+        w.hash = hash_bytes(w.data());
+        trace.add("hash", job.name, label, hts, trace.now_us() - hts, int64_t(w.data().size()));
+    }
+    return outputs;
+}
+
+} // namespace af::engine

@@ -1,0 +1,63 @@
+// Running one action: its input items through the job's steps to the bytes
+// of each output and where each goes. A pure function of the inputs' bytes,
+// the normalised steps and the output template: it touches no file system
+// (steps that read a file a parameter names do so themselves, and that file
+// is part of the action's key), so the same bytes come out on every machine,
+// which is what lets a shared cache hand them out.
+#pragma once
+
+#include "core/content_hash.hpp"
+#include "engine/item.hpp"
+#include "engine/project_paths.hpp"
+#include "engine/step.hpp"
+#include "engine/trace.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace af::engine {
+
+struct Job;
+class OutputTemplate;
+
+// Thrown between steps when the build was cancelled.
+struct Cancelled {};
+
+struct ActionOutput {
+    std::string abs, rel; // where it goes
+    Hash128 hash;
+    std::vector<uint8_t> encoded;                           // a texture encoded by its container's writer
+    std::shared_ptr<const std::vector<uint8_t>> item_bytes; // or the item's own bytes, not copied
+    std::span<const uint8_t> data() const { return item_bytes ? std::span(*item_bytes) : std::span(encoded); }
+};
+
+struct ActionRun {
+    const Job& job;
+    const OutputTemplate& tpl;
+    const StepTable& steps;
+    const std::filesystem::path& root; // where relative parameter paths and output templates resolve
+    const ProjectPaths& paths;
+    TraceLog& trace;
+    std::function<bool()> cancelled;
+};
+
+// What the action did besides its outputs: the step it was in (named in an
+// error), the plugins it used, the figures its steps reported.
+struct ActionTrail {
+    std::string step = "read";
+    std::vector<std::string> tools;
+    nlohmann::json metrics;
+};
+
+// `input_name`: the action's own input's item name ("" for a gather), which
+// `{input_dir}`-style placeholders refer to. Throws on failure (the step is in
+// trail.step) and Cancelled.
+std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> items, const std::string& input_name,
+                                     const std::string& label, ActionTrail& trail);
+
+} // namespace af::engine

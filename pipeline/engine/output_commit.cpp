@@ -1,0 +1,241 @@
+#include "engine/output_commit.hpp"
+
+#include "engine/config_error.hpp"
+#include "engine/glob.hpp"
+#include "engine/run_marker.hpp"
+
+#include <algorithm>
+
+namespace af::engine {
+namespace fs = std::filesystem;
+
+OutputCommit::OutputCommit(Disk& disk, StateStore& store, ProjectPaths paths, fs::path output_root, const Plan& plan,
+                           const std::vector<PlanJob>& plan_jobs, const PlanState& plan_state, BuildStatus& status,
+                           Options opt)
+    : disk_(disk), store_(store), paths_(std::move(paths)), output_root_(std::move(output_root)), plan_(plan),
+      plan_jobs_(plan_jobs), plan_state_(plan_state), status_(status), opt_(opt) {}
+
+void OutputCommit::note_foreign(const std::string& rel, const std::string& owner, const std::string& job,
+                                const std::string& input) {
+    foreign_owner_[rel] = {owner, job, input};
+}
+
+std::unordered_map<std::string, std::string> OutputCommit::claims() const {
+    std::lock_guard lk(claims_mu_);
+    return claims_;
+}
+
+void OutputCommit::claim(const std::string& abs, const std::string& who) {
+    std::lock_guard lk(claims_mu_);
+    auto [it, fresh] = claims_.emplace(abs, who);
+    if (!fresh && it->second != who)
+        throw std::runtime_error("output " + paths_.rel_of(abs) + " is also produced by " + it->second);
+    if (fresh)
+        if (std::string planned = plan_.claimant(plan_jobs_, abs); !planned.empty() && planned != who) {
+            claims_.erase(it);
+            throw std::runtime_error("output " + paths_.rel_of(abs) + " is also produced by " + planned);
+        }
+}
+
+OutputCommit::Committed OutputCommit::commit(const Job& job, std::span<const ActionOutput> outputs,
+                                             const std::string& who, TraceLog& trace, const std::string& label) {
+    for (const auto& w : outputs) claim(w.abs, who);
+    std::vector<Existing> existing(outputs.size(), Existing::Absent);
+    std::vector<OutputRecord> kept(outputs.size());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        disk_.check_no_link_escape(outputs[i].abs, output_root_);
+        existing[i] = check_existing(job, outputs[i].rel, outputs[i].abs, outputs[i].hash, kept[i]);
+    }
+    Committed c;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const ActionOutput& w = outputs[i];
+        OutputRecord rec = kept[i];
+        if (existing[i] == Existing::Absent || existing[i] == Existing::Write) {
+            const int64_t ts = trace.now_us();
+            disk_.write_atomic(w.abs, w.data());
+            trace.add("write file", job.name, label, ts, trace.now_us() - ts, int64_t(w.data().size()));
+            rec = {w.rel, w.hash, disk_.stat(w.rel, w.abs).value_or(FileStat{})};
+        } else if (existing[i] == Existing::Keep) {
+            ++c.kept_edits;
+        }
+        took_over(rec);
+        c.written.push_back(rec);
+    }
+    return c;
+}
+
+// An output about to be written over an existing file: whether that may
+// happen. Write: the file is what the build last wrote (or
+// --overwrite-edited); Same: it already holds these bytes (re-record, do not
+// rewrite); Keep: a keep_edits job leaves it. Throws when the file is an
+// input, or content the build did not write (an edit, a source).
+OutputCommit::Existing OutputCommit::check_existing(const Job& job, const std::string& rel, const std::string& abs,
+                                                    const Hash128& new_hash, OutputRecord& kept) {
+    if (!disk_.is_regular_file(abs)) return Existing::Absent;
+    auto st = disk_.stat(rel, abs);
+    if (!st) return Existing::Absent;
+    std::optional<Known> known;
+    {
+        std::lock_guard lk(known_mu_);
+        if (auto it = known_.find(rel); it != known_.end())
+            known = it->second;
+        else if (auto r = plan_state_.recorded.find(abs); r != plan_state_.recorded.end())
+            known = Known{r->second.hash, r->second.st};
+    }
+    Hash128 h = known && known->st == *st ? known->hash : disk_.hash(abs);
+    kept = {rel, h, *st};
+    if (h == new_hash) return Existing::Same;
+    if (!(known && known->hash == h) && is_source(abs))
+        throw std::runtime_error("output " + rel + " is an input of this build (" + job.output +
+                                 "); a build never writes over its inputs");
+    if (job.keep_edits) return Existing::Keep;
+    if (known && known->hash == h) return Existing::Write;
+    if (opt_.overwrite_edited) return Existing::Write;
+    if (known)
+        throw std::runtime_error("output " + rel +
+                                 " was edited since the build wrote it; not replaced (pass --overwrite-edited "
+                                 "to discard the edit, or move the file into the sources)");
+    throw std::runtime_error("output " + rel +
+                             " exists but the build did not write it (a source, or written before the build "
+                             "state was lost); not replaced (pass --overwrite-edited to replace it, or move it "
+                             "away)");
+}
+
+// Is `abs` a file some job of this build reads as a source?
+bool OutputCommit::is_source(const std::string& abs) const {
+    if (plan_.writer.count(abs) || plan_state_.recorded.count(abs)) return false;
+    const std::string rel = paths_.rel_of(abs);
+    for (const auto& pj : plan_jobs_) {
+        if (!pj.selected) continue;
+        for (const auto& pat : pj.job->patterns)
+            if (glob_match(fs::path(pat).is_absolute() ? pat : paths_.root + "/" + pat, abs)) {
+                bool excluded = false;
+                for (const auto& ex : pj.job->excludes) excluded = excluded || glob_match(ex, rel);
+                if (!excluded) return true;
+            }
+    }
+    return false;
+}
+
+// Under claims_mu_, so a claim and a removal never interleave.
+void OutputCommit::remove_output(const OutputRecord& o) {
+    const std::string abs = paths_.abs_of(o.path);
+    std::lock_guard lk(claims_mu_);
+    if (claims_.count(abs) || plan_.writer.count(abs)) return;
+    try {
+        disk_.check_no_link_escape(abs, output_root_);
+    } catch (const std::exception& e) {
+        status_.progress().line(std::string("not removing stale output: ") + e.what());
+        store_.forget_file(o.path);
+        return;
+    }
+    auto st = disk_.stat(o.path, abs);
+    if (st && !(*st == o.st)) {
+        Hash128 h;
+        try {
+            h = disk_.hash(abs);
+        } catch (const std::exception&) {
+        }
+        if (!(h == o.hash)) {
+            status_.progress().line("kept " + printable_name(o.path) +
+                                    ": edited since the build wrote it, so not removed as a stale output (delete it "
+                                    "yourself if it is not needed)");
+            store_.forget_file(o.path);
+            return;
+        }
+    }
+    disk_.remove(abs);
+    store_.forget_file(o.path);
+    std::lock_guard lk2(known_mu_);
+    known_[o.path] = {Hash128{}, FileStat{}}; // gone: nothing the build wrote is there now
+}
+
+// An output now holds what this build wrote (or kept): remember it, and if
+// another configuration's record had it, that record lets go of it and runs
+// again there next time.
+void OutputCommit::took_over(const OutputRecord& o) {
+    {
+        std::lock_guard lk(known_mu_);
+        known_[o.path] = {o.hash, o.st};
+    }
+    std::tuple<std::string, std::string, std::string> owner;
+    {
+        std::lock_guard lk(claims_mu_);
+        auto it = foreign_owner_.find(o.path);
+        if (it == foreign_owner_.end()) return;
+        owner = it->second;
+        foreign_owner_.erase(it);
+    }
+    if (opt_.dry_run) return;
+    auto rec = store_.action(std::get<1>(owner), std::get<2>(owner), std::get<0>(owner));
+    if (!rec) return;
+    ActionRecord r = *rec;
+    std::erase_if(r.outputs, [&](const OutputRecord& x) { return x.path == o.path; });
+    if (r.outputs.empty()) {
+        store_.erase_action(r.job, r.input, r.owner); // nothing of it left: gone, not an empty orphan
+        return;
+    }
+    r.status = "failed";
+    r.key = Hash128{};
+    r.error = "output " + o.path + " was rebuilt by another configuration";
+    store_.put_action(r);
+}
+
+void OutputCommit::remove_records(const ActionRecord& rec, ActionResult& r) {
+    r.job = rec.job;
+    r.input = rec.input;
+    r.status = opt_.dry_run ? ActionStatus::WouldRemove : ActionStatus::Removed;
+    for (const auto& o : rec.outputs) {
+        r.outputs.push_back(o.path);
+        if (!opt_.dry_run) remove_output(o);
+    }
+}
+
+void OutputCommit::remove_vanished_jobs(const std::set<std::string>& names) {
+    std::vector<ActionRecord> gone;
+    const std::string& self = store_.self();
+    store_.for_each_action([&](const ActionRecord& rec) {
+        if (rec.owner == self && !names.count(rec.job)) gone.push_back(rec);
+    });
+    for (const auto& rec : gone) {
+        ActionResult r;
+        r.reason = "job '" + rec.job + "' is no longer in the pipeline";
+        remove_records(rec, r);
+        if (!opt_.dry_run) store_.erase_action(rec.job, rec.input);
+        status_.explain(r);
+        status_.note((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
+                     " output(s) of job '" + printable_name(rec.job) + "', no longer in the pipeline");
+        status_.add(std::move(r));
+    }
+}
+
+void OutputCommit::remove_stale(const JobRun& j) {
+    for (const auto& rp : store_.actions_of(j.job->name)) {
+        const ActionRecord& rec = *rp;
+        if (j.seen.count(rec.input)) continue;
+        ActionResult r;
+        r.reason = "input no longer exists";
+        remove_records(rec, r);
+        if (!opt_.dry_run) {
+            store_.erase_action(rec.job, rec.input);
+            // Its stat-cache row too, or the state grows with every file a project ever had.
+            if (rec.input != "*" && !disk_.stat(rec.input, paths_.abs_of(rec.input))) store_.forget_file(rec.input);
+        }
+        status_.explain(r);
+        status_.note((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
+                     " output(s) of vanished input " + rec.job + ": " + rec.input);
+        status_.add(std::move(r));
+    }
+}
+
+void OutputCommit::sweep_temporaries(fs::file_time_type before) {
+    std::set<fs::path> dirs;
+    {
+        std::lock_guard lk(claims_mu_);
+        for (const auto& [out, _] : claims_) dirs.insert(fs::path(out).parent_path());
+    }
+    size_t n = remove_abandoned_temporaries(dirs, before);
+    if (n) status_.note("removed " + std::to_string(n) + " temporary file(s) left by an interrupted build");
+}
+
+} // namespace af::engine

@@ -1,0 +1,209 @@
+#include "engine/scheduler.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+namespace af::engine {
+namespace fs = std::filesystem;
+
+Scheduler::Scheduler(std::vector<JobRun>& runs, ActionExecutor& exec, BuildStatus& status, SchedulerOptions opt)
+    : runs_(runs), exec_(exec), status_(status), opt_(std::move(opt)) {}
+
+void Scheduler::run() {
+    {
+        std::lock_guard lk(mu_);
+        for (auto& j : runs_)
+            if (j.pending_from == 0 && j.pending_needs == 0) advance_locked(j);
+    }
+    tg_.wait();
+    TaskHandoff::pass();
+}
+
+std::string Scheduler::name_below(const std::string& abs, const std::string& base) {
+    if (abs.size() > base.size() && abs.compare(0, base.size(), base) == 0 && abs[base.size()] == '/')
+        return abs.substr(base.size() + 1);
+    return fs::path(abs).lexically_relative(base).generic_string();
+}
+
+ActionOutcome Scheduler::not_run(JobRun& j, const std::vector<Input>& inputs, ActionStatus s, std::string why) {
+    ActionOutcome d;
+    d.res.job = j.job->name;
+    d.res.input = j.job->is_gather() ? "*" : inputs.at(0).rel;
+    for (const auto& in : inputs) d.res.inputs.push_back(in.rel);
+    d.res.status = s;
+    d.res.reason = std::move(why);
+    return d;
+}
+
+// Called with mu_ held whenever a job's upstream state changed.
+void Scheduler::advance_locked(JobRun& j) {
+    if (j.complete) return;
+    if (j.pending_needs == 0 && !j.has_prefetched && !j.expand_failed) {
+        try {
+            j.prefetched = exec_.late_inputs(j);
+            j.has_prefetched = true;
+        } catch (const std::exception& e) {
+            // A `needs` job whose pattern matched nothing: it fails, and
+            // nothing of its is removed as stale.
+            j.expand_failed = true;
+            j.had_failure = true;
+            ActionResult r;
+            r.job = j.job->name;
+            r.input = "*";
+            r.status = ActionStatus::Failed;
+            r.failed_step = "inputs";
+            r.error = e.what();
+            status_.add(std::move(r));
+            if (opt_.fail_fast) stop_ = true;
+        }
+    }
+    if (!j.job->is_gather() && j.pending_needs == 0 && !j.expanded && !j.expand_failed) {
+        j.expanded = true;
+        auto inputs = std::move(j.prefetched);
+        j.prefetched.clear();
+        inputs.insert(inputs.end(), std::make_move_iterator(j.buffered.begin()),
+                      std::make_move_iterator(j.buffered.end()));
+        j.buffered.clear();
+        spawn_many_locked(j, std::move(inputs));
+    }
+    if (j.pending_needs == 0 && j.pending_from == 0 && !j.sealed) {
+        j.sealed = true;
+        if (j.job->is_gather() && !j.expand_failed) {
+            auto inputs = std::move(j.prefetched);
+            j.prefetched.clear();
+            inputs.insert(inputs.end(), j.gathered.begin(), j.gathered.end());
+            j.gathered.clear();
+            std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.name < b.name; });
+            if (opt_.in_shard) {
+                std::vector<ActionOutcome> one;
+                one.push_back(not_run(j, inputs, ActionStatus::Skipped, "a gather runs in the build without --shard"));
+                record_locked(j, one);
+            } else {
+                status_.progress().add_total(1);
+                spawn_locked(j, std::move(inputs));
+            }
+        }
+    }
+    check_complete_locked(j);
+}
+
+void Scheduler::check_complete_locked(JobRun& j) {
+    if (j.complete || !j.sealed || j.outstanding > 0) return;
+    j.complete = true;
+    exec_.job_complete(j);
+    for (JobRun* d : j.dependents) {
+        if (j.had_failure || j.upstream_failed) d->upstream_failed = true;
+        if (std::find(d->job->from.begin(), d->job->from.end(), j.job->name) != d->job->from.end()) --d->pending_from;
+        if (std::find(d->job->needs.begin(), d->job->needs.end(), j.job->name) != d->job->needs.end())
+            --d->pending_needs;
+        advance_locked(*d);
+    }
+}
+
+// One action with all of `inputs` (a gather), or one that must run.
+void Scheduler::spawn_locked(JobRun& j, std::vector<Input> inputs) {
+    ++j.outstanding;
+    // task_group runs its functor as const: the inputs travel in a shared box.
+    auto box = std::make_shared<std::vector<Input>>(std::move(inputs));
+    [[maybe_unused]] TaskHandoff handoff;
+    tg_.run([this, &j, box] {
+        TaskHandoff::pass();
+        std::vector<ActionOutcome> one;
+        if (stop_ || cancelled() || (j.job->is_gather() && j.upstream_failed))
+            one.push_back(
+                not_run(j, *box, ActionStatus::NotRun, j.upstream_failed ? "an upstream job failed" : "build stopped"));
+        else
+            one.push_back(exec_.execute(j, std::move(*box), false));
+        {
+            std::lock_guard lk(mu_);
+            record_locked(j, one);
+            --j.outstanding;
+            check_complete_locked(j);
+        }
+        TaskHandoff::pass();
+    });
+}
+
+// One action per input. Up-to-date checks run in chunks, a task each,
+// recorded a chunk at a time (a no-op build is nothing but checks); each
+// action that must run becomes its own task as soon as its chunk is checked,
+// so heavy actions spread over every thread and their outputs flow downstream
+// file by file. Chunks are task-group tasks rather than a nested
+// parallel_for: then every hand-over between threads goes through
+// TaskHandoff, which is what lets ThreadSanitizer see the ordering.
+void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
+    if (opt_.in_shard) {
+        std::vector<ActionOutcome> skipped;
+        std::erase_if(inputs, [&](const Input& in) {
+            if (opt_.in_shard(j, in)) return false;
+            skipped.push_back(not_run(j, {in}, ActionStatus::Skipped, "another shard's"));
+            return true;
+        });
+        record_locked(j, skipped);
+    }
+    status_.progress().add_total(inputs.size());
+    constexpr size_t kChunk = 16;
+    auto all = std::make_shared<std::vector<Input>>(std::move(inputs));
+    for (size_t begin = 0; begin < all->size(); begin += kChunk) {
+        const size_t end = std::min(all->size(), begin + kChunk);
+        ++j.outstanding;
+        [[maybe_unused]] TaskHandoff handoff;
+        tg_.run([this, &j, all, begin, end] {
+            TaskHandoff::pass();
+            std::vector<ActionOutcome> checked;
+            std::vector<std::vector<Input>> to_run;
+            for (size_t i = begin; i != end; ++i) {
+                std::vector<Input> one;
+                one.push_back(std::move((*all)[i]));
+                ActionOutcome d = stop_ || cancelled() ? not_run(j, one, ActionStatus::NotRun, "build stopped")
+                                                       : exec_.execute(j, std::move(one), true);
+                if (d.must_run)
+                    to_run.push_back(std::move(d.pending));
+                else
+                    checked.push_back(std::move(d));
+            }
+            {
+                std::lock_guard lk(mu_);
+                record_locked(j, checked);
+                for (auto& in : to_run) spawn_locked(j, std::move(in));
+                --j.outstanding;
+                check_complete_locked(j);
+            }
+            TaskHandoff::pass();
+        });
+    }
+}
+
+// Counts finished actions and hands their outputs to the jobs that take them
+// `from` this one.
+void Scheduler::record_locked(JobRun& j, std::vector<ActionOutcome>& done) {
+    if (done.empty()) return;
+    std::vector<Input> forward;
+    size_t quiet = 0;
+    for (auto& d : done) {
+        if (d.failed) {
+            j.had_failure = true;
+            if (opt_.fail_fast) stop_ = true;
+        }
+        j.seen.insert(d.res.input);
+        if (!j.from_down.empty())
+            for (auto& o : d.produced) {
+                o.name = name_below(o.abs, j.out_base);
+                forward.push_back(std::move(o));
+            }
+        if (!status_.add(std::move(d.res))) ++quiet;
+    }
+    status_.progress().up_to_date(quiet);
+    if (forward.empty()) return;
+    for (JobRun* d : j.from_down) {
+        if (d->job->is_gather())
+            d->gathered.insert(d->gathered.end(), forward.begin(), forward.end());
+        else if (d->pending_needs > 0)
+            d->buffered.insert(d->buffered.end(), forward.begin(), forward.end());
+        else
+            spawn_many_locked(*d, forward);
+    }
+}
+
+} // namespace af::engine

@@ -1,0 +1,91 @@
+// The job graph at run time: which actions start when (ninja's Plan and
+// Builder loop). Jobs without upstream start at once; an action's outputs flow
+// file by file into the jobs that take them `from` it; a `needs` job expands
+// its globs once the jobs it needs are complete; a gather runs once when all
+// its inputs are in. Deciding and running one action is the executor's: the
+// scheduler only moves inputs and counts, so its tests need no disk.
+#pragma once
+
+#include "engine/build_status.hpp"
+#include "engine/job_run.hpp"
+
+#include <tbb/task_group.h>
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace af::engine {
+
+class ActionExecutor {
+  public:
+    virtual ~ActionExecutor() = default;
+    // Decides one action and, unless check_only, runs it. With check_only an
+    // out-of-date action comes back with must_run and its inputs (the
+    // scheduler gives it a task of its own). Never throws.
+    virtual ActionOutcome execute(JobRun& j, std::vector<Input> inputs, bool check_only) = 0;
+    // A `needs` job's inputs, once the jobs it needs are complete. Throws when
+    // a pattern matched nothing.
+    virtual std::vector<Input> late_inputs(JobRun& j) = 0;
+    // Every action of `j` has finished (called under the scheduler's lock,
+    // before the jobs that need it expand their globs).
+    virtual void job_complete(JobRun& j) = 0;
+};
+
+struct SchedulerOptions {
+    bool fail_fast = false;
+    std::function<bool()> cancelled;
+    // --shard: whether an action on this input is this shard's. Unset: all.
+    // A shard runs no gather (it gathers every shard's outputs).
+    std::function<bool(const JobRun&, const Input&)> in_shard;
+};
+
+class Scheduler {
+  public:
+    Scheduler(std::vector<JobRun>& runs, ActionExecutor& exec, BuildStatus& status, SchedulerOptions opt);
+    // Starts every job that waits for nothing and returns when all are done.
+    void run();
+    bool stopped() const { return stop_; }
+
+    // For the executor: what an input the job has not seen before is named
+    // below an upstream job's output folder.
+    static std::string name_below(const std::string& abs, const std::string& base);
+
+  private:
+    void advance_locked(JobRun& j);
+    void check_complete_locked(JobRun& j);
+    void spawn_locked(JobRun& j, std::vector<Input> inputs);
+    void spawn_many_locked(JobRun& j, std::vector<Input> inputs);
+    void record_locked(JobRun& j, std::vector<ActionOutcome>& done);
+    ActionOutcome not_run(JobRun& j, const std::vector<Input>& inputs, ActionStatus s, std::string why);
+    bool cancelled() const { return opt_.cancelled && opt_.cancelled(); }
+
+    std::vector<JobRun>& runs_;
+    ActionExecutor& exec_;
+    BuildStatus& status_;
+    SchedulerOptions opt_;
+    std::mutex mu_;
+    tbb::task_group tg_;
+    std::atomic<bool> stop_{false};
+};
+
+// ThreadSanitizer cannot see the synchronisation inside libtbb (it is not
+// instrumented), so everything a task reads that its spawner wrote, and
+// everything wait() returns to that the task wrote, would look like a race.
+// Under TSan only, spawning, starting, ending and waiting pass through one
+// mutex: exactly the happens-before edges TBB provides. Elsewhere: nothing.
+struct TaskHandoff {
+#if defined(__SANITIZE_THREAD__)
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    std::lock_guard<std::mutex> held{mutex()}; // across tg.run(): the task cannot start before it is built
+    static void pass() { std::lock_guard<std::mutex> lk(mutex()); }
+#else
+    static void pass() {}
+#endif
+};
+
+} // namespace af::engine
