@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--before", help="another assetforge binary (an earlier engine): its no-op is timed "
+                    "interleaved with --assetforge's on a copy of the same tree")
     a = ap.parse_args()
     ninja = shutil.which("ninja")
     if not ninja:
@@ -90,6 +92,20 @@ def main():
                     f.write(png_bytes(8, 8, 1000 + r + (0 if name == "assetforge" else 100)))
                 one.append(timed(cmd, root)[0])
             results[name] = (full, noop, min(one))
+        if a.before:
+            # Same tree, own copy (own state), no-op runs interleaved so both see the same machine load.
+            other = root + "-before"
+            shutil.copytree(root, other, symlinks=True, ignore=shutil.ignore_patterns("out", ".assetforge", ".ninja*"))
+            b_cmd = [os.path.abspath(a.before), "build", "-q", "-j", str(a.jobs), os.path.join(other, "pipeline.yaml")]
+            timed(b_cmd, other)
+            timed(af_cmd, root)
+            now, before = [], []
+            for _ in range(max(a.repeat, 5)):
+                before.append(timed(b_cmd, other)[0])
+                now.append(timed(af_cmd, root)[0])
+            shutil.rmtree(other, ignore_errors=True)
+            print("no-op, interleaved x%d: before %.3f s best / %.3f s median; now %.3f s best / %.3f s median"
+                  % (len(now), min(before), sorted(before)[len(before) // 2], min(now), sorted(now)[len(now) // 2]))
         print("engine_bench: %d PNG inputs (8x8), 1 -> 1 copy job, -j%d, best of %d" % (a.files, a.jobs, a.repeat))
         print("%-12s %12s %12s %14s" % ("tool", "full (s)", "no-op (s)", "one-file (s)"))
         for name, (full, noop, one) in results.items():

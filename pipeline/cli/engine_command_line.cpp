@@ -4,6 +4,7 @@
 #include "engine/job_selection.hpp"
 #include "engine/load_interrupt.hpp"
 #include "engine/pipeline_steps.hpp"
+#include "engine/shard.hpp"
 #include "engine/texture_steps.hpp"
 #include "host/host_services.hpp"
 
@@ -11,6 +12,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -57,7 +59,7 @@ const char* usage_line(CommandKind k) {
 int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args) {
     Parsed a;
     std::vector<std::string> defines;
-    std::string state_dir;
+    std::string state_dir, shard;
     bool overwrite_edited = false, orphans = false;
     po::options_description desc(usage_line(kind));
     desc.add_options()("help,h", "show this help")("file,f", po::value<std::string>(),
@@ -90,7 +92,15 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
             "report", po::value<std::string>(&a.opt.report_file), "write a JSON record of every action to FILE")(
             "memory-budget", po::value<uint64_t>()->default_value(2048),
-            "MiB the running actions may hold together (an action estimated above it fails)");
+            "MiB the running actions may hold together (an action estimated above it fails)")(
+            "remote-cache", po::value<std::string>(&a.opt.remote_cache),
+            "share results through a Bazel HTTP remote cache at URL (also `remote_cache:` in the pipeline, or "
+            "ASSETFORGE_REMOTE_CACHE); credentials from ASSETFORGE_REMOTE_CACHE_TOKEN, _USER/_PASSWORD or a netrc")(
+            "remote-upload", po::value<bool>(&a.opt.remote_upload)->default_value(true),
+            "upload built outputs to the remote cache (false: read only, e.g. for untrusted pull requests)")(
+            "shard", po::value<std::string>(&shard),
+            "run only shard I of N (I/N, from 0): each source file's chain of actions runs in one shard, "
+            "gathers run in the build without --shard; share the results through --remote-cache");
     }
     po::positional_options_description pos;
     pos.add("file", 1);
@@ -122,6 +132,16 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             return 2;
         }
         a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
+    }
+    if (!shard.empty()) {
+        try {
+            auto spec = parse_shard(shard);
+            a.opt.shard_index = spec.index;
+            a.opt.shard_count = spec.count;
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "assetforge: " << e.what() << "\n";
+            return 2;
+        }
     }
     if (a.opt.threads < 0) {
         std::cerr << "assetforge: -j expects a positive number\n";
@@ -174,6 +194,10 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         std::cerr << "assetforge " << (kind == CommandKind::Status ? "status" : "build") << ": " << e.what() << "\n";
         return 2;
     }
+    // The command line first, then the environment, then the pipeline file.
+    if (a.opt.remote_cache.empty())
+        if (const char* env = std::getenv("ASSETFORGE_REMOTE_CACHE"); env && *env) a.opt.remote_cache = env;
+    if (a.opt.remote_cache.empty()) a.opt.remote_cache = p.remote_cache;
     a.opt.dry_run = kind == CommandKind::Status;
     if (a.opt.dry_run) a.opt.explain = verbose || a.opt.explain;
     a.opt.cancelled = [] { return host::cancel_requested(); };
@@ -182,6 +206,12 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             if (pl->name == name) return plugin_identity(*pl);
         return "";
     };
+    {
+        std::vector<std::string> ids;
+        for (const auto& pl : reg.plugins()) ids.push_back(plugin_identity(*pl));
+        std::sort(ids.begin(), ids.end());
+        for (const auto& id : ids) a.opt.plugin_identities += id + ";";
+    }
     host::settings().threads = a.opt.threads;
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;

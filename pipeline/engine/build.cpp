@@ -19,6 +19,7 @@
 #include "engine/project_paths.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/scheduler.hpp"
+#include "engine/shard.hpp"
 #include "engine/state_store.hpp"
 #include "engine/trace.hpp"
 
@@ -138,6 +139,12 @@ class Build final : public ActionExecutor {
         SchedulerOptions so;
         so.fail_fast = opt_.fail_fast;
         so.cancelled = opt_.cancelled;
+        if (opt_.shard_count)
+            so.in_shard = [this](const JobRun&, const Input& in) {
+                auto it = shards_.find(in.origin);
+                const int s = it != shards_.end() ? it->second : shard_by_name(in.origin, opt_.shard_count);
+                return s == opt_.shard_index;
+            };
         return so;
     }
 
@@ -286,6 +293,15 @@ class Build final : public ActionExecutor {
                 j.prefetched = to_inputs(std::move(j.plan->matches));
                 j.has_prefetched = true;
             }
+        if (opt_.shard_count) {
+            std::vector<std::pair<std::string, uint64_t>> sources;
+            for (const auto& j : runs_)
+                for (const auto& in : j.prefetched) {
+                    auto st = disk_.stat(in.rel, in.abs);
+                    sources.emplace_back(in.origin, st ? st->size : 0);
+                }
+            shards_ = assign_shards(std::move(sources), opt_.shard_count);
+        }
         return true;
     }
 
@@ -336,6 +352,7 @@ class Build final : public ActionExecutor {
     TraceLog trace_;
     std::vector<JobRun> runs_;
     Scheduler* scheduler_ = nullptr;
+    std::unordered_map<std::string, int> shards_; // --shard: source → shard
     std::vector<PlanJob> plan_jobs_;
     PlanState plan_state_;
     Plan plan_;

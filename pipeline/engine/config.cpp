@@ -54,7 +54,8 @@ constexpr size_t kMaxExpandedBytes = 64u << 10; // growth of one value by expans
 constexpr size_t kMaxStepsPerJob = 256;         // after presets are inlined
 constexpr size_t kMaxIncludeLoads = 256;        // include files read, counting repeats
 
-const std::vector<std::string> kTopKeys = {"assetforge", "vars", "include", "presets", "jobs", "output_root"};
+const std::vector<std::string> kTopKeys = {"assetforge", "vars",        "include",     "presets",
+                                           "jobs",       "output_root", "remote_cache"};
 const std::vector<std::string> kJobKeys = {"inputs",     "exclude",      "from",        "needs",
                                            "steps",      "gather",       "output",      "description",
                                            "keep_edits", "follow_links", "allow_empty", "input_root"};
@@ -86,6 +87,7 @@ struct Raw {
     std::map<std::string, Src> presets;
     std::vector<std::pair<std::string, Src>> jobs; // in file order
     std::optional<Src> output_root;
+    std::optional<Src> remote_cache;
 };
 
 // The entries of a value-or-list, each with its own position.
@@ -160,6 +162,7 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
         }
     }
     if (auto r = doc["output_root"]) raw.output_root = Src{file, r};
+    if (auto r = doc["remote_cache"]) raw.remote_cache = Src{file, r};
 }
 
 class Resolver {
@@ -579,6 +582,19 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     if (raw.output_root) {
         fs::path o = r.expand(scalar(*raw.output_root, "output_root"), raw.output_root->pos());
         p.output_root = (o.is_absolute() ? o : p.root / o).lexically_normal();
+    }
+    if (raw.remote_cache) {
+        // A URL only: credentials come from the environment or a netrc, never from a file under version control.
+        p.remote_cache = r.expand(scalar(*raw.remote_cache, "remote_cache"), raw.remote_cache->pos());
+        const auto scheme = p.remote_cache.find("://");
+        if (scheme == std::string::npos ||
+            (p.remote_cache.compare(0, scheme, "http") != 0 && p.remote_cache.compare(0, scheme, "https") != 0))
+            throw ConfigError(raw.remote_cache->pos(), "remote_cache must be an http:// or https:// URL");
+        const auto host_end = p.remote_cache.find('/', scheme + 3);
+        if (p.remote_cache.substr(scheme + 3, host_end - scheme - 3).find('@') != std::string::npos)
+            throw ConfigError(raw.remote_cache->pos(),
+                              "remote_cache: no credentials in the pipeline file (set ASSETFORGE_REMOTE_CACHE_TOKEN, "
+                              "or ASSETFORGE_REMOTE_CACHE_USER and _PASSWORD, or use a netrc)");
     }
     if (raw.jobs.empty()) throw ConfigError({fname, 1, 1}, "no jobs: add a 'jobs:' map");
     for (const auto& [name, src] : raw.jobs) p.jobs.push_back(parse_job(name, src, r));
