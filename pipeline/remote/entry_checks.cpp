@@ -6,8 +6,32 @@
 
 namespace af::remote {
 
+namespace {
+
+// Well-formed UTF-8 as upstream's string type requires: no stray continuation bytes, overlong forms or surrogates.
+bool is_utf8(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        if (len == 0 || i + len > s.size()) return false;
+        uint32_t cp = len == 1 ? c : c & (0x7f >> len);
+        for (size_t k = 1; k < len; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xc0) != 0x80) return false;
+            cp = cp << 6 | (cc & 0x3f);
+        }
+        static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < kMin[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+        i += len;
+    }
+    return true;
+}
+
+} // namespace
+
 std::optional<std::string> path_problem(std::string_view path) {
     if (path.empty()) return "is empty";
+    if (!is_utf8(path)) return "is not UTF-8";
     if (path.front() == '/') return "is absolute";
     // A backslash or a drive colon would be a separator or a root on Windows.
     for (char c : path) {

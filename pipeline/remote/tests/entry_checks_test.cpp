@@ -5,13 +5,14 @@
 using namespace af::remote;
 
 TEST_CASE("output paths must stay inside the output tree") {
-    for (const char* ok : {"a", "a/b.dds", "textures/x.y/z", "..a/b..", ".hidden/x"}) {
+    for (const char* ok : {"a", "a/b.dds", "textures/x.y/z", "..a/b..", ".hidden/x", "t\xc3\xa9xtures/\xe2\x82\xac",
+                           "\xf0\x9f\x8e\xa8.dds"}) {
         INFO(ok);
         CHECK_FALSE(path_problem(ok));
     }
-    for (const std::string& bad :
-         std::vector<std::string>{"", "/etc/passwd", "..", "../x", "a/../../x", "a/..", "./a", "a/./b", "a//b", "a/",
-                                  "a\\..\\b", "C:/x", std::string("a\0b", 3)}) {
+    for (const std::string& bad : std::vector<std::string>{
+             "", "/etc/passwd", "..", "../x", "a/../../x", "a/..", "./a", "a/./b", "a//b", "a/", "a\\..\\b", "C:/x",
+             std::string("a\0b", 3), "bad\xff", "\xc0\xaf", "\xed\xa0\x80", "a\xe2\x82"}) {
         INFO(bad);
         CHECK(path_problem(bad));
     }

@@ -29,7 +29,7 @@ using Files = std::vector<std::pair<std::string, std::span<const uint8_t>>>;
 } // namespace
 
 TEST_CASE("upload, then lookup and fetch give back the same files") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url(), warnings));
@@ -83,7 +83,7 @@ TEST_CASE("upload, then lookup and fetch give back the same files") {
 }
 
 TEST_CASE("a key nobody stored is a quiet miss") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url(), warnings));
@@ -94,7 +94,7 @@ TEST_CASE("a key nobody stored is a quiet miss") {
 }
 
 TEST_CASE("an entry written by another client is read") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url() + "/", warnings)); // a trailing '/' is harmless
@@ -117,7 +117,7 @@ TEST_CASE("an entry written by another client is read") {
 }
 
 TEST_CASE("a read-only cache never writes to the server") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     auto options = options_for(server.url(), warnings);
@@ -137,7 +137,7 @@ TEST_CASE("a read-only cache never writes to the server") {
 }
 
 TEST_CASE("sequential requests reuse one connection") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url(), warnings));
@@ -152,7 +152,7 @@ TEST_CASE("sequential requests reuse one connection") {
 }
 
 TEST_CASE("bad action keys and unusable URLs are refused without a request") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     Warnings warnings;
     RemoteCache cache(options_for("ftp://example.invalid/cache", warnings));
     CHECK_FALSE(cache.enabled());

@@ -13,7 +13,7 @@ using namespace af::remote;
 using namespace af::remote::test;
 
 TEST_CASE("8 threads x 50 entries: every upload, lookup and fetch is consistent") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCacheOptions options;

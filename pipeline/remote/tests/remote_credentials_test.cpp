@@ -55,7 +55,7 @@ bool log_has(const af::test::NginxServer& server, const std::string& needle) {
 } // namespace
 
 TEST_CASE("a bearer token from the environment is sent in the Authorization header") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     ScopedEnv token("ASSETFORGE_REMOTE_CACHE_TOKEN", kToken);
     af::test::NginxServer server;
     Warnings warnings;
@@ -66,7 +66,7 @@ TEST_CASE("a bearer token from the environment is sent in the Authorization head
 }
 
 TEST_CASE("a wrong token: refused, warned once, and the token is not in the warning") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     ScopedEnv token("ASSETFORGE_REMOTE_CACHE_TOKEN", "wrong-secret-token");
     af::test::NginxServer server;
     Warnings warnings;
@@ -79,7 +79,7 @@ TEST_CASE("a wrong token: refused, warned once, and the token is not in the warn
 }
 
 TEST_CASE("user:password in the URL is sent as basic auth and never shown") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(with_userinfo(server.url(), "af-user:af-pass") + "/basic", warnings));
@@ -90,7 +90,7 @@ TEST_CASE("user:password in the URL is sent as basic auth and never shown") {
 }
 
 TEST_CASE("basic auth from the environment, and from a netrc file") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     {
         ScopedEnv user("ASSETFORGE_REMOTE_CACHE_USER", "af-user");
@@ -111,7 +111,7 @@ TEST_CASE("basic auth from the environment, and from a netrc file") {
 }
 
 TEST_CASE("credentials never appear in warnings, whatever fails") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     {
         // Wrong password: a 401 from the server.

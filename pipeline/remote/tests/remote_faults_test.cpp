@@ -60,7 +60,7 @@ StoredEntry store(const af::test::NginxServer& server) {
 } // namespace
 
 TEST_CASE("a server that is down: one warning, a quick miss, then no more attempts") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     DeadPort dead;
     Warnings warnings;
     RemoteCache cache(options_for(dead.url(), warnings));
@@ -80,7 +80,7 @@ TEST_CASE("a server that is down: one warning, a quick miss, then no more attemp
 }
 
 TEST_CASE("HTTP 500 is retried, then warned once") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url() + "/err500", warnings));
@@ -92,8 +92,21 @@ TEST_CASE("HTTP 500 is retried, then warned once") {
     CHECK(cache.stats().errors == 1);
 }
 
+TEST_CASE("an upload that fails on a blob never stores the entry") {
+    CleanEnvironment clean_env;
+    af::test::NginxServer server;
+    Warnings warnings;
+    RemoteCache cache(options_for(server.url() + "/err500", warnings));
+    const auto data = random_bytes(1'000, 5);
+    CHECK_FALSE(cache.upload(key_for("u"), Files{{"u.bin", span_of(data)}}));
+    CHECK(count_lines(server, "PUT /err500/cas/" + sha256_hex(span_of(data)) + " 500", 3) == 3);
+    CHECK(count_lines(server, "PUT /err500/ac/", 0) == 0);
+    CHECK(warnings.any_contains("HTTP 500"));
+    CHECK(cache.stats().uploaded == 0);
+}
+
 TEST_CASE("a 404 is not retried") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url(), warnings));
@@ -103,7 +116,7 @@ TEST_CASE("a 404 is not retried") {
 }
 
 TEST_CASE("a garbage action-cache body is a miss with a warning") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url(), warnings));
@@ -118,7 +131,7 @@ TEST_CASE("a garbage action-cache body is a miss with a warning") {
 }
 
 TEST_CASE("entries naming unsafe paths are misses") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url(), warnings));
@@ -141,7 +154,7 @@ TEST_CASE("entries naming unsafe paths are misses") {
 }
 
 TEST_CASE("a truncated blob is never returned") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     const StoredEntry e = store(server);
     server.write_file("cas/" + e.hash, std::string(e.data.begin(), e.data.begin() + 4'000));
@@ -154,7 +167,7 @@ TEST_CASE("a truncated blob is never returned") {
 }
 
 TEST_CASE("a blob whose contents do not match its hash is never returned") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     const StoredEntry e = store(server);
     std::string flipped(e.data.begin(), e.data.end());
@@ -169,7 +182,7 @@ TEST_CASE("a blob whose contents do not match its hash is never returned") {
 }
 
 TEST_CASE("a blob longer than its digest is cut off, not buffered") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     const StoredEntry e = store(server);
     server.write_file("cas/" + e.hash, std::string(e.data.begin(), e.data.end()) + std::string(1 << 20, 'x'));
@@ -183,7 +196,7 @@ TEST_CASE("a blob longer than its digest is cut off, not buffered") {
 }
 
 TEST_CASE("a missing blob makes the entry a miss") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     const StoredEntry e = store(server);
     fs::remove(server.cache_dir() / "cas" / e.hash);
@@ -196,7 +209,7 @@ TEST_CASE("a missing blob makes the entry a miss") {
 }
 
 TEST_CASE("an oversized action-cache body is refused") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     server.write_file("ac/" + key_for("huge"), std::string((16 << 20) + 1, '\0'));
     Warnings warnings;
@@ -207,7 +220,7 @@ TEST_CASE("an oversized action-cache body is refused") {
 }
 
 TEST_CASE("a server slower than the timeout: a miss after the timeout, not retried") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     const StoredEntry e = store(server);
     Warnings warnings;
@@ -225,7 +238,7 @@ TEST_CASE("a server slower than the timeout: a miss after the timeout, not retri
 }
 
 TEST_CASE("each kind of problem is reported once however often it happens") {
-    NoAmbientCredentials no_creds;
+    CleanEnvironment clean_env;
     af::test::NginxServer server;
     Warnings warnings;
     RemoteCache cache(options_for(server.url(), warnings));

@@ -92,12 +92,14 @@ class ScopedEnv {
     std::optional<std::string> old_;
 };
 
-// Credentials from the developer's own environment must not leak into the tests' requests.
-struct NoAmbientCredentials {
+// Credentials and proxies from the developer's own environment must not reach the tests' requests.
+struct CleanEnvironment {
     ScopedEnv token{"ASSETFORGE_REMOTE_CACHE_TOKEN", nullptr};
     ScopedEnv user{"ASSETFORGE_REMOTE_CACHE_USER", nullptr};
     ScopedEnv password{"ASSETFORGE_REMOTE_CACHE_PASSWORD", nullptr};
     ScopedEnv netrc{"NETRC", "/dev/null"};
+    ScopedEnv no_proxy{"NO_PROXY", "127.0.0.1,localhost"};
+    ScopedEnv no_proxy_lower{"no_proxy", "127.0.0.1,localhost"};
 };
 
 // A loopback port that refuses connections: bound (so nothing else takes it) but never listening.
