@@ -16,10 +16,13 @@ packages=(
   libxxhash-dev                                 # content hashes
   libimagequant-dev                             # P8 palettes
   libzip-dev                                    # mod packages
-  libssl-dev                                    # tests only: SHA-256 of XTF fixture blocks
+  libssl-dev                                    # SHA-256: remote cache digests, XTF fixture blocks in tests
+  libcurl4-openssl-dev                          # remote cache: HTTP(S) client
+  libprotobuf-dev protobuf-compiler             # remote cache: REAPI ActionResult entries (protoc also decodes in tests)
   catch2                                        # unit tests
   python3 python3-pil python3-numpy             # independent decoders the tests compare against
   imagemagick libnvtt-bin                       # more independent readers for cross-checks
+  nginx                                         # tests: a real HTTP cache server (its WebDAV module takes PUT)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,46 @@
+#include "remote/action_result.hpp"
+
+#include "remote_execution.pb.h"
+
+#include <climits>
+
+namespace af::remote {
+
+namespace reapi = build::bazel::remote::execution::v2;
+
+std::string encode_action_result(const CacheEntry& entry) {
+    reapi::ActionResult result;
+    for (const CachedFile& f : entry.files) {
+        reapi::OutputFile* out = result.add_output_files();
+        out->set_path(f.path);
+        out->mutable_digest()->set_hash(f.digest.hash);
+        out->mutable_digest()->set_size_bytes(f.digest.size);
+    }
+    result.mutable_execution_metadata()->set_worker("assetforge");
+    return result.SerializeAsString();
+}
+
+std::optional<CacheEntry> decode_action_result(std::string_view bytes, std::string* why) {
+    reapi::ActionResult result;
+    if (bytes.size() > static_cast<size_t>(INT_MAX) ||
+        !result.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+        *why = "is not an ActionResult protobuf";
+        return std::nullopt;
+    }
+    if (result.exit_code() != 0) {
+        *why = "records a failed action (exit code " + std::to_string(result.exit_code()) + ")";
+        return std::nullopt;
+    }
+    if (result.output_directories_size() || result.output_file_symlinks_size() ||
+        result.output_directory_symlinks_size() || result.output_symlinks_size()) {
+        *why = "has directory or symlink outputs, which are not restored";
+        return std::nullopt;
+    }
+    CacheEntry entry;
+    entry.files.reserve(static_cast<size_t>(result.output_files_size()));
+    for (const reapi::OutputFile& out : result.output_files())
+        entry.files.push_back({out.path(), {out.digest().hash(), out.digest().size_bytes()}});
+    return entry;
+}
+
+} // namespace af::remote

@@ -1,0 +1,75 @@
+// A client for Bazel's HTTP remote cache protocol (ac/ and cas/ over GET and PUT), so that builds on different
+// machines can share action outputs through any server that speaks it (bazel-remote, nginx with WebDAV, ...).
+//
+// The cache is an optimisation: every method reports problems through options.warn and degrades to "miss" or
+// "not uploaded"; none throws, and fetch() never hands out bytes that do not match their digest.
+// All methods may be called concurrently from any number of threads.
+#pragma once
+
+#include "remote/cache_entry.hpp"
+#include "remote/sha256.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace af::remote {
+
+struct RemoteCacheOptions {
+    // http(s)://host[:port][/prefix]; user:pass@ in it is used for basic auth and never printed.
+    // Empty: no cache (enabled() is false, nothing is warned).
+    std::string url;
+    bool upload = true;             // false: a read-only consumer (CI caches written by trusted machines only)
+    long connect_timeout_ms = 2000; // <= 0: the default
+    long timeout_ms = 20000;        // per request; <= 0: the default
+    int retries = 2;                // extra attempts after a connection failure or a 5xx, with exponential backoff
+    // Each distinct kind of problem is reported once per RemoteCache; messages never contain credentials.
+    // Calls are serialised, from whichever thread met the problem.
+    std::function<void(const std::string&)> warn;
+    // A cap per blob, so an entry cannot make fetch() buffer an arbitrary amount of memory; <= 0: the default.
+    int64_t max_blob_bytes = int64_t{1} << 30;
+};
+
+class RemoteCache {
+  public:
+    explicit RemoteCache(RemoteCacheOptions options);
+    ~RemoteCache();
+    RemoteCache(const RemoteCache&) = delete;
+    RemoteCache& operator=(const RemoteCache&) = delete;
+
+    // The entry stored under ac/<action_key_sha256>; nullopt on a miss and on any failure or invalid entry.
+    std::optional<CacheEntry> lookup(const std::string& action_key_sha256);
+    // Every blob of the entry, in the order of entry.files, each checked against its digest; nullopt if any is
+    // missing or wrong.
+    std::optional<std::vector<std::vector<uint8_t>>> fetch(const CacheEntry& entry);
+    // Stores the files' contents in cas/ and then the entry in ac/ (in that order, so a reader that finds the
+    // entry can find its blobs). False on failure, and when uploads are off.
+    bool upload(const std::string& action_key_sha256,
+                const std::vector<std::pair<std::string, std::span<const uint8_t>>>& files);
+
+    bool enabled() const; // the URL was usable
+    bool uploads() const; // enabled() and options.upload
+    std::string display_url() const;
+
+    struct Stats {
+        size_t hits = 0;     // lookups that returned an entry
+        size_t misses = 0;   // lookups answered 404
+        size_t errors = 0;   // any failed request or rejected response
+        size_t uploaded = 0; // entries stored
+        size_t bytes_down = 0;
+        size_t bytes_up = 0;
+    };
+    Stats stats() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace af::remote
