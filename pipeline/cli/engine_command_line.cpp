@@ -210,7 +210,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         std::vector<std::string> ids;
         for (const auto& pl : reg.plugins()) ids.push_back(plugin_identity(*pl));
         std::sort(ids.begin(), ids.end());
-        for (const auto& id : ids) a.opt.plugin_identities += id + ";";
+        for (const auto& id : ids) a.opt.plugin_identities += (a.opt.plugin_identities.empty() ? "" : ";") + id;
     }
     host::settings().threads = a.opt.threads;
     struct sigaction sa {};

@@ -17,11 +17,13 @@
 #include "engine/output_commit.hpp"
 #include "engine/plan.hpp"
 #include "engine/project_paths.hpp"
+#include "engine/remote_cache_keys.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/shard.hpp"
 #include "engine/state_store.hpp"
 #include "engine/trace.hpp"
+#include "remote/remote_cache.hpp"
 
 #include <tbb/global_control.h>
 
@@ -96,6 +98,7 @@ class Build final : public ActionExecutor {
             if (opt_.exiting_after) store_->close();
             return std::move(status_.summary());
         }
+        open_remote_cache();
         Scheduler sched(runs_, *this, status_, scheduler_options());
         scheduler_ = &sched;
         sched.run();
@@ -134,6 +137,63 @@ class Build final : public ActionExecutor {
 
   private:
     bool cancelled() const { return opt_.cancelled && opt_.cancelled(); }
+
+    void open_remote_cache() {
+        if (opt_.remote_cache.empty()) return;
+        remote::RemoteCacheOptions ro;
+        ro.url = opt_.remote_cache;
+        ro.upload = opt_.remote_upload && !opt_.dry_run;
+        // Called one at a time (the client serialises them), each problem once.
+        ro.warn = [this](const std::string& msg) {
+            status_.err() << "assetforge: warning: remote cache: " << printable_name(msg) << "\n" << std::flush;
+        };
+        remote_ = std::make_unique<remote::RemoteCache>(std::move(ro));
+        if (!remote_->enabled()) remote_.reset();
+    }
+
+    // The outputs the shared cache holds for this action, hash-checked, or
+    // nullopt (a miss, or anything wrong: then the action is built here).
+    std::optional<std::vector<ActionOutput>> fetch_cached(const JobRun& j, const std::string& rkey,
+                                                          const std::string& label) {
+        const int64_t ts = trace_.now_us();
+        auto entry = remote_->lookup(rkey);
+        if (!entry) return std::nullopt;
+        for (const auto& f : entry->files)
+            if (!cached_path_allowed(paths_.root, j.out_base, f.path)) {
+                status_.err() << "assetforge: warning: remote cache: entry " << rkey.substr(0, 12) << " names "
+                              << printable_name(f.path) << ", not an output of job '" << printable_name(j.job->name)
+                              << "'; building locally\n";
+                return std::nullopt;
+            }
+        auto blobs = remote_->fetch(*entry);
+        if (!blobs) return std::nullopt;
+        std::vector<ActionOutput> outputs;
+        int64_t bytes = 0;
+        for (size_t i = 0; i < entry->files.size(); ++i) {
+            ActionOutput& o = outputs.emplace_back();
+            o.rel = entry->files[i].path;
+            o.abs = paths_.abs_of(o.rel);
+            o.encoded = std::move((*blobs)[i]);
+            o.hash = hash_bytes(o.encoded);
+            bytes += int64_t(o.encoded.size());
+        }
+        trace_.add("fetch", j.job->name, label, ts, trace_.now_us() - ts, bytes);
+        return outputs;
+    }
+
+    void upload(const JobRun& j, const std::string& rkey, const std::vector<ActionOutput>& outputs,
+                const std::string& label) {
+        if (!remote_ || !remote_->uploads()) return;
+        std::vector<std::pair<std::string, std::span<const uint8_t>>> files;
+        for (const auto& o : outputs) {
+            // Outputs outside the project have no path another checkout shares.
+            if (!cached_path_allowed(paths_.root, j.out_base, o.rel)) return;
+            files.emplace_back(o.rel, o.data());
+        }
+        const int64_t ts = trace_.now_us();
+        remote_->upload(rkey, files);
+        trace_.add("upload", j.job->name, label, ts, trace_.now_us() - ts);
+    }
 
     SchedulerOptions scheduler_options() {
         SchedulerOptions so;
@@ -352,6 +412,7 @@ class Build final : public ActionExecutor {
     TraceLog trace_;
     std::vector<JobRun> runs_;
     Scheduler* scheduler_ = nullptr;
+    std::unique_ptr<remote::RemoteCache> remote_;
     std::unordered_map<std::string, int> shards_; // --shard: source → shard
     std::vector<PlanJob> plan_jobs_;
     PlanState plan_state_;
@@ -413,25 +474,39 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
             return done;
         }
         status_.explain(res);
+        const std::string rkey =
+            remote_ ? remote_action_key(j.signature, key.input_hash, opt_.plugin_identities) : std::string();
         if (opt_.dry_run) {
-            res.status = ActionStatus::WouldRun;
+            res.status = remote_ && remote_->lookup(rkey) ? ActionStatus::WouldFetch : ActionStatus::WouldRun;
             if (rec)
                 for (const auto& o : rec->outputs) produced.push_back(output_input(o.path, o.hash, origin, true));
             return done;
         }
 
-        std::vector<ActionFile> files;
-        for (const auto& in : inputs) files.push_back({in.rel, in.abs});
-        BudgetLease lease(budget_, action_memory_within(job, files, budget_.limit()));
-        std::vector<Item> items;
-        for (const auto& in : inputs) {
-            const int64_t ts = trace_.now_us();
-            items.push_back(bytes_item(in.name, disk_.read(in.abs)));
-            trace_.add("read file", job.name, res.input, ts, trace_.now_us() - ts, int64_t(items.back().bytes->size()));
+        std::optional<std::vector<ActionOutput>> cached;
+        if (remote_) cached = fetch_cached(j, rkey, res.input);
+        const bool from_cache = cached.has_value();
+        std::optional<BudgetLease> lease;
+        std::vector<ActionOutput> outputs;
+        if (from_cache) {
+            outputs = std::move(*cached);
+            // Any plugin changing makes it run again: what built it elsewhere is not known here.
+            trail.tools = {opt_.plugin_identities};
+        } else {
+            std::vector<ActionFile> files;
+            for (const auto& in : inputs) files.push_back({in.rel, in.abs});
+            lease.emplace(budget_, action_memory_within(job, files, budget_.limit()));
+            std::vector<Item> items;
+            for (const auto& in : inputs) {
+                const int64_t ts = trace_.now_us();
+                items.push_back(bytes_item(in.name, disk_.read(in.abs)));
+                trace_.add("read file", job.name, res.input, ts, trace_.now_us() - ts,
+                           int64_t(items.back().bytes->size()));
+            }
+            ActionRun run{job, j.tpl, steps_, p_.root, paths_, trace_, opt_.cancelled};
+            outputs = run_action(run, std::move(items), job.is_gather() ? "" : inputs.at(0).name, res.input, trail);
+            res.metrics = std::move(trail.metrics);
         }
-        ActionRun run{job, j.tpl, steps_, p_.root, paths_, trace_, opt_.cancelled};
-        auto outputs = run_action(run, std::move(items), job.is_gather() ? "" : inputs.at(0).name, res.input, trail);
-        res.metrics = std::move(trail.metrics);
         if (cancelled()) throw Cancelled{};
         auto committed = commit_->commit(job, outputs, who, trace_, res.input);
         written = committed.written;
@@ -459,7 +534,8 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         const int64_t rts = trace_.now_us();
         store_->put_action(nr);
         trace_.add("commit", job.name, res.input, rts, trace_.now_us() - rts); // the build state
-        res.status = ActionStatus::Built;
+        res.status = from_cache ? ActionStatus::Cached : ActionStatus::Built;
+        if (!from_cache && remote_) upload(j, rkey, outputs, res.input);
         trace_.add("action", job.name, res.input, action_ts, trace_.now_us() - action_ts);
         return done;
     } catch (const Cancelled&) {
