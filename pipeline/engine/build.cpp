@@ -28,6 +28,7 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <atomic>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -160,9 +161,12 @@ class Build final : public ActionExecutor {
         if (!entry) return std::nullopt;
         for (const auto& f : entry->files)
             if (!cached_path_allowed(paths_.root, j.out_base, f.path)) {
-                status_.err() << "assetforge: warning: remote cache: entry " << rkey.substr(0, 12) << " names "
-                              << printable_name(f.path) << ", not an output of job '" << printable_name(j.job->name)
-                              << "'; building locally\n";
+                // Once per build: a cache that does this once likely does it for every entry.
+                if (!foreign_entry_warned_.exchange(true))
+                    status_.err() << "assetforge: warning: remote cache: entry " << rkey.substr(0, 12) << " names "
+                                  << printable_name(f.path) << ", not an output of job '"
+                                  << printable_name(j.job->name)
+                                  << "'; such entries are ignored and their actions built locally\n";
                 return std::nullopt;
             }
         auto blobs = remote_->fetch(*entry);
@@ -413,6 +417,7 @@ class Build final : public ActionExecutor {
     std::vector<JobRun> runs_;
     Scheduler* scheduler_ = nullptr;
     std::unique_ptr<remote::RemoteCache> remote_;
+    std::atomic<bool> foreign_entry_warned_{false};
     std::unordered_map<std::string, int> shards_; // --shard: source → shard
     std::vector<PlanJob> plan_jobs_;
     PlanState plan_state_;
