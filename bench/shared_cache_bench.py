@@ -131,7 +131,7 @@ def main():
             d = cwd or os.path.join(work, name)
             if not cwd:
                 clone(seed, d)
-            t, cpu, last = run([af, "build", "-j", str(jobs)] + extra + ["pipeline.yaml"], d)
+            t, cpu, last = run([af, "build", "-j", str(jobs), "--memory-budget", "4096"] + extra + ["pipeline.yaml"], d)
             return d, t, cpu, last
 
         d_local, t_local, c_local, l_local = build("cold-local", [])
@@ -160,7 +160,7 @@ def main():
             d = os.path.join(work, "shard%d" % i)
             clone(seed, d)
             shards.append(d)
-            procs.append(subprocess.Popen([af, "build", "-j", "1", "--shard", "%d/2" % i, "--remote-cache", c2.url,
+            procs.append(subprocess.Popen([af, "build", "-j", "1", "--memory-budget", "4096", "--shard", "%d/2" % i, "--remote-cache", c2.url,
                                            "pipeline.yaml"], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         shard_lines = []
         for p in procs:

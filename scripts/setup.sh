@@ -23,6 +23,7 @@ packages=(
   python3 python3-pil python3-numpy             # independent decoders the tests compare against
   imagemagick libnvtt-bin                       # more independent readers for cross-checks
   nginx                                         # tests: a real HTTP cache server (its WebDAV module takes PUT)
+  slurmctld slurmd slurm-client munge           # tests: a one-node Slurm cluster runs the job-array recipe
 )
 missing=()
 for p in "${packages[@]}"; do

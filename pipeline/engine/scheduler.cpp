@@ -192,7 +192,8 @@ void Scheduler::record_locked(JobRun& j, std::vector<ActionOutcome>& done) {
                 o.name = name_below(o.abs, j.out_base);
                 forward.push_back(std::move(o));
             }
-        if (!status_.add(std::move(d.res))) ++quiet;
+        const bool up_to_date = d.res.status == ActionStatus::UpToDate; // skipped ones are not in the total
+        if (!status_.add(std::move(d.res)) && up_to_date) ++quiet;
     }
     status_.progress().up_to_date(quiet);
     if (forward.empty()) return;
