@@ -26,6 +26,16 @@ struct Input {
     std::optional<Hash128> hash; // known for upstream outputs
     bool will_change = false;    // dry run: the upstream action would rebuild it
     std::string link_escape;     // a link out of the input root: the action fails with this
+    bool counted = false;        // the progress total already expects an action to run on it
+};
+
+// A decided (and perhaps run) action and the outputs it hands downstream.
+struct ActionOutcome {
+    ActionResult res;
+    std::vector<Input> produced;
+    bool failed = false;
+    bool must_run = false;      // checked only: out of date, to run as a task of its own
+    std::vector<Input> pending; // must_run: its inputs
 };
 
 struct JobRun {
@@ -45,16 +55,11 @@ struct JobRun {
     int outstanding = 0;
     std::vector<Input> buffered, gathered, prefetched;
     bool has_prefetched = false;
+    // Decided before the build started (the plan's first pass over the jobs
+    // that wait for nothing): their actions go straight to running or done.
+    std::vector<ActionOutcome> prechecked;
+    bool gather_counted = false;          // the progress total expects this gather to run
     std::unordered_set<std::string> seen; // inputs an action of this build looked at
-};
-
-// A decided (and perhaps run) action and the outputs it hands downstream.
-struct ActionOutcome {
-    ActionResult res;
-    std::vector<Input> produced;
-    bool failed = false;
-    bool must_run = false;      // checked only: out of date, to run as a task of its own
-    std::vector<Input> pending; // must_run: its inputs
 };
 
 } // namespace af::engine

@@ -15,6 +15,11 @@ void Progress::add_total(size_t n) {
     total_ += n;
 }
 
+void Progress::adjust_total(int64_t delta) {
+    std::lock_guard lk(mu_);
+    total_ = delta < 0 && size_t(-delta) > total_ ? 0 : size_t(int64_t(total_) + delta);
+}
+
 void Progress::started(const std::string& what) {
     if (mode_ != Mode::Terminal) return;
     std::lock_guard lk(mu_);
@@ -35,7 +40,6 @@ void Progress::finished(const std::string& what, bool ran, bool failed) {
 void Progress::up_to_date(size_t n) {
     if (n == 0) return;
     std::lock_guard lk(mu_);
-    done_ += n;
     if (mode_ == Mode::Terminal) redraw_locked(false);
 }
 

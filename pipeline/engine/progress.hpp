@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -17,11 +18,13 @@ class Progress {
     enum class Mode { Quiet, Plain, Terminal };
     Progress(std::ostream& out, Mode mode);
 
+    // The actions expected to run; put right as each is decided (+1, -1).
     void add_total(size_t n);
+    void adjust_total(int64_t delta);
     void started(const std::string& what);
     // `ran` is false for actions found up to date (counted, never printed).
     void finished(const std::string& what, bool ran, bool failed);
-    void up_to_date(size_t n);          // actions found up to date, counted in bulk
+    void up_to_date(size_t n);          // actions found up to date (not in the total: only redraws)
     void line(const std::string& text); // explain / messages, above the status line
     void finish();
 

@@ -2,10 +2,28 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <utility>
 
 namespace af::engine {
 namespace fs = std::filesystem;
+
+void link_jobs(std::vector<JobRun>& runs) {
+    std::map<std::string, JobRun*> by_name;
+    for (auto& r : runs) by_name[r.job->name] = &r;
+    for (auto& r : runs) {
+        for (const auto& f : r.job->from) {
+            by_name.at(f)->from_down.push_back(&r);
+            by_name.at(f)->dependents.push_back(&r);
+            ++r.pending_from;
+        }
+        for (const auto& n : r.job->needs) {
+            by_name.at(n)->dependents.push_back(&r);
+            ++r.pending_needs;
+        }
+    }
+}
 
 Scheduler::Scheduler(std::vector<JobRun>& runs, ActionExecutor& exec, BuildStatus& status, SchedulerOptions opt)
     : runs_(runs), exec_(exec), status_(status), opt_(std::move(opt)) {}
@@ -60,6 +78,16 @@ void Scheduler::advance_locked(JobRun& j) {
     }
     if (!j.job->is_gather() && j.pending_needs == 0 && !j.expanded && !j.expand_failed) {
         j.expanded = true;
+        if (!j.prechecked.empty()) {
+            std::vector<ActionOutcome> done;
+            for (auto& d : j.prechecked)
+                if (d.must_run)
+                    spawn_locked(j, std::move(d.pending));
+                else
+                    done.push_back(std::move(d));
+            j.prechecked.clear();
+            record_locked(j, done);
+        }
         auto inputs = std::move(j.prefetched);
         j.prefetched.clear();
         inputs.insert(inputs.end(), std::make_move_iterator(j.buffered.begin()),
@@ -80,7 +108,6 @@ void Scheduler::advance_locked(JobRun& j) {
                 one.push_back(not_run(j, inputs, ActionStatus::Skipped, "a gather runs in the build without --shard"));
                 record_locked(j, one);
             } else {
-                status_.progress().add_total(1);
                 spawn_locked(j, std::move(inputs));
             }
         }
@@ -115,6 +142,8 @@ void Scheduler::spawn_locked(JobRun& j, std::vector<Input> inputs) {
                 not_run(j, *box, ActionStatus::NotRun, j.upstream_failed ? "an upstream job failed" : "build stopped"));
         else
             one.push_back(exec_.execute(j, std::move(*box), false));
+        // A gather is decided as it runs: the total expected it or not.
+        if (j.job->is_gather()) count(j.gather_counted, one.back());
         {
             std::lock_guard lk(mu_);
             record_locked(j, one);
@@ -142,7 +171,6 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
         });
         record_locked(j, skipped);
     }
-    status_.progress().add_total(inputs.size());
     constexpr size_t kChunk = 16;
     auto all = std::make_shared<std::vector<Input>>(std::move(inputs));
     for (size_t begin = 0; begin < all->size(); begin += kChunk) {
@@ -154,10 +182,12 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
             std::vector<ActionOutcome> checked;
             std::vector<std::vector<Input>> to_run;
             for (size_t i = begin; i != end; ++i) {
+                const bool counted = (*all)[i].counted;
                 std::vector<Input> one;
                 one.push_back(std::move((*all)[i]));
                 ActionOutcome d = stop_ || cancelled() ? not_run(j, one, ActionStatus::NotRun, "build stopped")
                                                        : exec_.execute(j, std::move(one), true);
+                count(counted, d);
                 if (d.must_run)
                     to_run.push_back(std::move(d.pending));
                 else
@@ -175,6 +205,13 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
     }
 }
 
+// The progress total counts the actions that will run: it was estimated
+// before the build (counted), and is put right as each action is decided.
+void Scheduler::count(bool counted, const ActionOutcome& d) {
+    const bool runs = d.must_run || ran(d.res.status) || d.res.status == ActionStatus::NotRun;
+    if (runs != counted) status_.progress().adjust_total(runs ? 1 : -1);
+}
+
 // Counts finished actions and hands their outputs to the jobs that take them
 // `from` this one.
 void Scheduler::record_locked(JobRun& j, std::vector<ActionOutcome>& done) {
@@ -187,13 +224,16 @@ void Scheduler::record_locked(JobRun& j, std::vector<ActionOutcome>& done) {
             if (opt_.fail_fast) stop_ = true;
         }
         j.seen.insert(d.res.input);
+        // What an action that ran hands on was counted with it (one
+        // downstream action each, as most steps keep one item per input).
+        bool first = d.res.status == ActionStatus::Built || d.res.status == ActionStatus::Cached;
         if (!j.from_down.empty())
             for (auto& o : d.produced) {
                 o.name = name_below(o.abs, j.out_base);
+                o.counted = std::exchange(first, false);
                 forward.push_back(std::move(o));
             }
-        const bool up_to_date = d.res.status == ActionStatus::UpToDate; // skipped ones are not in the total
-        if (!status_.add(std::move(d.res)) && up_to_date) ++quiet;
+        if (!status_.add(std::move(d.res))) ++quiet;
     }
     status_.progress().up_to_date(quiet);
     if (forward.empty()) return;

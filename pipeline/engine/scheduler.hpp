@@ -18,6 +18,9 @@
 
 namespace af::engine {
 
+// Links the runs by their jobs' `from` and `needs` (names of jobs among `runs`).
+void link_jobs(std::vector<JobRun>& runs);
+
 class ActionExecutor {
   public:
     virtual ~ActionExecutor() = default;
@@ -58,6 +61,7 @@ class Scheduler {
     void spawn_locked(JobRun& j, std::vector<Input> inputs);
     void spawn_many_locked(JobRun& j, std::vector<Input> inputs);
     void record_locked(JobRun& j, std::vector<ActionOutcome>& done);
+    void count(bool counted, const ActionOutcome& d);
     ActionOutcome not_run(JobRun& j, const std::vector<Input>& inputs, ActionStatus s, std::string why);
     bool cancelled() const { return opt_.cancelled && opt_.cancelled(); }
 

@@ -31,26 +31,13 @@ struct Graph {
         if (gather) j.gather.name = "concat";
         jobs.push_back(std::move(j));
     }
-    // Wires runs_ as the build does (jobs in dependency order).
     void wire() {
         runs.resize(jobs.size());
-        std::map<std::string, JobRun*> by_name;
         for (size_t i = 0; i < jobs.size(); ++i) {
             runs[i].job = &jobs[i];
             runs[i].out_base = "/out/" + jobs[i].name;
-            by_name[jobs[i].name] = &runs[i];
         }
-        for (auto& r : runs) {
-            for (const auto& f : r.job->from) {
-                by_name[f]->from_down.push_back(&r);
-                by_name[f]->dependents.push_back(&r);
-                ++r.pending_from;
-            }
-            for (const auto& n : r.job->needs) {
-                by_name[n]->dependents.push_back(&r);
-                ++r.pending_needs;
-            }
-        }
+        link_jobs(runs);
     }
 };
 

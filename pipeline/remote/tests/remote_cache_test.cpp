@@ -13,21 +13,6 @@ using namespace af::remote;
 using namespace af::remote::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-RemoteCacheOptions options_for(const std::string& url, Warnings& warnings) {
-    RemoteCacheOptions o;
-    o.url = url;
-    o.warn = warnings.sink();
-    o.connect_timeout_ms = 1000;
-    o.timeout_ms = 5000;
-    return o;
-}
-
-using Files = std::vector<std::pair<std::string, std::span<const uint8_t>>>;
-
-} // namespace
-
 TEST_CASE("upload, then lookup and fetch give back the same files") {
     CleanEnvironment clean_env;
     af::test::NginxServer server;

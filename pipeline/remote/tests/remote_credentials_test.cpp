@@ -14,20 +14,9 @@ using namespace af::remote::test;
 
 namespace {
 
-using Files = std::vector<std::pair<std::string, std::span<const uint8_t>>>;
-
 // What tests/support/nginx-cache.sh accepts on /auth/ and /basic/.
 constexpr const char* kToken = "af-test-token";
 constexpr const char* kBasicHeader = "\"Basic YWYtdXNlcjphZi1wYXNz\""; // af-user:af-pass
-
-RemoteCacheOptions options_for(const std::string& url, Warnings& warnings) {
-    RemoteCacheOptions o;
-    o.url = url;
-    o.warn = warnings.sink();
-    o.connect_timeout_ms = 1000;
-    o.timeout_ms = 5000;
-    return o;
-}
 
 std::string with_userinfo(const std::string& url, const std::string& userinfo) {
     return url.substr(0, 7) + userinfo + "@" + url.substr(7);

@@ -17,17 +17,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-using Files = std::vector<std::pair<std::string, std::span<const uint8_t>>>;
-
-RemoteCacheOptions options_for(const std::string& url, Warnings& warnings) {
-    RemoteCacheOptions o;
-    o.url = url;
-    o.warn = warnings.sink();
-    o.connect_timeout_ms = 1000;
-    o.timeout_ms = 5000;
-    return o;
-}
-
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 size_t count_lines(const af::test::NginxServer& server, const std::string& prefix, size_t expect) {

@@ -125,4 +125,17 @@ class DeadPort {
     int port_ = 0;
 };
 
+// Every file of an upload: (path, bytes).
+using Files = std::vector<std::pair<std::string, std::span<const uint8_t>>>;
+
+// Short timeouts: a test server answers at once or not at all.
+inline RemoteCacheOptions options_for(const std::string& url, Warnings& warnings) {
+    RemoteCacheOptions o;
+    o.url = url;
+    o.warn = warnings.sink();
+    o.connect_timeout_ms = 1000;
+    o.timeout_ms = 5000;
+    return o;
+}
+
 } // namespace af::remote::test

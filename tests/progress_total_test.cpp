@@ -1,0 +1,59 @@
+// The progress line's total is known before the first action runs and counts
+// only the actions that will run (plan first): up-to-date actions are not in
+// it, and `from` jobs and gathers downstream of a changed file are.
+#include "cli_run.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The totals of every "[done/total]" line, in order.
+std::vector<int> totals(const std::string& out) {
+    std::vector<int> v;
+    static const std::regex line(R"(^\[(\d+)/(\d+)\] )");
+    std::istringstream in(out);
+    for (std::string s; std::getline(in, s);) {
+        std::smatch m;
+        if (std::regex_search(s, m, line)) v.push_back(std::stoi(m[2]));
+    }
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("build: the progress total is right from the first line and counts only what runs") {
+    af::test::TempDir t;
+    const fs::path images = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+    for (const char* f : {"a_palm_128", "d_rock_128", "d_wallpaper_128", "n_rock_128", "g_caustics_128"})
+        t.copy(images / (std::string(f) + ".png"), std::string("src/") + f + ".png");
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  textures:
+    inputs: "src/*.png"
+    steps: [ mips, { encode: { format: bc1, quality: fast } } ]
+    output: "out/{stem}.dds"
+  previews:
+    from: textures
+    steps: [ decode ]
+    output: "out/prev/{stem}.png"
+  pack:
+    from: textures
+    gather: { zip: { compression: store } }
+    output: "out/mod.zip"
+)");
+    auto first = af::test::run_in(t.path(), "build pipeline.yaml");
+    REQUIRE(first.code == 0);
+    CHECK(totals(first.out) == std::vector<int>(11, 11)); // 5 textures, 5 previews, 1 zip
+    t.copy(images / "g_caustics_128.png", "src/a_palm_128.png");
+    auto second = af::test::run_in(t.path(), "build pipeline.yaml");
+    REQUIRE(second.code == 0);
+    CHECK(totals(second.out) == std::vector<int>(3, 3)); // the changed texture, its preview, the zip
+    auto none = af::test::run_in(t.path(), "build pipeline.yaml");
+    CHECK(totals(none.out).empty());
+    CHECK_THAT(none.out, Catch::Contains("0 built, 11 up to date"));
+}
