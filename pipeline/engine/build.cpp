@@ -26,7 +26,6 @@
 #include "remote/remote_cache.hpp"
 
 #include <tbb/global_control.h>
-#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <atomic>
@@ -101,9 +100,7 @@ class Build final : public ActionExecutor {
             return std::move(status_.summary());
         }
         open_remote_cache();
-        SchedulerOptions so = scheduler_options();
-        precheck(so);
-        Scheduler sched(runs_, *this, status_, so);
+        Scheduler sched(runs_, *this, status_, scheduler_options());
         scheduler_ = &sched;
         sched.run();
         scheduler_ = nullptr;
@@ -212,66 +209,6 @@ class Build final : public ActionExecutor {
                 return s == opt_.shard_index;
             };
         return so;
-    }
-
-    // Plan first: every action of the jobs that wait for nothing is decided
-    // before any runs (in parallel; the scheduler takes the outcomes as they
-    // are), so the progress total is known from the start and counts only
-    // actions that will run: these, and one action per `from` job for each of
-    // them (a gather once). What the later checks find different puts it
-    // right as they go. A no-op build decides each action once, as before.
-    void precheck(const SchedulerOptions& so) {
-        struct Slot {
-            JobRun* j;
-            size_t i;
-        };
-        std::vector<Slot> slots;
-        for (auto& j : runs_) {
-            if (j.pending_from || j.pending_needs || j.job->is_gather() || !j.has_prefetched) continue;
-            auto& in = j.prefetched;
-            // Another shard's inputs stay where they are: the scheduler skips them.
-            auto mine = std::stable_partition(in.begin(), in.end(),
-                                              [&](const Input& x) { return !so.in_shard || so.in_shard(j, x); });
-            const size_t n = size_t(mine - in.begin());
-            j.prechecked.resize(n);
-            for (size_t i = 0; i < n; ++i) slots.push_back({&j, i});
-        }
-        constexpr size_t kChunk = 16;
-        tbb::task_group tg;
-        for (size_t begin = 0; begin < slots.size(); begin += kChunk) {
-            const size_t end = std::min(slots.size(), begin + kChunk);
-            [[maybe_unused]] TaskHandoff handoff;
-            tg.run([this, &slots, begin, end] {
-                TaskHandoff::pass();
-                for (size_t k = begin; k != end; ++k) {
-                    JobRun& j = *slots[k].j;
-                    std::vector<Input> one;
-                    one.push_back(std::move(j.prefetched[slots[k].i]));
-                    j.prechecked[slots[k].i] = execute(j, std::move(one), true);
-                }
-                TaskHandoff::pass();
-            });
-        }
-        tg.wait();
-        TaskHandoff::pass();
-        std::map<const JobRun*, size_t> expected;
-        for (auto& j : runs_) {
-            if (j.prechecked.empty()) continue;
-            j.prefetched.erase(j.prefetched.begin(), j.prefetched.begin() + ptrdiff_t(j.prechecked.size()));
-            for (const auto& d : j.prechecked) expected[&j] += d.must_run || d.res.status == ActionStatus::WouldRun;
-        }
-        size_t total = 0;
-        for (auto& j : runs_) { // in dependency order: upstream first
-            const size_t n = expected[&j];
-            total += n;
-            for (JobRun* d : j.from_down)
-                if (d->job->is_gather())
-                    d->gather_counted = d->gather_counted || (n > 0 && !so.in_shard);
-                else
-                    expected[d] += n;
-        }
-        for (const auto& j : runs_) total += j.gather_counted;
-        status_.progress().add_total(total);
     }
 
     // An output handed downstream (its name is set by the receiving job).

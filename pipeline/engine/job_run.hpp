@@ -55,9 +55,6 @@ struct JobRun {
     int outstanding = 0;
     std::vector<Input> buffered, gathered, prefetched;
     bool has_prefetched = false;
-    // Decided before the build started (the plan's first pass over the jobs
-    // that wait for nothing): their actions go straight to running or done.
-    std::vector<ActionOutcome> prechecked;
     bool gather_counted = false;          // the progress total expects this gather to run
     std::unordered_set<std::string> seen; // inputs an action of this build looked at
 };

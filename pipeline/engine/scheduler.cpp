@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 
 namespace af::engine {
@@ -28,11 +29,16 @@ void link_jobs(std::vector<JobRun>& runs) {
 Scheduler::Scheduler(std::vector<JobRun>& runs, ActionExecutor& exec, BuildStatus& status, SchedulerOptions opt)
     : runs_(runs), exec_(exec), status_(status), opt_(std::move(opt)) {}
 
+// Plan first: the actions of the jobs that wait for nothing are all decided
+// (in parallel, as chunks) before any of them runs, so the progress total is
+// known from the first line and counts only actions that will run.
 void Scheduler::run() {
     {
         std::lock_guard lk(mu_);
+        first_pass_ = true;
         for (auto& j : runs_)
             if (j.pending_from == 0 && j.pending_needs == 0) advance_locked(j);
+        if (first_chunks_ == 0) release_locked();
     }
     tg_.wait();
     TaskHandoff::pass();
@@ -78,16 +84,6 @@ void Scheduler::advance_locked(JobRun& j) {
     }
     if (!j.job->is_gather() && j.pending_needs == 0 && !j.expanded && !j.expand_failed) {
         j.expanded = true;
-        if (!j.prechecked.empty()) {
-            std::vector<ActionOutcome> done;
-            for (auto& d : j.prechecked)
-                if (d.must_run)
-                    spawn_locked(j, std::move(d.pending));
-                else
-                    done.push_back(std::move(d));
-            j.prechecked.clear();
-            record_locked(j, done);
-        }
         auto inputs = std::move(j.prefetched);
         j.prefetched.clear();
         inputs.insert(inputs.end(), std::make_move_iterator(j.buffered.begin()),
@@ -128,9 +124,45 @@ void Scheduler::check_complete_locked(JobRun& j) {
     }
 }
 
+// The first pass is over: the total is the actions held back plus, for each,
+// one action in every `from` job downstream (most steps keep one item per
+// input) and each gather once. Later checks put it right as they decide.
+void Scheduler::release_locked() {
+    first_pass_ = false;
+    std::unordered_map<const JobRun*, size_t> expected;
+    for (auto& [j, inputs] : held_) {
+        if (j->job->is_gather())
+            j->gather_counted = true;
+        else
+            ++expected[j];
+    }
+    size_t total = 0;
+    for (auto& j : runs_) { // in dependency order: upstream first
+        const size_t n = expected[&j];
+        total += n;
+        for (JobRun* d : j.from_down)
+            if (d->job->is_gather())
+                d->gather_counted = d->gather_counted || (n > 0 && !opt_.in_shard);
+            else
+                expected[d] += n;
+    }
+    for (const auto& j : runs_) total += j.gather_counted;
+    status_.progress().add_total(total);
+    auto held = std::move(held_);
+    held_.clear();
+    for (auto& [j, inputs] : held) launch_locked(*j, std::move(inputs));
+}
+
 // One action with all of `inputs` (a gather), or one that must run.
 void Scheduler::spawn_locked(JobRun& j, std::vector<Input> inputs) {
     ++j.outstanding;
+    if (first_pass_)
+        held_.emplace_back(&j, std::move(inputs));
+    else
+        launch_locked(j, std::move(inputs));
+}
+
+void Scheduler::launch_locked(JobRun& j, std::vector<Input> inputs) {
     // task_group runs its functor as const: the inputs travel in a shared box.
     auto box = std::make_shared<std::vector<Input>>(std::move(inputs));
     [[maybe_unused]] TaskHandoff handoff;
@@ -176,8 +208,10 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
     for (size_t begin = 0; begin < all->size(); begin += kChunk) {
         const size_t end = std::min(all->size(), begin + kChunk);
         ++j.outstanding;
+        const bool first = first_pass_;
+        first_chunks_ += first;
         [[maybe_unused]] TaskHandoff handoff;
-        tg_.run([this, &j, all, begin, end] {
+        tg_.run([this, &j, all, begin, end, first] {
             TaskHandoff::pass();
             std::vector<ActionOutcome> checked;
             std::vector<std::vector<Input>> to_run;
@@ -187,7 +221,8 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
                 one.push_back(std::move((*all)[i]));
                 ActionOutcome d = stop_ || cancelled() ? not_run(j, one, ActionStatus::NotRun, "build stopped")
                                                        : exec_.execute(j, std::move(one), true);
-                count(counted, d);
+                // The first pass counts what it holds back when it ends.
+                if (!first || !d.must_run) count(counted, d);
                 if (d.must_run)
                     to_run.push_back(std::move(d.pending));
                 else
@@ -198,6 +233,7 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
                 record_locked(j, checked);
                 for (auto& in : to_run) spawn_locked(j, std::move(in));
                 --j.outstanding;
+                if (first && --first_chunks_ == 0) release_locked();
                 check_complete_locked(j);
             }
             TaskHandoff::pass();

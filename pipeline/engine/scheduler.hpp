@@ -14,6 +14,7 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace af::engine {
@@ -59,6 +60,8 @@ class Scheduler {
     void advance_locked(JobRun& j);
     void check_complete_locked(JobRun& j);
     void spawn_locked(JobRun& j, std::vector<Input> inputs);
+    void launch_locked(JobRun& j, std::vector<Input> inputs);
+    void release_locked();
     void spawn_many_locked(JobRun& j, std::vector<Input> inputs);
     void record_locked(JobRun& j, std::vector<ActionOutcome>& done);
     void count(bool counted, const ActionOutcome& d);
@@ -72,6 +75,11 @@ class Scheduler {
     std::mutex mu_;
     tbb::task_group tg_;
     std::atomic<bool> stop_{false};
+    // The first pass (run()'s own jobs): actions that must run are held until
+    // every one of its check chunks is done.
+    bool first_pass_ = false;
+    size_t first_chunks_ = 0;
+    std::vector<std::pair<JobRun*, std::vector<Input>>> held_;
 };
 
 // ThreadSanitizer cannot see the synchronisation inside libtbb (it is not
