@@ -52,7 +52,7 @@ def find_inputs(args):
 
 
 def run_af(exe, src, dst, threads):
-    cmd = [exe, "convert", src, dst]
+    cmd = [exe, "convert", "-y", src, dst]
     if threads:
         cmd += ["--threads", str(threads)]
     return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0

@@ -124,7 +124,7 @@ class Project:
         else:
             seed = self.dir + "/seed.png"
             write_png(seed, size, size, 16 if kind in ("dds_f", "dds_f1", "dds_h1", "dds_bc6") else 8)
-            subprocess.run([self.exe, "convert", seed, self.dir + "/src/a0.dds", "--format", DDS_FORMATS[kind],
+            subprocess.run([self.exe, "convert", "-y", seed, self.dir + "/src/a0.dds", "--format", DDS_FORMATS[kind],
                             "--no-mips" if kind.endswith("1") else "--mips", "--quality", "fast"],
                            check=True, capture_output=True)
             os.remove(seed)

@@ -74,7 +74,7 @@ TEST_CASE("convert and a one-job pipeline give byte-identical DDS files for auto
             INFO(img.filename());
             fs::path conv = dir / ("conv/" + img.stem().string() + ".dds");
             fs::create_directories(conv.parent_path());
-            auto c = run_cli("convert " + q(dir / ("in/" + img.filename().string())) + " " + q(conv) +
+            auto c = run_cli("convert -y " + q(dir / ("in/" + img.filename().string())) + " " + q(conv) +
                              (fmt == "auto" ? "" : " --format " + fmt));
             REQUIRE(c.code == 0);
             std::string piped = slurp(dir / ("out/" + img.stem().string() + ".dds"));
@@ -90,17 +90,17 @@ TEST_CASE("the bundled normal map comes out BC5 by both routes, greyscale stays 
     fs::remove_all(dir / "build");
     REQUIRE(run_cli("build", dir.path()).code == 0);
     CHECK(header_of(dir / "build/dds/terrain/rock_normal.dds").fourcc == 0x32495441); // "ATI2" = BC5
-    auto c = run_cli("convert textures/terrain/rock_normal.png n.dds", dir.path());
+    auto c = run_cli("convert -y textures/terrain/rock_normal.png n.dds", dir.path());
     REQUIRE(c.code == 0);
     CHECK(c.out.find("BC5_UNORM") != std::string::npos);
     // Caustics are grey: auto keeps them in a format that decodes grey (BC1),
     // so the preview is grey, not red.
-    c = run_cli("convert textures/fx/caustics.png g.dds", dir.path());
+    c = run_cli("convert -y textures/fx/caustics.png g.dds", dir.path());
     REQUIRE(c.code == 0);
     CHECK(c.out.find("BC1_UNORM_SRGB") != std::string::npos);
-    c = run_cli("convert textures/fx/caustics.png r.dds --grey-in-red", dir.path());
+    c = run_cli("convert -y textures/fx/caustics.png r.dds --grey-in-red", dir.path());
     CHECK(c.out.find("BC4_UNORM") != std::string::npos);
-    c = run_cli("convert r.dds r.png", dir.path());
+    c = run_cli("convert -y r.dds r.png", dir.path());
     REQUIRE(c.code == 0);
     CHECK(c.out.find("BC4 stores one channel") != std::string::npos);
 }
@@ -115,7 +115,7 @@ TEST_CASE("convert x.dds x.png and the pipeline's decode write the same PNG, tag
     REQUIRE(run_cli("build", dir.path()).code == 0);
     for (const char* f : {"Terrain__snow3", "Runway__rwy-normalmap", "Trees__mixed-shrub"}) {
         INFO(f);
-        auto c = run_cli(std::string("convert in/") + f + ".dds c.png", dir.path());
+        auto c = run_cli(std::string("convert -y in/") + f + ".dds c.png", dir.path());
         REQUIRE(c.code == 0);
         std::string png = slurp(dir / "c.png");
         CHECK(png == slurp(dir / (std::string("out/") + f + ".png")));
@@ -137,8 +137,8 @@ TEST_CASE("re-export keeps the game's layout: DDS → PNG → format match → t
     for (const auto& f : files) {
         INFO(f);
         std::string stem = fs::path(f).stem().string();
-        REQUIRE(run_cli("convert orig/" + f + " edit/" + stem + ".png", dir.path()).code == 0);
-        auto c = run_cli("convert edit/" + stem + ".png back/" + f + " --like orig/" + f, dir.path());
+        REQUIRE(run_cli("convert -y orig/" + f + " edit/" + stem + ".png", dir.path()).code == 0);
+        auto c = run_cli("convert -y edit/" + stem + ".png back/" + f + " --like orig/" + f, dir.path());
         REQUIRE(c.code == 0);
         DdsHeader o = header_of(dir / ("orig/" + f)), b = header_of(dir / ("back/" + f));
         CHECK(b.fourcc == o.fourcc);
@@ -176,10 +176,10 @@ TEST_CASE("re-export keeps the game's layout: DDS → PNG → format match → t
 TEST_CASE("dx10: never writes an sRGB BC1-BC3 with the legacy FourCC instead of failing") {
     TempDir dir("af-routes-dx9");
     dir.copy(kSource / "examples/quickstart/textures/walls/dark_wood.png", "w.png");
-    auto c = run_cli("convert w.png w.dds --dx10 never", dir.path());
+    auto c = run_cli("convert -y w.png w.dds --dx10 never", dir.path());
     REQUIRE(c.code == 0);
     CHECK(header_of(dir / "w.dds").fourcc == 0x31545844); // "DXT1"
-    REQUIRE(run_cli("convert w.png w10.dds", dir.path()).code == 0);
+    REQUIRE(run_cli("convert -y w.png w10.dds", dir.path()).code == 0);
     DdsHeader h = header_of(dir / "w10.dds");
     CHECK(h.fourcc == 0x30315844);
     CHECK(h.dxgi == 72); // BC1_UNORM_SRGB

@@ -23,15 +23,26 @@ const fs::path kData = AF_TEST_DATA;
 struct Slice {
     std::string name, input;
     int64_t ts, dur, bytes;
+    int tid;
 };
 
 std::vector<Slice> slices(const fs::path& trace) {
     auto doc = nlohmann::json::parse(slurp(trace));
     std::vector<Slice> v;
     for (const auto& e : doc.at("traceEvents"))
-        v.push_back({e.at("name"), e.at("args").at("input"), e.at("ts"), e.at("dur"),
-                     e.at("args").value("bytes", int64_t(-1))});
+        if (e.at("ph") == "X")
+            v.push_back({e.at("name"), e.at("args").at("input"), e.at("ts"), e.at("dur"),
+                         e.at("args").value("bytes", int64_t(-1)), e.at("tid")});
     return v;
+}
+
+// Thread-name metadata ("M" events): the worker each track belongs to.
+std::map<int, std::string> thread_names(const fs::path& trace) {
+    auto doc = nlohmann::json::parse(slurp(trace));
+    std::map<int, std::string> m;
+    for (const auto& e : doc.at("traceEvents"))
+        if (e.at("ph") == "M" && e.at("name") == "thread_name") m[e.at("tid")] = e.at("args").at("name");
+    return m;
 }
 
 } // namespace
@@ -50,6 +61,8 @@ TEST_CASE("build --trace: each action's phases are slices with their bytes, cove
     INFO(r.out);
     REQUIRE(r.code == 0);
     auto all = slices(t / "trace.json");
+    const auto workers = thread_names(t / "trace.json");
+    for (const auto& s : all) CHECK(workers.count(s.tid)); // every track is named
     std::map<std::string, std::vector<Slice>> by_input;
     std::vector<Slice> actions;
     for (const auto& s : all) (s.name == "action" ? actions : by_input[s.input]).push_back(s);

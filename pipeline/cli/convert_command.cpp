@@ -40,6 +40,7 @@ struct ConvertArgs {
     tx::ColourTag colour = tx::ColourTag::Keep;
     std::optional<uint32_t> mip, face, layer;
     bool all_surfaces = false, permissive = false, grey_in_red = false;
+    bool overwrite = false; // -y: replace an existing OUT
     std::string dx10 = "auto";
     int threads = 0;
     tx::MipRequest mip_request;
@@ -56,6 +57,14 @@ bool is_png(const fs::path& p) { return lower(p.extension().string()) == ".png";
 
 std::string name_of(uint32_t format) { return std::string(format_info(format)->name); }
 
+// texconv's rule: an existing output is replaced only with -y. Checked for
+// every file before the first is written.
+void refuse_existing(const std::vector<fs::path>& outs, const ConvertArgs& a) {
+    if (a.overwrite) return;
+    for (const auto& p : outs)
+        if (fs::exists(p)) sdk::usage(p.string() + " exists; pass -y (--overwrite) to replace it");
+}
+
 void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
     tx::Decoded d = tx::decode(ops, t);
     const Texture& img = d.texture;
@@ -67,6 +76,13 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
         std::printf("%s: %ux%u %s → %s (%d-bit PNG, %s)\n", a.in.string().c_str(), t.desc.width, t.desc.height,
                     name_of(t.desc.format).c_str(), a.out.string().c_str(), bits, space);
     } else {
+        std::vector<fs::path> outs;
+        for (uint32_t l = 0; l < img.desc.layers; ++l)
+            for (uint32_t f = 0; f < img.desc.faces; ++f)
+                for (uint32_t m = 0; m < img.desc.mips; ++m)
+                    outs.push_back(a.out.parent_path() /
+                                   sdk::format("%s_l%u_f%u_m%u.png", a.out.stem().string().c_str(), l, f, m));
+        refuse_existing(outs, a);
         for (uint32_t l = 0; l < img.desc.layers; ++l)
             for (uint32_t f = 0; f < img.desc.faces; ++f)
                 for (uint32_t m = 0; m < img.desc.mips; ++m) {
@@ -175,6 +191,7 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     if (vm.count("face")) a.face = vm["face"].as<uint32_t>();
     if (vm.count("layer")) a.layer = vm["layer"].as<uint32_t>();
     a.all_surfaces = vm.count("all-surfaces");
+    a.overwrite = vm.count("overwrite");
     a.permissive = vm.count("permissive");
     a.grey_in_red = vm.count("grey-in-red");
     a.dx10 = vm["dx10"].as<std::string>();
@@ -249,6 +266,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         "resize", po::value<std::string>(), "resize the top level to WxH before anything else")(
         "png-level", po::value<int>(), "PNG output: deflate level 0 (stored) … 12 (smallest); default 1")(
         "png-filter", po::value<std::string>(), "PNG output: row filter auto|none|sub|up|paeth (default auto)")(
+        "overwrite,y", "replace OUT if it exists (without it an existing OUT is refused, as texconv without -y)")(
         "in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
     po::positional_options_description pos;
     pos.add("in", 1).add("out", 1);
@@ -271,6 +289,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         host::settings().threads = a.threads;
     }
     try {
+        if (!a.all_surfaces) refuse_existing({a.out}, a);
         tx::Ops ops{ctx.registry};
         host::OptionMap ropts;
         if (a.permissive) ropts["permissive"] = "true";

@@ -75,7 +75,10 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
                            kind == CommandKind::Clean
                                ? "also remove outputs edited since the build wrote them"
                                : "replace outputs that differ from what the build last wrote (discards edits)");
-    bool verbose = false;
+    bool verbose = false, dry_run = false;
+    if (kind == CommandKind::Build)
+        desc.add_options()("dry-run,n", po::bool_switch(&dry_run),
+                           "print what would run and why, as `assetforge status` does; nothing runs");
     if (kind == CommandKind::Status)
         desc.add_options()("verbose,v", po::bool_switch(&verbose), "list every action that would run, and why")(
             "json", po::bool_switch(&a.opt.status_json), "every action (job, input, status, reason) as JSON");
@@ -90,7 +93,8 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             "fail-fast", po::bool_switch(&a.opt.fail_fast),
             "stop starting actions after the first failure")("keep-going,k", "keep going after failures (the default)")(
             "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
-            "report", po::value<std::string>(&a.opt.report_file), "write a JSON record of every action to FILE")(
+            "report", po::value<std::string>(&a.opt.report_file),
+            "write a record of every action to FILE: JSON, or JUnit XML when FILE ends in .xml (CI test reports)")(
             "memory-budget", po::value<uint64_t>()->default_value(2048),
             "MiB the running actions may hold together (an action estimated above it fails)")(
             "remote-cache", po::value<std::string>(&a.opt.remote_cache),
@@ -198,7 +202,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     if (a.opt.remote_cache.empty())
         if (const char* env = std::getenv("ASSETFORGE_REMOTE_CACHE"); env && *env) a.opt.remote_cache = env;
     if (a.opt.remote_cache.empty()) a.opt.remote_cache = p.remote_cache;
-    a.opt.dry_run = kind == CommandKind::Status;
+    a.opt.dry_run = kind == CommandKind::Status || dry_run;
     if (a.opt.dry_run) a.opt.explain = verbose || a.opt.explain;
     a.opt.cancelled = [] { return host::cancel_requested(); };
     a.opt.tool_identity = [&reg](const std::string& name) -> std::string {

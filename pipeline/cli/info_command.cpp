@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 
 namespace af::cli {
 namespace {
@@ -25,7 +26,19 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
     try {
         MappedFile file(path);
         auto c = ctx.registry.container_for(path, file.data(), std::min<uint64_t>(file.size(), 4096));
-        if (!c) throw sdk::Error(AF_ERR_UNSUPPORTED, "unknown format (no plugin recognises its first bytes or extension)");
+        if (!c) {
+            // Some files are a plugin command's business, not a container's (`.pages`: `assetforge pages`).
+            std::string ext = std::filesystem::path(path).extension().string();
+            if (!ext.empty()) ext.erase(0, 1);
+            for (const auto& pl : ctx.registry.plugins())
+                for (const auto& cmd : pl->commands)
+                    if (!ext.empty() && ext == cmd.name)
+                        throw sdk::Error(AF_ERR_UNSUPPORTED,
+                                         "not a texture container: ." + ext + " files are read by the `" + ext +
+                                             "` command of plugin " + pl->name + " (try `assetforge " + ext +
+                                             " header " + path + "`, or `assetforge " + ext + " --help`)");
+            throw sdk::Error(AF_ERR_UNSUPPORTED, "unknown format (no plugin recognises its first bytes or extension)");
+        }
         std::vector<af_kv> kv;
         for (const auto& [k, v] : opts) kv.push_back({k.c_str(), v.c_str()});
         af_options o{kv.data(), uint32_t(kv.size())};
@@ -41,8 +54,10 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
             std::string js = out.json ? out.json : "", tx = out.text ? out.text : "";
             host::services()->free(out.json);
             host::services()->free(out.text);
-            if (st != AF_OK) throw sdk::Error(st, e.offset == AF_NO_OFFSET ? std::string(e.message)
-                                                  : "offset " + std::to_string(e.offset) + ": " + e.message);
+            if (st != AF_OK)
+                throw sdk::Error(st, e.offset == AF_NO_OFFSET
+                                         ? std::string(e.message)
+                                         : "offset " + std::to_string(e.offset) + ": " + e.message);
             r.json = js.empty() ? nlohmann::json::object() : nlohmann::json::parse(js, nullptr, false);
             if (r.json.is_discarded()) r.json = {{"raw", js}};
             r.text = tx;
@@ -52,17 +67,25 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
             const auto& d = res.texture.desc;
             const FormatInfo* f = format_info(d.format);
             std::string fname = f ? std::string(f->name) : std::to_string(d.format);
-            r.json = {{"container", res.container}, {"format", fname}, {"format_id", d.format}, {"width", d.width},
-                      {"height", d.height}, {"depth", d.depth}, {"mips", d.mips}, {"layers", d.layers},
+            r.json = {{"container", res.container},
+                      {"format", fname},
+                      {"format_id", d.format},
+                      {"width", d.width},
+                      {"height", d.height},
+                      {"depth", d.depth},
+                      {"mips", d.mips},
+                      {"layers", d.layers},
                       {"faces", d.faces}};
             r.text = "container: " + res.container + "\nformat: " + fname + "\ndimensions: " + std::to_string(d.width) +
-                     "x" + std::to_string(d.height) + "x" + std::to_string(d.depth) + "\nmips: " + std::to_string(d.mips) +
-                     "\nlayers: " + std::to_string(d.layers) + "\nfaces: " + std::to_string(d.faces) + "\n";
+                     "x" + std::to_string(d.height) + "x" + std::to_string(d.depth) +
+                     "\nmips: " + std::to_string(d.mips) + "\nlayers: " + std::to_string(d.layers) +
+                     "\nfaces: " + std::to_string(d.faces) + "\n";
         }
         r.json["file"] = path;
         // A plugin may describe a file it would refuse to read ("valid": false):
         // the report is printed, and the exit code still says the input failed.
-        r.ok = !(r.json.is_object() && r.json.contains("valid") && r.json["valid"].is_boolean() && !r.json["valid"].get<bool>());
+        r.ok = !(r.json.is_object() && r.json.contains("valid") && r.json["valid"].is_boolean() &&
+                 !r.json["valid"].get<bool>());
         r.printable = true;
     } catch (const std::exception& e) {
         std::string msg = e.what();
@@ -76,8 +99,8 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
 int run(Context& ctx, const std::vector<std::string>& args) {
     po::options_description opts("options");
     opts.add_options()("json", "machine-readable output (one JSON array)")(
-        "permissive", "read what a truncated file holds instead of failing")("files", po::value<std::vector<std::string>>(),
-                                                                             "files to describe");
+        "permissive", "read what a truncated file holds instead of failing")(
+        "files", po::value<std::vector<std::string>>(), "files to describe");
     po::positional_options_description pos;
     pos.add("files", -1);
     po::variables_map vm;

@@ -1,6 +1,7 @@
 // assetforge: dispatches to built-in subcommands (self-registered, see
 // command.hpp) and to subcommands that plugins provide.
 #include "cli/command.hpp"
+#include "engine/config_error.hpp"
 #include "host/host_services.hpp"
 
 #include <algorithm>
@@ -26,7 +27,8 @@ void print_usage(const host::PluginRegistry& reg) {
     std::cout << "usage: assetforge [--version] [--help] <command> [args]\n\ncommands:\n";
     auto list = cli::commands();
     std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.name < b.name; });
-    for (const auto& c : list) std::printf("  %-10.*s %.*s\n", int(c.name.size()), c.name.data(), int(c.summary.size()), c.summary.data());
+    for (const auto& c : list)
+        std::printf("  %-10.*s %.*s\n", int(c.name.size()), c.name.data(), int(c.summary.size()), c.summary.data());
     bool header = false;
     for (const auto& p : reg.plugins())
         for (const auto& c : p->commands) {
@@ -59,12 +61,19 @@ int parse_limits(int argc, char** argv) {
             return -1;
         }
         auto& s = host::settings();
-        if (k == "--max-dimension") s.max_dimension = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
-        else if (k == "--max-surfaces") s.max_surfaces = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
-        else if (k == "--max-texture-bytes") s.max_texture_bytes = v;
-        else if (k == "--max-items") s.max_items = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        if (k == "--max-dimension")
+            s.max_dimension = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        else if (k == "--max-surfaces")
+            s.max_surfaces = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
+        else if (k == "--max-texture-bytes")
+            s.max_texture_bytes = v;
+        else if (k == "--max-items")
+            s.max_items = uint32_t(std::min<unsigned long long>(v, UINT32_MAX));
         else {
-            std::fprintf(stderr, "assetforge: unknown limit %s (--max-dimension, --max-surfaces, --max-texture-bytes, --max-items)\n", k.c_str());
+            std::fprintf(
+                stderr,
+                "assetforge: unknown limit %s (--max-dimension, --max-surfaces, --max-texture-bytes, --max-items)\n",
+                k.c_str());
             return -1;
         }
     }
@@ -117,6 +126,11 @@ int main(int argc, char** argv) {
         for (int i = 2; i < argc; ++i) cargv.push_back(argv[i]);
         return pc.item->run(host::services(), int32_t(cargv.size()), cargv.data());
     }
-    std::fprintf(stderr, "assetforge: unknown command '%s' (see `assetforge --help`)\n", first.c_str());
+    std::vector<std::string> names;
+    for (const auto& c : cli::commands()) names.emplace_back(c.name);
+    for (const auto& p : registry.plugins())
+        for (const auto& c : p->commands) names.emplace_back(c.name);
+    const std::string hint = engine::did_you_mean(first, names);
+    std::fprintf(stderr, "assetforge: unknown command '%s'%s (see `assetforge --help`)\n", first.c_str(), hint.c_str());
     return cli::kExitUsage;
 }

@@ -2,6 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "engine/config_error.hpp"
+#include "engine/junit_report.hpp"
 
 #include <unistd.h>
 
@@ -66,6 +67,8 @@ void BuildStatus::explain(const ActionResult& r) {
 }
 
 void BuildStatus::write_report(const Pipeline& p, double secs, const std::string& file) const {
+    if (file.size() > 4 && file.compare(file.size() - 4, 4, ".xml") == 0)
+        return write_file_atomic(file, junit_xml(summary_, secs));
     nlohmann::json actions = nlohmann::json::array();
     for (const auto& a : summary_.actions) {
         nlohmann::json j = {{"job", a.job},       {"input", a.input},

@@ -14,20 +14,23 @@ std::string SourcePos::str() const {
     return s;
 }
 
+// Levenshtein with adjacent transpositions counted as one edit (optimal
+// string alignment): "buidl" is one slip from "build", not two.
 size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    std::vector<size_t> prev2(b.size() + 1), prev(b.size() + 1), row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
     for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
         row[0] = i;
         for (size_t j = 1; j <= b.size(); ++j) {
-            size_t up = row[j];
-            size_t sub = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, sub});
-            diag = up;
+            const size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            row[j] = std::min({prev[j] + 1, row[j - 1] + 1, sub});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                row[j] = std::min(row[j], prev2[j - 2] + 1);
         }
+        std::swap(prev2, prev);
+        std::swap(prev, row);
     }
-    return row[b.size()];
+    return prev[b.size()];
 }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices) {

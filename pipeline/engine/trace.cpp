@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <tbb/task_arena.h>
 
+#include <set>
+
 namespace af::engine {
 
 TraceLog::TraceLog() : t0_(std::chrono::steady_clock::now()) {}
@@ -26,6 +28,16 @@ void TraceLog::write(const std::filesystem::path& file) const {
     nlohmann::json events = nlohmann::json::array();
     {
         std::lock_guard lk(mu_);
+        // Perfetto and chrome://tracing label each track by its thread name.
+        std::set<int> tids;
+        for (const auto& e : events_) tids.insert(e.tid);
+        events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "assetforge build"}}}});
+        for (int tid : tids)
+            events.push_back({{"name", "thread_name"},
+                              {"ph", "M"},
+                              {"pid", 1},
+                              {"tid", tid},
+                              {"args", {{"name", "worker " + std::to_string(tid)}}}});
         for (const auto& e : events_) {
             nlohmann::json args = {{"input", e.input}};
             if (e.bytes >= 0) args["bytes"] = e.bytes;

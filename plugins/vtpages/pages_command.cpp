@@ -59,6 +59,12 @@ int run_pages_command(const CommandIo& io, const std::vector<std::string>& argv)
     for (const auto& [name, v] : subcommands()) {
         if (argv[0] != name) continue;
         const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+        for (const auto& a : rest)
+            if (a == "--help" || a == "-h") {
+                io.out << "usage: pages " << v.second << "\n"
+                       << "exit codes: 0 ok, 1 a file failed, 2 usage\n";
+                return 0;
+            }
         try {
             return v.first(io, rest);
         } catch (const sdk::Error& e) {

@@ -72,7 +72,8 @@ TEST_CASE("the report records each action", "[incremental][report]") {
     }
     auto trace = nlohmann::json::parse(t.read("trace.json"));
     CHECK(trace["traceEvents"].size() >= 12); // a step and a commit per action
-    CHECK(trace["traceEvents"][0]["ph"] == "X");
+    CHECK(std::any_of(trace["traceEvents"].begin(), trace["traceEvents"].end(),
+                      [](const auto& e) { return e["ph"] == "X"; }));
     t.build(kTwoJobs, opt);
     report = nlohmann::json::parse(t.read("report.json"));
     for (const auto& a : report["actions"]) CHECK(a["status"] == "up-to-date");

@@ -1,0 +1,88 @@
+#include "engine/junit_report.hpp"
+
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace af::engine {
+
+namespace {
+
+// Attribute-safe text: the five entities escaped; control characters other
+// than tab and newline (not allowed in XML 1.0) become U+FFFD.
+std::string xml_text(const std::string& in) {
+    std::string out;
+    out.reserve(in.size());
+    for (unsigned char c : in) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&apos;";
+            break;
+        default:
+            if (c < 0x20 && c != '\t' && c != '\n')
+                out += "\xEF\xBF\xBD";
+            else
+                out += char(c);
+        }
+    }
+    return out;
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.3f", s);
+    return buf;
+}
+
+} // namespace
+
+std::string junit_xml(const BuildSummary& s, double seconds) {
+    std::map<std::string, std::vector<const ActionResult*>> by_job;
+    for (const auto& a : s.actions)
+        if (a.status != ActionStatus::Removed && a.status != ActionStatus::WouldRemove) by_job[a.job].push_back(&a);
+    size_t tests = 0, failures = 0, skipped = 0;
+    std::string suites;
+    for (const auto& [job, actions] : by_job) {
+        size_t f = 0, sk = 0;
+        double t = 0;
+        std::string cases;
+        for (const ActionResult* a : actions) {
+            t += a->duration_ms / 1000;
+            cases += "    <testcase classname=\"" + xml_text(job) + "\" name=\"" + xml_text(a->input) + "\" time=\"" +
+                     seconds_text(a->duration_ms / 1000) + "\"";
+            if (a->status == ActionStatus::Failed) {
+                ++f;
+                cases += ">\n      <failure message=\"" + xml_text(a->failed_step + ": " + a->error) + "\" type=\"" +
+                         xml_text(a->failed_step) + "\">" + xml_text(a->error) + "</failure>\n    </testcase>\n";
+            } else if (a->status == ActionStatus::NotRun || a->status == ActionStatus::Skipped) {
+                ++sk;
+                cases += ">\n      <skipped message=\"" + xml_text(a->reason) + "\"/>\n    </testcase>\n";
+            } else {
+                cases += "/>\n";
+            }
+        }
+        tests += actions.size();
+        failures += f;
+        skipped += sk;
+        suites += "  <testsuite name=\"" + xml_text(job) + "\" tests=\"" + std::to_string(actions.size()) +
+                  "\" failures=\"" + std::to_string(f) + "\" errors=\"0\" skipped=\"" + std::to_string(sk) +
+                  "\" time=\"" + seconds_text(t) + "\">\n" + cases + "  </testsuite>\n";
+    }
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"assetforge build\" tests=\"" +
+           std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
+           std::to_string(skipped) + "\" time=\"" + seconds_text(seconds) + "\">\n" + suites + "</testsuites>\n";
+}
+
+} // namespace af::engine

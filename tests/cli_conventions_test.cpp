@@ -1,0 +1,97 @@
+// Shell and CI conventions: a typo'd command gets a suggestion, `convert`
+// does not overwrite without -y, `build --dry-run` is `status`, and
+// `--report FILE.xml` is JUnit XML that an independent parser reads.
+#include "cli_run.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using af::test::run_cli;
+using af::test::run_in;
+using af::test::slurp;
+
+namespace {
+const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+}
+
+TEST_CASE("cli: a mistyped command suggests the right one") {
+    auto r = run_cli("buidl");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("unknown command 'buidl' (did you mean 'build'?)"));
+    auto s = run_cli("stauts");
+    CHECK_THAT(s.out, Catch::Contains("did you mean 'status'?"));
+}
+
+TEST_CASE("cli: convert refuses to replace an existing output unless -y") {
+    af::test::TempDir t;
+    t.copy(kImages / "a_palm_128.png", "a.png");
+    t.write("out.dds", "precious");
+    auto r = run_in(t.path(), "convert a.png out.dds --quality fast");
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("out.dds exists; pass -y (--overwrite) to replace it"));
+    CHECK(slurp(t / "out.dds") == "precious");
+    auto y = run_in(t.path(), "convert a.png out.dds --quality fast -y");
+    CHECK(y.code == 0);
+    CHECK(slurp(t / "out.dds").substr(0, 4) == "DDS ");
+    t.write("all_l0_f0_m1.png", "precious");
+    auto all = run_in(t.path(), "convert out.dds all.png --all-surfaces");
+    CHECK(all.code == 2);
+    CHECK_FALSE(fs::exists(t / "all_l0_f0_m0.png")); // refused before the first is written
+    CHECK(run_in(t.path(), "convert out.dds all.png --all-surfaces --overwrite").code == 0);
+}
+
+TEST_CASE("cli: build --dry-run says what would run, runs nothing, and exits as status does") {
+    af::test::TempDir t;
+    t.copy(kImages / "a_palm_128.png", "src/a.png");
+    t.write("pipeline.yaml",
+            "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+            "    steps: [ { encode: { format: bc1, quality: fast } } ]\n    output: \"out/{stem}.dds\"\n");
+    auto r = run_in(t.path(), "build --dry-run");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("1 action(s) would run"));
+    CHECK_FALSE(fs::exists(t / "out"));
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"nothing/*.png\"\n"
+                             "    steps: [ { encode: { format: bc1 } } ]\n    output: \"out/{stem}.dds\"\n");
+    CHECK(run_in(t.path(), "build -n").code == run_in(t.path(), "status").code);
+}
+
+TEST_CASE("cli: --report FILE.xml writes JUnit XML with one test case per action") {
+    af::test::TempDir t;
+    t.copy(kImages / "a_palm_128.png", "src/a.png");
+    t.copy(kImages / "d_rock_128.png", "src/b&<c>.png");
+    t.write("src/broken.png", "\x89PNG\r\n\x1a\nnot really");
+    t.write("pipeline.yaml",
+            "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+            "    steps: [ { encode: { format: bc1, quality: fast } } ]\n    output: \"out/{stem}.dds\"\n");
+    auto r = run_in(t.path(), "build --report junit.xml");
+    CHECK(r.code == 1);
+    REQUIRE(fs::exists(t / "junit.xml"));
+    // Read by Python's XML parser, not by anything of ours.
+    const std::string cmd =
+        "/usr/bin/python3 -c \"import xml.etree.ElementTree as E,sys; r=E.parse(sys.argv[1]).getroot(); "
+        "c=r.findall('.//testcase'); f=[x for x in c if x.find('failure') is not None]; "
+        "print(r.get('tests'), r.get('failures'), len(c), len(f), f[0].get('name'), sorted(x.get('name') for x in "
+        "c))\" '" +
+        (t / "junit.xml").string() + "'";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[1024];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    CHECK(pclose(p) == 0);
+    CHECK_THAT(out, Catch::StartsWith("3 1 3 1 src/broken.png"));
+    CHECK_THAT(out, Catch::Contains("src/b&<c>.png")); // escaped in the file, read back whole
+}
+
+TEST_CASE("cli: every plugin subcommand takes --help, and info points .pages files at their command") {
+    auto r = run_cli("pages repack --help");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("usage: pages repack FILE --replace DIR --out FILE"));
+    const fs::path pages = fs::path(AF_SOURCE_DIR) / "plugins/vtpages/tests/data/l3_s1_dfs_slack_x4.pages";
+    auto i = run_cli("info '" + pages.string() + "'");
+    CHECK(i.code != 0);
+    CHECK_THAT(i.out, Catch::Contains("read by the `pages` command of plugin vtpages (try `assetforge pages header"));
+}
