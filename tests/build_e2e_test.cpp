@@ -206,6 +206,9 @@ jobs:
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 1);
     CHECK_THAT(err, Catch::Contains("build cancelled"));
+    // Actions stopped by Ctrl-C were cancelled, not failed.
+    CHECK(err.find("failed") == std::string::npos);
+    CHECK(err.find("FAILED") == std::string::npos);
 
     // The reference: the same tree built without interruption.
     Run ref = run_in(clean.path(), "build -q");

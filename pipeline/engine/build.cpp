@@ -536,6 +536,14 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         produced.clear();
         return done;
     } catch (const std::exception& e) {
+        if (cancelled() && written.empty()) {
+            // Ctrl-C reached a step (a codec stops with "cancelled"): that is
+            // not the input's fault. Nothing was written; it runs next time.
+            res.status = ActionStatus::NotRun;
+            res.reason = "cancelled";
+            produced.clear();
+            return done;
+        }
         res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         res.status = ActionStatus::Failed;
         res.failed_step = trail.step;
