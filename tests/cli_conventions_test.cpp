@@ -95,3 +95,65 @@ TEST_CASE("cli: every plugin subcommand takes --help, and info points .pages fil
     CHECK(i.code != 0);
     CHECK_THAT(i.out, Catch::Contains("read by the `pages` command of plugin vtpages (try `assetforge pages header"));
 }
+
+TEST_CASE("cli: a piped build says what is still running during a long action; -v prints each step") {
+    af::test::TempDir t;
+    t.copy(kImages / "a_palm_128.png", "seed.png");
+    REQUIRE(run_in(t.path(), "convert seed.png src/big.png --resize 1024x1024").code == 0);
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+                             "    steps: [ mips, { encode: { format: bc7, quality: high } } ]\n"
+                             "    output: \"out/{stem}.dds\"\n");
+    // Heartbeats every 100 ms instead of 10 s, so one BC7 action is long enough to see them.
+    const std::string cmd =
+        "cd '" + t.path().string() + "' && ASSETFORGE_HEARTBEAT_MS=100 " + AF_EXE + " build -j1 -v 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    CHECK(pclose(p) == 0);
+    INFO(out);
+    CHECK_THAT(out, Catch::Contains("[0/1] still running: dds: src/big.png ("));
+    CHECK_THAT(out, Catch::Contains("  dds: src/big.png: mips ("));
+    CHECK_THAT(out, Catch::Contains("  dds: src/big.png: encode ("));
+    CHECK_THAT(out, Catch::Contains("[1/1] dds: src/big.png"));
+}
+
+TEST_CASE("cli: failures are red only when asked or on a terminal") {
+    af::test::TempDir t;
+    t.write("src/broken.png", "\x89PNG\r\n\x1a\nnot really");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+                             "    steps: [ mips ]\n    output: \"out/{stem}.dds\"\n");
+    auto always = run_in(t.path(), "build --color=always");
+    CHECK(always.code == 1);
+    CHECK_THAT(always.out, Catch::Contains("\033[1;31mFAILED\033[0m dds: src/broken.png"));
+    auto piped = run_in(t.path(), "build"); // not a terminal: no escapes
+    CHECK(piped.out.find('\033') == std::string::npos);
+    CHECK_THAT(piped.out, Catch::Contains("FAILED dds: src/broken.png"));
+    auto never = run_in(t.path(), "build --color=never");
+    CHECK(never.out.find('\033') == std::string::npos);
+    CHECK(run_in(t.path(), "build --color=sometimes").code == 2);
+}
+
+TEST_CASE("cli: on a terminal the status line names the action running now and is redrawn while it runs") {
+    af::test::TempDir t;
+    t.copy(kImages / "a_palm_128.png", "seed.png");
+    REQUIRE(run_in(t.path(), "convert seed.png src/big.png --resize 1024x1024").code == 0);
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+                             "    steps: [ mips, { encode: { format: bc7, quality: high } } ]\n"
+                             "    output: \"out/{stem}.dds\"\n");
+    // util-linux `script` gives the build a pseudo-terminal.
+    const std::string cmd = "cd '" + t.path().string() + "' && script -qec '" + AF_EXE + " build -j1' /dev/null";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    CHECK(pclose(p) == 0);
+    INFO(out);
+    size_t redraws = 0;
+    for (size_t at = 0; (at = out.find("\r\033[K[0/1] ", at)) != std::string::npos; ++at) ++redraws;
+    CHECK(redraws >= 2);                                           // more than once while the one action runs
+    CHECK_THAT(out, Catch::Contains("ETA -- dds: src/big.png (")); // the running action, with its time
+    CHECK_THAT(out, Catch::Contains("1 built"));
+}

@@ -76,9 +76,14 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
                                ? "also remove outputs edited since the build wrote them"
                                : "replace outputs that differ from what the build last wrote (discards edits)");
     bool verbose = false, dry_run = false;
+    std::string color = "auto";
     if (kind == CommandKind::Build)
         desc.add_options()("dry-run,n", po::bool_switch(&dry_run),
-                           "print what would run and why, as `assetforge status` does; nothing runs");
+                           "print what would run and why, as `assetforge status` does; nothing runs")(
+            "verbose,v", po::bool_switch(&a.opt.verbose), "print each step of each action as it ends, with its time");
+    if (kind != CommandKind::Clean)
+        desc.add_options()("color", po::value<std::string>(&color),
+                           "auto|always|never: failures in red (auto: on a terminal, unless NO_COLOR is set)");
     if (kind == CommandKind::Status)
         desc.add_options()("verbose,v", po::bool_switch(&verbose), "list every action that would run, and why")(
             "json", po::bool_switch(&a.opt.status_json), "every action (job, input, status, reason) as JSON");
@@ -147,6 +152,17 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             return 2;
         }
     }
+    if (color == "always")
+        a.opt.color = 1;
+    else if (color == "never")
+        a.opt.color = 0;
+    else if (color != "auto") {
+        std::cerr << "assetforge: --color expects auto, always or never, got '" << color << "'\n";
+        return 2;
+    }
+    // How long a piped build may be silent before it says what is running (CI logs; tests shorten it).
+    if (const char* hb = std::getenv("ASSETFORGE_HEARTBEAT_MS"); hb && *hb)
+        a.opt.heartbeat_ms = std::max(50, std::atoi(hb));
     if (a.opt.threads < 0) {
         std::cerr << "assetforge: -j expects a positive number\n";
         return 2;

@@ -30,7 +30,9 @@ std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> ite
         StepContext ctx{s.params, run.root, ext, trail.tools, trail.metrics, run.cancelled};
         int64_t ts = trace.now_us();
         auto out = s.def->run(ctx, std::move(in_items));
-        trace.add(s.name, job.name, label, ts, trace.now_us() - ts);
+        const int64_t dur = trace.now_us() - ts;
+        trace.add(s.name, job.name, label, ts, dur);
+        if (run.on_step) run.on_step(s.name, double(dur) / 1000);
         return out;
     };
     for (const auto& s : job.steps) {

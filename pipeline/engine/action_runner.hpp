@@ -44,6 +44,8 @@ struct ActionRun {
     const ProjectPaths& paths;
     TraceLog& trace;
     std::function<bool()> cancelled;
+    // Told of each step as it ends, with its time (build -v); may be empty.
+    std::function<void(const std::string& step, double ms)> on_step = {};
 };
 
 // What the action did besides its outputs: the step it was in (named in an

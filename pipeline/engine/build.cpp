@@ -96,6 +96,7 @@ class Build final : public ActionExecutor {
         if (!store_->recovered_note().empty())
             status_.err() << "assetforge: warning: " << store_->recovered_note() << "\n";
         if (!plan_build()) {
+            status_.progress().finish();
             if (opt_.exiting_after) store_->close();
             return std::move(status_.summary());
         }
@@ -421,7 +422,6 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
     const std::string origin = job.is_gather() ? "*" : inputs.at(0).origin;
     const std::string who = job.name + ": " + res.input;
     for (const auto& in : inputs) res.inputs.push_back(in.rel);
-    status_.progress().started(who);
     auto t0 = std::chrono::steady_clock::now();
     const int64_t action_ts = trace_.now_us();
     std::shared_ptr<const ActionRecord> rec;
@@ -475,6 +475,7 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
             return done;
         }
 
+        status_.progress().started(who);
         std::optional<std::vector<ActionOutput>> cached;
         if (remote_) cached = fetch_cached(j, rkey, res.input);
         const bool from_cache = cached.has_value();
@@ -496,6 +497,12 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
                            int64_t(items.back().bytes->size()));
             }
             ActionRun run{job, j.tpl, steps_, p_.root, paths_, trace_, opt_.cancelled};
+            if (opt_.verbose)
+                run.on_step = [this, &who](const std::string& step, double ms) {
+                    char t[32];
+                    snprintf(t, sizeof t, "%.1f ms", ms);
+                    status_.progress().line("  " + who + ": " + step + " (" + t + ")");
+                };
             outputs = run_action(run, std::move(items), job.is_gather() ? "" : inputs.at(0).name, res.input, trail);
             res.metrics = std::move(trail.metrics);
         }

@@ -26,6 +26,9 @@ struct BuildOptions {
     bool status_json = false;      // `status --json`: every action as JSON instead of the per-job summary
     bool overwrite_edited = false; // replace outputs that differ from what the build last wrote
     int progress = -1;             // 1 refreshing line, 0 plain lines, -1 decide by isatty
+    int color = -1;                // 1 always, 0 never, -1 on a terminal unless NO_COLOR is set
+    bool verbose = false;          // build -v: each step of each action, with its time
+    int heartbeat_ms = 10000;      // piped: the longest silence before a line says what is running
     std::string trace_file, report_file;
     uint64_t memory_budget = 2ull << 30; // bytes of images in flight
     std::function<bool()> cancelled;     // polled between steps (Ctrl-C)

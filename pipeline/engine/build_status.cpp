@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <tuple>
@@ -14,7 +15,16 @@
 namespace af::engine {
 
 BuildStatus::BuildStatus(const BuildOptions& opt, std::ostream& out, std::ostream& err)
-    : opt_(opt), out_(out), err_(err), progress_(out, mode()) {}
+    : opt_(opt), out_(out), err_(err), colour_err_(&err == &std::cerr && colour(2)),
+      progress_(out, mode(), &out == &std::cout && colour(1), std::chrono::milliseconds(opt.heartbeat_ms)) {}
+
+// --color=always|never, or on a terminal unless NO_COLOR (no-color.org) or TERM=dumb.
+bool BuildStatus::colour(int fd) const {
+    if (opt_.color >= 0) return opt_.color == 1;
+    const char* no = std::getenv("NO_COLOR");
+    const char* term = std::getenv("TERM");
+    return isatty(fd) && !(no && *no) && !(term && std::string(term) == "dumb");
+}
 
 Progress::Mode BuildStatus::mode() const {
     if (opt_.quiet) return Progress::Mode::Quiet;
@@ -100,7 +110,8 @@ void BuildStatus::print_summary(const Pipeline& p, double secs) {
     std::sort(failures.begin(), failures.end(),
               [](auto* a, auto* b) { return std::tie(a->job, a->input) < std::tie(b->job, b->input); });
     if (!failures.empty()) {
-        err_ << failures.size() << " action(s) failed:\n";
+        err_ << (colour_err_ ? "\033[1;31m" : "") << failures.size()
+             << " action(s) failed:" << (colour_err_ ? "\033[0m" : "") << "\n";
         for (auto* f : failures)
             err_ << "  " << printable_name(f->job + ": " + f->input + ": step '" + f->failed_step + "': " + f->error)
                  << "\n";

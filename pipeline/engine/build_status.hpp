@@ -34,10 +34,12 @@ class BuildStatus {
   private:
     void print_status(const Pipeline& p);
     Progress::Mode mode() const;
+    bool colour(int fd) const;
 
     const BuildOptions& opt_;
     std::ostream& out_;
     std::ostream& err_;
+    bool colour_err_;
     Progress progress_;
     BuildSummary summary_;
 };

@@ -1,43 +1,63 @@
-// Build progress: one refreshing status line on a terminal (done/total,
-// rate, ETA, current file), one line per action otherwise, nothing when quiet.
-// Everything passed in is printed through printable_name(): file names come
-// from disk and may hold a newline or ESC.
+// Build progress, as ninja shows it: on a terminal one refreshing status line
+// (done/total, rate, ETA and the actions running now, redrawn while a long
+// one runs); piped, one line per finished action plus a heartbeat line naming
+// what still runs when nothing was printed for a while (a CI log never looks
+// hung); nothing when quiet. Everything passed in is printed through
+// printable_name(): file names come from disk and may hold a newline or ESC.
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <thread>
 
 namespace af::engine {
 
 class Progress {
   public:
     enum class Mode { Quiet, Plain, Terminal };
-    Progress(std::ostream& out, Mode mode);
+    // `colour`: FAILED in red (a terminal that wants it); `heartbeat`: piped,
+    // the longest silence before a line says what is running.
+    Progress(std::ostream& out, Mode mode, bool colour = false,
+             std::chrono::milliseconds heartbeat = std::chrono::seconds(10));
+    ~Progress();
+    Progress(const Progress&) = delete;
+    Progress& operator=(const Progress&) = delete;
 
     // The actions expected to run; put right as each is decided (+1, -1).
     void add_total(size_t n);
     void adjust_total(int64_t delta);
+    // An action starts running (after it was found out of date).
     void started(const std::string& what);
-    // `ran` is false for actions found up to date (counted, never printed).
+    // `ran` is false for actions that did not run (counted, never printed).
     void finished(const std::string& what, bool ran, bool failed);
     void up_to_date(size_t n);          // actions found up to date (not in the total: only redraws)
     void line(const std::string& text); // explain / messages, above the status line
+    // Clears the status line and stops the redraws; also on destruction.
     void finish();
 
   private:
     void redraw_locked(bool force);
+    void tick();
+    std::string running_text_locked(std::chrono::steady_clock::time_point now, size_t max) const;
 
     std::ostream& out_;
     Mode mode_;
+    bool colour_;
+    std::chrono::milliseconds heartbeat_;
     std::mutex mu_;
     size_t total_ = 0, done_ = 0, ran_ = 0;
-    std::string current_;
-    std::chrono::steady_clock::time_point start_, last_draw_;
+    std::map<std::string, std::chrono::steady_clock::time_point> running_; // what → since
+    std::chrono::steady_clock::time_point start_, last_draw_, last_output_;
     bool drawn_ = false;
+    bool stop_ = false;
+    std::condition_variable wake_;
+    std::thread ticker_; // terminal: redraws; piped: heartbeats
 };
 
 } // namespace af::engine
