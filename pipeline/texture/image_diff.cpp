@@ -1,0 +1,128 @@
+#include "texture/image_diff.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace af::texture {
+
+namespace {
+
+// The texels as floats 0..1, RGBA.
+std::vector<float> as_float(const Image& img) {
+    const size_t n = size_t(img.width) * img.height * 4;
+    if (img.type == PixelType::RGBA32F) return std::vector<float>(img.rgba32f.begin(), img.rgba32f.begin() + n);
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = float(img.rgba8[i]) / 255.0f;
+    return v;
+}
+
+std::optional<double> psnr_of(double mse) {
+    if (mse <= 0) return std::nullopt;
+    return 10.0 * std::log10(1.0 / mse);
+}
+
+// Wang et al.'s SSIM: an 11×11 Gaussian window (σ 1.5) over every position
+// where it fits, C1 = (0.01·L)², C2 = (0.03·L)² with L = 1. An image smaller
+// than the window is one window over all of it.
+double ssim_of(const std::vector<double>& x, const std::vector<double>& y, uint32_t w, uint32_t h) {
+    constexpr double C1 = 0.01 * 0.01, C2 = 0.03 * 0.03;
+    if (w < 11 || h < 11) {
+        const double n = double(x.size());
+        double mx = 0, my = 0;
+        for (size_t i = 0; i < x.size(); ++i) mx += x[i], my += y[i];
+        mx /= n, my /= n;
+        double vx = 0, vy = 0, cxy = 0;
+        for (size_t i = 0; i < x.size(); ++i) {
+            vx += (x[i] - mx) * (x[i] - mx);
+            vy += (y[i] - my) * (y[i] - my);
+            cxy += (x[i] - mx) * (y[i] - my);
+        }
+        vx /= n, vy /= n, cxy /= n;
+        return ((2 * mx * my + C1) * (2 * cxy + C2)) / ((mx * mx + my * my + C1) * (vx + vy + C2));
+    }
+    double g[11], sum = 0;
+    for (int i = 0; i < 11; ++i) sum += g[i] = std::exp(-double((i - 5) * (i - 5)) / (2 * 1.5 * 1.5));
+    for (double& v : g) v /= sum;
+    // Separable: filter rows ("valid" positions only), then columns.
+    const uint32_t ow = w - 10, oh = h - 10;
+    auto blur = [&](const std::vector<double>& in) {
+        std::vector<double> rows(size_t(ow) * h), out(size_t(ow) * oh);
+        for (uint32_t r = 0; r < h; ++r)
+            for (uint32_t c = 0; c < ow; ++c) {
+                double s = 0;
+                for (int k = 0; k < 11; ++k) s += g[k] * in[size_t(r) * w + c + k];
+                rows[size_t(r) * ow + c] = s;
+            }
+        for (uint32_t r = 0; r < oh; ++r)
+            for (uint32_t c = 0; c < ow; ++c) {
+                double s = 0;
+                for (int k = 0; k < 11; ++k) s += g[k] * rows[size_t(r + k) * ow + c];
+                out[size_t(r) * ow + c] = s;
+            }
+        return out;
+    };
+    std::vector<double> xx(x.size()), yy(x.size()), xy(x.size());
+    for (size_t i = 0; i < x.size(); ++i) xx[i] = x[i] * x[i], yy[i] = y[i] * y[i], xy[i] = x[i] * y[i];
+    const auto mx = blur(x), my = blur(y), sxx = blur(xx), syy = blur(yy), sxy = blur(xy);
+    double total = 0;
+    for (size_t i = 0; i < mx.size(); ++i) {
+        const double vx = sxx[i] - mx[i] * mx[i], vy = syy[i] - my[i] * my[i], cxy = sxy[i] - mx[i] * my[i];
+        total += ((2 * mx[i] * my[i] + C1) * (2 * cxy + C2)) / ((mx[i] * mx[i] + my[i] * my[i] + C1) * (vx + vy + C2));
+    }
+    return total / double(mx.size());
+}
+
+} // namespace
+
+ImageDiff diff_images(const Image& a, const Image& b) {
+    if (a.width != b.width || a.height != b.height)
+        throw std::invalid_argument("the images differ in size: " + std::to_string(a.width) + "x" +
+                                    std::to_string(a.height) + " and " + std::to_string(b.width) + "x" +
+                                    std::to_string(b.height));
+    const auto fa = as_float(a), fb = as_float(b);
+    const size_t texels = size_t(a.width) * a.height;
+    ImageDiff d;
+    d.width = a.width;
+    d.height = a.height;
+    std::array<double, 4> sq{};
+    std::vector<double> ya(texels), yb(texels);
+    for (size_t i = 0; i < texels; ++i) {
+        for (int c = 0; c < 4; ++c) {
+            const double e = double(fa[i * 4 + c]) - double(fb[i * 4 + c]);
+            sq[c] += e * e;
+            d.channel[c].max_error = std::max(d.channel[c].max_error, std::abs(e));
+        }
+        ya[i] = 0.2126 * fa[i * 4] + 0.7152 * fa[i * 4 + 1] + 0.0722 * fa[i * 4 + 2];
+        yb[i] = 0.2126 * fb[i * 4] + 0.7152 * fb[i * 4 + 1] + 0.0722 * fb[i * 4 + 2];
+    }
+    for (int c = 0; c < 4; ++c) {
+        ChannelDiff& ch = d.channel[c];
+        ch.mse = texels ? sq[c] / double(texels) : 0;
+        ch.rmse = std::sqrt(ch.mse);
+        ch.psnr = psnr_of(ch.mse);
+    }
+    d.psnr_rgb = psnr_of((d.channel[0].mse + d.channel[1].mse + d.channel[2].mse) / 3);
+    d.ssim = texels ? ssim_of(ya, yb, a.width, a.height) : 1;
+    return d;
+}
+
+Image error_heatmap(const Image& a, const Image& b, double scale) {
+    const auto fa = as_float(a), fb = as_float(b);
+    Image out = Image::make8(a.width, a.height);
+    const double s = scale > 0 ? scale : 1;
+    for (size_t i = 0; i < size_t(a.width) * a.height; ++i) {
+        double e = 0;
+        for (int c = 0; c < 4; ++c) e = std::max(e, std::abs(double(fa[i * 4 + c]) - double(fb[i * 4 + c])));
+        const double t = std::clamp(e / s, 0.0, 1.0) * 3; // three legs: black→red, red→yellow, yellow→white
+        out.rgba8[i * 4 + 0] = uint8_t(std::lround(255 * std::min(t, 1.0)));
+        out.rgba8[i * 4 + 1] = uint8_t(std::lround(255 * std::clamp(t - 1, 0.0, 1.0)));
+        out.rgba8[i * 4 + 2] = uint8_t(std::lround(255 * std::clamp(t - 2, 0.0, 1.0)));
+        out.rgba8[i * 4 + 3] = 255;
+    }
+    return out;
+}
+
+} // namespace af::texture

@@ -1,0 +1,110 @@
+// `assetforge compare`: its figures against numpy's on the same pixels (the
+// SSIM written out in numpy from Wang et al.'s definition), thresholds as
+// exit codes, the heatmap, and every surface of a DDS.
+#include "cli_run.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using af::test::run_in;
+
+namespace {
+
+const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+
+std::string shell(const std::string& cmd) {
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    CHECK(pclose(p) == 0);
+    return out;
+}
+
+// B = A with noise in every channel (alpha too), written by Pillow; then the
+// reference figures, computed by numpy.
+const char* kNumpy = R"PY(
+import json, sys
+import numpy as np
+from PIL import Image
+a_path, b_path = sys.argv[1], sys.argv[2]
+a = np.asarray(Image.open(a_path).convert("RGBA")).astype(np.float64)
+rng = np.random.default_rng(5)
+b8 = np.clip(a + rng.integers(-9, 10, a.shape), 0, 255).astype(np.uint8)
+Image.fromarray(b8, "RGBA").save(b_path)
+a /= 255.0
+b = b8.astype(np.float64) / 255.0
+out = {}
+for c, n in enumerate("rgba"):
+    mse = np.mean((a[..., c] - b[..., c]) ** 2)
+    out[n] = {"psnr": 10 * np.log10(1 / mse), "rmse": np.sqrt(mse), "max_error": np.max(np.abs(a[..., c] - b[..., c]))}
+out["psnr_rgb"] = 10 * np.log10(1 / np.mean([np.mean((a[..., c] - b[..., c]) ** 2) for c in range(3)]))
+w = np.array([0.2126, 0.7152, 0.0722])
+x, y = a[..., :3] @ w, b[..., :3] @ w
+g = np.exp(-((np.arange(11) - 5) ** 2) / (2 * 1.5 ** 2)); g /= g.sum()
+def blur(m):
+    r = np.array([np.convolve(row, g[::-1], "valid") for row in m])
+    return np.array([np.convolve(col, g[::-1], "valid") for col in r.T]).T
+mx, my = blur(x), blur(y)
+vx, vy, cxy = blur(x * x) - mx * mx, blur(y * y) - my * my, blur(x * y) - mx * my
+C1, C2 = 0.01 ** 2, 0.03 ** 2
+out["ssim"] = float(np.mean(((2 * mx * my + C1) * (2 * cxy + C2)) / ((mx * mx + my * my + C1) * (vx + vy + C2))))
+print(json.dumps(out))
+)PY";
+
+} // namespace
+
+TEST_CASE("compare: PSNR, RMSE, max error and SSIM agree with numpy on the same pixels") {
+    af::test::TempDir t;
+    t.copy(kImages / "d_rock_128.png", "a.png");
+    t.write("ref.py", kNumpy);
+    auto ref = nlohmann::json::parse(shell("/usr/bin/python3 '" + (t / "ref.py").string() + "' '" +
+                                           (t / "a.png").string() + "' '" + (t / "b.png").string() + "'"));
+    auto r = run_in(t.path(), "compare a.png b.png --json --heatmap heat.png");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    auto ours = nlohmann::json::parse(r.out).at("surfaces").at(0);
+    for (const char* c : {"r", "g", "b", "a"}) {
+        INFO(c);
+        CHECK(ours["channels"][c]["psnr"].get<double>() == Approx(ref[c]["psnr"].get<double>()).margin(1e-6));
+        CHECK(ours["channels"][c]["rmse"].get<double>() == Approx(ref[c]["rmse"].get<double>()).margin(1e-9));
+        CHECK(ours["channels"][c]["max_error"].get<double>() == Approx(ref[c]["max_error"].get<double>()).margin(1e-7));
+    }
+    CHECK(ours["psnr_rgb"].get<double>() == Approx(ref["psnr_rgb"].get<double>()).margin(1e-6));
+    CHECK(ours["ssim"].get<double>() == Approx(ref["ssim"].get<double>()).margin(1e-6));
+    CHECK(ours["ssim"].get<double>() < 1.0);
+    // The heatmap is a 128x128 PNG that Pillow reads.
+    CHECK_THAT(shell("/usr/bin/python3 -c \"from PIL import Image; print(Image.open('" + (t / "heat.png").string() +
+                     "').size)\""),
+               Catch::Contains("(128, 128)"));
+}
+
+TEST_CASE("compare: identical files, thresholds as exit codes, size mismatch, every surface of a DDS") {
+    af::test::TempDir t;
+    t.copy(kImages / "d_rock_128.png", "a.png");
+    t.copy(kImages / "n_rock_128.png", "n.png");
+    auto same = run_in(t.path(), "compare a.png a.png --json --max-error 0");
+    REQUIRE(same.code == 0);
+    auto s = nlohmann::json::parse(same.out).at("surfaces").at(0);
+    CHECK(s["psnr_rgb"].is_null()); // identical: no finite PSNR
+    CHECK(s["ssim"].get<double>() == Approx(1.0));
+    REQUIRE(run_in(t.path(), "convert a.png a.dds --format bc1 --quality fast --mips").code == 0);
+    CHECK(run_in(t.path(), "compare a.png a.dds --min-psnr 30").code == 0);
+    CHECK(run_in(t.path(), "compare a.png a.dds --min-psnr 60").code == 1);
+    CHECK(run_in(t.path(), "compare a.png a.dds --max-error 0.01").code == 1);
+    REQUIRE(run_in(t.path(), "convert a.png small.png --resize 64x64").code == 0);
+    auto mismatch = run_in(t.path(), "compare a.png small.png");
+    CHECK(mismatch.code == 1);
+    CHECK_THAT(mismatch.out, Catch::Contains("differ in size: 128x128 and 64x64"));
+    REQUIRE(run_in(t.path(), "convert a.dds b.dds --format bc7 --quality fast").code == 0);
+    auto all = run_in(t.path(), "compare a.dds b.dds --all-surfaces --json");
+    REQUIRE(all.code == 0);
+    CHECK(nlohmann::json::parse(all.out).at("surfaces").size() == 8); // 128 → 1: eight mips
+    CHECK(run_in(t.path(), "compare a.dds").code == 2);
+}
