@@ -24,6 +24,7 @@ packages=(
   imagemagick libnvtt-bin                       # more independent readers for cross-checks
   nginx                                         # tests: a real HTTP cache server (its WebDAV module takes PUT)
   slurmctld slurmd slurm-client munge           # tests: a one-node Slurm cluster runs the job-array recipe
+  groff-base                                    # tests: renders the generated man page
 )
 missing=()
 for p in "${packages[@]}"; do
