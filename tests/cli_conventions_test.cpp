@@ -157,3 +157,45 @@ TEST_CASE("cli: on a terminal the status line names the action running now and i
     CHECK_THAT(out, Catch::Contains("ETA -- dds: src/big.png (")); // the running action, with its time
     CHECK_THAT(out, Catch::Contains("1 built"));
 }
+
+TEST_CASE("cli: --report FILE.html is one self-contained page, failures first") {
+    af::test::TempDir t;
+    t.copy(kImages / "a_palm_128.png", "src/a.png");
+    t.copy(kImages / "d_rock_128.png", "src/b.png");
+    t.write("src/broken.png", "\x89PNG\r\n\x1a\nnot really");
+    t.write("pipeline.yaml",
+            "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+            "    steps: [ { encode: { format: bc1, quality: fast } } ]\n    output: \"out/{stem}.dds\"\n");
+    auto r = run_in(t.path(), "build --report build.html");
+    CHECK(r.code == 1);
+    const std::string html = slurp(t / "build.html");
+    // Nothing from the network: no links, no external scripts, styles or images.
+    for (const char* ext : {"http://", "https://", "<link", " src="}) CHECK(html.find(ext) == std::string::npos);
+    // Read by Python's HTML parser: the rows, in order, with the first the failure.
+    t.write("rows.py", R"PY(
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(s): super().__init__(); s.rows = []; s.row = None; s.cell = None
+    def handle_starttag(s, t, a):
+        if t == "tr" and ("class", "built") in a or ("class", "failed") in a: s.row = []
+        if t == "td" and s.row is not None: s.cell = ""
+    def handle_endtag(s, t):
+        if t == "td" and s.row is not None: s.row.append(s.cell); s.cell = None
+        if t == "tr" and s.row is not None: s.rows.append(s.row); s.row = None
+    def handle_data(s, d):
+        if s.cell is not None: s.cell += d
+p = P(); p.feed(open(sys.argv[1]).read())
+for r in p.rows: print(r[1], r[3], r[5])
+)PY");
+    FILE* p = popen(
+        ("/usr/bin/python3 '" + (t / "rows.py").string() + "' '" + (t / "build.html").string() + "'").c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    CHECK(pclose(p) == 0);
+    CHECK_THAT(out, Catch::StartsWith("src/broken.png failed"));
+    CHECK_THAT(out, Catch::Contains("src/a.png built BC1_UNORM_SRGB"));
+    CHECK_THAT(out, Catch::Contains("src/b.png built BC1_UNORM"));
+}

@@ -99,9 +99,9 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             "stop starting actions after the first failure")("keep-going,k", "keep going after failures (the default)")(
             "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
             "report", po::value<std::string>(&a.opt.report_file),
-            "write a record of every action to FILE: JSON, or JUnit XML when FILE ends in .xml (CI test reports)")(
-            "memory-budget", po::value<uint64_t>()->default_value(2048),
-            "MiB the running actions may hold together (an action estimated above it fails)")(
+            "write a record of every action to FILE: JSON; JUnit XML for FILE.xml (CI test reports); a self-contained "
+            "page for FILE.html")("memory-budget", po::value<uint64_t>()->default_value(2048),
+                                  "MiB the running actions may hold together (an action estimated above it fails)")(
             "remote-cache", po::value<std::string>(&a.opt.remote_cache),
             "share results through a Bazel HTTP remote cache at URL (also `remote_cache:` in the pipeline, or "
             "ASSETFORGE_REMOTE_CACHE); credentials from ASSETFORGE_REMOTE_CACHE_TOKEN, _USER/_PASSWORD or a netrc")(

@@ -1,0 +1,20 @@
+// `--report build.html`: the build as one self-contained page (no network,
+// no external scripts or fonts): a summary, then every action — failures
+// first — with its input and outputs, the format chosen and why, sizes before
+// and after, PSNR, duration and error. Readable without JavaScript; a few
+// lines of inline script sort and filter the table.
+#pragma once
+
+#include "engine/build.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace af::engine {
+
+// Sizes are read from the files as they are when the report is written
+// (`root`: where relative paths in the summary resolve).
+std::string html_report(const BuildSummary& s, const std::string& pipeline, double seconds,
+                        const std::filesystem::path& root);
+
+} // namespace af::engine
