@@ -23,7 +23,8 @@ struct Args {
     std::map<std::string, std::vector<std::string>> values;
     std::set<std::string> switches;
 
-    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued, const std::set<std::string>& flags) {
+    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+         const std::set<std::string>& flags) {
         for (size_t i = 0; i < argv.size(); ++i) {
             const std::string& a = argv[i];
             if (a.rfind("--", 0) != 0) {
@@ -80,9 +81,9 @@ int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
         j["files"] = nlohmann::json::array();
         for (size_t i = 0; i < m.files.size(); ++i) {
             const auto& f = m.files[i];
-            nlohmann::json e = {{"index", i},         {"type", hex16(f.type)}, {"file", hex16(f.file)},
-                                {"frame", f.frame},   {"offset", f.offset},    {"size", f.size},
-                                {"alignment", f.alignment}};
+            nlohmann::json e = {
+                {"index", i},         {"type", hex16(f.type)}, {"file", hex16(f.file)},   {"frame", f.frame},
+                {"offset", f.offset}, {"size", f.size},        {"alignment", f.alignment}};
             if (*type_name(f.type)) e["type_name"] = type_name(f.type);
             j["files"].push_back(std::move(e));
         }
@@ -128,7 +129,8 @@ int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
     const PackageSet set(location(a, synopsis), {}, warn);
     const ExtractSummary s = extract_set(set, o, io.host, warn);
     std::string kinds;
-    for (const auto& [ext, n] : s.by_extension) kinds += format("%s%llu %s", kinds.empty() ? "" : ", ", (ull)n, ext.c_str());
+    for (const auto& [ext, n] : s.by_extension)
+        kinds += format("%s%llu %s", kinds.empty() ? "" : ", ", (ull)n, ext.c_str());
     io.out << format("extracted %llu files from %llu frames to %s", (ull)s.files, (ull)s.frames, o.out.c_str())
            << (kinds.empty() ? "" : ": " + kinds) << '\n';
     return 0;

@@ -6,12 +6,18 @@ namespace af::evr {
 
 const char* type_name(uint64_t type) {
     switch (type) {
-    case kTypeDds: return "texture_dds";
-    case kTypeRawBc: return "texture_bc_raw";
-    case kTypeTextureMeta: return "texture_meta";
-    case kTypeAudioRef: return "audio_ref";
-    case kTypeAssetRef: return "asset_ref";
-    default: return "";
+    case kTypeDds:
+        return "texture_dds";
+    case kTypeRawBc:
+        return "texture_bc_raw";
+    case kTypeTextureMeta:
+        return "texture_meta";
+    case kTypeAudioRef:
+        return "audio_ref";
+    case kTypeAssetRef:
+        return "asset_ref";
+    default:
+        return "";
     }
 }
 
@@ -27,7 +33,10 @@ bool parse_symbol(const std::string& text, uint64_t& out) {
     uint64_t v = 0;
     for (; i < text.size(); ++i) {
         char c = text[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (d < 0) return false;
         v = v << 4 | uint64_t(d);
     }

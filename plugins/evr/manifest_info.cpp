@@ -48,8 +48,7 @@ af_status info(const af_host* host, const af_input* in, const af_options*, af_in
                             {"warnings", warnings}};
         std::string text = format("container: evr-manifest (Echo VR package manifest)\nparts: %u\nfiles: %zu\n"
                                   "frames: %llu data frames, %zu records\nbody: %llu bytes\n",
-                                  m.package_count, m.files.size(), (ull)data_frames, m.frames.size(),
-                                  (ull)m.body_size);
+                                  m.package_count, m.files.size(), (ull)data_frames, m.frames.size(), (ull)m.body_size);
         nlohmann::json jt = nlohmann::json::object();
         for (const auto& [t, n] : types) {
             const char* name = type_name(t);

@@ -42,7 +42,8 @@ Manifest parse_manifest_body(std::span<const uint8_t> body, const std::string& p
         const uint64_t d = kDescriptorOffsets[s];
         SectionDescriptor& sd = m.sections[s];
         sd = {r.u64(d), r.u64(d + 8), r.u64(d + 16), r.u64(d + 24), r.u64(d + 32), r.u64(d + 40)};
-        const std::string where = path + format(": %s section (descriptor at body offset %llu)", kSectionNames[s], (ull)d);
+        const std::string where =
+            path + format(": %s section (descriptor at body offset %llu)", kSectionNames[s], (ull)d);
         if (sd.element_size != kElementSizes[s])
             invalid(d + 24, where + format(": element size %llu, expected %llu (unsupported manifest layout)",
                                            (ull)sd.element_size, (ull)kElementSizes[s]));
@@ -103,7 +104,8 @@ Manifest read_manifest(std::span<const uint8_t> file, const std::string& path, c
     const uint64_t follow = file.size() - kArchiveHeaderSize;
     if (compressed != follow)
         invalid(16, path + format(": archive header says %llu compressed bytes, %llu follow the header (%s)",
-                                  (ull)compressed, (ull)follow, compressed > follow ? "truncated manifest" : "trailing bytes"));
+                                  (ull)compressed, (ull)follow,
+                                  compressed > follow ? "truncated manifest" : "trailing bytes"));
     if (length < kBodyHeaderSize || length > limits.max_manifest_bytes)
         invalid(8, path + format(": archive header says the manifest body has %llu bytes (needs 192 .. %llu)",
                                  (ull)length, (ull)limits.max_manifest_bytes));

@@ -73,8 +73,8 @@ PackageSet::PackageSet(const SetLocation& where, const Limits& limits, const War
                                         mpath.c_str(), i, r.package, r.offset, r.csize, r.length);
         if (r.csize == 0) invalid(0, what + ": a data frame with no compressed bytes");
         if (r.package >= m_.package_count)
-            invalid(0, what + format(": package index %u, but the manifest has %u part(s)", r.package,
-                                     m_.package_count));
+            invalid(0,
+                    what + format(": package index %u, but the manifest has %u part(s)", r.package, m_.package_count));
         const uint64_t end = uint64_t(r.offset) + r.csize, size = parts_[r.package].size();
         if (end > size)
             invalid(r.offset, what + format(": bytes %u..%llu run past the end of %s (%llu bytes)", r.offset, (ull)end,
@@ -140,7 +140,8 @@ void PackageSet::structure_warnings(const WarnFn& warn) const {
         for (size_t k = 1; k < list.size(); ++k) {
             const FrameRecord& a = frames[list[k - 1].second];
             if (list[k].first < uint64_t(a.offset) + a.csize)
-                warn(format("frames %u and %u overlap in %s", list[k - 1].second, list[k].second, part_path(pk).c_str()));
+                warn(format("frames %u and %u overlap in %s", list[k - 1].second, list[k].second,
+                            part_path(pk).c_str()));
         }
     }
     for (uint32_t pk = 0; pk < parts_.size(); ++pk) {

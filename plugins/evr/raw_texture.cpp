@@ -51,7 +51,8 @@ DdsPlan plan_dds(std::span<const uint8_t> meta, uint64_t raw_size) {
                               t.height, t.mips, t.dxgi, (ull)need);
         return plan;
     }
-    const uint32_t top = uint32_t(std::max(1u, (t.width + 3) / 4) * std::max(1u, (t.height + 3) / 4) * bc_block_bytes(t.dxgi));
+    const uint32_t top =
+        uint32_t(std::max(1u, (t.width + 3) / 4) * std::max(1u, (t.height + 3) / 4) * bc_block_bytes(t.dxgi));
     sdk::ByteWriter w(kDdsHeaderSize);
     w.append("DDS ", 4);
     w.u32(124);

@@ -65,8 +65,7 @@ Output output_for(const FileEntry& f, uint64_t j, const std::unordered_map<uint6
 
 } // namespace
 
-ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, const af_host* host,
-                           const WarnFn& warn) {
+ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, const af_host* host, const WarnFn& warn) {
     const Manifest& m = set.manifest();
     std::vector<uint64_t> chosen;
     bool any_raw = false;
@@ -96,7 +95,8 @@ ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, co
         for (const auto& f : m.files) {
             if (f.type != kTypeTextureMeta) continue;
             auto it = kept.find(f.frame);
-            metas[f.file] = it == kept.end() ? std::span<const uint8_t>() : it->second.bytes().subspan(f.offset, f.size);
+            metas[f.file] =
+                it == kept.end() ? std::span<const uint8_t>() : it->second.bytes().subspan(f.offset, f.size);
         }
     }
 
@@ -148,8 +148,7 @@ ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, co
     return s;
 }
 
-VerifySummary verify_set(const PackageSet& set, const af_host* host, const WarnFn& warn,
-                         const WarnFn& texture_warn) {
+VerifySummary verify_set(const PackageSet& set, const af_host* host, const WarnFn& warn, const WarnFn& texture_warn) {
     const Manifest& m = set.manifest();
     VerifySummary s;
     const WarnFn counted = [&](const std::string& w) {

@@ -17,7 +17,7 @@ namespace af::evr {
 
 struct ExtractOptions {
     std::filesystem::path out;
-    bool groups = false;                 // keep the frame index as a directory level
+    bool groups = false;                     // keep the frame index as a directory level
     std::optional<std::set<uint64_t>> types; // only files of these type symbols
 };
 

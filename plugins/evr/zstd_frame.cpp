@@ -77,8 +77,8 @@ uint64_t frame_output_bound(std::span<const uint8_t> in, const std::string& what
     FrameHeader h = frame_header(in, what);
     uint64_t pos = h.header_size, bound = 0;
     for (;;) {
-        if (in.size() - pos < 3) invalid(pos, what + format(": zstd frame is incomplete (block header at %llu)",
-                                                            (unsigned long long)pos));
+        if (in.size() - pos < 3)
+            invalid(pos, what + format(": zstd frame is incomplete (block header at %llu)", (unsigned long long)pos));
         uint32_t bh = uint32_t(in[pos]) | uint32_t(in[pos + 1]) << 8 | uint32_t(in[pos + 2]) << 16;
         pos += 3;
         const uint32_t type = (bh >> 1) & 3, size = bh >> 3;
@@ -96,8 +96,7 @@ uint64_t frame_output_bound(std::span<const uint8_t> in, const std::string& what
     return bound;
 }
 
-FrameBytes decompress_frame(std::span<const uint8_t> in, uint64_t length, const std::string& what,
-                            const char* claim) {
+FrameBytes decompress_frame(std::span<const uint8_t> in, uint64_t length, const std::string& what, const char* claim) {
     const FrameHeader h = frame_header(in, what);
     if (h.has_content_size && h.content_size != length)
         invalid(0, what + format(": zstd frame declares %llu bytes, %s says %llu", (unsigned long long)h.content_size,

@@ -20,8 +20,7 @@ struct FrameBytes {
 // `length` bytes. Errors are AF_ERR_INVALID_DATA and start with `what`;
 // `claim` names who declared the length ("the manifest"). Nothing is
 // allocated before the frame's blocks are shown able to produce `length`.
-FrameBytes decompress_frame(std::span<const uint8_t> in, uint64_t length, const std::string& what,
-                            const char* claim);
+FrameBytes decompress_frame(std::span<const uint8_t> in, uint64_t length, const std::string& what, const char* claim);
 
 // The most bytes the blocks of the frame at the start of `in` can produce,
 // read from the block headers alone; throws when they run past `in`.

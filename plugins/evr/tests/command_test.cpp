@@ -15,7 +15,8 @@ TEST_CASE("verify: clean sets pass, quirks are warnings that fail only --strict"
     auto r = run_evr({"verify", set_dir("s1").string(), "91b7584a2265b1f5"}, host);
     CHECK(r.rc == 0);
     CHECK(r.err.empty());
-    CHECK_THAT(r.out, Catch::StartsWith("ok: ") && Catch::Contains("24 files, 4 data frames, 6 frame records, 1 part(s)"));
+    CHECK_THAT(r.out,
+               Catch::StartsWith("ok: ") && Catch::Contains("24 files, 4 data frames, 6 frame records, 1 part(s)"));
     CHECK(run_evr({"verify", manifest_path("mp").string(), "--strict"}, host).rc == 0);
 
     // --quirks: header-length 24, a frame no file points at, a non-zero final record (accepted silently).

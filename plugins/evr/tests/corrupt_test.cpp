@@ -82,5 +82,6 @@ TEST_CASE("the documented seed-1 frame-length message", "[corrupt]") {
     const auto r = run_evr({"verify", manifest_path("c-frame-length").string()});
     CHECK(r.rc == 1);
     // The set's frame 3 has no content size, so the length is found while decoding.
-    CHECK_THAT(r.err, Catch::Contains("frame 3 (") && Catch::Contains("packages/91b7584a2265b1f5_0 @ 3733, 274 bytes)"));
+    CHECK_THAT(r.err,
+               Catch::Contains("frame 3 (") && Catch::Contains("packages/91b7584a2265b1f5_0 @ 3733, 274 bytes)"));
 }

@@ -71,7 +71,8 @@ TEST_CASE("extract --groups keeps the frame index as a directory level", "[extra
     host.set_threads(2);
     const auto j = manifest_json("mp");
     TempDir t;
-    REQUIRE(run_evr({"extract", set_dir("mp").string(), j["name"], "--out", t.path.string(), "--groups"}, host).rc == 0);
+    REQUIRE(run_evr({"extract", set_dir("mp").string(), j["name"], "--out", t.path.string(), "--groups"}, host).rc ==
+            0);
     std::set<std::string> expected;
     for (const auto& f : j["files"]) {
         const std::string rel = std::to_string(f["frame"].get<int>()) + "/" + f["extract_path"].get<std::string>();
@@ -114,7 +115,8 @@ TEST_CASE("list matches the generator's manifest.json", "[list]") {
         }
         REQUIRE(l["frames"].size() == j["frames"].size());
         for (size_t i = 0; i < j["frames"].size(); ++i)
-            for (const char* k : {"package", "offset", "csize", "length"}) CHECK(l["frames"][i][k] == j["frames"][i][k]);
+            for (const char* k : {"package", "offset", "csize", "length"})
+                CHECK(l["frames"][i][k] == j["frames"][i][k]);
         for (size_t i = 0; i < j["parts"].size(); ++i) CHECK(l["parts"][i]["size"] == j["parts"][i]["size"]);
     }
     // Text form: one header line, one line per file, known type names spelled out.
