@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <map>
 
 namespace af::evr {
@@ -48,6 +49,23 @@ SetLocation location(const Args& a, const char* synopsis) {
     sdk::usage(std::string("usage: evr ") + synopsis);
 }
 
+// --max-manifest-bytes / --max-frame-bytes: this project's refusal limits (1 GiB each by default).
+Limits limits(const Args& a) {
+    Limits l;
+    auto read = [&](const char* flag, uint64_t& v) {
+        if (!a.values.count(flag)) return;
+        const std::string& t = a.values.at(flag).back();
+        char* end = nullptr;
+        const unsigned long long x = std::strtoull(t.c_str(), &end, 10);
+        if (t.empty() || *end || x < 1 || t[0] == '-')
+            sdk::usage(std::string(flag) + ": expected a positive byte count");
+        v = x;
+    };
+    read("--max-manifest-bytes", l.max_manifest_bytes);
+    read("--max-frame-bytes", l.max_frame_bytes);
+    return l;
+}
+
 WarnFn printer(std::ostream& err, uint64_t* count = nullptr) {
     return [&err, count](const std::string& w) {
         if (count) ++*count;
@@ -56,8 +74,8 @@ WarnFn printer(std::ostream& err, uint64_t* count = nullptr) {
 }
 
 int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {}, {"--json"});
-    const PackageSet set(location(a, "list DATA NAME [--json] | list MANIFEST [--json]"), {}, printer(io.err));
+    const Args a(argv, {"--max-manifest-bytes", "--max-frame-bytes"}, {"--json"});
+    const PackageSet set(location(a, "list DATA NAME [--json] | list MANIFEST [--json]"), limits(a), printer(io.err));
     const Manifest& m = set.manifest();
     uint64_t data_frames = 0;
     for (const auto& r : m.frames) data_frames += r.is_data();
@@ -103,7 +121,7 @@ int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--out", "--type"}, {"--groups"});
+    const Args a(argv, {"--out", "--type", "--max-manifest-bytes", "--max-frame-bytes"}, {"--groups"});
     const char* synopsis = "extract DATA NAME --out DIR [--type SYMBOL...] [--groups]";
     if (!a.values.count("--out") || a.values.at("--out").size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
     ExtractOptions o;
@@ -126,7 +144,7 @@ int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
         }
     }
     const WarnFn warn = printer(io.err);
-    const PackageSet set(location(a, synopsis), {}, warn);
+    const PackageSet set(location(a, synopsis), limits(a), warn);
     const ExtractSummary s = extract_set(set, o, io.host, warn);
     std::string kinds;
     for (const auto& [ext, n] : s.by_extension)
@@ -137,10 +155,10 @@ int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_verify(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {}, {"--strict"});
+    const Args a(argv, {"--max-manifest-bytes", "--max-frame-bytes"}, {"--strict"});
     uint64_t warnings = 0;
     const WarnFn warn = printer(io.err, &warnings);
-    const PackageSet set(location(a, "verify DATA NAME [--strict]"), {}, warn);
+    const PackageSet set(location(a, "verify DATA NAME [--strict]"), limits(a), warn);
     const VerifySummary s = verify_set(set, io.host, warn, printer(io.err));
     const Manifest& m = set.manifest();
     if (a.has("--strict") && warnings) {
@@ -169,6 +187,7 @@ constexpr Sub kSubs[] = {
 void usage_text(std::ostream& os) {
     os << "usage: evr SUBCOMMAND ...   (DATA NAME may also be a manifest path: DATA/manifests/NAME)\n";
     for (const auto& s : kSubs) os << "  " << s.help << '\n';
+    os << "every subcommand takes --max-manifest-bytes N and --max-frame-bytes N (default 1 GiB each)\n";
     os << "exit codes: 0 ok, 1 the set failed a check, 2 usage\n";
 }
 

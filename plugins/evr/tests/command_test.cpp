@@ -91,3 +91,15 @@ TEST_CASE("info on a manifest through the container route", "[info]") {
     CHECK_THAT(std::string(err.message), Catch::Contains("section"));
     CHECK(host.live_allocations() == 0);
 }
+
+TEST_CASE("the refusal limits are options", "[command][hostile]") {
+    // s1's body is 2016 bytes and its largest frame 8192 or less.
+    auto m = run_evr({"verify", manifest_path("s1").string(), "--max-manifest-bytes", "2000"});
+    CHECK(m.rc == 1);
+    CHECK_THAT(m.err, Catch::Contains("needs 192 .. 2000"));
+    auto f = run_evr({"list", manifest_path("s1").string(), "--max-frame-bytes", "100"});
+    CHECK(f.rc == 1);
+    CHECK_THAT(f.err, Catch::Contains("over this reader's 100-byte limit"));
+    CHECK(run_evr({"verify", manifest_path("s1").string(), "--max-frame-bytes", "-5"}).rc == 2);
+    CHECK(run_evr({"verify", manifest_path("s1").string(), "--max-frame-bytes", "1048576"}).rc == 0);
+}

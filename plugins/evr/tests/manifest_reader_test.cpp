@@ -113,7 +113,7 @@ TEST_CASE("archive header: 24 in the header-length field warns, other values fai
     CHECK_THAT(error_of(bare), Catch::Contains("bare zstd frame"));
 }
 
-TEST_CASE("bytes after the Frames table are a warning; a short body an error", "[manifest]") {
+TEST_CASE("bytes after the Frames table are a warning, a short body an error", "[manifest]") {
     const SectionSpec s[3] = {{0, 0, 0, 32}, {0, 0, 0, 40}, {16, 1, 1, 16}};
     std::vector<std::string> warnings;
     const Manifest m =
