@@ -73,6 +73,7 @@ const af_container* manifest_container() {
         .probe = probe,
         .info = info,
         .read_options = &kNoOptions,
+        .write_options = &kNoOptions,
         .meta_keys = sdk::kNoMetaKeys,
     });
     return &c;
