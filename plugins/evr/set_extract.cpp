@@ -1,8 +1,8 @@
 #include "set_extract.hpp"
 
+#include "output_batch.hpp"
 #include "raw_texture.hpp"
 
-#include "assetforge/atomic_file.hpp"
 #include "assetforge/error.hpp"
 #include "assetforge/plugin.hpp"
 
@@ -115,6 +115,7 @@ ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, co
 
     std::vector<std::pair<uint32_t, std::vector<uint64_t>>> jobs(by_frame.begin(), by_frame.end());
     std::mutex kept_mutex;
+    OutputBatch batch;
     run_jobs(host, jobs.size(), [&](uint64_t i) {
         const uint32_t fi = jobs[i].first;
         FrameBytes own;
@@ -131,12 +132,11 @@ ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, co
         for (uint64_t j : jobs[i].second) {
             const FileEntry& f = m.files[j];
             const Output& o = outputs[j];
-            sdk::AtomicFile file(opts.out / extraction_path(f, o.extension, opts.groups));
-            file.write(o.header.data(), o.header.size());
-            if (f.size) file.write(data.data() + f.offset, f.size);
-            file.commit();
+            batch.add(opts.out / extraction_path(f, o.extension, opts.groups), o.header,
+                      f.size ? data.subspan(f.offset, f.size) : std::span<const uint8_t>());
         }
     });
+    batch.commit();
 
     ExtractSummary s;
     s.files = chosen.size();
