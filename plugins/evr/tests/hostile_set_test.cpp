@@ -97,3 +97,15 @@ TEST_CASE("duplicate (type, file) pairs are refused", "[hostile]") {
     CHECK(r.rc == 1);
     CHECK_THAT(r.err, Catch::Contains("file 1 (") && Catch::Contains("same type and file symbol as file 0"));
 }
+
+TEST_CASE("a frame failing after others were extracted leaves no file and no temporary", "[hostile][extract]") {
+    TempDir t;
+    // Frame 2 holds no texture metadata, so it is decoded in the main pass,
+    // after frames 0 and 1 (serially, without a host) have written their files.
+    const auto m = edited_s1(t, [](std::vector<uint8_t>& b) { put_u32(b, kFrames + 16 * 2 + 12, 8701); });
+    const auto r = run_evr({"extract", m.string(), "--out", (t.path / "out").string()});
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Catch::Contains("frame 2 (") && Catch::Contains("8701"));
+    REQUIRE(fs::exists(t.path / "out"));
+    for (const auto& e : fs::recursive_directory_iterator(t.path / "out")) CHECK(!e.is_regular_file());
+}
