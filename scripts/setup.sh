@@ -16,7 +16,8 @@ packages=(
   libxxhash-dev                                 # content hashes
   libimagequant-dev                             # P8 palettes
   libzip-dev                                    # mod packages
-  libssl-dev                                    # SHA-256: remote cache digests, XTF fixture blocks in tests
+  libzstd-dev                                   # Echo VR package sets (plugins/evr): manifest and frames are zstd
+  libssl-dev                                    # SHA-256: remote cache digests, XTF fixture blocks and EVR extracts in tests
   libcurl4-openssl-dev                          # remote cache: HTTP(S) client
   libprotobuf-dev protobuf-compiler             # remote cache: REAPI ActionResult entries (protoc also decodes in tests)
   catch2                                        # unit tests

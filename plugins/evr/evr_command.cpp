@@ -1,0 +1,225 @@
+#include "evr_command.hpp"
+
+#include "package_set.hpp"
+#include "set_extract.hpp"
+
+#include "assetforge/error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <map>
+
+namespace af::evr {
+
+namespace fs = std::filesystem;
+using sdk::format;
+using ull = unsigned long long;
+
+namespace {
+
+// Positionals, `--flag VALUE` pairs (repeatable) and switches.
+struct Args {
+    std::vector<std::string> pos;
+    std::map<std::string, std::vector<std::string>> values;
+    std::set<std::string> switches;
+
+    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+         const std::set<std::string>& flags) {
+        for (size_t i = 0; i < argv.size(); ++i) {
+            const std::string& a = argv[i];
+            if (a.rfind("--", 0) != 0) {
+                pos.push_back(a);
+            } else if (valued.count(a)) {
+                if (i + 1 >= argv.size()) sdk::usage(a + " needs a value");
+                values[a].push_back(argv[++i]);
+            } else if (flags.count(a)) {
+                switches.insert(a);
+            } else {
+                sdk::usage("unknown option " + a);
+            }
+        }
+    }
+    bool has(const std::string& f) const { return switches.count(f) || values.count(f); }
+};
+
+SetLocation location(const Args& a, const char* synopsis) {
+    if (a.pos.size() == 2) return locate_set(a.pos[0], a.pos[1]);
+    if (a.pos.size() == 1) return locate_manifest(a.pos[0]);
+    sdk::usage(std::string("usage: evr ") + synopsis);
+}
+
+// --max-manifest-bytes / --max-frame-bytes: this project's refusal limits (1 GiB each by default).
+Limits limits(const Args& a) {
+    Limits l;
+    auto read = [&](const char* flag, uint64_t& v) {
+        if (!a.values.count(flag)) return;
+        const std::string& t = a.values.at(flag).back();
+        char* end = nullptr;
+        const unsigned long long x = std::strtoull(t.c_str(), &end, 10);
+        if (t.empty() || *end || x < 1 || t[0] == '-')
+            sdk::usage(std::string(flag) + ": expected a positive byte count");
+        v = x;
+    };
+    read("--max-manifest-bytes", l.max_manifest_bytes);
+    read("--max-frame-bytes", l.max_frame_bytes);
+    return l;
+}
+
+WarnFn printer(std::ostream& err, uint64_t* count = nullptr) {
+    return [&err, count](const std::string& w) {
+        if (count) ++*count;
+        err << "warning: " << w << '\n';
+    };
+}
+
+int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
+    const Args a(argv, {"--max-manifest-bytes", "--max-frame-bytes"}, {"--json"});
+    const PackageSet set(location(a, "list DATA NAME [--json] | list MANIFEST [--json]"), limits(a), printer(io.err));
+    const Manifest& m = set.manifest();
+    uint64_t data_frames = 0;
+    for (const auto& r : m.frames) data_frames += r.is_data();
+    if (a.has("--json")) {
+        nlohmann::json j;
+        j["name"] = set.location().name;
+        j["manifest"] = set.location().manifest.string();
+        j["package_count"] = m.package_count;
+        j["archive_header_length"] = m.header_length;
+        j["body_size"] = m.body_size;
+        j["header_unknown"] = {m.unknown_a, m.unknown_b};
+        j["parts"] = nlohmann::json::array();
+        for (uint32_t i = 0; i < set.part_count(); ++i)
+            j["parts"].push_back({{"path", set.part_path(i)}, {"size", set.part_size(i)}});
+        j["frames"] = nlohmann::json::array();
+        for (size_t i = 0; i < m.frames.size(); ++i) {
+            const auto& r = m.frames[i];
+            j["frames"].push_back(
+                {{"index", i}, {"package", r.package}, {"offset", r.offset}, {"csize", r.csize}, {"length", r.length}});
+        }
+        j["files"] = nlohmann::json::array();
+        for (size_t i = 0; i < m.files.size(); ++i) {
+            const auto& f = m.files[i];
+            nlohmann::json e = {
+                {"index", i},         {"type", hex16(f.type)}, {"file", hex16(f.file)},   {"frame", f.frame},
+                {"offset", f.offset}, {"size", f.size},        {"alignment", f.alignment}};
+            if (*type_name(f.type)) e["type_name"] = type_name(f.type);
+            j["files"].push_back(std::move(e));
+        }
+        io.out << j.dump(1) << '\n';
+        return 0;
+    }
+    io.out << format("%s: %zu files, %llu data frames (%zu records), %u part(s)\n", set.location().name.c_str(),
+                     m.files.size(), (ull)data_frames, m.frames.size(), m.package_count);
+    for (size_t i = 0; i < m.files.size(); ++i) {
+        const auto& f = m.files[i];
+        io.out << format("%6zu %s %s frame %5u offset %8u size %8u align %u", i, hex16(f.type).c_str(),
+                         hex16(f.file).c_str(), f.frame, f.offset, f.size, f.alignment);
+        if (*type_name(f.type)) io.out << ' ' << type_name(f.type);
+        io.out << '\n';
+    }
+    return 0;
+}
+
+int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
+    const Args a(argv, {"--out", "--type", "--max-manifest-bytes", "--max-frame-bytes"}, {"--groups"});
+    const char* synopsis = "extract DATA NAME --out DIR [--type SYMBOL...] [--groups]";
+    if (!a.values.count("--out") || a.values.at("--out").size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
+    ExtractOptions o;
+    o.out = a.values.at("--out")[0];
+    o.groups = a.has("--groups");
+    if (a.values.count("--type")) {
+        o.types.emplace();
+        for (const auto& list : a.values.at("--type")) {
+            // "--type A --type B" and "--type A,B" both work.
+            size_t start = 0;
+            while (start <= list.size()) {
+                size_t end = list.find(',', start);
+                if (end == std::string::npos) end = list.size();
+                uint64_t sym = 0;
+                const std::string one = list.substr(start, end - start);
+                if (!parse_symbol(one, sym)) sdk::usage("--type: '" + one + "' is not a hex symbol");
+                o.types->insert(sym);
+                start = end + 1;
+            }
+        }
+    }
+    const WarnFn warn = printer(io.err);
+    const PackageSet set(location(a, synopsis), limits(a), warn);
+    const ExtractSummary s = extract_set(set, o, io.host, warn);
+    std::string kinds;
+    for (const auto& [ext, n] : s.by_extension)
+        kinds += format("%s%llu %s", kinds.empty() ? "" : ", ", (ull)n, ext.c_str());
+    io.out << format("extracted %llu files from %llu frames to %s", (ull)s.files, (ull)s.frames, o.out.c_str())
+           << (kinds.empty() ? "" : ": " + kinds) << '\n';
+    return 0;
+}
+
+int cmd_verify(const CommandIo& io, const std::vector<std::string>& argv) {
+    const Args a(argv, {"--max-manifest-bytes", "--max-frame-bytes"}, {"--strict"});
+    uint64_t warnings = 0;
+    const WarnFn warn = printer(io.err, &warnings);
+    const PackageSet set(location(a, "verify DATA NAME [--strict]"), limits(a), warn);
+    const VerifySummary s = verify_set(set, io.host, warn, printer(io.err));
+    const Manifest& m = set.manifest();
+    if (a.has("--strict") && warnings) {
+        io.err << format("error: %llu warning(s) with --strict\n", (ull)warnings);
+        return 1;
+    }
+    io.out << format("ok: %s: %zu files, %llu data frames, %zu frame records, %u part(s), %llu warning(s)\n",
+                     set.location().manifest.c_str(), m.files.size(), (ull)s.data_frames, m.frames.size(),
+                     m.package_count, (ull)warnings);
+    return 0;
+}
+
+using Fn = int (*)(const CommandIo&, const std::vector<std::string>&);
+struct Sub {
+    const char* name;
+    Fn fn;
+    const char* help;
+};
+constexpr Sub kSubs[] = {
+    {"list", cmd_list, "list DATA NAME [--json]        every file: type, file symbol, frame, offset, size, type name"},
+    {"extract", cmd_extract,
+     "extract DATA NAME --out DIR [--type SYMBOL...] [--groups]   the extraction tree; raw BC textures as DDS"},
+    {"verify", cmd_verify, "verify DATA NAME [--strict]    every reader check, every data frame decompressed"},
+};
+
+void usage_text(std::ostream& os) {
+    os << "usage: evr SUBCOMMAND ...   (DATA NAME may also be a manifest path: DATA/manifests/NAME)\n";
+    for (const auto& s : kSubs) os << "  " << s.help << '\n';
+    os << "every subcommand takes --max-manifest-bytes N and --max-frame-bytes N (default 1 GiB each)\n";
+    os << "exit codes: 0 ok, 1 the set failed a check, 2 usage\n";
+}
+
+} // namespace
+
+int run_evr_command(const CommandIo& io, const std::vector<std::string>& argv) {
+    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
+        usage_text(argv.empty() ? io.err : io.out);
+        return argv.empty() ? 2 : 0;
+    }
+    for (const auto& s : kSubs) {
+        if (argv[0] != s.name) continue;
+        try {
+            return s.fn(io, std::vector<std::string>(argv.begin() + 1, argv.end()));
+        } catch (const sdk::Error& e) {
+            if (e.status() == AF_ERR_USAGE) {
+                io.err << "evr " << s.name << ": " << e.what() << '\n';
+                return 2;
+            }
+            io.err << "error: " << e.what() << '\n';
+            return 1;
+        } catch (const std::bad_alloc&) {
+            io.err << "error: out of memory\n";
+            return 1;
+        } catch (const std::exception& e) {
+            io.err << "error: " << e.what() << '\n';
+            return 1;
+        }
+    }
+    io.err << "evr: unknown subcommand '" << argv[0] << "'\n";
+    usage_text(io.err);
+    return 2;
+}
+
+} // namespace af::evr

@@ -1,0 +1,47 @@
+#include "evr_format.hpp"
+
+#include <cstdio>
+
+namespace af::evr {
+
+const char* type_name(uint64_t type) {
+    switch (type) {
+    case kTypeDds:
+        return "texture_dds";
+    case kTypeRawBc:
+        return "texture_bc_raw";
+    case kTypeTextureMeta:
+        return "texture_meta";
+    case kTypeAudioRef:
+        return "audio_ref";
+    case kTypeAssetRef:
+        return "asset_ref";
+    default:
+        return "";
+    }
+}
+
+std::string hex16(uint64_t symbol) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(symbol));
+    return buf;
+}
+
+bool parse_symbol(const std::string& text, uint64_t& out) {
+    size_t i = (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) ? 2 : 0;
+    if (text.size() == i || text.size() - i > 16) return false;
+    uint64_t v = 0;
+    for (; i < text.size(); ++i) {
+        char c = text[i];
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (d < 0) return false;
+        v = v << 4 | uint64_t(d);
+    }
+    out = v;
+    return true;
+}
+
+} // namespace af::evr

@@ -1,0 +1,71 @@
+// The fixed facts of an Echo VR package set: table layouts, the known asset
+// types, and the in-memory form of a checked manifest.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace af::evr {
+
+// The manifest file is a 24-byte archive header followed by one zstd frame.
+inline constexpr uint64_t kArchiveHeaderSize = 24;
+inline constexpr uint64_t kBodyHeaderSize = 192;
+inline constexpr uint64_t kFileEntrySize = 32;
+inline constexpr uint64_t kMetaEntrySize = 40;
+inline constexpr uint64_t kFrameRecordSize = 16;
+
+inline constexpr uint64_t kTypeDds = 0xbeac1969cb7b8861ull;
+inline constexpr uint64_t kTypeRawBc = 0x7f5bc1cf8ce51ffdull;
+inline constexpr uint64_t kTypeTextureMeta = 0x2f6e61706a2c8f35ull;
+inline constexpr uint64_t kTypeAudioRef = 0x38ee951a26fb816aull;
+inline constexpr uint64_t kTypeAssetRef = 0xca6cd085401cbc87ull;
+
+// The community's name for a type symbol, or "" when nobody has named it.
+const char* type_name(uint64_t type);
+// Symbols print as 16 lowercase hex digits, zero-padded, whatever tool wrote them.
+std::string hex16(uint64_t symbol);
+// 1-16 hex digits with an optional 0x prefix; false when `text` is not one.
+bool parse_symbol(const std::string& text, uint64_t& out);
+
+struct SectionDescriptor {
+    uint64_t length = 0, unknown_c = 0, unknown_d = 0, element_size = 0, count = 0, element_count = 0;
+};
+
+struct FileEntry {
+    uint64_t type = 0, file = 0;
+    uint32_t frame = 0, offset = 0, size = 0, alignment = 0;
+};
+
+struct MetaEntry {
+    uint64_t type = 0, file = 0, unknown_e = 0, unknown_f = 0, asset_type = 0;
+};
+
+struct FrameRecord {
+    uint32_t package = 0, offset = 0, csize = 0, length = 0;
+    bool is_data() const { return length > 0; }
+};
+
+enum Section { kFrameContents = 0, kMetadata = 1, kFrames = 2 };
+
+struct Manifest {
+    uint32_t header_length = 16; // archive header field: 16, or 24 from an old community writer
+    uint64_t body_size = 0;
+    uint32_t package_count = 0;
+    uint32_t unknown_a = 0;
+    uint64_t unknown_b = 0;
+    std::array<SectionDescriptor, 3> sections{};
+    uint64_t trailing_bytes = 0; // after the Frames table: no known file has any
+    std::vector<FileEntry> files;
+    std::vector<MetaEntry> metadata;
+    std::vector<FrameRecord> frames;
+};
+
+// This project's refusal limits (the format itself has none below 2^32 / 2^64).
+struct Limits {
+    uint64_t max_manifest_bytes = uint64_t(1) << 30;
+    uint64_t max_frame_bytes = uint64_t(1) << 30;
+};
+
+} // namespace af::evr

@@ -1,0 +1,164 @@
+#include "package_set.hpp"
+
+#include "assetforge/error.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace af::evr {
+
+namespace fs = std::filesystem;
+using sdk::format;
+using sdk::invalid;
+using ull = unsigned long long;
+
+SetLocation locate_set(const fs::path& data, const std::string& name) {
+    return {data / "manifests" / name, data / "packages", name};
+}
+
+SetLocation locate_manifest(const fs::path& manifest) {
+    const fs::path abs = fs::absolute(manifest);
+    return {manifest, abs.parent_path().parent_path() / "packages", abs.filename().string()};
+}
+
+namespace {
+
+sdk::MappedFile map_or_fail(const fs::path& p, const std::string& what) {
+    try {
+        return sdk::MappedFile(p);
+    } catch (const sdk::Error& e) {
+        sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": " + what + ": " + e.what());
+    }
+}
+
+std::string file_label(uint64_t j, const FileEntry& f) {
+    return format("file %llu (%s/%s)", (ull)j, hex16(f.type).c_str(), hex16(f.file).c_str());
+}
+
+} // namespace
+
+PackageSet::PackageSet(const SetLocation& where, const Limits& limits, const WarnFn& warn)
+    : where_(where), limits_(limits) {
+    const std::string mpath = where_.manifest.string();
+    {
+        const sdk::MappedFile mf = map_or_fail(where_.manifest, "cannot read the manifest");
+        m_ = read_manifest(mf.bytes(), mpath, limits_, warn);
+    }
+    // Check 10: the count is compared with the records before any part is opened,
+    // so a hostile count cannot make us probe millions of files.
+    const uint64_t records = m_.frames.size();
+    if (m_.package_count > std::max<uint64_t>(1, records))
+        invalid(0, mpath + format(": package count %u exceeds the %llu frame records", m_.package_count, (ull)records));
+    parts_.reserve(m_.package_count);
+    for (uint32_t i = 0; i < m_.package_count; ++i) {
+        const fs::path p = where_.packages / (where_.name + "_" + std::to_string(i));
+        std::error_code ec;
+        if (!fs::is_regular_file(p, ec))
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      p.string() + format(": package part %u of %u is missing", i, m_.package_count));
+        parts_.push_back(map_or_fail(p, "cannot read package part"));
+    }
+    {
+        std::error_code ec;
+        const fs::path extra = where_.packages / (where_.name + "_" + std::to_string(m_.package_count));
+        if (warn && fs::exists(extra, ec))
+            warn(extra.string() + format(": exists but the manifest names only %u part(s)", m_.package_count));
+    }
+    // Check 11: every data frame's range inside its part, its length within the limit.
+    for (uint32_t i = 0; i < m_.frames.size(); ++i) {
+        const FrameRecord& r = m_.frames[i];
+        if (!r.is_data()) continue;
+        const std::string what = format("%s: frame %u (package %u, offset %u, %u compressed bytes, length %u)",
+                                        mpath.c_str(), i, r.package, r.offset, r.csize, r.length);
+        if (r.csize == 0) invalid(0, what + ": a data frame with no compressed bytes");
+        if (r.package >= m_.package_count)
+            invalid(0,
+                    what + format(": package index %u, but the manifest has %u part(s)", r.package, m_.package_count));
+        const uint64_t end = uint64_t(r.offset) + r.csize, size = parts_[r.package].size();
+        if (end > size)
+            invalid(r.offset, what + format(": bytes %u..%llu run past the end of %s (%llu bytes)", r.offset, (ull)end,
+                                            part_path(r.package).c_str(), (ull)size));
+        if (r.length > limits_.max_frame_bytes)
+            invalid(0, what + format(": length over this reader's %llu-byte limit", (ull)limits_.max_frame_bytes));
+    }
+    // Checks 13 and 14: every file inside its frame, no (type, file) pair twice.
+    std::map<std::pair<uint64_t, uint64_t>, uint64_t> seen;
+    for (uint64_t j = 0; j < m_.files.size(); ++j) {
+        const FileEntry& f = m_.files[j];
+        const std::string what = mpath + ": " + file_label(j, f);
+        if (f.frame >= records)
+            invalid(0, what + format(": frame index %u, but there are %llu frame records", f.frame, (ull)records));
+        const uint64_t end = uint64_t(f.offset) + f.size, length = m_.frames[f.frame].length;
+        if (end > length)
+            invalid(0, what + format(": bytes %u..%llu run past the end of frame %u (%llu bytes)", f.offset, (ull)end,
+                                     f.frame, (ull)length));
+        auto [it, fresh] = seen.emplace(std::pair(f.type, f.file), j);
+        if (!fresh)
+            invalid(0, what + format(": same type and file symbol as file %llu (the extraction tree cannot hold both)",
+                                     (ull)it->second));
+    }
+}
+
+std::string PackageSet::part_path(uint32_t index) const {
+    return (where_.packages / (where_.name + "_" + std::to_string(index))).string();
+}
+
+std::string PackageSet::describe_frame(uint32_t index) const {
+    const FrameRecord& r = m_.frames[index];
+    return format("frame %u (%s @ %u, %u bytes)", index, part_path(r.package).c_str(), r.offset, r.csize);
+}
+
+std::span<const uint8_t> PackageSet::compressed(uint32_t index) const {
+    const FrameRecord& r = m_.frames[index];
+    return parts_[r.package].bytes().subspan(r.offset, r.csize);
+}
+
+FrameBytes PackageSet::decompress(uint32_t index) const {
+    const FrameRecord& r = m_.frames[index];
+    if (!r.is_data()) return {};
+    return decompress_frame(compressed(index), r.length, describe_frame(index), "the manifest");
+}
+
+void PackageSet::structure_warnings(const WarnFn& warn) const {
+    if (!warn) return;
+    const auto& frames = m_.frames;
+    std::set<uint32_t> used;
+    for (const auto& f : m_.files) used.insert(f.frame);
+    std::map<uint32_t, std::vector<std::pair<uint64_t, uint32_t>>> spans; // part -> (offset, frame)
+    for (uint32_t i = 0; i < frames.size(); ++i) {
+        const FrameRecord& r = frames[i];
+        if (r.is_data()) {
+            spans[r.package].push_back({r.offset, i});
+            if (!used.count(i)) warn(format("frame %u holds no file", i));
+        } else if (r.csize && i + 1 != frames.size()) {
+            warn(format("frame %u: empty record with %u compressed bytes", i, r.csize));
+        }
+    }
+    for (auto& [pk, list] : spans) {
+        std::sort(list.begin(), list.end());
+        for (size_t k = 1; k < list.size(); ++k) {
+            const FrameRecord& a = frames[list[k - 1].second];
+            if (list[k].first < uint64_t(a.offset) + a.csize)
+                warn(format("frames %u and %u overlap in %s", list[k - 1].second, list[k].second,
+                            part_path(pk).c_str()));
+        }
+    }
+    for (uint32_t pk = 0; pk < parts_.size(); ++pk) {
+        const bool marked = std::any_of(frames.begin(), frames.end(), [&](const FrameRecord& r) {
+            return !r.is_data() && r.csize == 0 && r.package == pk && r.offset == parts_[pk].size();
+        });
+        if (!marked)
+            warn(format("no end-of-part record {%u, %llu, 0, 0} for %s", pk, (ull)parts_[pk].size(),
+                        part_path(pk).c_str()));
+    }
+    if (frames.empty() || frames.back().is_data()) warn("the frame table does not end with an empty record");
+    std::multiset<std::pair<uint64_t, uint64_t>> a, b;
+    for (const auto& f : m_.files) a.insert({f.type, f.file});
+    for (const auto& e : m_.metadata) b.insert({e.type, e.file});
+    if (a != b)
+        warn(format("the %zu Metadata entries do not name the same files as the %zu FrameContents entries",
+                    m_.metadata.size(), m_.files.size()));
+}
+
+} // namespace af::evr

@@ -1,0 +1,56 @@
+// A package set on disk: the checked manifest plus its mapped package parts.
+// Opening one runs every check that needs only the manifest and the part
+// sizes (1-11, 13, 14), so no output is written for a set that fails them.
+#pragma once
+
+#include "evr_format.hpp"
+#include "manifest_reader.hpp"
+#include "zstd_frame.hpp"
+
+#include "assetforge/mapped_file.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace af::evr {
+
+struct SetLocation {
+    std::filesystem::path manifest;
+    std::filesystem::path packages; // folder of <name>_<N>
+    std::string name;
+};
+
+// DATA + NAME: DATA/manifests/NAME and DATA/packages. A manifest path alone:
+// its parts are in ../packages next to the manifest's folder.
+SetLocation locate_set(const std::filesystem::path& data, const std::string& name);
+SetLocation locate_manifest(const std::filesystem::path& manifest);
+
+class PackageSet {
+  public:
+    PackageSet(const SetLocation& where, const Limits& limits, const WarnFn& warn);
+
+    const SetLocation& location() const { return where_; }
+    const Manifest& manifest() const { return m_; }
+    std::string part_path(uint32_t index) const;
+    uint64_t part_size(uint32_t index) const { return parts_[index].size(); }
+    uint32_t part_count() const { return uint32_t(parts_.size()); }
+
+    // "frame 3 (…/NAME_0 @ 3733, 274 bytes)": how every message names a frame.
+    std::string describe_frame(uint32_t index) const;
+    // The compressed bytes of a data frame (range already checked on open).
+    std::span<const uint8_t> compressed(uint32_t index) const;
+    // Check 12: a data frame decompressed to exactly its length; empty records give nothing.
+    FrameBytes decompress(uint32_t index) const;
+
+    // Check 15: structural oddities that are warnings, never errors.
+    void structure_warnings(const WarnFn& warn) const;
+
+  private:
+    SetLocation where_;
+    Limits limits_;
+    Manifest m_;
+    std::vector<sdk::MappedFile> parts_;
+};
+
+} // namespace af::evr

@@ -1,0 +1,71 @@
+#include "fixture.hpp"
+
+#include <openssl/evp.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace evr_test {
+
+namespace fs = std::filesystem;
+
+fs::path data_dir() { return EVR_TEST_DATA; }
+fs::path set_dir(const std::string& set) { return data_dir() / set; }
+
+nlohmann::json manifest_json(const std::string& set) {
+    std::ifstream in(set_dir(set) / "manifest.json");
+    return nlohmann::json::parse(in);
+}
+
+fs::path manifest_path(const std::string& set) {
+    return set_dir(set) / manifest_json(set)["manifest"]["path"].get<std::string>();
+}
+
+std::vector<uint8_t> read_bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& p, const std::vector<uint8_t>& b) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+}
+
+std::string sha256_hex(const std::vector<uint8_t>& b) {
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    EVP_Digest(b.data(), b.size(), md, &n, EVP_sha256(), nullptr);
+    static const char* hex = "0123456789abcdef";
+    std::string s;
+    for (unsigned i = 0; i < n; ++i) s += {hex[md[i] >> 4], hex[md[i] & 15]};
+    return s;
+}
+
+std::vector<std::string> valid_sets() { return {"s1", "s2q", "mp", "s7q"}; }
+
+std::vector<std::string> corrupt_kinds() {
+    std::vector<std::string> k;
+    for (const auto& e : fs::directory_iterator(data_dir()))
+        if (e.path().filename().string().rfind("c-", 0) == 0) k.push_back(e.path().filename().string().substr(2));
+    std::sort(k.begin(), k.end());
+    return k;
+}
+
+TempDir::TempDir() {
+    std::random_device rd;
+    path = fs::temp_directory_path() / ("evr-test-" + std::to_string(rd()) + std::to_string(rd()));
+    fs::create_directories(path);
+}
+TempDir::~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+}
+
+Run run_evr(const std::vector<std::string>& argv, const af_host* host) {
+    std::ostringstream out, err;
+    int rc = af::evr::run_evr_command({host, out, err}, argv);
+    return {rc, out.str(), err.str()};
+}
+
+} // namespace evr_test

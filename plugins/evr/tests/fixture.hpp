@@ -1,0 +1,41 @@
+// Test fixtures: package sets written by an independent generator, each with
+// its manifest.json (see data/SOURCE.md).
+#pragma once
+
+#include "evr_command.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace evr_test {
+
+std::filesystem::path data_dir();
+std::filesystem::path set_dir(const std::string& set);
+nlohmann::json manifest_json(const std::string& set);
+std::filesystem::path manifest_path(const std::string& set); // <set>/manifests/<name>
+std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
+void write_bytes(const std::filesystem::path& p, const std::vector<uint8_t>& b);
+std::string sha256_hex(const std::vector<uint8_t>& b);
+
+// Every valid set and every corruption kind present under data/.
+std::vector<std::string> valid_sets();
+std::vector<std::string> corrupt_kinds(); // c-<kind> folders
+
+struct TempDir {
+    std::filesystem::path path;
+    TempDir();
+    ~TempDir();
+};
+
+struct Run {
+    int rc;
+    std::string out, err;
+};
+// Runs `evr ARGS…` with the fake host of the calling test (or none).
+Run run_evr(const std::vector<std::string>& argv, const af_host* host = nullptr);
+
+} // namespace evr_test
