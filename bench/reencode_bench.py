@@ -7,7 +7,9 @@ DIR's *.dds are exported to PNG once (`decode`), then re-encoded, in interleaved
 AssetForge `build -j2` with `encode: {format: match, like: original}` (the original's format,
 mip count and header) and nvcompress (Debian libnvtt-bin) `-fast` per file with the original's
 format (DXT1 → -bc1, DXT5 → -bc3, ATI2 → -bc5; mips by default). Printed: the median wall and
-CPU time, and the mean PSNR (RGB, top mip, decoded by Pillow) against the PNG.
+CPU time, and the mean PSNR (RGB, top mip, decoded by Pillow) against the PNG, over the files
+Pillow can read (their count is printed), and over the files whose original is BC-compressed
+(an uncompressed original stays uncompressed with AssetForge's `match`, nvcompress makes it BC3).
 """
 import argparse
 import glob
@@ -35,7 +37,10 @@ def timed(fn):
 
 
 def psnr(dds, ref):
-    a = np.asarray(Image.open(dds).convert("RGB"), dtype=np.float64)
+    try:
+        a = np.asarray(Image.open(dds).convert("RGB"), dtype=np.float64)
+    except (OSError, NotImplementedError):  # a format Pillow cannot read (e.g. uncompressed luminance): not compared
+        return None
     b = np.asarray(Image.open(ref).convert("RGB"), dtype=np.float64)
     if a.shape != b.shape:
         return None
@@ -69,11 +74,15 @@ def main():
                 shutil.rmtree(os.path.join(work, d), ignore_errors=True)
             subprocess.run([a.assetforge, "build", "-q", "-j2", "back.yaml"], cwd=work, check=True)
 
+        def fourcc_of(png):  # the original's FourCC (b"\0\0\0\0" when uncompressed)
+            rel = os.path.relpath(png, os.path.join(work, "png"))[:-4] + ".dds"
+            with open(os.path.join(orig, rel), "rb") as f:
+                return f.read(88)[84:88]
+
         def nvcompress():
             for p in pngs:
                 rel = os.path.relpath(p, os.path.join(work, "png"))[:-4] + ".dds"
-                with open(os.path.join(orig, rel), "rb") as f:
-                    fourcc = f.read(88)[84:88]
+                fourcc = fourcc_of(p)
                 out = os.path.join(work, "nv", rel)
                 os.makedirs(os.path.dirname(out), exist_ok=True)
                 subprocess.run(["nvcompress", "-fast", "-silent", NV_FORMAT.get(fourcc, "-bc3"), p, out],
@@ -90,8 +99,9 @@ def main():
             ps = [psnr(os.path.join(work, out, os.path.relpath(p, os.path.join(work, "png"))[:-4] + ".dds"), p)
                   for p in pngs]
             ok = [p for p in ps if p is not None]
-            print("%-26s wall %6.2f s  CPU %6.2f s  mean PSNR %6.2f dB (%d files)" % (t, wall, cpu, sum(ok) / len(ok),
-                                                                                     len(ok)))
+            bc = [p for p, png in zip(ps, pngs) if p is not None and fourcc_of(png) in NV_FORMAT]
+            print("%-26s wall %6.2f s  CPU %6.2f s  mean PSNR %6.2f dB (%d files), BC originals only %6.2f dB (%d)"
+                  % (t, wall, cpu, sum(ok) / len(ok), len(ok), sum(bc) / max(len(bc), 1), len(bc)))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
