@@ -1,5 +1,7 @@
 #include "engine/html_report.hpp"
 
+#include "engine/markup_text.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <system_error>
@@ -9,33 +11,6 @@ namespace af::engine {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string esc(const std::string& in) {
-    std::string out;
-    out.reserve(in.size());
-    for (unsigned char c : in) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
-        default:
-            out += c < 0x20 && c != '\t' ? std::string("\xEF\xBF\xBD") : std::string(1, char(c));
-        }
-    }
-    return out;
-}
 
 uint64_t size_of(const fs::path& root, const std::string& rel) {
     std::error_code ec;
@@ -112,17 +87,17 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
             }
         }
         std::string outs;
-        for (const auto& o : a->outputs) outs += (outs.empty() ? "" : "<br>") + esc(o);
+        for (const auto& o : a->outputs) outs += (outs.empty() ? "" : "<br>") + markup_text(o);
         char dur[32];
         snprintf(dur, sizeof dur, "%.1f", a->duration_ms);
         const std::string st(to_string(a->status));
-        rows += "<tr class=\"" + st + "\"><td>" + esc(a->job) + "</td><td>" + esc(a->input) + "</td><td>" + outs +
-                "</td><td class=\"st\">" + st + "</td><td>" + esc(a->reason) + "</td><td>" + esc(format) +
-                (why.empty() ? "" : " <small>(" + esc(why) + ")</small>") + "</td><td class=\"n\" data-v=\"" +
-                std::to_string(in) + "\">" + bytes_text(in) + "</td><td class=\"n\" data-v=\"" + std::to_string(out) +
-                "\">" + bytes_text(out) + "</td><td class=\"n\">" + psnr + "</td><td class=\"n\">" + dur +
-                "</td><td class=\"err\">" +
-                (a->error.empty() ? "" : esc("step '" + a->failed_step + "': " + a->error)) + "</td></tr>\n";
+        rows += "<tr class=\"" + st + "\"><td>" + markup_text(a->job) + "</td><td>" + markup_text(a->input) +
+                "</td><td>" + outs + "</td><td class=\"st\">" + st + "</td><td>" + markup_text(a->reason) +
+                "</td><td>" + markup_text(format) + (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
+                "</td><td class=\"n\" data-v=\"" + std::to_string(in) + "\">" + bytes_text(in) +
+                "</td><td class=\"n\" data-v=\"" + std::to_string(out) + "\">" + bytes_text(out) +
+                "</td><td class=\"n\">" + psnr + "</td><td class=\"n\">" + dur + "</td><td class=\"err\">" +
+                (a->error.empty() ? "" : markup_text("step '" + a->failed_step + "': " + a->error)) + "</td></tr>\n";
     }
     char secs[32], ratio[32];
     snprintf(secs, sizeof secs, "%.2f s", seconds);
@@ -130,18 +105,18 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
     auto cell = [](const std::string& k, const std::string& v) {
         return "<tr><td>" + k + "</td><td>" + v + "</td></tr>";
     };
-    std::string html =
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>assetforge build: " + esc(pipeline) +
-        "</title><style>" + kStyle + "</style></head><body>\n<h1>assetforge build: " + esc(pipeline) +
-        "</h1>\n<table class=\"sum\">" + cell("failed", std::to_string(s.failed)) +
-        cell("built", std::to_string(s.built)) + cell("from cache", std::to_string(s.cached)) +
-        cell("up to date", std::to_string(s.up_to_date)) + cell("removed", std::to_string(s.removed)) +
-        cell("not run", std::to_string(s.not_run)) + cell("time", secs) +
-        cell("bytes in → out (built and fetched)",
-             bytes_text(in_total) + " → " + bytes_text(out_total) + " (ratio " + ratio + ")") +
-        (s.cancelled ? cell("cancelled", "yes") : "") +
-        "</table>\n<h2>Actions</h2>\n<input placeholder=\"filter: job, file, status, format…\" "
-        "oninput=\"filt(this.value)\">\n<table id=\"acts\"><thead><tr>";
+    std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>assetforge build: " +
+                       markup_text(pipeline) + "</title><style>" + kStyle +
+                       "</style></head><body>\n<h1>assetforge build: " + markup_text(pipeline) +
+                       "</h1>\n<table class=\"sum\">" + cell("failed", std::to_string(s.failed)) +
+                       cell("built", std::to_string(s.built)) + cell("from cache", std::to_string(s.cached)) +
+                       cell("up to date", std::to_string(s.up_to_date)) + cell("removed", std::to_string(s.removed)) +
+                       cell("not run", std::to_string(s.not_run)) + cell("time", secs) +
+                       cell("bytes in → out (built and fetched)",
+                            bytes_text(in_total) + " → " + bytes_text(out_total) + " (ratio " + ratio + ")") +
+                       (s.cancelled ? cell("cancelled", "yes") : "") +
+                       "</table>\n<h2>Actions</h2>\n<input placeholder=\"filter: job, file, status, format…\" "
+                       "oninput=\"filt(this.value)\">\n<table id=\"acts\"><thead><tr>";
     int col = 0;
     for (const char* h : {"job", "input", "outputs", "status", "why it ran", "format (why)", "input size",
                           "output size", "PSNR RGB (dB)", "ms", "error"})

@@ -1,5 +1,7 @@
 #include "engine/junit_report.hpp"
 
+#include "engine/markup_text.hpp"
+
 #include <cstdio>
 #include <map>
 #include <vector>
@@ -7,38 +9,6 @@
 namespace af::engine {
 
 namespace {
-
-// Attribute-safe text: the five entities escaped; control characters other
-// than tab and newline (not allowed in XML 1.0) become U+FFFD.
-std::string xml_text(const std::string& in) {
-    std::string out;
-    out.reserve(in.size());
-    for (unsigned char c : in) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&apos;";
-            break;
-        default:
-            if (c < 0x20 && c != '\t' && c != '\n')
-                out += "\xEF\xBF\xBD";
-            else
-                out += char(c);
-        }
-    }
-    return out;
-}
 
 std::string seconds_text(double s) {
     char buf[32];
@@ -60,15 +30,15 @@ std::string junit_xml(const BuildSummary& s, double seconds) {
         std::string cases;
         for (const ActionResult* a : actions) {
             t += a->duration_ms / 1000;
-            cases += "    <testcase classname=\"" + xml_text(job) + "\" name=\"" + xml_text(a->input) + "\" time=\"" +
-                     seconds_text(a->duration_ms / 1000) + "\"";
+            cases += "    <testcase classname=\"" + markup_text(job) + "\" name=\"" + markup_text(a->input) +
+                     "\" time=\"" + seconds_text(a->duration_ms / 1000) + "\"";
             if (a->status == ActionStatus::Failed) {
                 ++f;
-                cases += ">\n      <failure message=\"" + xml_text(a->failed_step + ": " + a->error) + "\" type=\"" +
-                         xml_text(a->failed_step) + "\">" + xml_text(a->error) + "</failure>\n    </testcase>\n";
+                cases += ">\n      <failure message=\"" + markup_text(a->failed_step + ": " + a->error) + "\" type=\"" +
+                         markup_text(a->failed_step) + "\">" + markup_text(a->error) + "</failure>\n    </testcase>\n";
             } else if (a->status == ActionStatus::NotRun || a->status == ActionStatus::Skipped) {
                 ++sk;
-                cases += ">\n      <skipped message=\"" + xml_text(a->reason) + "\"/>\n    </testcase>\n";
+                cases += ">\n      <skipped message=\"" + markup_text(a->reason) + "\"/>\n    </testcase>\n";
             } else {
                 cases += "/>\n";
             }
@@ -76,7 +46,7 @@ std::string junit_xml(const BuildSummary& s, double seconds) {
         tests += actions.size();
         failures += f;
         skipped += sk;
-        suites += "  <testsuite name=\"" + xml_text(job) + "\" tests=\"" + std::to_string(actions.size()) +
+        suites += "  <testsuite name=\"" + markup_text(job) + "\" tests=\"" + std::to_string(actions.size()) +
                   "\" failures=\"" + std::to_string(f) + "\" errors=\"0\" skipped=\"" + std::to_string(sk) +
                   "\" time=\"" + seconds_text(t) + "\">\n" + cases + "  </testsuite>\n";
     }
