@@ -76,12 +76,9 @@ TEST_CASE("cli: --report FILE.xml writes JUnit XML with one test case per action
         "print(r.get('tests'), r.get('failures'), len(c), len(f), f[0].get('name'), sorted(x.get('name') for x in "
         "c))\" '" +
         (t / "junit.xml").string() + "'";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[1024];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    CHECK(pclose(p) == 0);
+    const auto sh = af::test::run_shell(cmd);
+    CHECK(sh.code == 0);
+    const std::string& out = sh.out;
     CHECK_THAT(out, Catch::StartsWith("3 1 3 1 src/broken.png"));
     CHECK_THAT(out, Catch::Contains("src/b&<c>.png")); // escaped in the file, read back whole
 }
@@ -104,14 +101,10 @@ TEST_CASE("cli: a piped build says what is still running during a long action; -
                              "    steps: [ mips, { encode: { format: bc7, quality: high } } ]\n"
                              "    output: \"out/{stem}.dds\"\n");
     // Heartbeats every 100 ms instead of 10 s, so one BC7 action is long enough to see them.
-    const std::string cmd =
-        "cd '" + t.path().string() + "' && ASSETFORGE_HEARTBEAT_MS=100 " + AF_EXE + " build -j1 -v 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    CHECK(pclose(p) == 0);
+    const std::string cmd = "cd '" + t.path().string() + "' && ASSETFORGE_HEARTBEAT_MS=100 " + AF_EXE + " build -j1 -v";
+    const auto sh = af::test::run_shell(cmd);
+    CHECK(sh.code == 0);
+    const std::string& out = sh.out;
     INFO(out);
     CHECK_THAT(out, Catch::Contains("[0/1] still running: dds: src/big.png ("));
     CHECK_THAT(out, Catch::Contains("  dds: src/big.png: mips ("));
@@ -144,12 +137,9 @@ TEST_CASE("cli: on a terminal the status line names the action running now and i
                              "    output: \"out/{stem}.dds\"\n");
     // util-linux `script` gives the build a pseudo-terminal.
     const std::string cmd = "cd '" + t.path().string() + "' && script -qec '" + AF_EXE + " build -j1' /dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    CHECK(pclose(p) == 0);
+    const auto sh = af::test::run_shell(cmd);
+    CHECK(sh.code == 0);
+    const std::string& out = sh.out;
     INFO(out);
     size_t redraws = 0;
     for (size_t at = 0; (at = out.find("\r\033[K[0/1] ", at)) != std::string::npos; ++at) ++redraws;
@@ -188,13 +178,10 @@ class P(HTMLParser):
 p = P(); p.feed(open(sys.argv[1]).read())
 for r in p.rows: print(r[1], r[3], r[5])
 )PY");
-    FILE* p = popen(
-        ("/usr/bin/python3 '" + (t / "rows.py").string() + "' '" + (t / "build.html").string() + "'").c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    CHECK(pclose(p) == 0);
+    const auto sh = af::test::run_shell("/usr/bin/python3 '" + (t / "rows.py").string() + "' '" +
+                                        (t / "build.html").string() + "'");
+    CHECK(sh.code == 0);
+    const std::string& out = sh.out;
     CHECK_THAT(out, Catch::StartsWith("src/broken.png failed"));
     CHECK_THAT(out, Catch::Contains("src/a.png built BC1_UNORM_SRGB"));
     CHECK_THAT(out, Catch::Contains("src/b.png built BC1_UNORM"));

@@ -21,17 +21,23 @@ struct Run {
     std::string out; // stdout and stderr interleaved, as a user sees them
 };
 
-// `assetforge ARGS` through the shell, in `dir` when given.
-inline Run run_cli(const std::string& args, const std::filesystem::path& dir = {}) {
-    std::string cmd = std::string(AF_EXE) + " " + args + " 2>&1";
-    if (!dir.empty()) cmd = "cd '" + dir.string() + "' && " + cmd;
-    FILE* p = popen(cmd.c_str(), "r");
+// A shell command line as it is (environment assignments, other programs),
+// stdout and stderr together.
+inline Run run_shell(const std::string& cmd) {
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
     REQUIRE(p);
     std::string out;
     char buf[4096];
     while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
     int status = pclose(p);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// `assetforge ARGS` through the shell, in `dir` when given.
+inline Run run_cli(const std::string& args, const std::filesystem::path& dir = {}) {
+    std::string cmd = std::string(AF_EXE) + " " + args;
+    if (!dir.empty()) cmd = "cd '" + dir.string() + "' && " + cmd;
+    return run_shell(cmd);
 }
 
 struct MeasuredRun {

@@ -18,13 +18,9 @@ namespace {
 const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
 
 std::string shell(const std::string& cmd) {
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    REQUIRE(p);
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    CHECK(pclose(p) == 0);
-    return out;
+    const auto r = af::test::run_shell(cmd);
+    CHECK(r.code == 0);
+    return r.out;
 }
 
 // B = A with noise in every channel (alpha too), written by Pillow; then the

@@ -130,11 +130,9 @@ TEST_CASE("remote cache: the URL may come from the environment or the pipeline f
     checkout(d);
     const std::string cmd =
         "ASSETFORGE_REMOTE_CACHE=" + cache.url() + " " + std::string(AF_EXE) + " build pipeline.yaml";
-    FILE* p = popen(("cd '" + d.path().string() + "' && " + cmd + " 2>&1").c_str(), "r");
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    CHECK(pclose(p) == 0);
+    const auto sh = af::test::run_shell("cd '" + d.path().string() + "' && " + cmd);
+    CHECK(sh.code == 0);
+    const std::string& out = sh.out;
     CHECK_THAT(out, Catch::Contains("0 built, 5 from cache"));
     TempDir e;
     checkout(e);
