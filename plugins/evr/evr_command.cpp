@@ -1,7 +1,11 @@
 #include "evr_command.hpp"
 
+#include "manifest_reader.hpp"
 #include "package_set.hpp"
+#include "repack.hpp"
 #include "set_extract.hpp"
+#include "set_writer.hpp"
+#include "tree_build.hpp"
 
 #include "assetforge/error.hpp"
 
@@ -49,21 +53,47 @@ SetLocation location(const Args& a, const char* synopsis) {
     sdk::usage(std::string("usage: evr ") + synopsis);
 }
 
+// A positive byte count given as `flag`, or `v` unchanged when absent.
+void byte_count(const Args& a, const char* flag, uint64_t& v) {
+    if (!a.values.count(flag)) return;
+    const std::string& t = a.values.at(flag).back();
+    char* end = nullptr;
+    const unsigned long long x = std::strtoull(t.c_str(), &end, 10);
+    if (t.empty() || *end || x < 1 || t[0] == '-') sdk::usage(std::string(flag) + ": expected a positive byte count");
+    v = x;
+}
+
 // --max-manifest-bytes / --max-frame-bytes: this project's refusal limits (1 GiB each by default).
 Limits limits(const Args& a) {
     Limits l;
-    auto read = [&](const char* flag, uint64_t& v) {
-        if (!a.values.count(flag)) return;
-        const std::string& t = a.values.at(flag).back();
-        char* end = nullptr;
-        const unsigned long long x = std::strtoull(t.c_str(), &end, 10);
-        if (t.empty() || *end || x < 1 || t[0] == '-')
-            sdk::usage(std::string(flag) + ": expected a positive byte count");
-        v = x;
-    };
-    read("--max-manifest-bytes", l.max_manifest_bytes);
-    read("--max-frame-bytes", l.max_frame_bytes);
+    byte_count(a, "--max-manifest-bytes", l.max_manifest_bytes);
+    byte_count(a, "--max-frame-bytes", l.max_frame_bytes);
     return l;
+}
+
+std::string one_value(const Args& a, const char* flag, const char* synopsis) {
+    if (!a.values.count(flag) || a.values.at(flag).size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
+    return a.values.at(flag)[0];
+}
+
+// The written manifest read back through the reader's checks before anything
+// is written: a writer bug must never reach the disk as a set the game loads.
+void check_written(const SetImage& img, const std::string& name) {
+    read_manifest(img.manifest, "new manifest " + name, Limits{~uint64_t(0), ~uint64_t(0)}, nullptr);
+}
+
+void check_name(const std::string& name) {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+        name.find('\0') != std::string::npos)
+        sdk::usage("--name: '" + name + "' is not a file name");
+}
+
+std::string written(const SetImage& img, const std::filesystem::path& out, const std::string& name) {
+    uint64_t data = 0, bytes = img.manifest.size();
+    for (const auto& r : img.model.frames) data += r.is_data();
+    for (uint64_t s : img.part_sizes) bytes += s;
+    return format("%s: %zu files, %llu data frames, %zu part(s), %llu bytes", (out / "manifests" / name).c_str(),
+                  img.model.files.size(), (ull)data, img.parts.size(), (ull)bytes);
 }
 
 WarnFn printer(std::ostream& err, uint64_t* count = nullptr) {
@@ -171,6 +201,55 @@ int cmd_verify(const CommandIo& io, const std::vector<std::string>& argv) {
     return 0;
 }
 
+int cmd_replace(const CommandIo& io, const std::vector<std::string>& argv) {
+    const Args a(argv, {"--from", "--out", "--part-size", "--frame-size", "--max-manifest-bytes", "--max-frame-bytes"},
+                 {"--add-new", "--overwrite"});
+    const char* synopsis = "replace DATA NAME --from DIR --out OUTDATA [--add-new] [--overwrite]";
+    const fs::path from = one_value(a, "--from", synopsis), out = one_value(a, "--out", synopsis);
+    RepackOptions o;
+    o.add_new = a.has("--add-new");
+    byte_count(a, "--part-size", o.part_limit);
+    byte_count(a, "--frame-size", o.frame_limit);
+    const WarnFn warn = printer(io.err);
+    const PackageSet set(location(a, synopsis), limits(a), warn);
+    std::vector<TreeEntry> tree = read_tree(from);
+    const RepackReport r = repack_set(set, std::move(tree), o, io.host, warn);
+    check_written(r.image, set.location().name);
+    write_set(r.image, out, set.location().name, a.has("--overwrite"), &set.location());
+    const Manifest& m = set.manifest();
+    for (uint64_t j : r.changed)
+        io.out << format("changed %s/%s (file %llu)\n", hex16(m.files[j].type).c_str(), hex16(m.files[j].file).c_str(),
+                         (ull)j);
+    io.out << format("replaced %zu file(s), %llu unchanged, %llu added; %llu frame(s) rebuilt, %llu copied as they "
+                     "were\nwrote ",
+                     r.changed.size(), (ull)r.unchanged, (ull)r.added, (ull)r.frames_rebuilt, (ull)r.frames_copied)
+           << written(r.image, out, set.location().name) << '\n';
+    return 0;
+}
+
+int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
+    const Args a(argv, {"--out", "--name", "--part-size", "--frame-size"}, {"--groups", "--overwrite"});
+    const char* synopsis = "build DIR --out OUTDATA --name NAME [--groups] [--overwrite]";
+    if (a.pos.size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
+    const fs::path out = one_value(a, "--out", synopsis);
+    const std::string name = one_value(a, "--name", synopsis);
+    check_name(name);
+    BuildOptions o;
+    byte_count(a, "--part-size", o.part_limit);
+    byte_count(a, "--frame-size", o.frame_limit);
+    std::vector<TreeEntry> tree = read_tree(a.pos[0]);
+    if (a.has("--groups"))
+        for (const auto& e : tree)
+            if (e.group < 0)
+                sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                          e.where + ": --groups expects <group>/<type>/<file> (the tree of extract --groups)");
+    const SetImage img = build_set(std::move(tree), o, io.host, printer(io.err));
+    check_written(img, name);
+    write_set(img, out, name, a.has("--overwrite"), nullptr);
+    io.out << "wrote " << written(img, out, name) << '\n';
+    return 0;
+}
+
 using Fn = int (*)(const CommandIo&, const std::vector<std::string>&);
 struct Sub {
     const char* name;
@@ -182,12 +261,19 @@ constexpr Sub kSubs[] = {
     {"extract", cmd_extract,
      "extract DATA NAME --out DIR [--type SYMBOL...] [--groups]   the extraction tree; raw BC textures as DDS"},
     {"verify", cmd_verify, "verify DATA NAME [--strict]    every reader check, every data frame decompressed"},
+    {"replace", cmd_replace,
+     "replace DATA NAME --from DIR --out OUTDATA [--add-new] [--overwrite]   a new set with the tree's files "
+     "replacing the same symbols; untouched frames copied byte for byte"},
+    {"build", cmd_build,
+     "build DIR --out OUTDATA --name NAME [--groups] [--overwrite]   a new set from an extraction tree"},
 };
 
 void usage_text(std::ostream& os) {
     os << "usage: evr SUBCOMMAND ...   (DATA NAME may also be a manifest path: DATA/manifests/NAME)\n";
     for (const auto& s : kSubs) os << "  " << s.help << '\n';
-    os << "every subcommand takes --max-manifest-bytes N and --max-frame-bytes N (default 1 GiB each)\n";
+    os << "every subcommand reading a set takes --max-manifest-bytes N and --max-frame-bytes N (default 1 GiB each)\n";
+    os << "replace and build take --part-size N (default 2147483647) and --frame-size N (frames of new files, default "
+          "512000)\n";
     os << "exit codes: 0 ok, 1 the set failed a check, 2 usage\n";
 }
 

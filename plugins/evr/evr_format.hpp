@@ -56,7 +56,10 @@ struct Manifest {
     uint32_t unknown_a = 0;
     uint64_t unknown_b = 0;
     std::array<SectionDescriptor, 3> sections{};
-    uint64_t trailing_bytes = 0; // after the Frames table: no known file has any
+    // The 16 bytes after the FrameContents and Metadata descriptors: zero in
+    // every known file, kept byte for byte on repack all the same.
+    std::array<std::array<uint8_t, 16>, 2> paddings{};
+    std::vector<uint8_t> trailing; // after the Frames table: no known file has any; kept on repack
     std::vector<FileEntry> files;
     std::vector<MetaEntry> metadata;
     std::vector<FrameRecord> frames;

@@ -5,6 +5,8 @@
 #include "assetforge/bytes.hpp"
 #include "assetforge/error.hpp"
 
+#include <algorithm>
+
 namespace af::evr {
 
 namespace {
@@ -16,6 +18,7 @@ using ull = unsigned long long;
 constexpr const char* kSectionNames[3] = {"FrameContents", "Metadata", "Frames"};
 constexpr uint64_t kDescriptorOffsets[3] = {16, 80, 144};
 constexpr uint64_t kElementSizes[3] = {kFileEntrySize, kMetaEntrySize, kFrameRecordSize};
+constexpr uint64_t kPaddingOffsets[2] = {64, 128};
 
 std::string printable_magic(std::span<const uint8_t> m) {
     std::string s;
@@ -62,9 +65,10 @@ Manifest parse_manifest_body(std::span<const uint8_t> body, const std::string& p
         starts[s] = pos;
         pos += sd.length;
     }
-    m.trailing_bytes = body.size() - pos;
-    if (m.trailing_bytes && warn)
-        warn(path + format(": %llu unexplained bytes after the Frames table", (ull)m.trailing_bytes));
+    m.trailing.assign(body.begin() + long(pos), body.end());
+    if (!m.trailing.empty() && warn)
+        warn(path + format(": %zu unexplained bytes after the Frames table", m.trailing.size()));
+    for (int k = 0; k < 2; ++k) std::copy_n(body.begin() + long(kPaddingOffsets[k]), 16, m.paddings[k].begin());
 
     m.files.resize(m.sections[kFrameContents].count);
     for (uint64_t i = 0; i < m.files.size(); ++i) {

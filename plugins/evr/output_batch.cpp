@@ -42,6 +42,10 @@ OutputBatch::~OutputBatch() {
 }
 
 void OutputBatch::add(const fs::path& target, std::span<const uint8_t> head, std::span<const uint8_t> body) {
+    add(target, {head, body});
+}
+
+void OutputBatch::add(const fs::path& target, const std::vector<std::span<const uint8_t>>& pieces) {
     // The SDK's temporary prefix, so the engine and cleanup recognise leftovers.
     static thread_local std::mt19937_64 rng{std::random_device{}() ^ uint64_t(getpid())};
     const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
@@ -60,8 +64,7 @@ void OutputBatch::add(const fs::path& target, std::span<const uint8_t> head, std
         pending_.emplace_back(temp, target); // from here the destructor removes it on failure
     }
     try {
-        write_all(fd, temp, head);
-        write_all(fd, temp, body);
+        for (const auto& piece : pieces) write_all(fd, temp, piece);
     } catch (...) {
         ::close(fd);
         throw;

@@ -25,6 +25,8 @@ class OutputBatch {
 
     // Thread-safe. The target's folder must exist. Throws sdk::Error (AF_ERR_IO).
     void add(const std::filesystem::path& target, std::span<const uint8_t> head, std::span<const uint8_t> body);
+    // The same with the contents given as pieces written in order.
+    void add(const std::filesystem::path& target, const std::vector<std::span<const uint8_t>>& pieces);
     // Flushes every temporary, then renames each over its target.
     void commit();
 

@@ -1,6 +1,7 @@
 #include "set_extract.hpp"
 
 #include "output_batch.hpp"
+#include "parallel_jobs.hpp"
 #include "raw_texture.hpp"
 
 #include "assetforge/error.hpp"
@@ -25,24 +26,6 @@ namespace {
 
 std::string file_label(uint64_t j, const FileEntry& f) {
     return format("file %llu (%s/%s)", (ull)j, hex16(f.type).c_str(), hex16(f.file).c_str());
-}
-
-// Runs job(i) for i in [0, n) in parallel. Errors are kept per job and the
-// lowest job's error is rethrown, so the message does not depend on which
-// thread happened to fail first.
-template <class F> void run_jobs(const af_host* host, uint64_t n, F&& job) {
-    std::vector<std::exception_ptr> errors(n);
-    sdk::parallel_for(host, n, 1, [&](uint64_t b, uint64_t e) {
-        for (uint64_t i = b; i < e; ++i) {
-            try {
-                job(i);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        }
-    });
-    for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
 }
 
 // What one file becomes on disk: extension plus an optional header in front of its bytes.

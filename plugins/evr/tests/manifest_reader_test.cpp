@@ -118,7 +118,7 @@ TEST_CASE("bytes after the Frames table are a warning, a short body an error", "
     std::vector<std::string> warnings;
     const Manifest m =
         read_manifest(wrap(body(s, 16 + 5)), "m", {}, [&](const std::string& w) { warnings.push_back(w); });
-    CHECK(m.trailing_bytes == 5);
+    CHECK(m.trailing.size() == 5);
     REQUIRE(warnings.size() == 1);
     CHECK_THAT(warnings[0], Catch::Contains("5 unexplained bytes after the Frames table"));
     CHECK_THAT(error_of(wrap(std::vector<uint8_t>(191, 0))), Catch::Contains("needs 192"));

@@ -1,0 +1,102 @@
+#include "set_writer.hpp"
+
+#include "manifest_writer.hpp"
+#include "output_batch.hpp"
+
+#include "assetforge/error.hpp"
+
+#include <algorithm>
+
+namespace af::evr {
+
+namespace fs = std::filesystem;
+using sdk::format;
+using ull = unsigned long long;
+
+SetImage assemble_set(Manifest m, std::vector<OutFrame> frames, const FrameRecord& final_record, uint64_t part_limit) {
+    SetImage img;
+    img.parts.emplace_back();
+    img.part_sizes.push_back(0);
+    m.frames.clear();
+    for (size_t i = 0; i < frames.size(); ++i) {
+        OutFrame& f = frames[i];
+        if (f.compressed.size() > 0xffffffffull || f.length > 0xffffffffull || f.length == 0)
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      format("frame %zu: %zu compressed bytes for %llu bytes does not fit a frame record", i,
+                             f.compressed.size(), (ull)f.length));
+        if (img.part_sizes.back() && img.part_sizes.back() + f.compressed.size() > part_limit) {
+            img.parts.emplace_back();
+            img.part_sizes.push_back(0);
+        }
+        if (img.part_sizes.back() + f.compressed.size() > 0xffffffffull)
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      format("frame %zu would end past the 4 GiB a part offset can address", i));
+        m.frames.push_back({uint32_t(img.parts.size() - 1), uint32_t(img.part_sizes.back()),
+                            uint32_t(f.compressed.size()), uint32_t(f.length)});
+        img.parts.back().push_back(f.compressed);
+        img.part_sizes.back() += f.compressed.size();
+        if (f.owned) img.keep.push_back(std::move(f.owned));
+    }
+    const uint32_t first_marker = uint32_t(m.frames.size());
+    for (size_t p = 0; p < img.parts.size(); ++p) m.frames.push_back({uint32_t(p), uint32_t(img.part_sizes[p]), 0, 0});
+    FrameRecord last = final_record;
+    last.length = 0; // whatever the source held, the final record is empty
+    m.frames.push_back(last);
+    for (auto& f : m.files)
+        if (f.frame == kNoFrame) f = {f.type, f.file, first_marker, 0, 0, f.alignment};
+    m.package_count = uint32_t(img.parts.size());
+    img.manifest = manifest_archive(manifest_body(m));
+    img.model = std::move(m);
+    return img;
+}
+
+std::vector<uint8_t> part_bytes(const SetImage& img, size_t i) {
+    std::vector<uint8_t> out;
+    out.reserve(img.part_sizes[i]);
+    for (const auto& piece : img.parts[i]) out.insert(out.end(), piece.begin(), piece.end());
+    return out;
+}
+
+namespace {
+
+bool same_place(const fs::path& a, const fs::path& b) {
+    std::error_code ec1, ec2;
+    const fs::path x = fs::weakly_canonical(a, ec1), y = fs::weakly_canonical(b, ec2);
+    return !ec1 && !ec2 && x == y;
+}
+
+} // namespace
+
+void write_set(const SetImage& img, const fs::path& dir, const std::string& name, bool overwrite,
+               const SetLocation* input) {
+    const fs::path manifest = dir / "manifests" / name, packages = dir / "packages";
+    if (input &&
+        (same_place(manifest, input->manifest) || (name == input->name && same_place(packages, input->packages))))
+        sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
+                  dir.string() + ": holds the input set; write the new set to another folder (the input is never "
+                                 "changed in place)");
+    std::error_code ec;
+    if (!overwrite && fs::exists(manifest, ec))
+        sdk::fail(AF_ERR_IO, AF_NO_OFFSET, manifest.string() + ": exists (give --overwrite to replace that set)");
+    for (const fs::path& d : {manifest.parent_path(), packages}) {
+        fs::create_directories(d, ec);
+        if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, d.string() + ": cannot create directory: " + ec.message());
+    }
+    OutputBatch batch;
+    for (size_t i = 0; i < img.parts.size(); ++i) {
+        std::vector<std::span<const uint8_t>> pieces = img.parts[i];
+        batch.add(packages / (name + "_" + std::to_string(i)), pieces);
+    }
+    // The manifest last in the batch: it is renamed into place after every part.
+    batch.add(manifest, {}, img.manifest);
+    batch.commit();
+    // Parts of a previous, larger set under the same name would read as "an
+    // extra part file": they belonged to the set just replaced.
+    for (size_t i = img.parts.size();; ++i) {
+        const fs::path stale = packages / (name + "_" + std::to_string(i));
+        if (!fs::is_regular_file(stale, ec)) break;
+        fs::remove(stale, ec);
+    }
+}
+
+} // namespace af::evr
