@@ -135,6 +135,14 @@ RepackReport repack_set(const PackageSet& set, std::vector<TreeEntry> repl, cons
     std::map<uint32_t, size_t> rebuilt_at;
     for (size_t k = 0; k < rebuilt_ids.size(); ++k) rebuilt_at[rebuilt_ids[k]] = k;
 
+    // A copied frame is never decompressed for its own sake, but a damaged one
+    // would carry its damage into the new set: each is checked (decoded and
+    // dropped) so the result passes every reader check the input failed.
+    std::vector<uint32_t> unchecked;
+    for (uint32_t i = 0; i < m.frames.size(); ++i)
+        if (m.frames[i].is_data() && !frame_data.count(i)) unchecked.push_back(i);
+    run_jobs(host, unchecked.size(), [&](uint64_t k) { (void)set.decompress(unchecked[k]); });
+
     // Data frames in table order: copied as they are, or rebuilt.
     std::vector<OutFrame> frames;
     std::vector<uint32_t> new_index(m.frames.size(), kNoFrame);
