@@ -358,6 +358,30 @@ TEST_CASE("promise 3a: an edited output is not overwritten without --overwrite-e
     CHECK(slurp(t / "png/w.png") == generated);
 }
 
+TEST_CASE("promise 3c: a file a step parameter reads is an input: never written, even with --overwrite-edited",
+          "[promises][p3]") {
+    TempDir t;
+    t.copy(kBcData + "g_caustics_128.png", "edited/a.png");
+    t.copy(kDdsData + "Signs__black.dds", "orig/a.dds"); // the game's original, read by `like:`
+    const std::string orig = slurp(t / "orig/a.dds");
+    // Output over the originals `like:` reads (a modder re-exporting "in place").
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  game_dds:
+    inputs: "edited/*.png"
+    steps:
+      - encode: { format: match, like: "orig/{stem}.dds" }
+    output: "orig/{stem}.dds"
+)");
+    for (const char* flags : {"build", "build --overwrite-edited"}) {
+        Run r = run_in(t.path(), flags);
+        INFO(flags << "\n" << r.out);
+        CHECK(r.code == 1);
+        CHECK_THAT(r.out, Catch::Contains("orig/a.dds") && Catch::Contains("input"));
+        CHECK(slurp(t / "orig/a.dds") == orig);
+    }
+}
+
 TEST_CASE("promise 3b: keep_edits keeps an edited output and rewrites a deleted one", "[promises][p3]") {
     TempDir t;
     setup_extract(t, true);

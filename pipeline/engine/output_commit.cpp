@@ -13,7 +13,22 @@ OutputCommit::OutputCommit(Disk& disk, StateStore& store, ProjectPaths paths, fs
                            const std::vector<PlanJob>& plan_jobs, const PlanState& plan_state, BuildStatus& status,
                            Options opt)
     : disk_(disk), store_(store), paths_(std::move(paths)), output_root_(std::move(output_root)), plan_(plan),
-      plan_jobs_(plan_jobs), plan_state_(plan_state), status_(status), opt_(opt) {}
+      plan_jobs_(plan_jobs), plan_state_(plan_state), status_(status), opt_(opt) {
+    for (size_t j = 0; j < plan_jobs_.size(); ++j)
+        for (ParamRead r : param_reads(*plan_jobs_[j].job, paths_.root)) {
+            if (r.per_input) {
+                // "orig/{dir}/{stem}.dds": everything below the fixed part is read.
+                const std::string t = r.path.string();
+                r.path = fs::path(t.substr(0, t.find('{'))).parent_path();
+                if (r.path.is_relative()) r.path = fs::path(paths_.root) / r.path;
+                r.path = r.path.lexically_normal();
+                r.folder = true;
+                // No fixed folder ("{dir}/{stem}.orig.dds"): nothing narrower than the project to protect.
+                if (r.path == fs::path(paths_.root) || r.path == fs::path(paths_.root + "/")) continue;
+            }
+            param_reads_.emplace_back(j, std::move(r));
+        }
+}
 
 void OutputCommit::note_foreign(const std::string& rel, const std::string& owner, const std::string& job,
                                 const std::string& input) {
@@ -103,7 +118,17 @@ OutputCommit::Existing OutputCommit::check_existing(const Job& job, const std::s
 
 // Is `abs` a file some job of this build reads as a source?
 bool OutputCommit::is_source(const std::string& abs) const {
-    if (plan_.writer.count(abs) || plan_state_.recorded.count(abs)) return false;
+    // A file a step parameter reads is an input of that step's job: no job
+    // writes it, except another job feeding it (one job writes the
+    // replacements folder another job's step reads).
+    const auto planned = plan_.writer.find(abs);
+    for (const auto& [reader, r] : param_reads_) {
+        const std::string p = r.path.string();
+        const bool covers = abs == p || (r.folder && abs.size() > p.size() && abs.compare(0, p.size(), p) == 0 &&
+                                         (p.ends_with('/') || abs[p.size()] == '/'));
+        if (covers && (planned == plan_.writer.end() || planned->second.first == reader)) return true;
+    }
+    if (planned != plan_.writer.end() || plan_state_.recorded.count(abs)) return false;
     const std::string rel = paths_.rel_of(abs);
     for (const auto& pj : plan_jobs_) {
         if (!pj.selected) continue;

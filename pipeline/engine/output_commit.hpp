@@ -10,6 +10,7 @@
 #include "engine/build_status.hpp"
 #include "engine/disk.hpp"
 #include "engine/job_run.hpp"
+#include "engine/param_inputs.hpp"
 #include "engine/plan.hpp"
 #include "engine/project_paths.hpp"
 #include "engine/state_store.hpp"
@@ -95,6 +96,10 @@ class OutputCommit {
     std::mutex known_mu_;
     // Relative output → what this build wrote there (before it: plan_state_.recorded).
     std::unordered_map<std::string, Known> known_;
+    // Files and folders step parameters read (an original set, `like:`
+    // originals, a replacements folder): inputs as much as the globbed ones.
+    // With the index of the job whose step reads it.
+    std::vector<std::pair<size_t, ParamRead>> param_reads_;
 };
 
 } // namespace af::engine
