@@ -8,9 +8,11 @@
 #include "host/texture_io.hpp"
 #include "texture/format_names.hpp"
 #include "texture/texture_ops.hpp"
+#include "texture/unedited_export.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <stdexcept>
 
 namespace af::engine {
@@ -199,7 +201,10 @@ StepDef encode_step(const PluginRegistry& reg) {
                        enum_param("quality", "normal", {"fast", "normal", "high", "max"}, "codec effort"), like,
                        enum_param("grey", "rgb", {"rgb", "red"},
                                   "red: the shader reads greyscale data from red alone, so auto may store it as BC4"),
-                       bool_param("metrics", "true", "decode the result again and report PSNR of the top level")},
+                       bool_param("metrics", "true", "decode the result again and report PSNR of the top level"),
+                       enum_param("unedited", "encode", {"encode", "original"},
+                                  "original: an input still exactly as exporting the `like` original made it "
+                                  "(not edited) gives the original's bytes, not a new encode")},
             .takes_texture = true,
             .run =
                 [r](StepContext& ctx, std::vector<Item> items) {
@@ -211,22 +216,43 @@ StepDef encode_step(const PluginRegistry& reg) {
                     req.quality = tx::parse_quality(ctx.params.at("quality"));
                     req.grey_in_red = ctx.params.at("grey") == "red";
                     req.measure = ctx.params.at("metrics") == "true";
-                    req.codec_options = options_except(ctx.params, {"format", "metrics", "like", "grey", "quality"});
+                    req.codec_options =
+                        options_except(ctx.params, {"format", "metrics", "like", "grey", "quality", "unedited"});
                     const std::string like = ctx.params.count("like") ? ctx.params.at("like") : "";
                     if (req.format == "match" && like.empty())
                         throw std::runtime_error("encode: format: match needs `like:` naming the original");
-                    return each(std::move(items), [&](const Item& it, const Texture& t) {
+                    const bool keep_unedited = ctx.params.count("unedited") && ctx.params.at("unedited") == "original";
+                    if (keep_unedited && like.empty())
+                        throw std::runtime_error("encode: unedited: original needs `like:` naming the original");
+                    std::vector<Item> out;
+                    for (auto& it : items) {
+                        const Texture& t = need_texture(it);
                         req.name = it.name;
                         std::optional<tx::MatchTarget> target;
-                        if (req.format == "match")
-                            target = tx::read_match_target(so.ops, like_path(like, it, ctx.base_dir));
-                        req.like = target ? &*target : nullptr;
+                        const std::string original = like.empty() ? "" : like_path(like, it, ctx.base_dir);
+                        if (req.format == "match" || keep_unedited) target = tx::read_match_target(so.ops, original);
+                        if (keep_unedited && tx::unedited_export(so.ops, t, target->texture)) {
+                            // The original's own bytes: nothing was edited, nothing is lost to a new encode.
+                            std::ifstream in(original, std::ios::binary);
+                            auto bytes = std::make_shared<std::vector<uint8_t>>(std::istreambuf_iterator<char>(in),
+                                                                                std::istreambuf_iterator<char>());
+                            if (!in.good() && !in.eof()) throw std::runtime_error(original + ": cannot read");
+                            ctx.metrics["format"] = std::string(format_info(target->format)->name);
+                            ctx.metrics["format_reason"] = "unedited: the original's bytes";
+                            Item kept = std::move(it);
+                            kept.texture.reset();
+                            kept.bytes = std::move(bytes);
+                            out.push_back(std::move(kept));
+                            continue;
+                        }
+                        req.like = req.format == "match" ? &*target : nullptr;
                         tx::Encoded e = tx::encode(so.ops, t, req);
                         ctx.metrics["format"] = std::string(format_info(e.format)->name);
                         ctx.metrics["format_reason"] = e.why;
                         if (e.psnr_rgb) ctx.metrics["psnr_rgb"] = *e.psnr_rgb;
-                        return std::move(e.texture);
-                    });
+                        out.push_back(with_texture(it, std::move(e.texture)));
+                    }
+                    return out;
                 },
             .pass_through = [r](const Params& own, const std::string&) { return encode_options(*r, own); },
             .meta_keys = std::vector<std::string>{}};

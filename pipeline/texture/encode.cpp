@@ -56,6 +56,7 @@ MatchTarget read_match_target(Ops& ops, const std::string& path) {
     m.flags = r.texture.desc.flags & (AF_TEX_SRGB | AF_TEX_LINEAR);
     m.meta = r.texture.meta;
     m.path = path;
+    m.texture = std::move(r.texture);
     return m;
 }
 

@@ -75,6 +75,7 @@ struct MatchTarget {
     uint32_t flags = 0;                      // AF_TEX_SRGB / AF_TEX_LINEAR of the original
     std::map<std::string, std::string> meta; // what its reader recorded (header kind, …)
     std::string path;                        // for messages
+    Texture texture;                         // the original as read
 };
 MatchTarget read_match_target(Ops& ops, const std::string& path);
 

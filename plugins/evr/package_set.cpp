@@ -40,11 +40,22 @@ std::string file_label(uint64_t j, const FileEntry& f) {
 
 PackageSet::PackageSet(const SetLocation& where, const Limits& limits, const WarnFn& warn)
     : where_(where), limits_(limits) {
-    const std::string mpath = where_.manifest.string();
     {
         const sdk::MappedFile mf = map_or_fail(where_.manifest, "cannot read the manifest");
-        m_ = read_manifest(mf.bytes(), mpath, limits_, warn);
+        m_ = read_manifest(mf.bytes(), where_.manifest.string(), limits_, warn);
     }
+    open_parts(warn);
+}
+
+PackageSet::PackageSet(std::span<const uint8_t> manifest, const SetLocation& where, const Limits& limits,
+                       const WarnFn& warn)
+    : where_(where), limits_(limits) {
+    m_ = read_manifest(manifest, where_.manifest.string(), limits_, warn);
+    open_parts(warn);
+}
+
+void PackageSet::open_parts(const WarnFn& warn) {
+    const std::string mpath = where_.manifest.string();
     // Check 10: the count is compared with the records before any part is opened,
     // so a hostile count cannot make us probe millions of files.
     const uint64_t records = m_.frames.size();

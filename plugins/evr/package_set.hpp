@@ -29,6 +29,8 @@ SetLocation locate_manifest(const std::filesystem::path& manifest);
 class PackageSet {
   public:
     PackageSet(const SetLocation& where, const Limits& limits, const WarnFn& warn);
+    // The manifest's bytes already in memory (a pipeline item); parts from `where`.
+    PackageSet(std::span<const uint8_t> manifest, const SetLocation& where, const Limits& limits, const WarnFn& warn);
 
     const SetLocation& location() const { return where_; }
     const Manifest& manifest() const { return m_; }
@@ -47,6 +49,8 @@ class PackageSet {
     void structure_warnings(const WarnFn& warn) const;
 
   private:
+    void open_parts(const WarnFn& warn);
+
     SetLocation where_;
     Limits limits_;
     Manifest m_;

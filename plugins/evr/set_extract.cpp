@@ -49,6 +49,26 @@ Output output_for(const FileEntry& f, uint64_t j, const std::unordered_map<uint6
 } // namespace
 
 ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, const af_host* host, const WarnFn& warn) {
+    OutputBatch batch;
+    auto prepare = [&](const std::set<fs::path>& rels) {
+        // Every directory first: creating them from several threads at once races.
+        std::set<fs::path> dirs;
+        for (const auto& rel : rels) dirs.insert((opts.out / rel).parent_path());
+        for (const auto& d : dirs) {
+            std::error_code ec;
+            fs::create_directories(d, ec);
+            if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, d.string() + ": cannot create directory: " + ec.message());
+        }
+    };
+    ExtractSummary s = extract_files(set, opts, host, warn, prepare,
+                                     [&](uint64_t, const fs::path& rel, std::span<const uint8_t> head,
+                                         std::span<const uint8_t> body) { batch.add(opts.out / rel, head, body); });
+    batch.commit();
+    return s;
+}
+
+ExtractSummary extract_files(const PackageSet& set, const ExtractOptions& opts, const af_host* host, const WarnFn& warn,
+                             const std::function<void(const std::set<fs::path>&)>& prepare, const FileSink& sink) {
     const Manifest& m = set.manifest();
     std::vector<uint64_t> chosen;
     bool any_raw = false;
@@ -83,22 +103,16 @@ ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, co
         }
     }
 
-    // Every directory first: creating them from several threads at once races.
     std::vector<Output> outputs(m.files.size());
-    std::set<fs::path> dirs;
+    std::set<fs::path> rels;
     for (uint64_t j : chosen) {
         outputs[j] = output_for(m.files[j], j, metas);
-        dirs.insert((opts.out / extraction_path(m.files[j], outputs[j].extension, opts.groups)).parent_path());
+        rels.insert(extraction_path(m.files[j], outputs[j].extension, opts.groups));
     }
-    for (const auto& d : dirs) {
-        std::error_code ec;
-        fs::create_directories(d, ec);
-        if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, d.string() + ": cannot create directory: " + ec.message());
-    }
+    if (prepare) prepare(rels);
 
     std::vector<std::pair<uint32_t, std::vector<uint64_t>>> jobs(by_frame.begin(), by_frame.end());
     std::mutex kept_mutex;
-    OutputBatch batch;
     run_jobs(host, jobs.size(), [&](uint64_t i) {
         const uint32_t fi = jobs[i].first;
         FrameBytes own;
@@ -115,11 +129,10 @@ ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, co
         for (uint64_t j : jobs[i].second) {
             const FileEntry& f = m.files[j];
             const Output& o = outputs[j];
-            batch.add(opts.out / extraction_path(f, o.extension, opts.groups), o.header,
-                      f.size ? data.subspan(f.offset, f.size) : std::span<const uint8_t>());
+            sink(j, extraction_path(f, o.extension, opts.groups), o.header,
+                 f.size ? data.subspan(f.offset, f.size) : std::span<const uint8_t>());
         }
     });
-    batch.commit();
 
     ExtractSummary s;
     s.files = chosen.size();

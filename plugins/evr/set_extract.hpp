@@ -8,6 +8,7 @@
 #include "assetforge/plugin_abi.h"
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,6 +34,17 @@ std::filesystem::path extraction_path(const FileEntry& f, const std::string& ext
 // `host` may be null (then frames are decoded serially). Warnings (check 16,
 // raw textures written as .bc) go to `warn` in file order, after the work.
 ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, const af_host* host, const WarnFn& warn);
+
+// One extracted file: its relative path, the header written in front of the
+// stored bytes (a rebuilt DDS header, or nothing) and the stored bytes, which
+// live only for the call. Called from several threads at once.
+using FileSink = std::function<void(uint64_t index, const std::filesystem::path& rel, std::span<const uint8_t> head,
+                                    std::span<const uint8_t> body)>;
+// What extract_set does, with the files handed to `sink` instead of written
+// (`opts.out` unused). `prepare` sees every path before any frame is decoded.
+ExtractSummary extract_files(const PackageSet& set, const ExtractOptions& opts, const af_host* host, const WarnFn& warn,
+                             const std::function<void(const std::set<std::filesystem::path>&)>& prepare,
+                             const FileSink& sink);
 
 struct VerifySummary {
     uint64_t data_frames = 0;

@@ -42,7 +42,7 @@ std::string sha256_hex(const std::vector<uint8_t>& b) {
     return s;
 }
 
-std::vector<std::string> valid_sets() { return {"s1", "s2q", "mp", "s7q"}; }
+std::vector<std::string> valid_sets() { return {"s1", "s2q", "mp", "s7q", "rt3"}; }
 
 std::vector<std::string> corrupt_kinds() {
     std::vector<std::string> k;

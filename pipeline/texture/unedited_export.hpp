@@ -1,0 +1,16 @@
+// Whether an image is still exactly what exporting an original for editing
+// produced: the top level of `original` as `decode` gives it (8-bit, or
+// float written as a 16-bit PNG). A re-export that finds its input unedited
+// can keep the original's bytes instead of encoding lossy blocks again, so a
+// mod changes only the textures the modder touched.
+#pragma once
+
+#include "texture/texture_ops.hpp"
+
+namespace af::texture {
+
+// `edited`: the texture read from the editing copy (one surface is compared:
+// layer 0, face 0, mip 0). False whenever the sizes or pixel kinds differ.
+bool unedited_export(Ops& ops, const Texture& edited, const Texture& original);
+
+} // namespace af::texture

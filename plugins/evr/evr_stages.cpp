@@ -1,0 +1,341 @@
+#include "evr_stages.hpp"
+
+#include "manifest_reader.hpp"
+#include "package_set.hpp"
+#include "repack.hpp"
+#include "set_extract.hpp"
+#include "set_writer.hpp"
+#include "tree_build.hpp"
+#include "tree_entry.hpp"
+
+#include "assetforge/descriptors.hpp"
+#include "assetforge/plugin.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <mutex>
+
+namespace af::evr {
+
+namespace fs = std::filesystem;
+using sdk::format;
+
+namespace {
+
+std::string meta_of(const af_item& it, const char* key) {
+    for (uint32_t i = 0; i < it.meta_count; ++i)
+        if (it.meta[i].key && std::string(it.meta[i].key) == key) return it.meta[i].value ? it.meta[i].value : "";
+    return {};
+}
+
+void emit(const af_stage_io* io, const std::string& name, std::span<const uint8_t> bytes,
+          const std::vector<std::pair<std::string, std::string>>& kv) {
+    std::vector<af_kv> c;
+    for (const auto& [k, v] : kv) c.push_back({k.c_str(), v.c_str()});
+    af_item it{};
+    sdk::init_header(it);
+    it.name = name.c_str();
+    it.bytes = bytes.data();
+    it.size = bytes.size();
+    it.meta = c.data();
+    it.meta_count = uint32_t(c.size());
+    if (io->emit(io->ctx, &it) != AF_OK) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "the host refused an item");
+}
+
+fs::path resolve(const af_stage_io* io, std::string_view p) {
+    fs::path d{std::string(p)};
+    if (d.is_relative() && io->base_dir) d = fs::path(io->base_dir) / d;
+    return d;
+}
+
+fs::path required_path(const af_stage_io* io, const sdk::Options& opt, const char* key, const char* stage) {
+    auto v = opt.get(key);
+    if (!v || v->empty()) sdk::usage(format("%s needs the parameter '%s'", stage, key));
+    return resolve(io, *v);
+}
+
+// Warnings are collected (frames decode on several threads) and handed to
+// the host's log in the order they came, once the stage is done.
+struct Warnings {
+    std::mutex mutex;
+    std::vector<std::string> list;
+    WarnFn fn() {
+        return [this](const std::string& w) {
+            std::lock_guard lock(mutex);
+            list.push_back(w);
+        };
+    }
+    void log(const af_host* host, const std::string& prefix) const {
+        if (!host || !host->log) return;
+        for (const auto& w : list) host->log(AF_LOG_WARN, (prefix + w).c_str());
+    }
+};
+
+// A set's manifest handed over as an item: its parts are in the `packages` folder.
+PackageSet open_item_set(const af_stage_io* io, const af_item& in, const fs::path& packages, const WarnFn& warn) {
+    if (!in.bytes) sdk::usage("this stage takes the bytes of a package manifest");
+    const std::string name = fs::path(in.name ? in.name : "").filename().string();
+    if (name.empty()) sdk::usage("the manifest item has no name (the set's name is the manifest's file name)");
+    (void)io;
+    return PackageSet({in.bytes, in.size}, SetLocation{in.name, packages, name}, Limits{}, warn);
+}
+
+// Which file of a set an item replaces: its metadata (items straight from
+// evr.extract) or its path's last two levels, `<type hex>/<file hex>.<ext>`.
+TreeEntry entry_of(const af_item& it, bool groups) {
+    const std::string name = it.name ? it.name : "";
+    std::string rel = name;
+    // Only the levels the tree layout has: whatever folders the item sits in above them.
+    size_t levels = groups ? 3 : 2, cut = rel.size();
+    for (size_t k = 0; k < levels && cut != std::string::npos && cut > 0; ++k) cut = rel.rfind('/', cut - 1);
+    if (cut != std::string::npos && cut < rel.size()) rel = rel.substr(cut + 1);
+    TreeEntry e;
+    const std::string type = meta_of(it, "type"), file = meta_of(it, "file");
+    if (!type.empty() && !file.empty() && parse_symbol(type, e.type) && parse_symbol(file, e.file)) {
+        const auto leaf = fs::path(name).filename().string();
+        const size_t dot = leaf.find('.');
+        if (dot != std::string::npos) e.ext = leaf.substr(dot);
+        e.group = groups ? std::atoll(meta_of(it, "frame").c_str()) : -1;
+        e.where = name;
+    } else {
+        e = parse_tree_path(rel);
+        e.where = name;
+    }
+    for (auto& c : e.ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (!it.bytes) sdk::usage(name + ": this stage takes file bytes, not a texture (write the texture first)");
+    e.bytes.assign(it.bytes, it.bytes + it.size);
+    return e;
+}
+
+void emit_set(const af_stage_io* io, const SetImage& img, const std::string& name,
+              std::vector<std::pair<std::string, std::string>> kv) {
+    read_manifest(img.manifest, "new manifest " + name, Limits{~uint64_t(0), ~uint64_t(0)}, nullptr);
+    kv.emplace_back("set", name);
+    kv.emplace_back("parts", std::to_string(img.parts.size()));
+    emit(io, "manifests/" + name, img.manifest, kv);
+    for (size_t i = 0; i < img.parts.size(); ++i)
+        emit(io, "packages/" + name + "_" + std::to_string(i), part_bytes(img, i), kv);
+}
+
+af_status run_extract(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
+    return sdk::guard(error, [&] {
+        if (!io || io->input_count != 1 || !io->inputs[0]) sdk::usage("evr.extract takes one manifest per action");
+        const af_item& in = *io->inputs[0];
+        const sdk::Options opt(params);
+        Warnings w;
+        const PackageSet set = open_item_set(io, in, required_path(io, opt, "packages", "evr.extract"), w.fn());
+        ExtractOptions o;
+        o.groups = opt.flag("groups", false);
+        const std::string types = opt.str("types", "");
+        if (!types.empty()) {
+            o.types.emplace();
+            size_t start = 0;
+            while (start <= types.size()) {
+                size_t end = types.find(',', start);
+                if (end == std::string::npos) end = types.size();
+                uint64_t sym = 0;
+                const std::string one = types.substr(start, end - start);
+                if (!parse_symbol(one, sym)) sdk::usage("evr.extract types: '" + one + "' is not a hex symbol");
+                o.types->insert(sym);
+                start = end + 1;
+            }
+        }
+        // Frames decode in parallel; items are emitted afterwards in manifest order.
+        std::map<uint64_t, std::pair<std::string, std::vector<uint8_t>>> files;
+        std::mutex mutex;
+        extract_files(
+            set, o, host, w.fn(), nullptr,
+            [&](uint64_t j, const fs::path& rel, std::span<const uint8_t> head, std::span<const uint8_t> body) {
+                std::vector<uint8_t> b;
+                b.reserve(head.size() + body.size());
+                b.insert(b.end(), head.begin(), head.end());
+                b.insert(b.end(), body.begin(), body.end());
+                std::lock_guard lock(mutex);
+                files[j] = {rel.generic_string(), std::move(b)};
+            });
+        const Manifest& m = set.manifest();
+        for (auto& [j, f] : files) {
+            const FileEntry& e = m.files[j];
+            const std::string ext = fs::path(f.first).extension().string();
+            emit(io, f.first, f.second,
+                 {{"type", hex16(e.type)},
+                  {"file", hex16(e.file)},
+                  {"type_name", *type_name(e.type) ? type_name(e.type) : "unknown"},
+                  {"frame", std::to_string(e.frame)},
+                  {"set", set.location().name},
+                  {"kind", ext.empty() ? "" : ext.substr(1)}});
+            std::vector<uint8_t>().swap(f.second);
+        }
+        w.log(host, "evr.extract: ");
+    });
+}
+
+af_status run_replace(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
+    return sdk::guard(error, [&] {
+        const sdk::Options opt(params);
+        const fs::path manifest = required_path(io, opt, "set", "evr.replace");
+        const fs::path packages = required_path(io, opt, "packages", "evr.replace");
+        Warnings w;
+        const PackageSet set(SetLocation{manifest, packages, manifest.filename().string()}, Limits{}, w.fn());
+        RepackOptions o;
+        o.add_new = opt.flag("add_new", false);
+        o.part_limit = uint64_t(opt.integer("part_size", int64_t(kPartLimit), 1, int64_t(kPartLimit)));
+        o.frame_limit = uint64_t(opt.integer("frame_size", int64_t(kFrameLimit), 1, 1ll << 32));
+        const bool groups = opt.flag("groups", false);
+        std::vector<TreeEntry> repl;
+        for (uint32_t i = 0; i < io->input_count; ++i) repl.push_back(entry_of(*io->inputs[i], groups));
+        const RepackReport r = repack_set(set, std::move(repl), o, host, w.fn());
+        w.log(host, "evr.replace: ");
+        emit_set(io, r.image, set.location().name,
+                 {{"changed", std::to_string(r.changed.size())},
+                  {"unchanged", std::to_string(r.unchanged)},
+                  {"added", std::to_string(r.added)},
+                  {"frames_rebuilt", std::to_string(r.frames_rebuilt)},
+                  {"frames_copied", std::to_string(r.frames_copied)}});
+    });
+}
+
+af_status run_build(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
+    return sdk::guard(error, [&] {
+        const sdk::Options opt(params);
+        const std::string name = opt.str("name", "");
+        if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
+            sdk::usage("evr.build needs the parameter 'name' (the set's file name)");
+        BuildOptions o;
+        o.part_limit = uint64_t(opt.integer("part_size", int64_t(kPartLimit), 1, int64_t(kPartLimit)));
+        o.frame_limit = uint64_t(opt.integer("frame_size", int64_t(kFrameLimit), 1, 1ll << 32));
+        const bool groups = opt.flag("groups", false);
+        std::vector<TreeEntry> entries;
+        for (uint32_t i = 0; i < io->input_count; ++i) entries.push_back(entry_of(*io->inputs[i], groups));
+        Warnings w;
+        const SetImage img = build_set(std::move(entries), o, host, w.fn());
+        w.log(host, "evr.build: ");
+        emit_set(io, img, name, {});
+    });
+}
+
+af_status run_verify(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
+    return sdk::guard(error, [&] {
+        if (!io || io->input_count != 1 || !io->inputs[0]) sdk::usage("evr.verify takes one manifest per action");
+        const af_item& in = *io->inputs[0];
+        const sdk::Options opt(params);
+        Warnings w;
+        const PackageSet set = open_item_set(io, in, required_path(io, opt, "packages", "evr.verify"), w.fn());
+        Warnings textures;
+        const VerifySummary s = verify_set(set, host, w.fn(), textures.fn());
+        if (opt.flag("strict", true) && !w.list.empty())
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      format("%zu structural warning(s) (strict): %s", w.list.size(), w.list.front().c_str()));
+        nlohmann::json j;
+        j["set"] = set.location().name;
+        j["files"] = set.manifest().files.size();
+        j["data_frames"] = s.data_frames;
+        j["parts"] = set.part_count();
+        j["warnings"] = w.list;
+        j["texture_warnings"] = textures.list;
+        const std::string text = j.dump(1) + "\n";
+        emit(io, set.location().name + ".verify.json", {reinterpret_cast<const uint8_t*>(text.data()), text.size()},
+             {{"set", set.location().name}});
+    });
+}
+
+const sdk::ParamTable& extract_params() {
+    static const sdk::ParamTable t{
+        sdk::directory("packages", "folder of the set's parts (<name>_0, <name>_1, …)").required(),
+        sdk::text("types", "only files of these type symbols (comma-separated hex)").def(""),
+        sdk::boolean("groups", "item names start with the frame index (the tree of extract --groups)").def("false"),
+    };
+    return t;
+}
+const char* const kExtractMeta[] = {"type", "file", "type_name", "frame", "set", "kind", nullptr};
+
+const sdk::ParamTable& replace_params() {
+    static const std::string parts = std::to_string(kPartLimit), frames = std::to_string(kFrameLimit);
+    static const sdk::ParamTable t{
+        sdk::file("set", "the original set's manifest (DATA/manifests/NAME)").required(),
+        sdk::directory("packages", "the original set's parts folder (DATA/packages)").required(),
+        sdk::boolean("add_new", "append files the set lacks (otherwise they are refused)").def("false"),
+        sdk::boolean("groups", "item paths carry a group level (<group>/<type>/<file>)").def("false"),
+        sdk::integer("part_size", 1, int64_t(kPartLimit), "most bytes per package part").def(parts),
+        sdk::integer("frame_size", 1, 1ll << 32, "most decompressed bytes per frame of added files").def(frames),
+    };
+    return t;
+}
+const char* const kReplaceMeta[] = {"changed",       "unchanged", "added", "frames_rebuilt",
+                                    "frames_copied", "set",       "parts", nullptr};
+
+const sdk::ParamTable& build_params() {
+    static const std::string parts = std::to_string(kPartLimit), frames = std::to_string(kFrameLimit);
+    static const sdk::ParamTable t{
+        sdk::text("name", "the set's name (its manifest's file name)").required(),
+        sdk::boolean("groups", "item paths carry a group level; each group starts a frame").def("false"),
+        sdk::integer("part_size", 1, int64_t(kPartLimit), "most bytes per package part").def(parts),
+        sdk::integer("frame_size", 1, 1ll << 32, "most decompressed bytes per frame").def(frames),
+    };
+    return t;
+}
+const char* const kBuildMeta[] = {"set", "parts", nullptr};
+
+const sdk::ParamTable& verify_params() {
+    static const sdk::ParamTable t{
+        sdk::directory("packages", "folder of the set's parts").required(),
+        sdk::boolean("strict", "fail on structural warnings too").def("true"),
+    };
+    return t;
+}
+const char* const kVerifyMeta[] = {"set", nullptr};
+
+} // namespace
+
+const af_stage* extract_stage() {
+    static const af_stage s = sdk::make_stage({
+        .name = "evr.extract",
+        .description = "an Echo VR package manifest -> one item per file (raw BC textures as DDS), metadata "
+                       "type/file/frame",
+        .kind = AF_STAGE_MAP,
+        .run = run_extract,
+        .params = &extract_params(),
+        .meta_keys = kExtractMeta,
+    });
+    return &s;
+}
+
+const af_stage* replace_stage() {
+    static const af_stage s = sdk::make_stage({
+        .name = "evr.replace",
+        .description = "replacement files (<type>/<file>.<ext>) -> the original set repacked: manifests/NAME and "
+                       "packages/NAME_<i>",
+        .kind = AF_STAGE_GATHER,
+        .run = run_replace,
+        .params = &replace_params(),
+        .meta_keys = kReplaceMeta,
+    });
+    return &s;
+}
+
+const af_stage* build_stage() {
+    static const af_stage s = sdk::make_stage({
+        .name = "evr.build",
+        .description = "files of an extraction tree -> a new set: manifests/NAME and packages/NAME_<i>",
+        .kind = AF_STAGE_GATHER,
+        .run = run_build,
+        .params = &build_params(),
+        .meta_keys = kBuildMeta,
+    });
+    return &s;
+}
+
+const af_stage* verify_stage() {
+    static const af_stage s = sdk::make_stage({
+        .name = "evr.verify",
+        .description = "a set's manifest -> NAME.verify.json once every reader check passed (fails otherwise)",
+        .kind = AF_STAGE_MAP,
+        .run = run_verify,
+        .params = &verify_params(),
+        .meta_keys = kVerifyMeta,
+    });
+    return &s;
+}
+
+} // namespace af::evr
