@@ -1,16 +1,21 @@
 // Echo VR package sets (plugins/evr) on arbitrary bytes: the manifest reader
-// alone, then the whole set on disk (open, verify every frame, extract).
+// alone, then the whole set on disk (open, verify every frame, extract), then
+// the writer: a set the reader accepted, repacked with one file replaced,
+// must give a manifest the reader accepts again (a writer invariant).
 //
 // Input: u32 manifest size, the manifest, u8 part count (1 + n % 4), one u32
 // size for every part but the last, then the parts' bytes (the last takes the
 // rest). Sizes past the input are clipped.
 #include "manifest_reader.hpp"
 #include "package_set.hpp"
+#include "repack.hpp"
 #include "set_extract.hpp"
 
 #include "assetforge/error.hpp"
 
 #include <filesystem>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <unistd.h>
 
@@ -75,6 +80,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             o.out = root / "out";
             o.groups = set.manifest().files.size() % 2;
             af::evr::extract_set(set, o, nullptr, [](const std::string&) {});
+            std::vector<af::evr::TreeEntry> repl;
+            if (!set.manifest().files.empty()) {
+                const auto& f = set.manifest().files[0];
+                af::evr::TreeEntry e;
+                e.type = f.type;
+                e.file = f.file;
+                e.ext = ".bin";
+                e.where = "fuzz";
+                e.bytes.assign(manifest.begin(), manifest.begin() + std::min<size_t>(manifest.size(), 300));
+                if (f.type != af::evr::kTypeTextureMeta) repl.push_back(std::move(e));
+            }
+            const auto r = af::evr::repack_set(set, std::move(repl), {}, nullptr, [](const std::string&) {});
+            try {
+                af::evr::read_manifest(r.image.manifest, "repacked", {~uint64_t(0), ~uint64_t(0)}, nullptr);
+            } catch (const af::sdk::Error& e) {
+                fprintf(stderr, "the repacked manifest fails the reader: %s\n", e.what());
+                abort();
+            }
         }
     } catch (const af::sdk::Error&) {
     }

@@ -103,8 +103,8 @@ TreeEntry entry_of(const af_item& it, bool groups) {
         e.where = name;
     }
     for (auto& c : e.ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (!it.bytes) sdk::usage(name + ": this stage takes file bytes, not a texture (write the texture first)");
-    e.bytes.assign(it.bytes, it.bytes + it.size);
+    if (it.texture) sdk::usage(name + ": this stage takes file bytes, not a texture (write the texture first)");
+    if (it.size) e.bytes.assign(it.bytes, it.bytes + it.size); // an empty file may come with no pointer
     return e;
 }
 
@@ -135,7 +135,9 @@ af_status run_extract(const af_host* host, const af_stage_io* io, const af_optio
                 size_t end = types.find(',', start);
                 if (end == std::string::npos) end = types.size();
                 uint64_t sym = 0;
-                const std::string one = types.substr(start, end - start);
+                std::string one = types.substr(start, end - start);
+                one.erase(0, one.find_first_not_of(" \t"));
+                one.erase(one.find_last_not_of(" \t") + 1);
                 if (!parse_symbol(one, sym)) sdk::usage("evr.extract types: '" + one + "' is not a hex symbol");
                 o.types->insert(sym);
                 start = end + 1;
