@@ -57,3 +57,48 @@ jobs:
     CHECK(totals(none.out).empty());
     CHECK_THAT(none.out, Catch::Contains("0 built, 11 up to date"));
 }
+
+// A job that `needs` another is globbed only when that one is done, so its
+// actions join the total then; the actions they feed `from` it must join
+// with them: the count may grow, but never falls behind what is done.
+TEST_CASE("build: a late (needs) job's downstream actions are in the total before they finish") {
+    af::test::TempDir t;
+    const fs::path images = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+    for (const char* f : {"a_palm_128", "d_rock_128", "d_wallpaper_128", "n_rock_128"})
+        t.copy(images / (std::string(f) + ".png"), std::string("src/") + f + ".png");
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  first:
+    inputs: "src/*.png"
+    steps: [ copy ]
+    output: "a/{name}"
+  late:
+    needs: [ first ]
+    inputs: "a/*.png"
+    steps: [ { resize: { scale: 0.5 } } ]
+    output: "b/{name}"
+  then:
+    from: late
+    steps: [ { encode: { format: bc1, quality: fast } } ]
+    output: "c/{stem}.dds"
+  again:
+    from: then
+    steps: [ decode ]
+    output: "d/{stem}.png"
+)");
+    auto r = af::test::run_in(t.path(), "build pipeline.yaml -j2");
+    REQUIRE(r.code == 0);
+    static const std::regex line(R"(^\[(\d+)/(\d+)\] )");
+    std::istringstream in(r.out);
+    int lines = 0, last_total = 0;
+    for (std::string s; std::getline(in, s);) {
+        std::smatch m;
+        if (!std::regex_search(s, m, line)) continue;
+        ++lines;
+        INFO(s);
+        CHECK(std::stoi(m[1]) <= std::stoi(m[2]));
+        last_total = std::stoi(m[2]);
+    }
+    CHECK(lines == 16);
+    CHECK(last_total == 16);
+}

@@ -175,7 +175,7 @@ void Scheduler::launch_locked(JobRun& j, std::vector<Input> inputs) {
         else
             one.push_back(exec_.execute(j, std::move(*box), false));
         // A gather is decided as it runs: the total expected it or not.
-        if (j.job->is_gather()) count(j.gather_counted, one.back());
+        if (j.job->is_gather()) count(j, j.gather_counted, one.back());
         {
             std::lock_guard lk(mu_);
             record_locked(j, one);
@@ -222,7 +222,7 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
                 ActionOutcome d = stop_ || cancelled() ? not_run(j, one, ActionStatus::NotRun, "build stopped")
                                                        : exec_.execute(j, std::move(one), true);
                 // The first pass counts what it holds back when it ends.
-                if (!first || !d.must_run) count(counted, d);
+                if (!first || !d.must_run) count(j, counted, d);
                 if (d.must_run)
                     to_run.push_back(std::move(d.pending));
                 else
@@ -243,9 +243,25 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
 
 // The progress total counts the actions that will run: it was estimated
 // before the build (counted), and is put right as each action is decided.
-void Scheduler::count(bool counted, const ActionOutcome& d) {
+// An action found to run that nobody expected (a `needs` job's, globbed
+// late) brings the actions it will feed downstream, as the first pass
+// estimates them for the actions it holds back: what it hands on is marked
+// counted (record_locked), so the total never falls behind what is done.
+void Scheduler::count(const JobRun& j, bool counted, const ActionOutcome& d) {
     const bool runs = d.must_run || ran(d.res.status) || d.res.status == ActionStatus::NotRun;
-    if (runs != counted) status_.progress().adjust_total(runs ? 1 : -1);
+    if (runs == counted) return;
+    if (runs) {
+        status_.progress().adjust_total(int64_t(1 + (j.job->is_gather() ? 0 : downstream_estimate(j))));
+    } else {
+        status_.progress().adjust_total(-1);
+    }
+}
+
+size_t Scheduler::downstream_estimate(const JobRun& j) {
+    size_t n = 0;
+    for (const JobRun* d : j.from_down)
+        if (!d->job->is_gather()) n += 1 + downstream_estimate(*d);
+    return n;
 }
 
 // Counts finished actions and hands their outputs to the jobs that take them

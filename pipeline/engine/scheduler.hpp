@@ -64,7 +64,10 @@ class Scheduler {
     void release_locked();
     void spawn_many_locked(JobRun& j, std::vector<Input> inputs);
     void record_locked(JobRun& j, std::vector<ActionOutcome>& done);
-    void count(bool counted, const ActionOutcome& d);
+    void count(const JobRun& j, bool counted, const ActionOutcome& d);
+    // Actions expected downstream of one action of `j` that runs: one in each
+    // `from` job below it, transitively (gathers count themselves when they run).
+    static size_t downstream_estimate(const JobRun& j);
     ActionOutcome not_run(JobRun& j, const std::vector<Input>& inputs, ActionStatus s, std::string why);
     bool cancelled() const { return opt_.cancelled && opt_.cancelled(); }
 
