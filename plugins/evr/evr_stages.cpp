@@ -23,25 +23,8 @@ using sdk::format;
 
 namespace {
 
-std::string meta_of(const af_item& it, const char* key) {
-    for (uint32_t i = 0; i < it.meta_count; ++i)
-        if (it.meta[i].key && std::string(it.meta[i].key) == key) return it.meta[i].value ? it.meta[i].value : "";
-    return {};
-}
-
-void emit(const af_stage_io* io, const std::string& name, std::span<const uint8_t> bytes,
-          const std::vector<std::pair<std::string, std::string>>& kv) {
-    std::vector<af_kv> c;
-    for (const auto& [k, v] : kv) c.push_back({k.c_str(), v.c_str()});
-    af_item it{};
-    sdk::init_header(it);
-    it.name = name.c_str();
-    it.bytes = bytes.data();
-    it.size = bytes.size();
-    it.meta = c.data();
-    it.meta_count = uint32_t(c.size());
-    if (io->emit(io->ctx, &it) != AF_OK) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "the host refused an item");
-}
+using sdk::emit_bytes;
+using sdk::item_meta;
 
 fs::path resolve(const af_stage_io* io, std::string_view p) {
     fs::path d{std::string(p)};
@@ -91,12 +74,12 @@ TreeEntry entry_of(const af_item& it, bool groups) {
     for (size_t k = 0; k < levels && cut != std::string::npos && cut > 0; ++k) cut = rel.rfind('/', cut - 1);
     if (cut != std::string::npos && cut < rel.size()) rel = rel.substr(cut + 1);
     TreeEntry e;
-    const std::string type = meta_of(it, "type"), file = meta_of(it, "file");
+    const std::string type = item_meta(it, "type"), file = item_meta(it, "file");
     if (!type.empty() && !file.empty() && parse_symbol(type, e.type) && parse_symbol(file, e.file)) {
         const auto leaf = fs::path(name).filename().string();
         const size_t dot = leaf.find('.');
         if (dot != std::string::npos) e.ext = leaf.substr(dot);
-        e.group = groups ? std::atoll(meta_of(it, "frame").c_str()) : -1;
+        e.group = groups ? std::atoll(item_meta(it, "frame").c_str()) : -1;
         e.where = name;
     } else {
         e = parse_tree_path(rel);
@@ -113,9 +96,9 @@ void emit_set(const af_stage_io* io, const SetImage& img, const std::string& nam
     read_manifest(img.manifest, "new manifest " + name, Limits{~uint64_t(0), ~uint64_t(0)}, nullptr);
     kv.emplace_back("set", name);
     kv.emplace_back("parts", std::to_string(img.parts.size()));
-    emit(io, "manifests/" + name, img.manifest, kv);
+    emit_bytes(io, "manifests/" + name, img.manifest, kv);
     for (size_t i = 0; i < img.parts.size(); ++i)
-        emit(io, "packages/" + name + "_" + std::to_string(i), part_bytes(img, i), kv);
+        emit_bytes(io, "packages/" + name + "_" + std::to_string(i), part_bytes(img, i), kv);
 }
 
 af_status run_extract(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
@@ -160,13 +143,13 @@ af_status run_extract(const af_host* host, const af_stage_io* io, const af_optio
         for (auto& [j, f] : files) {
             const FileEntry& e = m.files[j];
             const std::string ext = fs::path(f.first).extension().string();
-            emit(io, f.first, f.second,
-                 {{"type", hex16(e.type)},
-                  {"file", hex16(e.file)},
-                  {"type_name", *type_name(e.type) ? type_name(e.type) : "unknown"},
-                  {"frame", std::to_string(e.frame)},
-                  {"set", set.location().name},
-                  {"kind", ext.empty() ? "" : ext.substr(1)}});
+            emit_bytes(io, f.first, f.second,
+                       {{"type", hex16(e.type)},
+                        {"file", hex16(e.file)},
+                        {"type_name", *type_name(e.type) ? type_name(e.type) : "unknown"},
+                        {"frame", std::to_string(e.frame)},
+                        {"set", set.location().name},
+                        {"kind", ext.empty() ? "" : ext.substr(1)}});
             std::vector<uint8_t>().swap(f.second);
         }
         w.log(host, "evr.extract: ");
@@ -237,8 +220,8 @@ af_status run_verify(const af_host* host, const af_stage_io* io, const af_option
         j["warnings"] = w.list;
         j["texture_warnings"] = textures.list;
         const std::string text = j.dump(1) + "\n";
-        emit(io, set.location().name + ".verify.json", {reinterpret_cast<const uint8_t*>(text.data()), text.size()},
-             {{"set", set.location().name}});
+        emit_bytes(io, set.location().name + ".verify.json",
+                   {reinterpret_cast<const uint8_t*>(text.data()), text.size()}, {{"set", set.location().name}});
     });
 }
 

@@ -29,28 +29,11 @@ const af_item& only_input(const af_stage_io* io) {
     return in;
 }
 
-std::string meta(const af_item& it, const char* key) {
-    for (uint32_t i = 0; i < it.meta_count; ++i)
-        if (it.meta[i].key && std::string(it.meta[i].key) == key) return it.meta[i].value ? it.meta[i].value : "";
-    return {};
-}
-
 // An item with owned name, bytes and metadata until it is emitted (the host copies it).
 struct OutItem {
     std::string name;
     std::vector<std::pair<std::string, std::string>> kv;
-    void emit(const af_stage_io* io, std::span<const uint8_t> bytes) const {
-        std::vector<af_kv> c;
-        for (auto& [k, v] : kv) c.push_back({k.c_str(), v.c_str()});
-        af_item it{};
-        sdk::init_header(it);
-        it.name = name.c_str();
-        it.bytes = bytes.data();
-        it.size = bytes.size();
-        it.meta = c.data();
-        it.meta_count = uint32_t(c.size());
-        if (io->emit(io->ctx, &it) != AF_OK) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "the host refused an item");
-    }
+    void emit(const af_stage_io* io, std::span<const uint8_t> bytes) const { sdk::emit_bytes(io, name, bytes, kv); }
 };
 
 OutItem page_item(const PageInfo& p, const std::string& suffix) {
@@ -131,13 +114,16 @@ af_status stage_build(const af_host*, const af_stage_io* io, const af_options* p
         int levels = int(opt.integer("levels", 0, 0, kMaxLevels));
         for (uint32_t i = 0; i < io->input_count; ++i) {
             const af_item& it = *io->inputs[i];
-            const std::string lv = meta(it, "level").empty() ? meta(it, "mip") : meta(it, "level");
-            if (lv.empty() || meta(it, "x").empty() || meta(it, "y").empty() || !it.bytes)
+            const std::string lv =
+                sdk::item_meta(it, "level").empty() ? sdk::item_meta(it, "mip") : sdk::item_meta(it, "level");
+            if (lv.empty() || sdk::item_meta(it, "x").empty() || sdk::item_meta(it, "y").empty() || !it.bytes)
                 sdk::usage(format("item %s: needs bytes and level (or mip), x, y metadata", it.name ? it.name : "?"));
             LayoutNode n;
-            n.key = {uint16_t(std::stoul(lv)), uint16_t(std::stoul(meta(it, "x"))),
-                     uint16_t(std::stoul(meta(it, "y")))};
-            n.compression = meta(it, "compression").empty() ? comp : int32_t(std::stol(meta(it, "compression")));
+            n.key = {uint16_t(std::stoul(lv)), uint16_t(std::stoul(sdk::item_meta(it, "x"))),
+                     uint16_t(std::stoul(sdk::item_meta(it, "y")))};
+            n.compression = sdk::item_meta(it, "compression").empty()
+                                ? comp
+                                : int32_t(std::stol(sdk::item_meta(it, "compression")));
             std::span<const uint8_t> bytes{it.bytes, it.size};
             n.payload_size = checked_payload_size(n.compression, bytes, bytes.size(), it.name ? it.name : "item");
             n.payload = bytes; // borrowed for the duration of this call, emitted before returning

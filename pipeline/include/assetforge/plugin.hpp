@@ -344,6 +344,28 @@ template <class T> T read_table(const void* p) {
     return out;
 }
 
+// A stage's item metadata value for `key`, or "" when the item has none.
+inline std::string item_meta(const af_item& it, std::string_view key) {
+    for (uint32_t i = 0; i < it.meta_count; ++i)
+        if (it.meta[i].key && key == it.meta[i].key) return it.meta[i].value ? it.meta[i].value : "";
+    return {};
+}
+
+// Emits a bytes item from a stage (the host copies name, bytes and metadata).
+inline void emit_bytes(const af_stage_io* io, const std::string& name, std::span<const uint8_t> bytes,
+                       const std::vector<std::pair<std::string, std::string>>& kv = {}) {
+    std::vector<af_kv> c;
+    for (const auto& [k, v] : kv) c.push_back({k.c_str(), v.c_str()});
+    af_item it{};
+    init_header(it);
+    it.name = name.c_str();
+    it.bytes = bytes.data();
+    it.size = bytes.size();
+    it.meta = c.data();
+    it.meta_count = uint32_t(c.size());
+    if (io->emit(io->ctx, &it) != AF_OK) fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "the host refused an item");
+}
+
 // Runs fn(begin, end) over [0, n) on the host arena; rethrows the first
 // exception fn threw, and fails with AF_ERR_CANCELLED when the host was cancelled.
 template <class F> void parallel_for(const af_host* h, uint64_t n, uint64_t grain, F&& fn) {
