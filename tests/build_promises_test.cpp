@@ -358,7 +358,7 @@ TEST_CASE("promise 3a: an edited output is not overwritten without --overwrite-e
     CHECK(slurp(t / "png/w.png") == generated);
 }
 
-TEST_CASE("promise 3c: a file a step parameter reads is an input: never written, even with --overwrite-edited",
+TEST_CASE("promise 3d: a file a step parameter reads is an input: never written, even with --overwrite-edited",
           "[promises][p3]") {
     TempDir t;
     t.copy(kBcData + "g_caustics_128.png", "edited/a.png");

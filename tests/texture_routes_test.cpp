@@ -173,6 +173,42 @@ TEST_CASE("re-export keeps the game's layout: DDS → PNG → format match → t
     }
 }
 
+TEST_CASE("encode unedited: original gives back an unedited export's original bytes, and encodes an edit") {
+    TempDir dir("af-routes-unedited");
+    const fs::path data = kSource / "plugins/dds/tests/data";
+    // DXT1, DXT5, ATI2 (BC5: exported as its R, G preview) and an uncompressed original.
+    const std::vector<std::string> files = {"Runway__pa_0l.dds", "Trees__mixed-shrub.dds", "Runway__rwy-normalmap.dds",
+                                            "Terrain__snow3_mips3.dds"};
+    for (const auto& f : files) dir.copy(data / f, "orig/" + f);
+    dir.write("pipeline.yaml",
+              "assetforge: 1\njobs:\n"
+              "  edit:\n    inputs: \"orig/*.dds\"\n    steps: [ decode ]\n"
+              "    output: \"edit/{stem}.png\"\n    keep_edits: true\n"
+              "  back:\n    from: edit\n"
+              "    steps: [ { encode: { format: match, like: \"orig/{stem}.dds\", unedited: original } } ]\n"
+              "    output: \"back/{stem}.dds\"\n");
+    auto b = run_cli("build", dir.path());
+    REQUIRE(b.code == 0);
+    for (const auto& f : files) {
+        INFO(f);
+        CHECK(slurp(dir / ("back/" + f)) == slurp(dir / ("orig/" + f)));
+    }
+    // A repaint (another texture at the same size): that texture is encoded again, the others stay.
+    REQUIRE(run_cli("convert -y orig/Trees__mixed-shrub.dds tmp.png --resize " +
+                        std::to_string(header_of(dir / "orig/Runway__pa_0l.dds").width) + "x" +
+                        std::to_string(header_of(dir / "orig/Runway__pa_0l.dds").height),
+                    dir.path())
+                .code == 0);
+    fs::copy_file(dir / "tmp.png", dir / "edit/Runway__pa_0l.png", fs::copy_options::overwrite_existing);
+    auto again = run_cli("build", dir.path());
+    INFO(again.out);
+    REQUIRE(again.code == 0);
+    CHECK(again.out.find("1 built") != std::string::npos);
+    CHECK(slurp(dir / "back/Runway__pa_0l.dds") != slurp(dir / "orig/Runway__pa_0l.dds"));
+    CHECK(header_of(dir / "back/Runway__pa_0l.dds").fourcc == header_of(dir / "orig/Runway__pa_0l.dds").fourcc);
+    CHECK(slurp(dir / "back/Trees__mixed-shrub.dds") == slurp(dir / "orig/Trees__mixed-shrub.dds"));
+}
+
 TEST_CASE("dx10: never writes an sRGB BC1-BC3 with the legacy FourCC instead of failing") {
     TempDir dir("af-routes-dx9");
     dir.copy(kSource / "examples/quickstart/textures/walls/dark_wood.png", "w.png");
