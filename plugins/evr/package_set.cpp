@@ -45,6 +45,7 @@ PackageSet::PackageSet(const SetLocation& where, const Limits& limits, const War
         const sdk::MappedFile mf = map_or_fail(where_.manifest, "cannot read the manifest");
         m_ = read_manifest(mf.bytes(), mpath, limits_, warn);
     }
+    decodes_ = std::make_unique<std::atomic<uint32_t>[]>(m_.frames.size());
     // Check 10: the count is compared with the records before any part is opened,
     // so a hostile count cannot make us probe millions of files.
     const uint64_t records = m_.frames.size();
@@ -117,7 +118,14 @@ std::span<const uint8_t> PackageSet::compressed(uint32_t index) const {
 FrameBytes PackageSet::decompress(uint32_t index) const {
     const FrameRecord& r = m_.frames[index];
     if (!r.is_data()) return {};
+    decodes_[index].fetch_add(1, std::memory_order_relaxed);
     return decompress_frame(compressed(index), r.length, describe_frame(index), "the manifest");
+}
+
+std::vector<uint32_t> PackageSet::decompress_counts() const {
+    std::vector<uint32_t> n(m_.frames.size());
+    for (size_t i = 0; i < n.size(); ++i) n[i] = decodes_[i].load(std::memory_order_relaxed);
+    return n;
 }
 
 void PackageSet::structure_warnings(const WarnFn& warn) const {
