@@ -18,6 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr uint64_t kEarlyWritebackBytes = 64 << 10;
+
 [[noreturn]] void io_fail(const fs::path& p, const char* what) {
     sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": " + what + ": " + strerror(errno));
 }
@@ -67,10 +69,12 @@ void OutputBatch::add(const fs::path& target, std::span<const uint8_t> head, std
         ::close(fd);
         throw;
     }
-    // Start writing this file to disk now, without waiting: the disk then works
-    // while later frames decode, and commit()'s syncfs finds little left to do.
-    // Only a hint; the syncfs still makes every output durable (and reports errors).
-    ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+    // Start writing a large file to disk now, without waiting: the disk then
+    // works while later frames decode, and commit()'s syncfs finds less left to
+    // do. Only a hint; the syncfs still makes every output durable (and reports
+    // errors). Small files are left to the batch: a disk write of its own for
+    // each of hundreds of thousands of tiny files is not worth starting early.
+    if (head.size() + body.size() >= kEarlyWritebackBytes) ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
     if (::close(fd) != 0) io_fail(temp, "close failed");
 }
 

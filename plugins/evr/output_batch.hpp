@@ -5,7 +5,7 @@
 // file goes to a temporary in its target's folder, one syncfs() flushes them
 // all, and only then are they renamed into place: after a crash a name
 // points at complete contents or at nothing, as with AtomicFile. Writeback of
-// each temporary starts when it is written, so the syncfs has less to wait for.
+// each large temporary starts when it is written, so the syncfs waits for less.
 #pragma once
 
 #include <cstdint>
