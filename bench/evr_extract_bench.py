@@ -11,7 +11,7 @@ unless --keep: set/, tree/, zst/, out/, frames.zst).
 
 The set: by default a tree of --mb MB of files (textures of 64-1024 px as DDS and as raw BC with their
 256-byte metadata, opaque files of 1 KB-700 KB; contents with both literal runs and repeats, so zstd
-does real work, about 2.5:1) packed by `make_evr.py --from-dir` into frames of at most 512000 bytes
+does real work, about 2.8:1) packed by `make_evr.py --from-dir` into frames of at most 512000 bytes
 (the cap of spec 7.3). make_evr.py's own synthetic files average about 450 bytes, so 1 GB of them is
 about 2.3 million files; --synthetic uses them instead (`--files K --frame-size B`).
 
