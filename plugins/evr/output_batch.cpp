@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <random>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +17,8 @@ namespace af::evr {
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr uint64_t kEarlyWritebackBytes = 64 << 10;
 
 [[noreturn]] void io_fail(const fs::path& p, const char* what) {
     sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": " + what + ": " + strerror(errno));
@@ -63,12 +66,22 @@ void OutputBatch::add(const fs::path& target, const std::vector<std::span<const 
         std::lock_guard lock(mutex_);
         pending_.emplace_back(temp, target); // from here the destructor removes it on failure
     }
+    uint64_t written = 0;
     try {
-        for (const auto& piece : pieces) write_all(fd, temp, piece);
+        for (const auto& piece : pieces) {
+            write_all(fd, temp, piece);
+            written += piece.size();
+        }
     } catch (...) {
         ::close(fd);
         throw;
     }
+    // Start writing a large file to disk now, without waiting: the disk then
+    // works while later frames decode, and commit()'s syncfs finds less left to
+    // do. Only a hint; the syncfs still makes every output durable (and reports
+    // errors). Small files are left to the batch: a disk write of its own for
+    // each of hundreds of thousands of tiny files is not worth starting early.
+    if (written >= kEarlyWritebackBytes) ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
     if (::close(fd) != 0) io_fail(temp, "close failed");
 }
 
@@ -78,16 +91,20 @@ void OutputBatch::commit() {
     // syncfs flushes the whole file system holding the outputs in one call.
     // Outputs under one --out folder share it (a mount point inside it would
     // not be flushed by this call, hence one call per distinct device below).
+    // A file is on its folder's file system, so the folders are examined, not
+    // every temporary: one stat per folder instead of one per output file.
+    std::set<fs::path> dirs;
+    for (const auto& [temp, target] : pending_) dirs.insert(temp.parent_path());
     std::vector<dev_t> synced;
-    for (const auto& [temp, target] : pending_) {
+    for (const fs::path& dir : dirs) {
         struct stat st {};
-        if (::stat(temp.c_str(), &st) != 0) io_fail(temp, "cannot stat temporary file");
+        if (::stat(dir.c_str(), &st) != 0) io_fail(dir, "cannot stat output folder");
         if (std::find(synced.begin(), synced.end(), st.st_dev) != synced.end()) continue;
-        const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) io_fail(temp, "cannot open temporary file");
+        const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) io_fail(dir, "cannot open output folder");
         const int rc = ::syncfs(fd);
         ::close(fd);
-        if (rc != 0) io_fail(temp, "syncfs failed");
+        if (rc != 0) io_fail(dir, "syncfs failed");
         synced.push_back(st.st_dev);
     }
     for (size_t i = 0; i < pending_.size(); ++i) {

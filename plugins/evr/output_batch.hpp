@@ -4,7 +4,8 @@
 // it I/O-bound (5000 files: 8.8 s, nearly all waiting on fsync). Here every
 // file goes to a temporary in its target's folder, one syncfs() flushes them
 // all, and only then are they renamed into place: after a crash a name
-// points at complete contents or at nothing, as with AtomicFile.
+// points at complete contents or at nothing, as with AtomicFile. Writeback of
+// each large temporary starts when it is written, so the syncfs waits for less.
 #pragma once
 
 #include <cstdint>

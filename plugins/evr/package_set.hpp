@@ -9,7 +9,9 @@
 
 #include "assetforge/mapped_file.hpp"
 
+#include <atomic>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,10 @@ class PackageSet {
     std::span<const uint8_t> compressed(uint32_t index) const;
     // Check 12: a data frame decompressed to exactly its length; empty records give nothing.
     FrameBytes decompress(uint32_t index) const;
+    // How many times decompress() has decoded each frame record (empty records
+    // stay 0). Extraction promises one decode per data frame; this lets tests
+    // hold it to that. Always on: a relaxed increment next to a zstd decode.
+    std::vector<uint32_t> decompress_counts() const;
 
     // Check 15: structural oddities that are warnings, never errors.
     void structure_warnings(const WarnFn& warn) const;
@@ -55,6 +61,7 @@ class PackageSet {
     Limits limits_;
     Manifest m_;
     std::vector<sdk::MappedFile> parts_;
+    std::unique_ptr<std::atomic<uint32_t>[]> decodes_; // one per frame record, from 0
 };
 
 } // namespace af::evr

@@ -96,6 +96,16 @@ TEST_CASE("duplicate (type, file) pairs are refused", "[hostile]") {
     const auto r = run_evr({"verify", m.string()});
     CHECK(r.rc == 1);
     CHECK_THAT(r.err, Catch::Contains("file 1 (") && Catch::Contains("same type and file symbol as file 0"));
+    // Several repeated pairs: the first file in manifest order that repeats an
+    // earlier one is named (3, a copy of 2), not the first pair in sort order.
+    TempDir t2;
+    const auto m2 = edited_s1(t2, [](std::vector<uint8_t>& b) {
+        for (int j : {5, 6}) std::copy_n(b.begin() + 192, 16, b.begin() + 192 + 32 * j);
+        std::copy_n(b.begin() + 192 + 32 * 2, 16, b.begin() + 192 + 32 * 3);
+    });
+    const auto r2 = run_evr({"verify", m2.string()});
+    CHECK(r2.rc == 1);
+    CHECK_THAT(r2.err, Catch::Contains("file 3 (") && Catch::Contains("same type and file symbol as file 2"));
 }
 
 TEST_CASE("a frame failing after others were extracted leaves no file and no temporary", "[hostile][extract]") {
