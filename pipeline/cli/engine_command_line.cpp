@@ -1,6 +1,7 @@
 #include "cli/engine_command_line.hpp"
 
 #include "engine/build.hpp"
+#include "engine/html_report.hpp"
 #include "engine/job_selection.hpp"
 #include "engine/load_interrupt.hpp"
 #include "engine/pipeline_steps.hpp"
@@ -126,6 +127,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         return 0;
     }
     if (vm.count("file")) a.file = vm["file"].as<std::string>();
+    a.opt.report_images = is_html_report(a.opt.report_file);
     for (const auto& d : defines) {
         auto eq = d.find('=');
         if (eq == std::string::npos || eq == 0) {
