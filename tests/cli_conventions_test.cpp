@@ -184,7 +184,7 @@ class P(HTMLParser):
     def handle_data(s, d):
         if s.cell is not None: s.cell += d
 p = P(); p.feed(open(sys.argv[1]).read())
-for r in p.rows: print(r[1], r[3], r[5])
+for r in p.rows: print(r[1], r[2], r[5])
 )PY");
     const auto sh = af::test::run_shell("/usr/bin/python3 '" + (t / "rows.py").string() + "' '" +
                                         (t / "build.html").string() + "'");

@@ -148,14 +148,14 @@ def check(name):
     assert len(rows) == len(acts), f"{name}: {len(rows)} rows for {len(acts)} actions"
     first = rows[0]
     assert first["class"] == "failed" and first["cells"][1] == "src/broken.png", f"{name}: first row {first}"
-    assert first["cells"][3] == "failed" and first["cells"][13].startswith("step '"), f"{name}: first row {first}"
+    assert first["cells"][2] == "failed" and first["cells"][3].startswith("step '"), f"{name}: first row {first}"
     by_input = {r["cells"][1]: r for r in rows}
     pictured = 0
     for a in acts:
         r = by_input.get(a["input"])
         assert r, f"{name}: no row for {a['input']}"
         cells = r["cells"]
-        assert cells[0] == a["job"] and cells[3] == a["status"], f"{name}: {a['input']}: {cells[:4]}"
+        assert cells[0] == a["job"] and cells[2] == a["status"], f"{name}: {a['input']}: {cells[:3]}"
         m = a.get("metrics", {})
         if "format" in m:
             assert cells[5].startswith(m["format"]), f"{name}: {a['input']}: format {cells[5]!r}, want {m['format']}"

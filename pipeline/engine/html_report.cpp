@@ -60,7 +60,8 @@ color:#900}.sum td{border:0;padding:2px 12px 2px 0}input{margin:0 0 8px 0;paddin
 .pic img,.fig img{background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px;image-rendering:pixelated}
 .fig{display:flex;flex-wrap:wrap;gap:12px}.fig figure{margin:0}.fig img{max-width:100%;height:auto}
 section.v{border-top:1px solid #ddd;padding:6px 0}section.v h3{font-size:1em;margin:6px 0}
-.diff{position:relative;background:#000;line-height:0}.fig .diff img{display:block;background:none}
+.diff{position:relative;display:inline-block;background:#000;line-height:0}
+td.err{min-width:14em}.fig .diff img{display:block;background:none}
 .diff img+img{position:absolute;left:0;top:0;mix-blend-mode:difference})";
 
 // Sorting by a header click, filtering by the text box: the page reads the same without them.
@@ -178,7 +179,7 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
                 const std::string step = psnr;
                 psnr = db_text(f->psnr_rgb);
                 if (!step.empty() && step != psnr && !(step == "99.00" && !f->psnr_rgb))
-                    psnr += " <small>(encode step: " + step + ")</small>";
+                    psnr += "<br><small>(encode step: " + step + ")</small>";
             }
             if (f->width) {
                 const std::string p = images_href + f->id, t = has_thumbnails(*f) ? ".t" : "";
@@ -199,13 +200,13 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
         snprintf(dur, sizeof dur, "%.1f", a->duration_ms);
         const std::string st(to_string(a->status));
         rows += "<tr class=\"" + st + "\"" + row_id + "><td>" + markup_text(a->job) + "</td><td>" +
-                markup_text(a->input) + "</td><td>" + outs + "</td><td class=\"st\">" + st + "</td><td>" +
+                markup_text(a->input) + "</td><td class=\"st\">" + st + "</td><td class=\"err\">" +
+                (a->error.empty() ? "" : markup_text("step '" + a->failed_step + "': " + a->error)) + "</td><td>" +
                 markup_text(a->reason) + "</td><td>" + markup_text(format) +
                 (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") + "</td><td class=\"pic\">" + pics +
                 "</td><td class=\"n\">" + psnr + "</td>" + channels + max_err + "<td class=\"n\" data-v=\"" +
                 std::to_string(in) + "\">" + bytes_text(in) + "</td><td class=\"n\" data-v=\"" + std::to_string(out) +
-                "\">" + bytes_text(out) + "</td><td class=\"n\">" + dur + "</td><td class=\"err\">" +
-                (a->error.empty() ? "" : markup_text("step '" + a->failed_step + "': " + a->error)) + "</td></tr>\n";
+                "\">" + bytes_text(out) + "</td><td class=\"n\">" + dur + "</td><td>" + outs + "</td></tr>\n";
     }
     char secs[32], ratio[32];
     snprintf(secs, sizeof secs, "%.2f s", seconds);
@@ -230,8 +231,8 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
         "oninput=\"filt(this.value)\">\n<table id=\"acts\"><thead><tr>";
     int col = 0;
     for (const char* h :
-         {"job", "input", "outputs", "status", "why it ran", "format (why)", "source, result (mip 0)", "PSNR RGB (dB)",
-          "PSNR per channel (dB)", "max error (of 255)", "input size", "output size", "ms", "error"})
+         {"job", "input", "status", "error", "why it ran", "format (why)", "source, result (mip 0)", "PSNR RGB (dB)",
+          "PSNR per channel (dB)", "max error (of 255)", "input size", "output size", "ms", "outputs"})
         html += "<th onclick=\"srt(" + std::to_string(col++) + ")\">" + h + "</th>";
     html += "</tr></thead><tbody>\n" + rows + "</tbody></table>\n";
     if (!sections.empty()) html += "<h2>Pictures</h2>\n" + sections;
