@@ -109,10 +109,12 @@ def main():
                     wall, c = build(af, cwd, args.jobs, report)
                     times[report].append(wall)
                     cpu[report].append(c)
+                    if report:
+                        pictures = folder_bytes(os.path.join(cwd, "build.html.d"))
             off, on = statistics.median(times[False]), statistics.median(times[True])
             coff, con = statistics.median(cpu[False]), statistics.median(cpu[True])
             print(f"{name}: without {off:.2f} s, with --report build.html {on:.2f} s, ratio {on / off:.3f} "
-                  f"(+{100 * (on / off - 1):.1f}%); CPU (user+sys) {coff:.2f} s → {con:.2f} s, ratio {con / coff:.3f}; pictures {folder_bytes(os.path.join(cwd, 'build.html.d')) / 1e6:.1f} MB; "
+                  f"(+{100 * (on / off - 1):.1f}%); CPU (user+sys) {coff:.2f} s → {con:.2f} s, ratio {con / coff:.3f}; pictures {pictures / 1e6:.1f} MB; "
                   f"rounds without {['%.2f' % t for t in times[False]]}, with {['%.2f' % t for t in times[True]]}")
         print(f"load average after: {os.getloadavg()[0]:.1f}")
     finally:

@@ -116,6 +116,9 @@ class Build final : public ActionExecutor {
         status_.summary().cancelled = cancelled();
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt_.trace_file.empty()) trace_.write(opt_.trace_file);
+        if (images_)
+            for (const auto& e : images_->finish())
+                status_.err() << "assetforge: warning: report picture: " << printable_name(e) << "\n";
         if (!opt_.report_file.empty()) status_.write_report(p_, secs, opt_.report_file);
         if (images_) sweep_report_images();
         status_.print_summary(p_, secs);

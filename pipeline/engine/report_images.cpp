@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <regex>
 #include <stdexcept>
 
@@ -64,34 +63,15 @@ Image thumbnail(const Image& in) {
     return out;
 }
 
-// Temp + rename like every output, without the fsync: a picture lost in a
-// crash costs nothing, and a build of 500 textures writes 2,000 of them.
-void put_file(const fs::path& dir, const std::string& name, const std::function<void(const fs::path&)>& write) {
-    const fs::path tmp = dir / (std::string(kTempPrefix) + name), target = dir / name;
-    std::error_code ec;
-    try {
-        write(tmp);
-        fs::rename(tmp, target);
-    } catch (...) {
-        fs::remove(tmp, ec);
-        throw;
-    }
-}
-
 // Deflate is the report's main cost. A 256² photo-like texture: 3.3 ms at
 // level 1 (Sub) for 58% of its raw size, 0.6 ms stored (level 0). The
 // full-size result is stored: the pictures are throwaway, the build's time
 // is not (bench/report_overhead.py). Thumbnails are small: level 1.
-void put_png(const fs::path& dir, const std::string& name, const Image& img, int level) {
+std::vector<uint8_t> png_bytes(const Image& img, int level) {
     PngWriteOptions o;
     o.compression = level;
     o.filter = level ? PngFilter::Sub : PngFilter::None;
-    const std::vector<uint8_t> bytes = encode_png(Shown(img).img, o);
-    put_file(dir, name, [&](const fs::path& tmp) {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-        if (!out.flush()) throw std::runtime_error(tmp.string() + ": cannot write");
-    });
+    return encode_png(Shown(img).img, o);
 }
 
 bool is_png_file(const fs::path& p) {
@@ -102,7 +82,7 @@ bool is_png_file(const fs::path& p) {
 
 } // namespace
 
-ReportImages::ReportImages(const fs::path& report_file) {
+ReportImages::ReportImages(const fs::path& report_file) : writer_(std::make_unique<PictureWriter>()) {
     fs::path abs = fs::absolute(report_file).lexically_normal();
     dir_ = abs.parent_path() / (abs.filename().string() + ".d");
     fs::create_directories(dir_);
@@ -122,17 +102,15 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
         if (f.normal_map && two_channel(result.desc.format)) res = reconstruct_normal_z(res);
         if (f.normal_map && two_channel(source.desc.format)) src = reconstruct_normal_z(src);
         if (has_thumbnails(f)) {
-            put_png(dir_, f.id + ".src.t.png", thumbnail(Shown(src).img), 1);
-            put_png(dir_, f.id + ".res.t.png", thumbnail(Shown(res).img), 1);
+            writer_->write(dir_ / (f.id + ".src.t.png"), png_bytes(thumbnail(Shown(src).img), 1));
+            writer_->write(dir_ / (f.id + ".res.t.png"), png_bytes(thumbnail(Shown(res).img), 1));
         }
         // A PNG source is its own full-size picture: a copy costs no deflate.
         if (!input_file.empty() && !(f.normal_map && two_channel(source.desc.format)) && is_png_file(input_file))
-            put_file(dir_, f.id + ".src.png", [&](const fs::path& tmp) {
-                fs::copy_file(input_file, tmp, fs::copy_options::overwrite_existing);
-            });
+            writer_->copy(dir_ / (f.id + ".src.png"), input_file);
         else
-            put_png(dir_, f.id + ".src.png", src, 0);
-        put_png(dir_, f.id + ".res.png", res, 0);
+            writer_->write(dir_ / (f.id + ".src.png"), png_bytes(src, 0));
+        writer_->write(dir_ / (f.id + ".res.png"), png_bytes(res, 0));
         // A resized result is compared with the source scaled to its size.
         Image scaled;
         const Image* ref = &src;
@@ -154,6 +132,8 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
     }
     return f;
 }
+
+std::vector<std::string> ReportImages::finish() const { return writer_->finish(); }
 
 void ReportImages::sweep(const std::set<std::string>& shown) const {
     static const std::regex ours(R"(([0-9a-f]{16})\.(src|res|diff|src\.t|res\.t)\.png)");

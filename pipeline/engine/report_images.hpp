@@ -10,11 +10,13 @@
 
 #include "assetforge/texture.hpp"
 #include "core/image.hpp"
+#include "engine/picture_writer.hpp"
 #include "engine/report_figures.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -41,12 +43,17 @@ class ReportImages {
 
     const std::filesystem::path& dir() const { return dir_; }
 
-    // Safe on worker threads (each action writes its own files). Never
-    // throws: a picture that could not be made is a note in the figures.
+    // Safe on worker threads (each action its own files, written by the
+    // PictureWriter). Never throws: a picture that could not be made is a
+    // note in the figures.
     // `input_file`: the action's input file ("" for a gather); a PNG there
     // is copied as the full-size source rather than encoded again.
     ReportFigures add(const std::string& job, const std::string& input, const std::filesystem::path& input_file,
                       const Texture& source, const Texture& result, const TopImage& top_image) const;
+
+    // Waits until every picture is in place (before the page is written);
+    // returns what could not be written, one line each.
+    std::vector<std::string> finish() const;
 
     // After the report is written: pictures in the folder that the report
     // does not show (an earlier build's) are removed; other files are left.
@@ -54,6 +61,7 @@ class ReportImages {
 
   private:
     std::filesystem::path dir_;
+    std::unique_ptr<PictureWriter> writer_;
 };
 
 // The folder as the report links it: its name, percent-encoded, and a slash.

@@ -94,7 +94,20 @@ ImageDiff diff_images(const Image& a, const Image& b, bool with_ssim) {
     d.height = a.height;
     std::array<double, 4> sq{};
     std::vector<double> ya(with_ssim ? texels : 0), yb(with_ssim ? texels : 0);
-    for (size_t i = 0; i < texels; ++i) {
+    // Two 8-bit images and no SSIM (the build's HTML report, once per
+    // texture): whole levels, exact, several times faster than through floats.
+    if (!a.is_float() && !b.is_float() && !with_ssim) {
+        std::array<uint64_t, 4> isq{};
+        std::array<int, 4> imax{};
+        for (size_t i = 0; i < texels * 4; i += 4)
+            for (int c = 0; c < 4; ++c) {
+                const int e = std::abs(int(a.rgba8[i + c]) - int(b.rgba8[i + c]));
+                isq[c] += uint64_t(e * e);
+                imax[c] = std::max(imax[c], e);
+            }
+        for (int c = 0; c < 4; ++c) sq[c] = double(isq[c]) / (255.0 * 255.0), d.channel[c].max_error = imax[c] / 255.0;
+    }
+    for (size_t i = 0; i < (a.is_float() || b.is_float() || with_ssim ? texels : 0); ++i) {
         for (int c = 0; c < 4; ++c) {
             const double e = double(fa[i * 4 + c]) - double(fb[i * 4 + c]);
             sq[c] += e * e;
