@@ -4,14 +4,14 @@
 usage: bench/report_overhead.py [--assetforge build/bin/assetforge] [--rounds 3] [--quick-rounds 21] [--files 500]
                                [--size 256] [-j 2]
 
-Two trees, each built from clean (outputs and state removed) with and without the report,
-the two kinds interleaved round by round so a noisy machine slows both alike:
+Two trees, each built from clean (outputs and state removed) three ways — no report, the HTML
+page alone (--report-pictures=false), the page with its pictures — interleaved round by round
+(order reversed every other round) so a noisy machine slows all alike:
 - the quickstart (examples/quickstart, copied to a temp folder);
 - a generated tree of N PNG textures (smooth colour with some noise; every 5th with an alpha
   channel, every 7th a normal map named *_n.png) through [mips, encode: auto], as the
   quickstart's texture job.
-Printed per tree: median wall time and CPU time without and with the report, the ratios, and
-the size of the report's folder.
+Printed per tree: median wall and CPU time of each, the ratios, and the size of the pictures.
 """
 import argparse
 import os
@@ -63,10 +63,18 @@ def generate(root, n, size):
                 '    output: "build/dds/{dir}/{stem}.dds"\n')
 
 
-def build(af, cwd, jobs, report):
+# What each variant adds to `assetforge build -q -j N`.
+VARIANTS = {
+    "none": [],
+    "page": ["--report", "build.html", "--report-pictures=false"],  # the page alone (it existed before)
+    "pictures": ["--report", "build.html"],  # the page, the pictures and per-channel PSNR
+}
+
+
+def build(af, cwd, jobs, variant):
     for d in ("build", ".assetforge", "build.html.d"):
         shutil.rmtree(os.path.join(cwd, d), ignore_errors=True)
-    cmd = [af, "build", "-q", "-j", str(jobs)] + (["--report", "build.html"] if report else [])
+    cmd = [af, "build", "-q", "-j", str(jobs)] + VARIANTS[variant]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
@@ -101,21 +109,25 @@ def main():
         print(f"load average before: {os.getloadavg()[0]:.1f}; -j {args.jobs}; {args.rounds} rounds")
         for name, cwd, rounds in (("quickstart", quick, args.quick_rounds),
                                   (f"{args.files} textures of {args.size}²", tree, args.rounds)):
-            times = {False: [], True: []}
-            cpu = {False: [], True: []}
+            times = {v: [] for v in VARIANTS}
+            cpu = {v: [] for v in VARIANTS}
+            pictures = 0
             for r in range(rounds):
-                order = (False, True) if r % 2 == 0 else (True, False)
-                for report in order:
-                    wall, c = build(af, cwd, args.jobs, report)
-                    times[report].append(wall)
-                    cpu[report].append(c)
-                    if report:
+                order = list(VARIANTS) if r % 2 == 0 else list(reversed(VARIANTS))
+                for v in order:
+                    wall, c = build(af, cwd, args.jobs, v)
+                    times[v].append(wall)
+                    cpu[v].append(c)
+                    if v == "pictures":
                         pictures = folder_bytes(os.path.join(cwd, "build.html.d"))
-            off, on = statistics.median(times[False]), statistics.median(times[True])
-            coff, con = statistics.median(cpu[False]), statistics.median(cpu[True])
-            print(f"{name}: without {off:.2f} s, with --report build.html {on:.2f} s, ratio {on / off:.3f} "
-                  f"(+{100 * (on / off - 1):.1f}%); CPU (user+sys) {coff:.2f} s → {con:.2f} s, ratio {con / coff:.3f}; pictures {pictures / 1e6:.1f} MB; "
-                  f"rounds without {['%.2f' % t for t in times[False]]}, with {['%.2f' % t for t in times[True]]}")
+            w = {v: statistics.median(times[v]) for v in VARIANTS}
+            c = {v: statistics.median(cpu[v]) for v in VARIANTS}
+            print(f"{name} ({rounds} rounds): median wall / CPU (user+sys) — "
+                  + ", ".join(f"{v} {w[v]:.3f} s / {c[v]:.3f} s" for v in VARIANTS)
+                  + f"; with pictures vs none: wall ×{w['pictures'] / w['none']:.3f}, CPU ×{c['pictures'] / c['none']:.3f}"
+                  + f"; vs the page alone: wall ×{w['pictures'] / w['page']:.3f}, CPU ×{c['pictures'] / c['page']:.3f}"
+                  + f"; pictures {pictures / 1e6:.1f} MB")
+            print(f"  rounds (wall): " + "; ".join(f"{v} {['%.2f' % t for t in times[v]]}" for v in VARIANTS))
         print(f"load average after: {os.getloadavg()[0]:.1f}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -219,4 +219,10 @@ TEST_CASE("cli: the HTML report's pictures are nobody's input, and only an HTML 
     auto again = run_in(t.path(), "build --report build.html");
     CHECK(again.code == 0);
     CHECK_THAT(again.out, Catch::Contains("0 built, 2 up to date")); // its pictures did not become inputs
+    t.write("src/c.png", slurp(kImages / "g_caustics_128.png"));
+    auto plain = run_in(t.path(), "build --report plain.html --report-pictures=false");
+    CHECK(plain.code == 0);
+    CHECK(fs::exists(t / "plain.html"));
+    CHECK(!fs::exists(t / "plain.html.d"));
+    CHECK(slurp(t / "plain.html").find("<img") == std::string::npos);
 }

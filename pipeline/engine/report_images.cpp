@@ -63,14 +63,13 @@ Image thumbnail(const Image& in) {
     return out;
 }
 
-// Deflate is the report's main cost. A 256² photo-like texture: 3.3 ms at
-// level 1 (Sub) for 58% of its raw size, 0.6 ms stored (level 0). The
-// full-size result is stored: the pictures are throwaway, the build's time
-// is not (bench/report_overhead.py). Thumbnails are small: level 1.
-std::vector<uint8_t> png_bytes(const Image& img, int level) {
+// Stored, not deflated (level 0): a 256² photo-like texture takes 3.3 ms at
+// level 1 for 58% of its raw size, 0.6 ms stored. The pictures are
+// throwaway, the build's time is not (bench/report_overhead.py).
+std::vector<uint8_t> png_bytes(const Image& img) {
     PngWriteOptions o;
-    o.compression = level;
-    o.filter = level ? PngFilter::Sub : PngFilter::None;
+    o.compression = 0;
+    o.filter = PngFilter::None;
     return encode_png(Shown(img).img, o);
 }
 
@@ -102,15 +101,15 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
         if (f.normal_map && two_channel(result.desc.format)) res = reconstruct_normal_z(res);
         if (f.normal_map && two_channel(source.desc.format)) src = reconstruct_normal_z(src);
         if (has_thumbnails(f)) {
-            writer_->write(dir_ / (f.id + ".src.t.png"), png_bytes(thumbnail(Shown(src).img), 1));
-            writer_->write(dir_ / (f.id + ".res.t.png"), png_bytes(thumbnail(Shown(res).img), 1));
+            writer_->write(dir_ / (f.id + ".src.t.png"), png_bytes(thumbnail(Shown(src).img)));
+            writer_->write(dir_ / (f.id + ".res.t.png"), png_bytes(thumbnail(Shown(res).img)));
         }
         // A PNG source is its own full-size picture: a copy costs no deflate.
         if (!input_file.empty() && !(f.normal_map && two_channel(source.desc.format)) && is_png_file(input_file))
             writer_->copy(dir_ / (f.id + ".src.png"), input_file);
         else
-            writer_->write(dir_ / (f.id + ".src.png"), png_bytes(src, 0));
-        writer_->write(dir_ / (f.id + ".res.png"), png_bytes(res, 0));
+            writer_->write(dir_ / (f.id + ".src.png"), png_bytes(src));
+        writer_->write(dir_ / (f.id + ".res.png"), png_bytes(res));
         // A resized result is compared with the source scaled to its size.
         Image scaled;
         const Image* ref = &src;
