@@ -199,8 +199,9 @@ TEST_CASE("cli: the HTML report's pictures are nobody's input, and only an HTML 
     af::test::TempDir t;
     t.copy(kImages / "a_palm_128.png", "src/a.png");
     // Every PNG under the project, the report's folder included if it were not left out.
-    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"**/*.png\"\n"
-                             "    steps: [ { encode: { format: bc1, quality: fast } } ]\n    output: \"out/{stem}.dds\"\n");
+    t.write("pipeline.yaml",
+            "assetforge: 1\njobs:\n  dds:\n    inputs: \"**/*.png\"\n"
+            "    steps: [ { encode: { format: bc1, quality: fast } } ]\n    output: \"out/{stem}.dds\"\n");
     auto j = run_in(t.path(), "build --report build.json");
     CHECK(j.code == 0);
     CHECK(!fs::exists(t / "build.json.d"));
