@@ -159,8 +159,16 @@ TEST_CASE("cli: --report FILE.html is one self-contained page, failures first") 
     auto r = run_in(t.path(), "build --report build.html");
     CHECK(r.code == 1);
     const std::string html = slurp(t / "build.html");
-    // Nothing from the network: no links, no external scripts, styles or images.
-    for (const char* ext : {"http://", "https://", "<link", " src="}) CHECK(html.find(ext) == std::string::npos);
+    // Nothing from the network: no links, no external scripts or styles; the
+    // only images are the pictures in the folder beside the page.
+    for (const char* ext : {"http://", "https://", "<link", "<script src"}) CHECK(html.find(ext) == std::string::npos);
+    size_t pictures = 0;
+    for (size_t at = 0; (at = html.find(" src=\"", at)) != std::string::npos; ++at, ++pictures) {
+        const std::string file = html.substr(at + 6, html.find('"', at + 6) - at - 6);
+        CHECK_THAT(file, Catch::StartsWith("build.html.d/"));
+        CHECK(fs::is_regular_file(t / file));
+    }
+    CHECK(pictures == 2 * (2 + 2 + 2)); // per texture: thumbnails, full size, the two again as the difference
     // Read by Python's HTML parser: the rows, in order, with the first the failure.
     t.write("rows.py", R"PY(
 import sys
@@ -176,7 +184,7 @@ class P(HTMLParser):
     def handle_data(s, d):
         if s.cell is not None: s.cell += d
 p = P(); p.feed(open(sys.argv[1]).read())
-for r in p.rows: print(r[1], r[3], r[5])
+for r in p.rows: print(r[1], r[2], r[5])
 )PY");
     const auto sh = af::test::run_shell("/usr/bin/python3 '" + (t / "rows.py").string() + "' '" +
                                         (t / "build.html").string() + "'");
@@ -185,4 +193,37 @@ for r in p.rows: print(r[1], r[3], r[5])
     CHECK_THAT(out, Catch::StartsWith("src/broken.png failed"));
     CHECK_THAT(out, Catch::Contains("src/a.png built BC1_UNORM_SRGB"));
     CHECK_THAT(out, Catch::Contains("src/b.png built BC1_UNORM"));
+}
+
+TEST_CASE("cli: the HTML report's pictures are nobody's input, and only an HTML report makes them") {
+    af::test::TempDir t;
+    t.copy(kImages / "a_palm_128.png", "src/a.png");
+    // Every PNG under the project, the report's folder included if it were not left out.
+    t.write("pipeline.yaml",
+            "assetforge: 1\njobs:\n  dds:\n    inputs: \"**/*.png\"\n"
+            "    steps: [ { encode: { format: bc1, quality: fast } } ]\n    output: \"out/{stem}.dds\"\n");
+    auto j = run_in(t.path(), "build --report build.json");
+    CHECK(j.code == 0);
+    CHECK(!fs::exists(t / "build.json.d"));
+    CHECK(!fs::exists(t / "build.html.d"));
+    t.write("src/b.png", slurp(kImages / "d_rock_128.png"));
+    t.write("build.html.d/0123456789abcdef.src.png", "an earlier report's picture");
+    t.write("build.html.d/notes.txt", "the user's");
+    auto r = run_in(t.path(), "build --report build.html");
+    CHECK(r.code == 0);
+    INFO(r.out);
+    CHECK_THAT(r.out, Catch::Contains("1 built, 1 up to date"));
+    size_t pngs = 0;
+    for (const auto& e : fs::directory_iterator(t / "build.html.d")) pngs += e.path().extension() == ".png";
+    CHECK(pngs == 4); // b.png's only (two thumbnails, two full size): a.png was up to date, the stale one is gone
+    CHECK(fs::exists(t / "build.html.d/notes.txt"));
+    auto again = run_in(t.path(), "build --report build.html");
+    CHECK(again.code == 0);
+    CHECK_THAT(again.out, Catch::Contains("0 built, 2 up to date")); // its pictures did not become inputs
+    t.write("src/c.png", slurp(kImages / "g_caustics_128.png"));
+    auto plain = run_in(t.path(), "build --report plain.html --report-pictures=false");
+    CHECK(plain.code == 0);
+    CHECK(fs::exists(t / "plain.html"));
+    CHECK(!fs::exists(t / "plain.html.d"));
+    CHECK(slurp(t / "plain.html").find("<img") == std::string::npos);
 }

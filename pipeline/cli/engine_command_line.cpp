@@ -1,6 +1,7 @@
 #include "cli/engine_command_line.hpp"
 
 #include "engine/build.hpp"
+#include "engine/html_report.hpp"
 #include "engine/job_selection.hpp"
 #include "engine/load_interrupt.hpp"
 #include "engine/pipeline_steps.hpp"
@@ -75,7 +76,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
                            kind == CommandKind::Clean
                                ? "also remove outputs edited since the build wrote them"
                                : "replace outputs that differ from what the build last wrote (discards edits)");
-    bool verbose = false, dry_run = false;
+    bool verbose = false, dry_run = false, report_pictures = true;
     std::string color = "auto";
     if (kind == CommandKind::Build)
         desc.add_options()("dry-run,n", po::bool_switch(&dry_run),
@@ -105,6 +106,9 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             "remote-cache", po::value<std::string>(&a.opt.remote_cache),
             "share results through a Bazel HTTP remote cache at URL (also `remote_cache:` in the pipeline, or "
             "ASSETFORGE_REMOTE_CACHE); credentials from ASSETFORGE_REMOTE_CACHE_TOKEN, _USER/_PASSWORD or a netrc")(
+            "report-pictures", po::value<bool>(&report_pictures)->default_value(true),
+            "with --report FILE.html: thumbnails and full-size pictures of each texture action's source and result "
+            "in FILE.html.d/, and PSNR per channel (false: the page without them, and no decoding for them)")(
             "remote-upload", po::value<bool>(&a.opt.remote_upload)->default_value(true),
             "upload built outputs to the remote cache (false: read only, e.g. for untrusted pull requests)")(
             "shard", po::value<std::string>(&shard),
@@ -126,6 +130,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         return 0;
     }
     if (vm.count("file")) a.file = vm["file"].as<std::string>();
+    a.opt.report_images = is_html_report(a.opt.report_file) && report_pictures;
     for (const auto& d : defines) {
         auto eq = d.find('=');
         if (eq == std::string::npos || eq == 0) {

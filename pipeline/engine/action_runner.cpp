@@ -25,6 +25,7 @@ std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> ite
                     const int64_t ts = trace.now_us();
                     const int64_t n = int64_t(it.bytes ? it.bytes->size() : 0);
                     it = run.steps.reader(it, trail.tools);
+                    if (run.keep_textures && !trail.source) trail.source = it.texture;
                     trace.add("parse", job.name, label, ts, trace.now_us() - ts, n);
                 }
         StepContext ctx{s.params, run.root, ext, trail.tools, trail.metrics, run.cancelled};
@@ -69,6 +70,7 @@ std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> ite
                                      "; add {mip}/{face}/{layer} or similar to the output template");
         if (it.is_texture()) {
             if (!run.steps.writer) throw std::runtime_error("no texture writer is available");
+            if (run.keep_textures && !trail.result) trail.result = it.texture;
             const int64_t ts = trace.now_us();
             w.encoded = run.steps.writer(it, w.abs, trail.tools);
             // "encode dds", "encode png": the container's writer (the step named encode is a codec)

@@ -46,6 +46,9 @@ struct ActionRun {
     std::function<bool()> cancelled;
     // Told of each step as it ends, with its time (build -v); may be empty.
     std::function<void(const std::string& step, double ms)> on_step = {};
+    // The HTML report's pictures: keep the first texture read and the first
+    // written in the trail (otherwise each is dropped as soon as a step is done with it).
+    bool keep_textures = false;
 };
 
 // What the action did besides its outputs: the step it was in (named in an
@@ -54,6 +57,7 @@ struct ActionTrail {
     std::string step = "read";
     std::vector<std::string> tools;
     nlohmann::json metrics;
+    std::shared_ptr<const Texture> source, result; // ActionRun::keep_textures
 };
 
 // `input_name`: the action's own input's item name ("" for a gather), which

@@ -18,6 +18,7 @@
 #include "engine/plan.hpp"
 #include "engine/project_paths.hpp"
 #include "engine/remote_cache_keys.hpp"
+#include "engine/report_images.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/shard.hpp"
@@ -69,6 +70,8 @@ class Build final : public ActionExecutor {
           status_(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr), paths_{p.root.native()},
           disk_(p.root), budget_(opt.memory_budget ? opt.memory_budget : 1) {
         if (!opt_.trace_file.empty()) trace_.enable();
+        if (opt_.report_images && !opt_.report_file.empty() && !opt_.dry_run && steps_.top_image)
+            images_.emplace(opt_.report_file);
     }
 
     BuildSummary run() {
@@ -113,7 +116,11 @@ class Build final : public ActionExecutor {
         status_.summary().cancelled = cancelled();
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!opt_.trace_file.empty()) trace_.write(opt_.trace_file);
+        if (images_)
+            for (const auto& e : images_->finish())
+                status_.err() << "assetforge: warning: report picture: " << printable_name(e) << "\n";
         if (!opt_.report_file.empty()) status_.write_report(p_, secs, opt_.report_file);
+        if (images_) sweep_report_images();
         status_.print_summary(p_, secs);
         return std::move(status_.summary());
     }
@@ -288,6 +295,12 @@ class Build final : public ActionExecutor {
         // The state may live inside the project (--state-dir): never an input.
         std::string sd = state_dir(p_).lexically_normal().native() + "/";
         std::erase_if(matches, [&](const GlobMatch& m) { return m.path.compare(0, sd.size(), sd) == 0; });
+        // Nor the HTML report's pictures: a `**/*.png` job would take them
+        // in, and the next build's report would show pictures of pictures.
+        if (images_) {
+            const std::string rd = images_->dir().native() + "/";
+            std::erase_if(matches, [&](const GlobMatch& m) { return m.path.compare(0, rd.size(), rd) == 0; });
+        }
         return matches;
     }
 
@@ -373,6 +386,14 @@ class Build final : public ActionExecutor {
         }
     }
 
+    // Pictures of actions that this report does not show go (only once it is written).
+    void sweep_report_images() {
+        std::set<std::string> shown;
+        for (const auto& a : status_.summary().actions)
+            if (a.images) shown.insert(a.images->id);
+        images_->sweep(shown);
+    }
+
     // Keeps tracking every output this input ever produced, so a later
     // removal of the input still cleans them up.
     void record_failure(const Job& job, const ActionResult& res, const std::string& step,
@@ -400,6 +421,7 @@ class Build final : public ActionExecutor {
     std::optional<StateStore> store_;
     std::optional<DirtyScan> scan_;
     std::optional<OutputCommit> commit_;
+    std::optional<ReportImages> images_; // --report FILE.html
     MemoryBudget budget_;
     TraceLog trace_;
     std::vector<JobRun> runs_;
@@ -497,6 +519,7 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
                            int64_t(items.back().bytes->size()));
             }
             ActionRun run{job, j.tpl, steps_, p_.root, paths_, trace_, opt_.cancelled};
+            run.keep_textures = images_.has_value();
             if (opt_.verbose)
                 run.on_step = [this, &who](const std::string& step, double ms) {
                     char t[32];
@@ -505,6 +528,14 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
                 };
             outputs = run_action(run, std::move(items), job.is_gather() ? "" : inputs.at(0).name, res.input, trail);
             res.metrics = std::move(trail.metrics);
+            if (trail.source && trail.result) {
+                const int64_t ts = trace_.now_us();
+                res.images = std::make_shared<const ReportFigures>(
+                    images_->add(job.name, res.input, job.is_gather() ? fs::path() : fs::path(inputs.at(0).abs),
+                                 *trail.source, *trail.result, steps_.top_image));
+                trace_.add("report pictures", job.name, res.input, ts, trace_.now_us() - ts);
+            }
+            trail.source.reset(), trail.result.reset();
         }
         if (cancelled()) throw Cancelled{};
         auto committed = commit_->commit(job, outputs, who, trace_, res.input);

@@ -5,6 +5,7 @@
 
 #include "engine/action_status.hpp"
 #include "engine/config.hpp"
+#include "engine/report_figures.hpp"
 #include "engine/step.hpp"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,10 @@ struct BuildOptions {
     bool verbose = false;          // build -v: each step of each action, with its time
     int heartbeat_ms = 10000;      // piped: the longest silence before a line says what is running
     std::string trace_file, report_file;
+    // The report is HTML: texture actions also leave pictures of their source
+    // and result, and per-channel PSNR, in `<report_file>.d/`. Off, nothing
+    // is decoded for it and no texture outlives its step.
+    bool report_images = false;
     uint64_t memory_budget = 2ull << 30; // bytes of images in flight
     std::function<bool()> cancelled;     // polled between steps (Ctrl-C)
     // Current identity ("name@version#hash") of a plugin by name; "" when not loaded.
@@ -62,7 +68,8 @@ struct ActionResult {
     std::string reason; // why it ran (explain)
     std::string failed_step, error;
     double duration_ms = 0;
-    nlohmann::json metrics; // null until a step reports something
+    nlohmann::json metrics;                      // null until a step reports something
+    std::shared_ptr<const ReportFigures> images; // BuildOptions::report_images, texture actions that ran
 };
 
 struct BuildSummary {

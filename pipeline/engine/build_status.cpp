@@ -4,6 +4,7 @@
 #include "engine/config_error.hpp"
 #include "engine/html_report.hpp"
 #include "engine/junit_report.hpp"
+#include "engine/report_images.hpp"
 
 #include <unistd.h>
 
@@ -78,13 +79,11 @@ void BuildStatus::explain(const ActionResult& r) {
 }
 
 void BuildStatus::write_report(const Pipeline& p, double secs, const std::string& file) const {
-    auto ends = [&](const char* ext) {
-        const std::string e(ext);
-        return file.size() > e.size() && file.compare(file.size() - e.size(), e.size(), e) == 0;
-    };
-    if (ends(".xml")) return write_file_atomic(file, junit_xml(summary_, secs));
-    if (ends(".html") || ends(".htm"))
-        return write_file_atomic(file, html_report(summary_, p.file.string(), secs, p.root));
+    if (file.size() > 4 && file.compare(file.size() - 4, 4, ".xml") == 0)
+        return write_file_atomic(file, junit_xml(summary_, secs));
+    if (is_html_report(file))
+        return write_file_atomic(file, html_report(summary_, p.file.string(), secs, p.root,
+                                                   opt_.report_images ? report_images_href(file) : ""));
     nlohmann::json actions = nlohmann::json::array();
     for (const auto& a : summary_.actions) {
         nlohmann::json j = {{"job", a.job},       {"input", a.input},

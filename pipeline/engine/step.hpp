@@ -2,6 +2,7 @@
 // (engine_steps.cpp, texture_steps.cpp) or adapted from a plugin af_stage.
 #pragma once
 
+#include "core/image.hpp"
 #include "engine/item.hpp"
 #include "engine/param_spec.hpp"
 
@@ -82,6 +83,9 @@ class StepTable {
 
     TextureReader reader;
     TextureWriter writer;
+    // Mip 0 as an Image, for the HTML report's pictures and PSNR (unset
+    // without the plugin host: then the report has none).
+    std::function<Image(const Texture&)> top_image;
     // Metadata keys `reader` may set (from the containers); nullopt: undeclared.
     std::optional<std::vector<std::string>> reader_meta_keys;
 

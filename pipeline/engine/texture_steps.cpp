@@ -7,6 +7,7 @@
 #include "engine/plugin_params.hpp"
 #include "host/texture_io.hpp"
 #include "texture/format_names.hpp"
+#include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
 #include "texture/unedited_export.hpp"
 
@@ -432,6 +433,13 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         Item out = it;
         for (const auto& [k, v] : res.texture.meta) out.meta.emplace(k, v);
         return with_texture(std::move(out), std::move(res.texture));
+    };
+    table.top_image = [r](const Texture& t) {
+        tx::Ops ops{*r};
+        Image img = tx::surface_image(ops, t, 0, 0, 0);
+        const FormatInfo* f = format_info(t.desc.format);
+        if (f && tx::snorm_like(*f) && img.is_float()) tx::signed_to_unit(img); // as `decode` shows it
+        return img;
     };
     table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools) {
         std::string container = it.container;

@@ -20,11 +20,12 @@ struct ImageDiff {
     uint32_t width = 0, height = 0;
     std::array<ChannelDiff, 4> channel; // R, G, B, A
     std::optional<double> psnr_rgb;     // from the mean of R, G and B's MSE
-    double ssim = 1;                    // mean SSIM of the luminance (Rec. 709 weights)
+    double ssim = 1;                    // mean SSIM of the luminance (Rec. 709 weights); 1 when not measured
 };
 
-// Throws std::invalid_argument when the sizes differ.
-ImageDiff diff_images(const Image& a, const Image& b);
+// Throws std::invalid_argument when the sizes differ. SSIM (most of the
+// time) only when asked: the build's HTML report shows PSNR and max error.
+ImageDiff diff_images(const Image& a, const Image& b, bool with_ssim = true);
 
 // Per texel, the largest channel error, as a colour ramp (black → red →
 // yellow → white) scaled so `scale` (e.g. the largest error) is white.
