@@ -25,16 +25,30 @@ Texels texels_of(const Image& img) {
                           : Texels{img.rgba8.data(), nullptr, img.texels()};
 }
 
-double psnr_rgb(const Texels& a, const Texels& b) {
+// PSNR over the first `channels` of R, G, B: the colour channels the encoded
+// format stores. BC5 keeps R and G (a normal map's X and Y; blue decodes to
+// 0 and is rebuilt by the shader), BC4 and one-channel formats keep R:
+// counting a channel the format drops would report the drop, not the encode.
+double psnr_rgb(const Texels& a, const Texels& b, size_t channels) {
     if (a.count != b.count) return 0;
     double se = 0;
     for (size_t i = 0; i < a.count; ++i)
-        for (size_t c = 0; c < 3; ++c) {
+        for (size_t c = 0; c < channels; ++c) {
             double d = double(a[i * 4 + c]) - double(b[i * 4 + c]);
             se += d * d;
         }
-    const double mse = se / double(a.count * 3);
+    const double mse = se / double(a.count * channels);
     return mse <= 0 ? 99.0 : 10.0 * std::log10(1.0 / mse);
+}
+
+size_t stored_colour_channels(const FormatInfo& f) {
+    const uint32_t id = with_srgb(f.id, false);
+    if (id >= FMT_BC4_TYPELESS && id <= FMT_BC4_SNORM) return 1;
+    if (id >= FMT_BC5_TYPELESS && id <= FMT_BC5_SNORM) return 2;
+    if (f.compressed()) return 3;
+    size_t n = 0;
+    while (n < 3 && f.ch[n].bits > 0) ++n;
+    return n ? n : 3; // alpha-only formats: measure what decodes (grey)
 }
 
 // Unsigned data going into a signed format: 0..1 → -1..1, the inverse of
@@ -135,12 +149,13 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
     }
     if (req.measure) {
         const Image back = surface_image(ops, e.texture, 0, 0, 0);
+        const size_t channels = stored_colour_channels(*tf);
         if (with_srgb(src->desc.format, false) == FMT_R8G8B8A8_UNORM) { // the source's own bytes, no copy
             SurfaceRef s = src->surface(0, 0, 0);
-            e.psnr_rgb = psnr_rgb(Texels{s.data, nullptr, size_t(s.width) * s.height}, texels_of(back));
+            e.psnr_rgb = psnr_rgb(Texels{s.data, nullptr, size_t(s.width) * s.height}, texels_of(back), channels);
         } else {
-            e.psnr_rgb =
-                psnr_rgb(texels_of(reshaped ? surface_image(ops, *src, 0, 0, 0) : top_image()), texels_of(back));
+            e.psnr_rgb = psnr_rgb(texels_of(reshaped ? surface_image(ops, *src, 0, 0, 0) : top_image()),
+                                  texels_of(back), channels);
         }
     }
     return e;
