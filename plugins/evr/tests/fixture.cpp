@@ -13,6 +13,13 @@ namespace fs = std::filesystem;
 fs::path data_dir() { return EVR_TEST_DATA; }
 fs::path set_dir(const std::string& set) { return data_dir() / set; }
 
+std::map<std::string, std::string> tree_sha256(const fs::path& root) {
+    std::map<std::string, std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(root))
+        if (e.is_regular_file()) out[fs::relative(e.path(), root).generic_string()] = sha256_hex(read_bytes(e.path()));
+    return out;
+}
+
 nlohmann::json manifest_json(const std::string& set) {
     std::ifstream in(set_dir(set) / "manifest.json");
     return nlohmann::json::parse(in);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ std::filesystem::path manifest_path(const std::string& set); // <set>/manifests/
 std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
 void write_bytes(const std::filesystem::path& p, const std::vector<uint8_t>& b);
 std::string sha256_hex(const std::vector<uint8_t>& b);
+// Every regular file under `root`: relative path -> sha256 of its bytes.
+std::map<std::string, std::string> tree_sha256(const std::filesystem::path& root);
 
 // Every valid set and every corruption kind present under data/.
 std::vector<std::string> valid_sets();

@@ -12,17 +12,6 @@
 using namespace evr_test;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::map<std::string, std::string> tree(const fs::path& root) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(root))
-        if (e.is_regular_file()) out[fs::relative(e.path(), root).generic_string()] = sha256_hex(read_bytes(e.path()));
-    return out;
-}
-
-} // namespace
-
 TEST_CASE("build from a tree, flat or grouped, extracts back to the same tree", "[build]") {
     af::sdk::testing::FakeHost host;
     host.set_threads(2);
@@ -46,7 +35,7 @@ TEST_CASE("build from a tree, flat or grouped, extracts back to the same tree", 
             x[4] = (t.path / "y").string();
             REQUIRE(run_evr(x, host).rc == 0);
             if (!groups) {
-                CHECK(tree(t.path / "x") == tree(t.path / "y"));
+                CHECK(tree_sha256(t.path / "x") == tree_sha256(t.path / "y"));
             } else {
                 // Groups keep the original grouping: as many data frames as groups.
                 const af::evr::PackageSet s(af::evr::locate_set(t.path / "new", "0123456789abcdef"), {}, nullptr);
@@ -57,8 +46,8 @@ TEST_CASE("build from a tree, flat or grouped, extracts back to the same tree", 
                 CHECK(data == groups_in_tree);
                 // Same files, frame directories renumbered in order.
                 std::map<std::string, std::string> a, c;
-                for (auto& [k, v] : tree(t.path / "x")) a[k.substr(k.find('/') + 1)] = v;
-                for (auto& [k, v] : tree(t.path / "y")) c[k.substr(k.find('/') + 1)] = v;
+                for (auto& [k, v] : tree_sha256(t.path / "x")) a[k.substr(k.find('/') + 1)] = v;
+                for (auto& [k, v] : tree_sha256(t.path / "y")) c[k.substr(k.find('/') + 1)] = v;
                 CHECK(a == c);
             }
         }
