@@ -1,6 +1,5 @@
 #include "evr_command.hpp"
 
-#include "manifest_reader.hpp"
 #include "package_set.hpp"
 #include "repack.hpp"
 #include "set_extract.hpp"
@@ -76,18 +75,6 @@ std::string one_value(const Args& a, const char* flag, const char* synopsis) {
     return a.values.at(flag)[0];
 }
 
-// The written manifest read back through the reader's checks before anything
-// is written: a writer bug must never reach the disk as a set the game loads.
-void check_written(const SetImage& img, const std::string& name) {
-    read_manifest(img.manifest, "new manifest " + name, Limits{~uint64_t(0), ~uint64_t(0)}, nullptr);
-}
-
-void check_name(const std::string& name) {
-    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
-        name.find('\0') != std::string::npos)
-        sdk::usage("--name: '" + name + "' is not a file name");
-}
-
 std::string written(const SetImage& img, const std::filesystem::path& out, const std::string& name) {
     uint64_t data = 0, bytes = img.manifest.size();
     for (const auto& r : img.model.frames) data += r.is_data();
@@ -159,19 +146,9 @@ int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
     o.groups = a.has("--groups");
     if (a.values.count("--type")) {
         o.types.emplace();
-        for (const auto& list : a.values.at("--type")) {
-            // "--type A --type B" and "--type A,B" both work.
-            size_t start = 0;
-            while (start <= list.size()) {
-                size_t end = list.find(',', start);
-                if (end == std::string::npos) end = list.size();
-                uint64_t sym = 0;
-                const std::string one = list.substr(start, end - start);
-                if (!parse_symbol(one, sym)) sdk::usage("--type: '" + one + "' is not a hex symbol");
-                o.types->insert(sym);
-                start = end + 1;
-            }
-        }
+        for (const auto& list : a.values.at("--type")) // "--type A --type B" and "--type A,B" both work
+            if (auto bad = parse_symbol_list(list, *o.types); !bad.empty())
+                sdk::usage("--type: '" + bad + "' is not a hex symbol");
     }
     const WarnFn warn = printer(io.err);
     const PackageSet set(location(a, synopsis), limits(a), warn);
@@ -214,7 +191,6 @@ int cmd_replace(const CommandIo& io, const std::vector<std::string>& argv) {
     const PackageSet set(location(a, synopsis), limits(a), warn);
     std::vector<TreeEntry> tree = read_tree(from);
     const RepackReport r = repack_set(set, std::move(tree), o, io.host, warn);
-    check_written(r.image, set.location().name);
     write_set(r.image, out, set.location().name, a.has("--overwrite"), &set.location());
     const Manifest& m = set.manifest();
     for (uint64_t j : r.changed)
@@ -233,7 +209,7 @@ int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
     if (a.pos.size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
     const fs::path out = one_value(a, "--out", synopsis);
     const std::string name = one_value(a, "--name", synopsis);
-    check_name(name);
+    if (!is_set_name(name)) sdk::usage("--name: '" + name + "' is not a file name");
     BuildOptions o;
     byte_count(a, "--part-size", o.part_limit);
     byte_count(a, "--frame-size", o.frame_limit);
@@ -244,7 +220,6 @@ int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
                 sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
                           e.where + ": --groups expects <group>/<type>/<file> (the tree of extract --groups)");
     const SetImage img = build_set(std::move(tree), o, io.host, printer(io.err));
-    check_written(img, name);
     write_set(img, out, name, a.has("--overwrite"), nullptr);
     io.out << "wrote " << written(img, out, name) << '\n';
     return 0;

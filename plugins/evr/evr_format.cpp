@@ -44,4 +44,20 @@ bool parse_symbol(const std::string& text, uint64_t& out) {
     return true;
 }
 
+std::string parse_symbol_list(const std::string& text, std::set<uint64_t>& out) {
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find(',', start);
+        if (end == std::string::npos) end = text.size();
+        std::string one = text.substr(start, end - start);
+        one.erase(0, one.find_first_not_of(" \t"));
+        one.erase(one.find_last_not_of(" \t") + 1);
+        uint64_t sym = 0;
+        if (!parse_symbol(one, sym)) return one.empty() ? "(empty)" : one;
+        out.insert(sym);
+        start = end + 1;
+    }
+    return {};
+}
+
 } // namespace af::evr

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ const char* type_name(uint64_t type);
 std::string hex16(uint64_t symbol);
 // 1-16 hex digits with an optional 0x prefix; false when `text` is not one.
 bool parse_symbol(const std::string& text, uint64_t& out);
+// "A,B, 0xC": comma-separated symbols added to `out`; returns the first item
+// that is not a symbol, or "" when all are.
+std::string parse_symbol_list(const std::string& text, std::set<uint64_t>& out);
 
 struct SectionDescriptor {
     uint64_t length = 0, unknown_c = 0, unknown_d = 0, element_size = 0, count = 0, element_count = 0;

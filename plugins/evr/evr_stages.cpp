@@ -1,6 +1,5 @@
 #include "evr_stages.hpp"
 
-#include "manifest_reader.hpp"
 #include "package_set.hpp"
 #include "repack.hpp"
 #include "set_extract.hpp"
@@ -93,7 +92,6 @@ TreeEntry entry_of(const af_item& it, bool groups) {
 
 void emit_set(const af_stage_io* io, const SetImage& img, const std::string& name,
               std::vector<std::pair<std::string, std::string>> kv) {
-    read_manifest(img.manifest, "new manifest " + name, Limits{~uint64_t(0), ~uint64_t(0)}, nullptr);
     kv.emplace_back("set", name);
     kv.emplace_back("parts", std::to_string(img.parts.size()));
     emit_bytes(io, "manifests/" + name, img.manifest, kv);
@@ -111,21 +109,9 @@ af_status run_extract(const af_host* host, const af_stage_io* io, const af_optio
         ExtractOptions o;
         o.groups = opt.flag("groups", false);
         const std::string types = opt.str("types", "");
-        if (!types.empty()) {
-            o.types.emplace();
-            size_t start = 0;
-            while (start <= types.size()) {
-                size_t end = types.find(',', start);
-                if (end == std::string::npos) end = types.size();
-                uint64_t sym = 0;
-                std::string one = types.substr(start, end - start);
-                one.erase(0, one.find_first_not_of(" \t"));
-                one.erase(one.find_last_not_of(" \t") + 1);
-                if (!parse_symbol(one, sym)) sdk::usage("evr.extract types: '" + one + "' is not a hex symbol");
-                o.types->insert(sym);
-                start = end + 1;
-            }
-        }
+        if (!types.empty())
+            if (auto bad = parse_symbol_list(types, o.types.emplace()); !bad.empty())
+                sdk::usage("evr.extract types: '" + bad + "' is not a hex symbol");
         // Frames decode in parallel; items are emitted afterwards in manifest order.
         std::map<uint64_t, std::pair<std::string, std::vector<uint8_t>>> files;
         std::mutex mutex;
@@ -185,8 +171,7 @@ af_status run_build(const af_host* host, const af_stage_io* io, const af_options
     return sdk::guard(error, [&] {
         const sdk::Options opt(params);
         const std::string name = opt.str("name", "");
-        if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
-            sdk::usage("evr.build needs the parameter 'name' (the set's file name)");
+        if (!is_set_name(name)) sdk::usage("evr.build needs the parameter 'name' (the set's file name)");
         BuildOptions o;
         o.part_limit = uint64_t(opt.integer("part_size", int64_t(kPartLimit), 1, int64_t(kPartLimit)));
         o.frame_limit = uint64_t(opt.integer("frame_size", int64_t(kFrameLimit), 1, 1ll << 32));

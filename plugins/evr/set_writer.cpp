@@ -1,5 +1,6 @@
 #include "set_writer.hpp"
 
+#include "manifest_reader.hpp"
 #include "manifest_writer.hpp"
 #include "output_batch.hpp"
 
@@ -46,8 +47,14 @@ SetImage assemble_set(Manifest m, std::vector<OutFrame> frames, const FrameRecor
         if (f.frame == kNoFrame) f = {f.type, f.file, first_marker, 0, 0, f.alignment};
     m.package_count = uint32_t(img.parts.size());
     img.manifest = manifest_archive(manifest_body(m));
+    read_manifest(img.manifest, "the new manifest", Limits{~uint64_t(0), ~uint64_t(0)}, nullptr);
     img.model = std::move(m);
     return img;
+}
+
+bool is_set_name(const std::string& name) {
+    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+           name.find('\0') == std::string::npos;
 }
 
 std::vector<uint8_t> part_bytes(const SetImage& img, size_t i) {
