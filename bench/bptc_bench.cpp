@@ -178,7 +178,7 @@ template <class F> double time_decode(F&& f, int repeats) {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::string dir = "../shared/corpus/images";
+    std::string dir = "plugins/bc/tests/data";
     std::vector<int> levels = {0, 3, 6, 10};
     bool bc7 = false, bc6h = false, decode = false, perceptual = false;
     for (int i = 1; i < argc; ++i) {

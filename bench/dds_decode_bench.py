@@ -3,8 +3,8 @@
 
 usage: bench/dds_decode_bench.py [--assetforge BUILD/bin/assetforge] [--reps N] [DIR_OR_FILES...]
 
-Default input: ../shared/corpus/dds-flightgear (24 files, DXT1/DXT5/ATI2), else
-plugins/dds/tests/data. Every tool decodes the top mip of every file to an 8-bit PNG.
+Default input: plugins/dds/tests/data (real FlightGear DDS: DXT1/DXT5/ATI2); pass a
+whole FlightGear texture tree (Debian's flightgear-data-base) for the full figures. Every tool decodes the top mip of every file to an 8-bit PNG.
 
 Rows:
   single thread  one file at a time, one thread per tool (AssetForge --threads 1,
@@ -37,10 +37,7 @@ MAGICK = "/usr/bin/convert-im6.q16"
 
 
 def find_inputs(args):
-    # ../shared from the main checkout, ../../shared from a worktree under wt/.
-    paths = args or [os.path.join(ROOT, "..", "shared", "corpus", "dds-flightgear"),
-                     os.path.join(ROOT, "..", "..", "shared", "corpus", "dds-flightgear"),
-                     os.path.join(ROOT, "plugins", "dds", "tests", "data")]
+    paths = args or [os.path.join(ROOT, "plugins", "dds", "tests", "data")]
     for p in paths:
         if os.path.isdir(p):
             files = sorted(os.path.join(p, f) for f in os.listdir(p) if f.lower().endswith(".dds"))

@@ -16,8 +16,7 @@ F=${1:-/tmp/vtbench/big.pages}
 PY=/usr/bin/python3
 if [ ! -f "$F" ]; then
     mkdir -p "$(dirname "$F")"
-    $PY "$here/../../shared/tools/make_pages.py" "$F" --levels 10 --occupancy 0.25 --seed 1 --slack-every 9 ||
-        $PY /work/shared/tools/make_pages.py "$F" --levels 10 --occupancy 0.25 --seed 1 --slack-every 9
+    $PY "$here/tests/tools/make_pages.py" "$F" --levels 10 --occupancy 0.25 --seed 1 --slack-every 9
 fi
 sync
 size=$(stat -c %s "$F")
