@@ -58,13 +58,13 @@ void fuzz_xtf(const af_host* host, const uint8_t* data, size_t size, uint8_t kno
         quietly([&] {
             af::xtf::VtfWriteOptions opt;
             opt.thumbnail = "off";
-            opt.filter = af::Filter::Box;
+            opt.filter = AF_FILTER_BOX;
             auto vtf = af::xtf::xtf_to_vtf(host, file, opt);
             (void)af::xtf::read_vtf(vtf.data(), vtf.size(), host);
         });
         quietly([&] {
             af::xtf::XtfWriteOptions opt;
-            opt.filter = af::Filter::Box;
+            opt.resampling.filter = AF_FILTER_BOX;
             opt.dither = knob & 2;
             auto again = af::xtf::write_xtf(host, af::xtf::xtf_output_texture(std::move(file), knob & 4, false), opt);
             (void)af::xtf::read_xtf(again.data(), again.size(), host);
@@ -84,14 +84,14 @@ void fuzz_vtf(const af_host* host, const uint8_t* data, size_t size) {
     if (small(file.image)) {
         quietly([&] {
             af::xtf::XtfWriteOptions opt;
-            opt.filter = af::Filter::Box;
+            opt.resampling.filter = AF_FILTER_BOX;
             auto xtf = af::xtf::vtf_to_xtf(host, file, opt);
             (void)af::xtf::read_xtf(xtf.data(), xtf.size(), host);
         });
         quietly([&] {
             af::xtf::VtfWriteOptions opt;
             opt.thumbnail = "off";
-            opt.filter = af::Filter::Box;
+            opt.filter = AF_FILTER_BOX;
             auto again = af::xtf::write_vtf(host, file.image, opt);
             (void)af::xtf::read_vtf(again.data(), again.size(), host);
         });

@@ -12,15 +12,23 @@ while getopts "r:t:" o; do
   case $o in r) runs=$OPTARG ;; t) secs=$OPTARG ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAF_FUZZ=ON \
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAF_FUZZ=ON ${AF_CMAKE_ARGS:-} \
   -DAF_BUILD_TESTS=OFF -DAF_WERROR=OFF \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fconstexpr-steps=50000000" \
   -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link,address,undefined" > /dev/null
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   mapfile -t harnesses < <(ninja -C build-fuzz -t targets all | sed -n 's/^\(fuzz_[a-z0-9_]*\): .*/\1/p' | sort -u)
+  # Every fuzz/fuzz_*.cpp must have become a target: a harness whose plugin target was renamed would
+  # otherwise drop out of every run without a word.
+  mapfile -t sources < <(cd fuzz && ls fuzz_*.cpp | sed 's/\.cpp$//' | sort)
+  if [ "${sources[*]}" != "${harnesses[*]}" ]; then
+    echo "fuzz: harness sources (${sources[*]}) and build targets (${harnesses[*]}) differ" >&2
+    exit 1
+  fi
 fi
-ninja -C build-fuzz -j2 "${harnesses[@]}" > /dev/null
+ninja -C build-fuzz -j "${AF_JOBS:-2}" "${harnesses[@]}"
+failed=()
 for h in "${harnesses[@]}"; do
   corpus=build-fuzz/corpus/$h findings=fuzz/findings/$h
   mkdir -p "$corpus" "$findings"
@@ -29,6 +37,19 @@ for h in "${harnesses[@]}"; do
   limit=(-runs="$runs")
   [ "$secs" != 0 ] && limit=(-max_total_time="$secs")
   echo "== $h"
+  # libFuzzer exits non-zero on a crash, leak, timeout or OOM: that fails the run (CI builds and smoke-runs
+  # every harness through this script), after the report lines are shown.
+  status=0
   build-fuzz/bin/$h "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$findings/" -print_final_stats=1 \
-    "$corpus" 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' || true
+    "$corpus" > "build-fuzz/$h.log" 2>&1 || status=$?
+  grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' "build-fuzz/$h.log" || true
+  if [ "$status" != 0 ]; then
+    echo "fuzz: $h failed (exit $status); log build-fuzz/$h.log, input in $findings/" >&2
+    tail -n 40 "build-fuzz/$h.log" >&2
+    failed+=("$h")
+  fi
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: failing harnesses: ${failed[*]}" >&2
+  exit 1
+fi

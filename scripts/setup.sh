@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   cmake g++ ninja-build pkg-config              # toolchain
+  clang libclang-rt-14-dev                      # fuzz harnesses (libFuzzer + ASan/UBSan), built and smoke-run by CI
   libboost-dev libboost-program-options-dev libboost-filesystem-dev  # DLL loading, CLI, paths
   libtbb-dev                                    # parallel execution
   libyaml-cpp-dev                               # pipeline.yaml
