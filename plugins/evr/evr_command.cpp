@@ -140,12 +140,13 @@ int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--out", "--type", "--max-manifest-bytes", "--max-frame-bytes"}, {"--groups"});
-    const char* synopsis = "extract DATA NAME --out DIR [--type SYMBOL...] [--groups]";
+    const Args a(argv, {"--out", "--type", "--max-manifest-bytes", "--max-frame-bytes"}, {"--groups", "--overwrite"});
+    const char* synopsis = "extract DATA NAME --out DIR [--type SYMBOL...] [--groups] [--overwrite]";
     if (!a.values.count("--out") || a.values.at("--out").size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
     ExtractOptions o;
     o.out = a.values.at("--out")[0];
     o.groups = a.has("--groups");
+    o.overwrite = a.has("--overwrite");
     if (a.values.count("--type")) {
         o.types.emplace();
         for (const auto& list : a.values.at("--type")) // "--type A --type B" and "--type A,B" both work
@@ -310,7 +311,8 @@ struct Sub {
 constexpr Sub kSubs[] = {
     {"list", cmd_list, "list DATA NAME [--json]        every file: type, file symbol, frame, offset, size, type name"},
     {"extract", cmd_extract,
-     "extract DATA NAME --out DIR [--type SYMBOL...] [--groups]   the extraction tree; raw BC textures as DDS"},
+     "extract DATA NAME --out DIR [--type SYMBOL...] [--groups] [--overwrite]   the extraction tree; raw BC "
+     "textures as DDS; an existing different file is kept unless --overwrite"},
     {"verify", cmd_verify,
      "verify DATA NAME [--strict] [--against ORIGINAL]   every reader check, every data frame decompressed; "
      "--against: the repack rules too, and only oddities the repack introduced fail --strict"},
