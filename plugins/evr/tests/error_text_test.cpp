@@ -21,9 +21,8 @@ TEST_CASE("evr failures never show bare standard-library text", "[errors]") {
         runs.push_back({"replace", d, name, "--from", empty.string(), "--out", (t.path / "o").string()});
         runs.push_back({"install", d, (t.path / "g").string(), name});
     }
-    // A partial --from that once ended in a bare "map::at": now it works, so a
-    // broken copy of it is given as well (a DDS replacement of a raw texture
-    // that is too short for its texture metadata).
+    // A partial --from on a one-file-per-frame set (the layout that once ended
+    // in a bare "map::at"), with a DDS too short for a raw texture.
     for (const auto& f : manifest_json("f1")["files"])
         if (f["kind"] == "rawbc-dds") {
             const std::string rel = f["extract_path"];
