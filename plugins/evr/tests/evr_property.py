@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Property test of the Echo VR write side: many generated sets, random replacements.
 
-Each case generates a set with the independent generator (tools/make_evr.py) at a random point of its
+Each case generates a set with the independent generator (tests/tools/make_evr.py) at a random point of its
 parameter space (seed, --files 0..100, --frame-size 1..1e6, --part-size, --quirks), extracts it with
 `assetforge evr extract` (checked against the generator's own listing), picks a replacement subset
 (none, one, some, all; each file unchanged or edited; every file kind), runs `assetforge evr replace`,
-and checks the result with the independent reader (tools/evr_read.py verify --against the original,
+and checks the result with the independent reader (tests/tools/evr_read.py verify --against the original,
 --strict when the original has no quirks), with `assetforge evr verify --against --strict`, and by
 re-extracting it with the independent reader: every file must be the original's or its edit, and the
 reader's list of changed files must be exactly the edited ones.
@@ -20,8 +20,9 @@ import argparse, hashlib, json, os, random, shutil, subprocess, sys, tempfile, t
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable
-MAKE = os.path.join(HERE, "tools", "make_evr.py")
-READ = os.path.join(HERE, "tools", "evr_read.py")
+TOOLS = os.path.join(HERE, "..", "..", "..", "tests", "tools")  # the repository's independent tools
+MAKE = os.path.join(TOOLS, "make_evr.py")
+READ = os.path.join(TOOLS, "evr_read.py")
 
 
 def sha(b):
