@@ -23,6 +23,7 @@ packages=(
   libprotobuf-dev protobuf-compiler             # remote cache: REAPI ActionResult entries (protoc also decodes in tests)
   catch2                                        # unit tests
   python3 python3-pil python3-numpy             # independent decoders the tests compare against
+  python3-zstandard                             # tests: the independent Echo VR set generator and reader (plugins/evr/tests/tools)
   imagemagick libnvtt-bin                       # more independent readers for cross-checks
   nginx                                         # tests: a real HTTP cache server (its WebDAV module takes PUT)
   slurmctld slurmd slurm-client munge           # tests: a one-node Slurm cluster runs the job-array recipe

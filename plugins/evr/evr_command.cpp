@@ -3,8 +3,10 @@
 #include "package_set.hpp"
 #include "repack.hpp"
 #include "set_extract.hpp"
+#include "set_install.hpp"
 #include "set_writer.hpp"
 #include "tree_build.hpp"
+#include "verify_against.hpp"
 
 #include "assetforge/error.hpp"
 
@@ -138,12 +140,13 @@ int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--out", "--type", "--max-manifest-bytes", "--max-frame-bytes"}, {"--groups"});
-    const char* synopsis = "extract DATA NAME --out DIR [--type SYMBOL...] [--groups]";
+    const Args a(argv, {"--out", "--type", "--max-manifest-bytes", "--max-frame-bytes"}, {"--groups", "--overwrite"});
+    const char* synopsis = "extract DATA NAME --out DIR [--type SYMBOL...] [--groups] [--overwrite]";
     if (!a.values.count("--out") || a.values.at("--out").size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
     ExtractOptions o;
     o.out = a.values.at("--out")[0];
     o.groups = a.has("--groups");
+    o.overwrite = a.has("--overwrite");
     if (a.values.count("--type")) {
         o.types.emplace();
         for (const auto& list : a.values.at("--type")) // "--type A --type B" and "--type A,B" both work
@@ -161,20 +164,50 @@ int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
     return 0;
 }
 
+// --against: a manifest path, or a DATA folder holding a set of the same name.
+SetLocation original_location(const std::string& against, const std::string& name) {
+    std::error_code ec;
+    if (fs::is_directory(against, ec)) return locate_set(against, name);
+    return locate_manifest(against);
+}
+
 int cmd_verify(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--max-manifest-bytes", "--max-frame-bytes"}, {"--strict"});
+    const Args a(argv, {"--against", "--max-manifest-bytes", "--max-frame-bytes"}, {"--strict"});
+    const char* synopsis = "verify DATA NAME [--strict] [--against ORIGINAL]";
     uint64_t warnings = 0;
     const WarnFn warn = printer(io.err, &warnings);
-    const PackageSet set(location(a, "verify DATA NAME [--strict]"), limits(a), warn);
+    const PackageSet set(location(a, synopsis), limits(a), warn);
     const VerifySummary s = verify_set(set, io.host, warn, printer(io.err));
     const Manifest& m = set.manifest();
-    if (a.has("--strict") && warnings) {
+    std::string against_note;
+    if (a.values.count("--against")) {
+        // The original's own oddities are not the repack's: they are counted, not shown.
+        const PackageSet original(original_location(one_value(a, "--against", synopsis), set.location().name),
+                                  limits(a), nullptr);
+        const AgainstReport r = verify_against(set, original, io.host);
+        const Manifest& om = original.manifest();
+        io.out << "changed files:";
+        for (uint64_t j : r.changed) io.out << ' ' << hex16(om.files[j].type) << '/' << hex16(om.files[j].file);
+        io.out << (r.changed.empty() ? " none\n" : "\n");
+        for (const auto& p : r.problems) io.err << "error: " << p << '\n';
+        if (a.has("--strict"))
+            for (const auto& w : r.introduced) io.err << "error: introduced by the repack (strict): " << w << '\n';
+        if (!r.problems.empty() || (a.has("--strict") && !r.introduced.empty())) {
+            io.err << format("error: %s: %zu repack rule(s) broken, %zu warning(s) introduced by the repack%s\n",
+                             set.location().manifest.c_str(), r.problems.size(), r.introduced.size(),
+                             a.has("--strict") ? " (strict)" : "");
+            return 1;
+        }
+        warnings = r.introduced.size();
+        against_note = format(", %llu inherited from %s, %zu added file(s)", (ull)r.inherited,
+                              original.location().manifest.c_str(), (size_t)r.added);
+    } else if (a.has("--strict") && warnings) {
         io.err << format("error: %llu warning(s) with --strict\n", (ull)warnings);
         return 1;
     }
-    io.out << format("ok: %s: %zu files, %llu data frames, %zu frame records, %u part(s), %llu warning(s)\n",
+    io.out << format("ok: %s: %zu files, %llu data frames, %zu frame records, %u part(s), %llu warning(s)%s\n",
                      set.location().manifest.c_str(), m.files.size(), (ull)s.data_frames, m.frames.size(),
-                     m.package_count, (ull)warnings);
+                     m.package_count, (ull)warnings, against_note.c_str());
     return 0;
 }
 
@@ -225,6 +258,50 @@ int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
     return 0;
 }
 
+int cmd_restore(const CommandIo& io, const std::vector<std::string>& argv);
+
+int cmd_install(const CommandIo& io, const std::vector<std::string>& argv) {
+    const Args a(argv, {"--backup"}, {"--restore"});
+    if (a.has("--restore")) { // `install --restore GAMEDATA NAME`: the same as `restore`
+        std::vector<std::string> rest;
+        for (const auto& s : argv)
+            if (s != "--restore") rest.push_back(s);
+        return cmd_restore(io, rest);
+    }
+    const char* synopsis = "install OUTDATA GAMEDATA NAME [--backup DIR]";
+    if (a.pos.size() != 3) sdk::usage(std::string("usage: evr ") + synopsis);
+    const std::string& name = a.pos[2];
+    if (!is_set_name(name)) sdk::usage("'" + name + "' is not a set name");
+    const fs::path game = a.pos[1];
+    const fs::path backup =
+        a.values.count("--backup") ? fs::path(one_value(a, "--backup", synopsis)) : default_backup(game, name);
+    const InstallReport r = install_set(a.pos[0], game, name, backup, io.host, printer(io.err));
+    for (const auto& p : r.replaced) io.out << "replaced " << p << '\n';
+    for (const auto& p : r.added) io.out << "added " << p << '\n';
+    for (const auto& p : r.removed) io.out << "removed " << p << " (stale: the new set has fewer parts)\n";
+    io.out << (r.backup_kept ? "kept the backup of the files from before the first install: "
+                             : "backup of the replaced files: ")
+           << r.backup.string() << "\nundo with: assetforge evr restore " << game.string() << ' ' << name
+           << (a.values.count("--backup") ? " --backup " + r.backup.string() : "") << '\n';
+    return 0;
+}
+
+int cmd_restore(const CommandIo& io, const std::vector<std::string>& argv) {
+    const Args a(argv, {"--backup"}, {});
+    const char* synopsis = "restore GAMEDATA NAME [--backup DIR]";
+    if (a.pos.size() != 2) sdk::usage(std::string("usage: evr ") + synopsis);
+    const fs::path game = a.pos[0];
+    const std::string& name = a.pos[1];
+    if (!is_set_name(name)) sdk::usage("'" + name + "' is not a set name");
+    const fs::path backup =
+        a.values.count("--backup") ? fs::path(one_value(a, "--backup", synopsis)) : default_backup(game, name);
+    const RestoreReport r = restore_set(game, name, backup);
+    for (const auto& p : r.restored) io.out << "restored " << p << '\n';
+    for (const auto& p : r.removed) io.out << "removed " << p << " (added by the install)\n";
+    io.out << "the set " << name << " in " << game.string() << " is as it was before the install\n";
+    return 0;
+}
+
 using Fn = int (*)(const CommandIo&, const std::vector<std::string>&);
 struct Sub {
     const char* name;
@@ -234,11 +311,19 @@ struct Sub {
 constexpr Sub kSubs[] = {
     {"list", cmd_list, "list DATA NAME [--json]        every file: type, file symbol, frame, offset, size, type name"},
     {"extract", cmd_extract,
-     "extract DATA NAME --out DIR [--type SYMBOL...] [--groups]   the extraction tree; raw BC textures as DDS"},
-    {"verify", cmd_verify, "verify DATA NAME [--strict]    every reader check, every data frame decompressed"},
+     "extract DATA NAME --out DIR [--type SYMBOL...] [--groups] [--overwrite]   the extraction tree; raw BC "
+     "textures as DDS; an existing different file is kept unless --overwrite"},
+    {"verify", cmd_verify,
+     "verify DATA NAME [--strict] [--against ORIGINAL]   every reader check, every data frame decompressed; "
+     "--against: the repack rules too, and only oddities the repack introduced fail --strict"},
     {"replace", cmd_replace,
      "replace DATA NAME --from DIR --out OUTDATA [--add-new] [--overwrite]   a new set with the tree's files "
      "replacing the same symbols; untouched frames copied byte for byte"},
+    {"install", cmd_install,
+     "install OUTDATA GAMEDATA NAME [--backup DIR]   put a new set into the game folder: every replaced file "
+     "backed up, stale parts removed (undo: restore)"},
+    {"restore", cmd_restore,
+     "restore GAMEDATA NAME [--backup DIR]   put back the files an install replaced (also: install --restore)"},
     {"build", cmd_build,
      "build DIR --out OUTDATA --name NAME [--groups] [--overwrite]   a new set from an extraction tree"},
 };
@@ -274,7 +359,10 @@ int run_evr_command(const CommandIo& io, const std::vector<std::string>& argv) {
             io.err << "error: out of memory\n";
             return 1;
         } catch (const std::exception& e) {
-            io.err << "error: " << e.what() << '\n';
+            // Never the library's text alone: say which command on which set met it.
+            std::string args;
+            for (size_t i = 1; i < argv.size(); ++i) args += ' ' + argv[i];
+            io.err << "error: evr " << s.name << args << ": unexpected failure (" << e.what() << ")\n";
             return 1;
         }
     }

@@ -6,6 +6,7 @@
 #include "set_writer.hpp"
 #include "tree_build.hpp"
 #include "tree_entry.hpp"
+#include "verify_against.hpp"
 
 #include "assetforge/descriptors.hpp"
 #include "assetforge/plugin.hpp"
@@ -194,9 +195,7 @@ af_status run_verify(const af_host* host, const af_stage_io* io, const af_option
         const PackageSet set = open_item_set(io, in, required_path(io, opt, "packages", "evr.verify"), w.fn());
         Warnings textures;
         const VerifySummary s = verify_set(set, host, w.fn(), textures.fn());
-        if (opt.flag("strict", true) && !w.list.empty())
-            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
-                      format("%zu structural warning(s) (strict): %s", w.list.size(), w.list.front().c_str()));
+        const bool strict = opt.flag("strict", true);
         nlohmann::json j;
         j["set"] = set.location().name;
         j["files"] = set.manifest().files.size();
@@ -204,6 +203,35 @@ af_status run_verify(const af_host* host, const af_stage_io* io, const af_option
         j["parts"] = set.part_count();
         j["warnings"] = w.list;
         j["texture_warnings"] = textures.list;
+        if (auto against = opt.get("against"); against && !against->empty()) {
+            // A repack is held to what it introduced: the original's own oddities are inherited.
+            const fs::path orig = resolve(io, *against);
+            auto packages = opt.get("against_packages");
+            const fs::path orig_parts =
+                packages && !packages->empty() ? resolve(io, *packages) : orig.parent_path().parent_path() / "packages";
+            const PackageSet original(SetLocation{orig, orig_parts, orig.filename().string()}, Limits{}, nullptr);
+            const AgainstReport r = verify_against(set, original, host);
+            if (!r.problems.empty())
+                sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                          format("%s: %zu repack rule(s) broken against %s: %s", set.location().name.c_str(),
+                                 r.problems.size(), orig.string().c_str(), r.problems.front().c_str()));
+            if (strict && !r.introduced.empty())
+                sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                          format("%s: %zu structural warning(s) introduced by the repack (strict): %s",
+                                 set.location().name.c_str(), r.introduced.size(), r.introduced.front().c_str()));
+            nlohmann::json changed = nlohmann::json::array();
+            for (uint64_t k : r.changed)
+                changed.push_back(hex16(original.manifest().files[k].type) + "/" +
+                                  hex16(original.manifest().files[k].file));
+            j["against"] = orig.string();
+            j["changed"] = changed;
+            j["added"] = r.added;
+            j["introduced_warnings"] = r.introduced;
+            j["inherited_warnings"] = r.inherited;
+        } else if (strict && !w.list.empty()) {
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      format("%zu structural warning(s) (strict): %s", w.list.size(), w.list.front().c_str()));
+        }
         const std::string text = j.dump(1) + "\n";
         emit_bytes(io, set.location().name + ".verify.json",
                    {reinterpret_cast<const uint8_t*>(text.data()), text.size()}, {{"set", set.location().name}});
@@ -250,7 +278,11 @@ const char* const kBuildMeta[] = {"set", "parts", nullptr};
 const sdk::ParamTable& verify_params() {
     static const sdk::ParamTable t{
         sdk::directory("packages", "folder of the set's parts").required(),
-        sdk::boolean("strict", "fail on structural warnings too").def("true"),
+        sdk::boolean("strict", "fail on structural warnings too (with `against`: only those the repack introduced)")
+            .def("true"),
+        sdk::file("against", "the set this one was repacked from (its manifest): the repack rules are checked and "
+                             "the original's own oddities are inherited, not failures"),
+        sdk::directory("against_packages", "the original's parts folder (default: ../packages next to its manifest)"),
     };
     return t;
 }

@@ -164,6 +164,12 @@ std::vector<uint32_t> PackageSet::decompress_counts() const {
 
 void PackageSet::structure_warnings(const WarnFn& warn) const {
     if (!warn) return;
+    for (const auto& f : structure_findings()) warn(f.text);
+}
+
+std::vector<Finding> PackageSet::structure_findings() const {
+    std::vector<Finding> out;
+    auto warn = [&out](Finding::Kind k, std::string text) { out.push_back({k, std::move(text)}); };
     const auto& frames = m_.frames;
     std::vector<bool> used(frames.size());
     for (const auto& f : m_.files) used[f.frame] = true;                  // frame indices were checked on open
@@ -172,9 +178,9 @@ void PackageSet::structure_warnings(const WarnFn& warn) const {
         const FrameRecord& r = frames[i];
         if (r.is_data()) {
             spans[r.package].push_back({r.offset, i});
-            if (!used[i]) warn(format("frame %u holds no file", i));
+            if (!used[i]) warn(Finding::kUnreferencedFrame, format("frame %u holds no file", i));
         } else if (r.csize && i + 1 != frames.size()) {
-            warn(format("frame %u: empty record with %u compressed bytes", i, r.csize));
+            warn(Finding::kEmptyRecordBytes, format("frame %u: empty record with %u compressed bytes", i, r.csize));
         }
     }
     for (auto& [pk, list] : spans) {
@@ -182,8 +188,8 @@ void PackageSet::structure_warnings(const WarnFn& warn) const {
         for (size_t k = 1; k < list.size(); ++k) {
             const FrameRecord& a = frames[list[k - 1].second];
             if (list[k].first < uint64_t(a.offset) + a.csize)
-                warn(format("frames %u and %u overlap in %s", list[k - 1].second, list[k].second,
-                            part_path(pk).c_str()));
+                warn(Finding::kOverlap, format("frames %u and %u overlap in %s", list[k - 1].second, list[k].second,
+                                               part_path(pk).c_str()));
         }
     }
     for (uint32_t pk = 0; pk < parts_.size(); ++pk) {
@@ -191,10 +197,11 @@ void PackageSet::structure_warnings(const WarnFn& warn) const {
             return !r.is_data() && r.csize == 0 && r.package == pk && r.offset == parts_[pk].size();
         });
         if (!marked)
-            warn(format("no end-of-part record {%u, %llu, 0, 0} for %s", pk, (ull)parts_[pk].size(),
-                        part_path(pk).c_str()));
+            warn(Finding::kNoMarker, format("no end-of-part record {%u, %llu, 0, 0} for %s", pk, (ull)parts_[pk].size(),
+                                            part_path(pk).c_str()));
     }
-    if (frames.empty() || frames.back().is_data()) warn("the frame table does not end with an empty record");
+    if (frames.empty() || frames.back().is_data())
+        warn(Finding::kNoFinalRecord, "the frame table does not end with an empty record");
     // Sorted vectors, not multisets: cheap for sets of hundreds of thousands of files.
     std::vector<std::pair<uint64_t, uint64_t>> a, b;
     a.reserve(m_.files.size());
@@ -204,8 +211,10 @@ void PackageSet::structure_warnings(const WarnFn& warn) const {
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
     if (a != b)
-        warn(format("the %zu Metadata entries do not name the same files as the %zu FrameContents entries",
+        warn(Finding::kMetadataMismatch,
+             format("the %zu Metadata entries do not name the same files as the %zu FrameContents entries",
                     m_.metadata.size(), m_.files.size()));
+    return out;
 }
 
 } // namespace af::evr

@@ -28,6 +28,26 @@ struct SetLocation {
 SetLocation locate_set(const std::filesystem::path& data, const std::string& name);
 SetLocation locate_manifest(const std::filesystem::path& manifest);
 
+// A structural oddity of a set (check 15): a warning, never an error. The
+// kind lets a repack's verify tell the oddities it inherited from the
+// original from those it introduced.
+struct Finding {
+    enum Kind {
+        kHeaderLength24,
+        kTrailingBytes,
+        kExtraPart,
+        kUnreferencedFrame,
+        kEmptyRecordBytes,
+        kOverlap,
+        kNoMarker,
+        kNoFinalRecord,
+        kMetadataMismatch,
+        kKinds
+    };
+    Kind kind;
+    std::string text;
+};
+
 class PackageSet {
   public:
     PackageSet(const SetLocation& where, const Limits& limits, const WarnFn& warn);
@@ -53,6 +73,9 @@ class PackageSet {
 
     // Check 15: structural oddities that are warnings, never errors.
     void structure_warnings(const WarnFn& warn) const;
+    // The same, with their kinds (the manifest's and the part folder's own
+    // oddities, warned about on open, are not repeated here).
+    std::vector<Finding> structure_findings() const;
 
   private:
     void open_parts(const WarnFn& warn);

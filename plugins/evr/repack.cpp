@@ -17,9 +17,11 @@ namespace af::evr {
 using sdk::format;
 using ull = unsigned long long;
 
+bool strips_header(const TreeEntry& e) { return e.type == kTypeRawBc && e.ext == ".dds"; }
+
 std::span<const uint8_t> stored_bytes(const TreeEntry& e, std::span<const uint8_t> meta, const WarnFn& warn) {
     const std::span<const uint8_t> b = e.bytes;
-    if (e.type == kTypeRawBc && e.ext == ".dds") return raw_bc_from_dds(b, meta, e.where);
+    if (strips_header(e)) return raw_bc_from_dds(b, meta, e.where);
     if (e.type == kTypeTextureMeta && b.size() != kTextureMetaSize)
         sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
                   e.where + format(": texture metadata is 256 bytes, this file has %zu (its layout is not verified, "
@@ -61,7 +63,7 @@ RepackReport repack_set(const PackageSet& set, std::vector<TreeEntry> repl, cons
     for (uint64_t j = 0; j < m.files.size(); ++j)
         if (m.files[j].type == kTypeTextureMeta) meta_file[m.files[j].file] = j;
     for (const auto& e : repl)
-        if (e.type == kTypeRawBc && e.ext == ".dds" && !new_meta.count(e.file))
+        if (strips_header(e) && !new_meta.count(e.file))
             if (auto it = meta_file.find(e.file); it != meta_file.end()) need.insert(m.files[it->second].frame);
 
     std::vector<uint32_t> frames_needed;
@@ -74,11 +76,20 @@ RepackReport repack_set(const PackageSet& set, std::vector<TreeEntry> repl, cons
     auto original = [&](uint64_t j) -> std::span<const uint8_t> {
         const FileEntry& f = m.files[j];
         if (!f.size) return {};
-        return frame_data.at(f.frame).subspan(f.offset, f.size);
+        auto it = frame_data.find(f.frame);
+        if (it == frame_data.end()) // a planning slip here must name the file, never surface as map::at
+            sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
+                      set.location().manifest.string() + format(": file %llu (%s/%s): frame %u was not decoded", (ull)j,
+                                                                hex16(f.type).c_str(), hex16(f.file).c_str(), f.frame));
+        return it->second.subspan(f.offset, f.size);
     };
-    auto meta_for = [&](uint64_t file) -> std::span<const uint8_t> {
-        if (auto it = new_meta.find(file); it != new_meta.end()) return it->second->bytes;
-        if (auto it = meta_file.find(file); it != meta_file.end()) return original(it->second);
+    // Only a raw BC texture given as DDS is checked against its texture
+    // metadata; a DDS-type texture may have metadata too (in any frame), but
+    // nothing of it is needed, and its frame was not decoded for it.
+    auto meta_for = [&](const TreeEntry& e) -> std::span<const uint8_t> {
+        if (!strips_header(e)) return {};
+        if (auto it = new_meta.find(e.file); it != new_meta.end()) return it->second->bytes;
+        if (auto it = meta_file.find(e.file); it != meta_file.end()) return original(it->second);
         return {};
     };
 
@@ -89,7 +100,7 @@ RepackReport repack_set(const PackageSet& set, std::vector<TreeEntry> repl, cons
     std::set<uint32_t> rebuild;
     for (uint64_t j = 0; j < m.files.size(); ++j) {
         if (!by_file[j]) continue;
-        const std::span<const uint8_t> b = stored_bytes(*by_file[j], meta_for(m.files[j].file), warn);
+        const std::span<const uint8_t> b = stored_bytes(*by_file[j], meta_for(*by_file[j]), warn);
         const std::span<const uint8_t> old = original(j);
         if (b.size() == old.size() && std::equal(b.begin(), b.end(), old.begin())) {
             ++rep.unchanged;
@@ -164,7 +175,7 @@ RepackReport repack_set(const PackageSet& set, std::vector<TreeEntry> repl, cons
     // Added files, and changed empty-record files, go to new frames after the original ones.
     std::vector<PackItem> items;
     for (uint64_t j : orphans) items.push_back({-1, std::max<uint32_t>(1, m.files[j].alignment), content[j]});
-    for (const TreeEntry* e : added) items.push_back({-1, 16, stored_bytes(*e, meta_for(e->file), warn)});
+    for (const TreeEntry* e : added) items.push_back({-1, 16, stored_bytes(*e, meta_for(*e), warn)});
     PackedFrames packed = pack_frames(items, opts.frame_limit);
     const uint32_t base = uint32_t(frames.size());
     for (auto& f : compress_all(std::move(packed.frames), host)) frames.push_back(std::move(f));

@@ -37,6 +37,9 @@ struct RepackReport {
 RepackReport repack_set(const PackageSet& set, std::vector<TreeEntry> replacements, const RepackOptions& opts,
                         const af_host* host, const WarnFn& warn);
 
+// A raw BC texture given as .dds: stored without its header, checked against its texture metadata.
+bool strips_header(const TreeEntry& e);
+
 // The stored bytes a tree entry stands for: a raw BC texture given as .dds
 // loses its header after the checks against `meta` (the texture metadata with
 // its file symbol, or empty); the other types are taken as they are.

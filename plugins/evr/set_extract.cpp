@@ -5,8 +5,10 @@
 #include "raw_texture.hpp"
 
 #include "assetforge/error.hpp"
+#include "assetforge/mapped_file.hpp"
 #include "assetforge/plugin.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <mutex>
 #include <unordered_map>
@@ -48,9 +50,48 @@ Output output_for(const FileEntry& f, uint64_t j, const std::unordered_map<uint6
 
 } // namespace
 
+namespace {
+
+// A link anywhere between --out and a file would send the write elsewhere:
+// every level below --out is examined (--out itself is the user's to choose).
+void refuse_links(const fs::path& out, const fs::path& rel) {
+    fs::path p = out;
+    for (const auto& part : rel) {
+        p /= part;
+        std::error_code ec;
+        const fs::file_status st = fs::symlink_status(p, ec);
+        if (ec || !fs::exists(st)) return; // created by us below, as a folder or a temporary
+        if (fs::is_symlink(st))
+            sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
+                      p.string() + ": a symbolic link inside the output folder; extraction never writes through one");
+    }
+}
+
+bool same_contents(const fs::path& p, std::span<const uint8_t> head, std::span<const uint8_t> body) {
+    std::error_code ec;
+    if (fs::file_size(p, ec) != head.size() + body.size() || ec) return false;
+    const sdk::MappedFile have(p);
+    const auto b = have.bytes();
+    return std::equal(head.begin(), head.end(), b.begin()) &&
+           std::equal(body.begin(), body.end(), b.begin() + long(head.size()));
+}
+
+} // namespace
+
 ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, const af_host* host, const WarnFn& warn) {
     OutputBatch batch;
+    std::set<fs::path> existing; // regular files already at a target: compared, not blindly replaced
     auto prepare = [&](const std::set<fs::path>& rels) {
+        for (const auto& rel : rels) {
+            refuse_links(opts.out, rel);
+            std::error_code ec;
+            const fs::file_status st = fs::symlink_status(opts.out / rel, ec);
+            if (fs::is_regular_file(st)) {
+                existing.insert(rel);
+            } else if (fs::exists(st)) {
+                sdk::fail(AF_ERR_IO, AF_NO_OFFSET, (opts.out / rel).string() + ": exists and is not a regular file");
+            }
+        }
         // Every directory first: creating them from several threads at once races.
         std::set<fs::path> dirs;
         for (const auto& rel : rels) dirs.insert((opts.out / rel).parent_path());
@@ -60,9 +101,30 @@ ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, co
             if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, d.string() + ": cannot create directory: " + ec.message());
         }
     };
-    ExtractSummary s = extract_files(set, opts, host, warn, prepare,
-                                     [&](uint64_t, const fs::path& rel, std::span<const uint8_t> head,
-                                         std::span<const uint8_t> body) { batch.add(opts.out / rel, head, body); });
+    std::mutex mutex;
+    std::set<fs::path> conflicts;
+    ExtractSummary s =
+        extract_files(set, opts, host, warn, prepare,
+                      [&](uint64_t, const fs::path& rel, std::span<const uint8_t> head, std::span<const uint8_t> body) {
+                          if (existing.count(rel)) {
+                              if (same_contents(opts.out / rel, head, body)) return;
+                              if (!opts.overwrite) {
+                                  std::lock_guard lock(mutex);
+                                  conflicts.insert(rel);
+                                  return;
+                              }
+                          }
+                          batch.add(opts.out / rel, head, body);
+                      });
+    // Nothing is renamed into place while one file would be lost: the batch's
+    // temporaries go with it.
+    if (!conflicts.empty())
+        sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
+                  (opts.out / *conflicts.begin()).string() +
+                      format(": exists with other contents (an edited file?)%s; nothing was written. Give "
+                             "--overwrite to replace %s, or extract to another folder",
+                             conflicts.size() > 1 ? format(", and %zu more", conflicts.size() - 1).c_str() : "",
+                             conflicts.size() > 1 ? "them" : "it"));
     batch.commit();
     return s;
 }

@@ -20,6 +20,9 @@ struct ExtractOptions {
     std::filesystem::path out;
     bool groups = false;                     // keep the frame index as a directory level
     std::optional<std::set<uint64_t>> types; // only files of these type symbols
+    // An existing file with other contents is replaced only with this (else
+    // the extraction fails, writing nothing); links inside `out` never are.
+    bool overwrite = false;
 };
 
 struct ExtractSummary {

@@ -1,5 +1,6 @@
 #include "set_writer.hpp"
 
+#include "folder_switch.hpp"
 #include "manifest_reader.hpp"
 #include "manifest_writer.hpp"
 #include "output_batch.hpp"
@@ -89,21 +90,39 @@ void write_set(const SetImage& img, const fs::path& dir, const std::string& name
         fs::create_directories(d, ec);
         if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, d.string() + ": cannot create directory: " + ec.message());
     }
-    OutputBatch batch;
-    for (size_t i = 0; i < img.parts.size(); ++i) {
-        std::vector<std::span<const uint8_t>> pieces = img.parts[i];
-        batch.add(packages / (name + "_" + std::to_string(i)), pieces);
+    auto write_into = [&](const fs::path& root) {
+        OutputBatch batch;
+        for (size_t i = 0; i < img.parts.size(); ++i) {
+            std::vector<std::span<const uint8_t>> pieces = img.parts[i];
+            batch.add(root / "packages" / (name + "_" + std::to_string(i)), pieces);
+        }
+        // The manifest last in the batch: it is renamed into place after every part.
+        batch.add(root / "manifests" / name, {}, img.manifest);
+        batch.commit();
+    };
+    if (!fs::exists(manifest, ec)) {
+        // No set to keep whole: parts first, the manifest last; then parts
+        // left by an earlier, larger set (they would read as an extra part).
+        write_into(dir);
+        for (size_t i = img.parts.size();; ++i) {
+            const fs::path stale = packages / (name + "_" + std::to_string(i));
+            if (!fs::is_regular_file(stale, ec)) break;
+            fs::remove(stale, ec);
+        }
+        return;
     }
-    // The manifest last in the batch: it is renamed into place after every part.
-    batch.add(manifest, {}, img.manifest);
-    batch.commit();
-    // Parts of a previous, larger set under the same name would read as "an
-    // extra part file": they belonged to the set just replaced.
-    for (size_t i = img.parts.size();; ++i) {
-        const fs::path stale = packages / (name + "_" + std::to_string(i));
-        if (!fs::is_regular_file(stale, ec)) break;
-        fs::remove(stale, ec);
-    }
+    // Replacing a set: the folder is prepared beside itself without this
+    // set's files and switched in one exchange, so a kill leaves the old set
+    // or the new one (parts of a larger old set go with the old folder).
+    const auto own = [&](const fs::path& rel) {
+        const std::string r = rel.generic_string();
+        if (r == "manifests/" + name) return true;
+        const std::string prefix = "packages/" + name + "_";
+        if (r.rfind(prefix, 0) != 0) return false;
+        const std::string n = r.substr(prefix.size());
+        return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    switch_folder(dir, own, write_into);
 }
 
 } // namespace af::evr

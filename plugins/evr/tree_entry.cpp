@@ -5,12 +5,19 @@
 #include "assetforge/error.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <map>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace af::evr {
 
 namespace fs = std::filesystem;
+
+// A FileContents entry's size field is 32 bits.
+constexpr uint64_t kMaxEntryBytes = 0xffffffffull;
 
 namespace {
 
@@ -73,10 +80,17 @@ std::vector<TreeEntry> read_tree(const fs::path& root) {
     for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
          it.increment(ec)) {
         std::error_code e2;
-        if (it->is_symlink(e2))
+        const fs::file_status st = it->symlink_status(e2);
+        if (e2) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, it->path().string() + ": cannot examine: " + e2.message());
+        if (fs::is_symlink(st))
             sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
                       it->path().string() + ": a symbolic link; the tree's files must be its own");
-        if (it->is_regular_file(e2)) names.push_back(it->path().lexically_relative(root).generic_string());
+        if (fs::is_directory(st)) continue;
+        // A FIFO would block the read, a device would be read without end: neither is a file of the set.
+        if (!fs::is_regular_file(st))
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      it->path().string() + ": not a regular file (a FIFO, socket or device); the tree holds files");
+        names.push_back(it->path().lexically_relative(root).generic_string());
     }
     if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, root.string() + ": " + ec.message());
     std::sort(names.begin(), names.end());
@@ -84,10 +98,37 @@ std::vector<TreeEntry> read_tree(const fs::path& root) {
     out.reserve(names.size());
     for (const auto& rel : names) {
         TreeEntry e = parse_tree_path(rel);
-        std::ifstream in(root / rel, std::ios::binary);
-        if (!in) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, (root / rel).string() + ": cannot read");
-        e.bytes.assign(std::istreambuf_iterator<char>(in), {});
-        if (in.bad()) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, (root / rel).string() + ": read failed");
+        const fs::path p = root / rel;
+        // The size first: a file entry holds at most 2^32 - 1 bytes, so a larger
+        // file (a sparse 8 GiB one costs no disk) is refused before a byte is read.
+        const int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": cannot read: " + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ::close(fd);
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET, p.string() + ": not a regular file (it changed while read)");
+        }
+        if (uint64_t(st.st_size) > kMaxEntryBytes) {
+            ::close(fd);
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      p.string() + sdk::format(": %llu bytes, more than a file entry can describe (%llu)",
+                                               (unsigned long long)st.st_size, (unsigned long long)kMaxEntryBytes));
+        }
+        e.bytes.resize(size_t(st.st_size));
+        size_t got = 0;
+        while (got < e.bytes.size()) {
+            const ssize_t n = ::read(fd, e.bytes.data() + got, e.bytes.size() - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                const int err = n < 0 ? errno : 0;
+                ::close(fd);
+                sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
+                          p.string() + (err ? std::string(": read failed: ") + std::strerror(err)
+                                            : std::string(": shorter than its size (it changed while read)")));
+            }
+            got += size_t(n);
+        }
+        ::close(fd);
         out.push_back(std::move(e));
     }
     check_unique(out);

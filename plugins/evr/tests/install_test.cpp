@@ -1,0 +1,129 @@
+// `evr install` / `evr restore`: a new set into the game's folder with a
+// backup of every file it replaces, stale parts of a set that shrank
+// removed, and the folder given back exactly as it was.
+#include "fixture.hpp"
+
+#include "assetforge/testing/fake_host.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace evr_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A game folder: the set of `set` plus a file of another set that must never be touched.
+void make_game(const fs::path& game, const std::string& set) {
+    fs::create_directories(game);
+    fs::copy(set_dir(set) / "manifests", game / "manifests", fs::copy_options::recursive);
+    fs::copy(set_dir(set) / "packages", game / "packages", fs::copy_options::recursive);
+    write_bytes(game / "packages/0123456789abcdef_0", {1, 2, 3});
+    write_bytes(game / "manifests/0123456789abcdef", {4, 5, 6});
+}
+
+// `set`'s files repacked into `out` with every part at most `part_size` bytes.
+void repack(const std::string& set, const fs::path& out, const std::string& part_size) {
+    const std::string name = manifest_json(set)["name"];
+    TempDir t;
+    REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()}).rc == 0);
+    auto r = run_evr({"build", (t.path / "x").string(), "--out", out.string(), "--name", name, "--part-size", part_size,
+                      "--frame-size", "2048"});
+    INFO(r.err);
+    REQUIRE(r.rc == 0);
+}
+
+size_t parts_of(const fs::path& data, const std::string& name) {
+    size_t n = 0;
+    while (fs::exists(data / "packages" / (name + "_" + std::to_string(n)))) ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("install puts a set that shrank into the game folder, removes its stale parts, restore undoes it",
+          "[install]") {
+    const std::string set = "mp"; // two parts
+    const std::string name = manifest_json(set)["name"];
+    TempDir t;
+    const fs::path game = t.path / "game", mod = t.path / "mod";
+    make_game(game, set);
+    const auto before = tree_sha256(game);
+    repack(set, mod, "2147483647"); // one part
+    REQUIRE(parts_of(mod, name) == 1);
+
+    auto r = run_evr({"install", mod.string(), game.string(), name});
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("removed packages/" + name + "_1"));
+    CHECK(parts_of(game, name) == 1);
+    CHECK(read_bytes(game / "manifests" / name) == read_bytes(mod / "manifests" / name));
+    CHECK(read_bytes(game / "packages" / (name + "_0")) == read_bytes(mod / "packages" / (name + "_0")));
+    // The strict reader finds no extra part, and the other set is untouched.
+    CHECK(run_evr({"verify", game.string(), name, "--strict"}).rc == 0);
+    CHECK(read_bytes(game / "packages/0123456789abcdef_0") == std::vector<uint8_t>{1, 2, 3});
+    // Every replaced or removed file is in the backup, byte for byte.
+    const fs::path backup = game / ".assetforge-backup" / name;
+    CHECK(read_bytes(backup / "packages" / (name + "_1")) == read_bytes(set_dir(set) / "packages" / (name + "_1")));
+    CHECK(read_bytes(backup / "manifests" / name) == read_bytes(manifest_path(set)));
+
+    r = run_evr({"restore", game.string(), name});
+    REQUIRE(r.rc == 0);
+    CHECK(tree_sha256(game) == before);
+    CHECK_FALSE(fs::exists(backup));
+    // Nothing left to restore: said, not guessed.
+    r = run_evr({"restore", game.string(), name});
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Catch::Contains("no backup of set " + name));
+}
+
+TEST_CASE("install of a set that grew, twice: restore removes the added parts and gives back the first original",
+          "[install]") {
+    const std::string set = "s1"; // one part
+    const std::string name = manifest_json(set)["name"];
+    TempDir t;
+    const fs::path game = t.path / "game", mod = t.path / "mod", mod2 = t.path / "mod2";
+    make_game(game, set);
+    const auto before = tree_sha256(game);
+    repack(set, mod, "1500"); // several parts
+    repack(set, mod2, "3000");
+    REQUIRE(parts_of(mod, name) > parts_of(mod2, name));
+    REQUIRE(parts_of(mod2, name) > 1);
+
+    REQUIRE(run_evr({"install", mod.string(), game.string(), name}).rc == 0);
+    CHECK(parts_of(game, name) == parts_of(mod, name));
+    auto r = run_evr({"install", mod2.string(), game.string(), name});
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("kept the backup"));
+    CHECK(parts_of(game, name) == parts_of(mod2, name));
+    CHECK(run_evr({"verify", game.string(), name, "--strict"}).rc == 0);
+
+    r = run_evr({"install", "--restore", game.string(), name});
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    CHECK(tree_sha256(game) == before);
+}
+
+TEST_CASE("install refuses a damaged set and a link at a set's name before touching the game folder", "[install]") {
+    TempDir t;
+    const fs::path game = t.path / "game";
+    {
+        make_game(game, "s1");
+        const auto before = tree_sha256(game);
+        const std::string name = manifest_json("c-zstd-garbage")["name"];
+        auto r = run_evr({"install", set_dir("c-zstd-garbage").string(), game.string(), name});
+        CHECK(r.rc == 1);
+        CHECK_THAT(r.err, Catch::Contains("frame"));
+        CHECK(tree_sha256(game) == before);
+        CHECK_FALSE(fs::exists(game / ".assetforge-backup"));
+    }
+    {
+        const std::string name = manifest_json("s1")["name"];
+        const fs::path part = game / "packages" / (name + "_1");
+        fs::create_symlink("/etc/passwd", part);
+        auto r = run_evr({"install", set_dir("s1").string(), game.string(), name});
+        CHECK(r.rc == 1);
+        CHECK_THAT(r.err, Catch::Contains(part.string()) && Catch::Contains("not a regular file"));
+        CHECK(fs::is_symlink(part));
+    }
+}
