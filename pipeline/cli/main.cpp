@@ -1,6 +1,8 @@
 // assetforge: dispatches to built-in subcommands (self-registered, see
 // command.hpp) and to subcommands that plugins provide.
 #include "cli/command.hpp"
+
+#include "assetforge/user_text.hpp"
 #include "engine/config_error.hpp"
 #include "host/host_services.hpp"
 
@@ -116,7 +118,11 @@ int main(int argc, char** argv) {
             try {
                 return c.run(ctx, args);
             } catch (const std::exception& e) {
-                std::fprintf(stderr, "assetforge %s: %s\n", first.c_str(), e.what());
+                // The last boundary: the command and its arguments are the context.
+                std::string context;
+                for (const auto& a : args) context += (context.empty() ? "" : " ") + a;
+                std::fprintf(stderr, "assetforge %s: %s\n", sdk::printable(first).c_str(),
+                             sdk::error_line(context, e).c_str());
                 return cli::kExitInputFailed;
             }
         }
