@@ -52,7 +52,7 @@ TEST_CASE("convert: XTF and VTF take every name of the one format parser", "[con
             auto r = run_cli("convert '" + kOpaque.string() + "' '" + out.string() + "' --format " + c.typed);
             INFO(ext << " --format " << c.typed << "\n" << r.out);
             REQUIRE(r.code == 0);
-            CHECK_THAT(stored_format(out), Catch::Contains(c.stored));
+            CHECK_THAT(stored_format(out), Catch::Contains(std::string("format: ") + c.stored));
         }
 }
 
@@ -85,7 +85,7 @@ TEST_CASE("convert: .vtf auto chooses as .xtf auto does (DXT for an opaque pictu
         auto r = run_cli("convert '" + kOpaque.string() + "' '" + out.string() + "'");
         INFO(r.out);
         REQUIRE(r.code == 0);
-        CHECK_THAT(stored_format(out), Catch::Contains("DXT1"));
+        CHECK_THAT(stored_format(out), Catch::Contains("format: DXT1"));
         CHECK(fs::file_size(out) < 20000); // 128² DXT1 with mips is ~11 KB; RGBA8888 would be ~87 KB
     }
 }
@@ -107,8 +107,8 @@ jobs:
     auto r = run_cli("build", t.path());
     INFO(r.out);
     REQUIRE(r.code == 0);
-    CHECK_THAT(stored_format(t / "out/xbox/a.xtf"), Catch::Contains("BGRA8888"));
-    CHECK_THAT(stored_format(t / "out/pc/a.vtf"), Catch::Contains("DXT5"));
+    CHECK_THAT(stored_format(t / "out/xbox/a.xtf"), Catch::Contains("format: BGRA8888"));
+    CHECK_THAT(stored_format(t / "out/pc/a.vtf"), Catch::Contains("format: DXT5"));
     t.write("pipeline.yaml", R"(assetforge: 1
 jobs:
   xbox:

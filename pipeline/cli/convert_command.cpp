@@ -138,7 +138,7 @@ void write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
     host::write_texture(ops.reg, a.out, *tex, "", wopts);
     std::printf("%s: %ux%u %s → %s (the %s writer chooses the format%s)\n", a.in.string().c_str(), input.desc.width,
                 input.desc.height, name_of(input.desc.format).c_str(), a.out.string().c_str(),
-                a.out.extension().string().c_str(), a.format.empty() ? "" : (": " + a.format).c_str());
+                a.out.extension().string().c_str(), wopts.count("format") ? (": " + wopts["format"]).c_str() : "");
 }
 
 void write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {

@@ -59,7 +59,8 @@ int parse_limits(int argc, char** argv) {
         unsigned long long v = std::strtoull(argv[i + 1], &end, 10);
         if (k.rfind("--max-", 0) != 0) break;
         if (!*argv[i + 1] || *end) {
-            std::fprintf(stderr, "assetforge: %s needs a number, got '%s'\n", k.c_str(), argv[i + 1]);
+            std::fprintf(stderr, "assetforge: %s needs a number, got '%s'\n", sdk::printable(k).c_str(),
+                         sdk::printable(argv[i + 1]).c_str());
             return -1;
         }
         auto& s = host::settings();
@@ -75,7 +76,7 @@ int parse_limits(int argc, char** argv) {
             std::fprintf(
                 stderr,
                 "assetforge: unknown limit %s (--max-dimension, --max-surfaces, --max-texture-bytes, --max-items)\n",
-                k.c_str());
+                sdk::printable(k).c_str());
             return -1;
         }
     }
@@ -137,6 +138,7 @@ int main(int argc, char** argv) {
     for (const auto& p : registry.plugins())
         for (const auto& c : p->commands) names.emplace_back(c.name);
     const std::string hint = engine::did_you_mean(first, names);
-    std::fprintf(stderr, "assetforge: unknown command '%s'%s (see `assetforge --help`)\n", first.c_str(), hint.c_str());
+    std::fprintf(stderr, "assetforge: unknown command '%s'%s (see `assetforge --help`)\n",
+                 sdk::printable(first).c_str(), sdk::printable(hint).c_str());
     return cli::kExitUsage;
 }
