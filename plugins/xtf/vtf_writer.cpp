@@ -255,6 +255,7 @@ std::vector<uint8_t> xtf_to_vtf(const af_host* host, const XtfFile& xtf, VtfWrit
         if (!opt.format) opt.format = VTF_BGRA8888;
         return write_vtf(host, expand_palette(xtf.image), opt);
     }
+    if (!opt.format) opt.format = h.image_format; // a conversion keeps the XTF's format (spec §13)
     return write_vtf(host, xtf.image, opt);
 }
 
