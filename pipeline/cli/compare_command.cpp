@@ -5,6 +5,8 @@
 #include "cli/cli_options.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/user_text.hpp"
+#include "engine/name_text.hpp"
 #include "host/texture_io.hpp"
 #include "texture/image_diff.hpp"
 #include "texture/texture_ops.hpp"
@@ -106,14 +108,19 @@ int run(Context& ctx, const std::vector<std::string>& args) {
                                 host::image_to_texture(tx::error_heatmap(*heat_a, *heat_b, worst)), "png");
             if (!json) std::printf("heatmap: %s (white = %.6f)\n", vm["heatmap"].as<std::string>().c_str(), worst);
         }
-        if (json) std::printf("%s\n", nlohmann::json({{"a", pa}, {"b", pb}, {"surfaces", surfaces}}).dump(1).c_str());
+        if (json) {
+            nlohmann::json doc = {{"surfaces", surfaces}};
+            engine::put_name(doc, "a", pa);
+            engine::put_name(doc, "b", pb);
+            std::printf("%s\n", engine::json_text(doc, 1).c_str());
+        }
         if (over) std::fprintf(stderr, "assetforge compare: above the threshold\n");
         return over ? kExitInputFailed : kExitOk;
     } catch (const sdk::Error& e) {
-        std::fprintf(stderr, "assetforge compare: %s\n", e.what());
+        std::fprintf(stderr, "assetforge compare: %s\n", sdk::printable(e.what()).c_str());
         return e.status() == AF_ERR_USAGE ? kExitUsage : kExitInputFailed;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "assetforge compare: %s\n", e.what());
+        std::fprintf(stderr, "assetforge compare: %s\n", sdk::error_line("comparing " + pa + " with " + pb, e).c_str());
         return kExitInputFailed;
     }
 }

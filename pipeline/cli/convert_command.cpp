@@ -13,6 +13,7 @@
 
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
+#include "assetforge/user_text.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
 #include "texture/format_names.hpp"
@@ -102,12 +103,27 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
 // A container whose writer takes a `format` option (XTF, VTF) chooses and
 // encodes its own formats (its `auto` knows what the console reads): convert
 // hands it the texture as read and --format as that option.
-bool writer_picks_format(const host::PluginRegistry& reg, const fs::path& out) {
+const af_param* writer_format_option(const host::PluginRegistry& reg, const fs::path& out) {
     auto c = reg.container_for_extension(lower(out.extension().string()));
-    if (!c || c.item->struct_size < offsetof(af_container, write_option_count) + sizeof(uint32_t)) return false;
+    if (!c || c.item->struct_size < offsetof(af_container, write_option_count) + sizeof(uint32_t)) return nullptr;
     for (uint32_t i = 0; i < c.item->write_option_count; ++i)
-        if (c.item->write_options[i] && std::string_view(c.item->write_options[i]->name) == "format") return true;
-    return false;
+        if (c.item->write_options[i] && std::string_view(c.item->write_options[i]->name) == "format")
+            return c.item->write_options[i];
+    return nullptr;
+}
+
+bool writer_picks_format(const host::PluginRegistry& reg, const fs::path& out) {
+    return writer_format_option(reg, out) != nullptr;
+}
+
+// --format as the writer's own name for it: `bc1` is XTF's DXT1. A writer
+// that declares no list of names gets the name as typed.
+std::string writer_format_name(const host::PluginRegistry& reg, const ConvertArgs& a) {
+    const af_param* p = writer_format_option(reg, a.out);
+    if (lower(a.format) == "auto" || !p || p->type != AF_PARAM_ENUM || !p->choices) return a.format;
+    std::vector<std::string> choices;
+    for (const char* const* c = p->choices; *c; ++c) choices.emplace_back(*c);
+    return tx::format_among(a.format, choices, a.out.extension().string());
 }
 
 void write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
@@ -117,12 +133,12 @@ void write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
     if (a.mips == false && input.desc.mips > 1) changed = tx::top_level(input);
     if (changed) tex = &*changed;
     host::OptionMap wopts;
-    if (!a.format.empty()) wopts["format"] = a.format;
+    if (!a.format.empty()) wopts["format"] = writer_format_name(ops.reg, a);
     if (a.mips == false) wopts["nomip"] = "true";
     host::write_texture(ops.reg, a.out, *tex, "", wopts);
     std::printf("%s: %ux%u %s → %s (the %s writer chooses the format%s)\n", a.in.string().c_str(), input.desc.width,
                 input.desc.height, name_of(input.desc.format).c_str(), a.out.string().c_str(),
-                a.out.extension().string().c_str(), a.format.empty() ? "" : (": " + a.format).c_str());
+                a.out.extension().string().c_str(), wopts.count("format") ? (": " + wopts["format"]).c_str() : "");
 }
 
 void write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
@@ -279,7 +295,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
             return kExitUsage;
         }
     } catch (const sdk::Error& e) {
-        std::fprintf(stderr, "assetforge convert: %s\nusage: %s (see --help)\n", e.what(), usage.c_str());
+        std::fprintf(stderr, "assetforge convert: %s\nusage: %s (see --help)\n", sdk::printable(e.what()).c_str(),
+                     usage.c_str());
         return kExitUsage;
     }
 
@@ -309,10 +326,11 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         else
             write_container(ops, tex, a);
     } catch (const sdk::Error& e) {
-        std::fprintf(stderr, "assetforge convert: %s\n", e.what());
+        std::fprintf(stderr, "assetforge convert: %s\n", sdk::printable(e.what()).c_str());
         return e.status() == AF_ERR_USAGE ? kExitUsage : kExitInputFailed;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "assetforge convert: %s: %s\n", a.in.string().c_str(), e.what());
+        std::fprintf(stderr, "assetforge convert: %s\n",
+                     sdk::error_line(a.in.string() + " → " + a.out.string(), e).c_str());
         return kExitInputFailed;
     }
     return kExitOk;

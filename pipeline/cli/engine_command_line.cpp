@@ -1,5 +1,7 @@
 #include "cli/engine_command_line.hpp"
 
+#include "assetforge/user_text.hpp"
+
 #include "engine/build.hpp"
 #include "engine/html_report.hpp"
 #include "engine/job_selection.hpp"
@@ -122,7 +124,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
-        std::cerr << "assetforge: " << e.what() << "\n" << desc;
+        std::cerr << "assetforge: " << printable_name(e.what()) << "\n" << desc;
         return 2;
     }
     if (vm.count("help")) {
@@ -153,7 +155,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             a.opt.shard_index = spec.index;
             a.opt.shard_count = spec.count;
         } catch (const std::invalid_argument& e) {
-            std::cerr << "assetforge: " << e.what() << "\n";
+            std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
             return 2;
         }
     }
@@ -187,7 +189,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         return 2;
     } catch (const ConfigError& e) {
-        std::cerr << e.what() << "\n";
+        std::cerr << printable_name(e.what()) << "\n";
         return 2;
     }
     if (!state_dir.empty()) p.state_dir = fs::absolute(state_dir).lexically_normal();
@@ -197,7 +199,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             if (!p.job(j)) {
                 std::vector<std::string> names;
                 for (const auto& job : p.jobs) names.push_back(job.name);
-                std::cerr << "assetforge clean: " << not_one_of("job", j, names) << "\n";
+                std::cerr << "assetforge clean: " << printable_name(not_one_of("job", j, names)) << "\n";
                 return 2;
             }
         try {
@@ -209,14 +211,15 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << printable_name(r) << "\n";
             return c.refused.empty() ? 0 : 1;
         } catch (const std::exception& e) {
-            std::cerr << "assetforge clean: " << printable_name(e.what()) << "\n";
+            std::cerr << "assetforge clean: " << sdk::error_line("removing outputs", e) << "\n";
             return 1;
         }
     }
     try {
         select_jobs(p, a.jobs);
     } catch (const std::invalid_argument& e) {
-        std::cerr << "assetforge " << (kind == CommandKind::Status ? "status" : "build") << ": " << e.what() << "\n";
+        std::cerr << "assetforge " << (kind == CommandKind::Status ? "status" : "build") << ": "
+                  << printable_name(e.what()) << "\n";
         return 2;
     }
     // The command line first, then the environment, then the pipeline file.
@@ -258,7 +261,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         kept = new BuildSummary(run_build(p, steps, a.opt));
         code = kept->exit_code();
     } catch (const std::exception& e) {
-        std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
+        std::cerr << "assetforge: " << sdk::error_line(a.file.string(), e) << "\n";
         code = 1;
     }
     sigaction(SIGINT, &old_int, nullptr);

@@ -2,7 +2,9 @@
 #include "cli/cli_options.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/user_text.hpp"
 #include "core/mapped_file.hpp"
+#include "engine/name_text.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
 
@@ -81,16 +83,17 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
                      "\nmips: " + std::to_string(d.mips) + "\nlayers: " + std::to_string(d.layers) +
                      "\nfaces: " + std::to_string(d.faces) + "\n";
         }
-        r.json["file"] = path;
+        engine::put_name(r.json, "file", path);
         // A plugin may describe a file it would refuse to read ("valid": false):
         // the report is printed, and the exit code still says the input failed.
         r.ok = !(r.json.is_object() && r.json.contains("valid") && r.json["valid"].is_boolean() &&
                  !r.json["valid"].get<bool>());
         r.printable = true;
     } catch (const std::exception& e) {
-        std::string msg = e.what();
+        std::string msg = sdk::describe(e);
         if (msg.rfind(path, 0) != 0) msg = path + ": " + msg;
-        r.json = {{"file", path}, {"error", msg}};
+        r.json = {{"error", msg}};
+        engine::put_name(r.json, "file", path);
         r.text = msg;
     }
     return r;
@@ -121,14 +124,16 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         if (json) {
             all.push_back(r.json);
         } else if (r.printable) {
-            if (files.size() > 1) std::printf("== %s\n", f.c_str());
+            if (files.size() > 1) std::printf("== %s\n", sdk::printable(f).c_str());
             std::fputs(r.text.c_str(), stdout);
-            if (!r.ok) std::fprintf(stderr, "assetforge info: %s: not a valid file (see problems above)\n", f.c_str());
+            if (!r.ok)
+                std::fprintf(stderr, "assetforge info: %s: not a valid file (see problems above)\n",
+                             sdk::printable(f).c_str());
         } else {
-            std::fprintf(stderr, "assetforge info: %s\n", r.text.c_str());
+            std::fprintf(stderr, "assetforge info: %s\n", sdk::printable(r.text).c_str());
         }
     }
-    if (json) std::printf("%s\n", all.dump(2).c_str());
+    if (json) std::printf("%s\n", engine::json_text(all, 2).c_str()); // valid whatever the names (name_text.hpp)
     return rc;
 }
 

@@ -1,6 +1,8 @@
 // assetforge: dispatches to built-in subcommands (self-registered, see
 // command.hpp) and to subcommands that plugins provide.
 #include "cli/command.hpp"
+
+#include "assetforge/user_text.hpp"
 #include "engine/config_error.hpp"
 #include "host/host_services.hpp"
 
@@ -57,7 +59,8 @@ int parse_limits(int argc, char** argv) {
         unsigned long long v = std::strtoull(argv[i + 1], &end, 10);
         if (k.rfind("--max-", 0) != 0) break;
         if (!*argv[i + 1] || *end) {
-            std::fprintf(stderr, "assetforge: %s needs a number, got '%s'\n", k.c_str(), argv[i + 1]);
+            std::fprintf(stderr, "assetforge: %s needs a number, got '%s'\n", sdk::printable(k).c_str(),
+                         sdk::printable(argv[i + 1]).c_str());
             return -1;
         }
         auto& s = host::settings();
@@ -73,7 +76,7 @@ int parse_limits(int argc, char** argv) {
             std::fprintf(
                 stderr,
                 "assetforge: unknown limit %s (--max-dimension, --max-surfaces, --max-texture-bytes, --max-items)\n",
-                k.c_str());
+                sdk::printable(k).c_str());
             return -1;
         }
     }
@@ -116,7 +119,11 @@ int main(int argc, char** argv) {
             try {
                 return c.run(ctx, args);
             } catch (const std::exception& e) {
-                std::fprintf(stderr, "assetforge %s: %s\n", first.c_str(), e.what());
+                // The last boundary: the command and its arguments are the context.
+                std::string context;
+                for (const auto& a : args) context += (context.empty() ? "" : " ") + a;
+                std::fprintf(stderr, "assetforge %s: %s\n", sdk::printable(first).c_str(),
+                             sdk::error_line(context, e).c_str());
                 return cli::kExitInputFailed;
             }
         }
@@ -131,6 +138,7 @@ int main(int argc, char** argv) {
     for (const auto& p : registry.plugins())
         for (const auto& c : p->commands) names.emplace_back(c.name);
     const std::string hint = engine::did_you_mean(first, names);
-    std::fprintf(stderr, "assetforge: unknown command '%s'%s (see `assetforge --help`)\n", first.c_str(), hint.c_str());
+    std::fprintf(stderr, "assetforge: unknown command '%s'%s (see `assetforge --help`)\n",
+                 sdk::printable(first).c_str(), sdk::printable(hint).c_str());
     return cli::kExitUsage;
 }

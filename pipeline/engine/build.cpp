@@ -4,6 +4,7 @@
 // (output_commit). Reporting is build_status's; `clean` is clean.cpp's.
 #include "engine/build.hpp"
 
+#include "assetforge/user_text.hpp"
 #include "engine/action_memory.hpp"
 #include "engine/action_runner.hpp"
 #include "engine/build_lock.hpp"
@@ -585,7 +586,7 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         res.status = ActionStatus::Failed;
         res.failed_step = trail.step;
-        res.error = e.what();
+        res.error = sdk::describe(e); // the report names the job, input and step
         if (res.metrics.is_null() && !trail.metrics.is_null()) res.metrics = std::move(trail.metrics);
         if (!opt_.dry_run) record_failure(job, res, trail.step, written, rec);
         produced.clear();

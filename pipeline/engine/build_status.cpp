@@ -4,6 +4,7 @@
 #include "engine/config_error.hpp"
 #include "engine/html_report.hpp"
 #include "engine/junit_report.hpp"
+#include "engine/name_text.hpp"
 #include "engine/report_images.hpp"
 
 #include <unistd.h>
@@ -86,16 +87,19 @@ void BuildStatus::write_report(const Pipeline& p, double secs, const std::string
                                                    opt_.report_images ? report_images_href(file) : ""));
     nlohmann::json actions = nlohmann::json::array();
     for (const auto& a : summary_.actions) {
-        nlohmann::json j = {{"job", a.job},       {"input", a.input},
-                            {"inputs", a.inputs}, {"outputs", a.outputs},
-                            {"key", a.key},       {"status", to_string(a.status)},
-                            {"reason", a.reason}, {"duration_ms", a.duration_ms}};
+        nlohmann::json j = {{"job", a.job},
+                            {"key", a.key},
+                            {"status", to_string(a.status)},
+                            {"reason", a.reason},
+                            {"duration_ms", a.duration_ms}};
+        put_name(j, "input", a.input);
+        put_names(j, "inputs", a.inputs);
+        put_names(j, "outputs", a.outputs);
         if (!a.error.empty()) j["error"] = {{"step", a.failed_step}, {"message", a.error}};
         if (!a.metrics.empty()) j["metrics"] = a.metrics;
         actions.push_back(std::move(j));
     }
-    nlohmann::json doc = {{"pipeline", p.file.string()},
-                          {"seconds", secs},
+    nlohmann::json doc = {{"seconds", secs},
                           {"built", summary_.built},
                           {"cached", summary_.cached},
                           {"up_to_date", summary_.up_to_date},
@@ -105,7 +109,8 @@ void BuildStatus::write_report(const Pipeline& p, double secs, const std::string
                           {"skipped", summary_.skipped},
                           {"cancelled", summary_.cancelled},
                           {"actions", actions}};
-    write_file_atomic(file, doc.dump(1));
+    put_name(doc, "pipeline", p.file.string());
+    write_file_atomic(file, json_text(doc, 1));
 }
 
 void BuildStatus::print_summary(const Pipeline& p, double secs) {
@@ -147,15 +152,17 @@ void BuildStatus::print_status(const Pipeline& p) {
     }
     if (opt_.status_json) {
         nlohmann::json actions = nlohmann::json::array();
-        for (const auto& a : summary_.actions)
-            actions.push_back(
-                {{"job", a.job}, {"input", a.input}, {"status", to_string(a.status)}, {"reason", a.reason}});
+        for (const auto& a : summary_.actions) {
+            nlohmann::json j = {{"job", a.job}, {"status", to_string(a.status)}, {"reason", a.reason}};
+            put_name(j, "input", a.input);
+            actions.push_back(std::move(j));
+        }
         nlohmann::json doc = {{"would_run", would},
                               {"from_cache", fetch},
                               {"up_to_date", summary_.up_to_date},
                               {"stale_to_remove", summary_.removed},
                               {"actions", actions}};
-        out_ << doc.dump(1) << "\n";
+        out_ << json_text(doc, 1) << "\n";
         return;
     }
     std::map<std::string, std::map<std::string, size_t>> by_job; // job → reason → count

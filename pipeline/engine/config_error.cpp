@@ -1,5 +1,7 @@
 #include "engine/config_error.hpp"
 
+#include "assetforge/user_text.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -56,39 +58,6 @@ std::string not_one_of(std::string_view what, std::string_view word, const std::
     return out;
 }
 
-std::string printable_name(std::string_view name) {
-    std::string out;
-    auto escape = [&](unsigned char c) {
-        char buf[8];
-        snprintf(buf, sizeof buf, "\\x%02x", c);
-        out += buf;
-    };
-    for (size_t i = 0; i < name.size();) {
-        const unsigned char c = static_cast<unsigned char>(name[i]);
-        if (c < 0x80) {
-            if (c < 0x20 || c == 0x7f)
-                escape(c);
-            else
-                out += char(c);
-            ++i;
-            continue;
-        }
-        // UTF-8 stays readable. Bytes that are not UTF-8, and the C1 controls
-        // (U+0080..U+009F, which some terminals act on like ESC), are escaped.
-        const size_t len = c >= 0xf0 ? (c <= 0xf4 ? 4 : 0) : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-        bool valid = len && i + len <= name.size();
-        for (size_t k = 1; valid && k < len; ++k) valid = (static_cast<unsigned char>(name[i + k]) & 0xc0) == 0x80;
-        const bool c1 = valid && c == 0xc2 && static_cast<unsigned char>(name[i + 1]) < 0xa0;
-        if (!valid || c1) {
-            escape(c);
-            if (c1) escape(static_cast<unsigned char>(name[i + 1]));
-            i += c1 ? 2 : 1;
-            continue;
-        }
-        out.append(name.substr(i, len));
-        i += len;
-    }
-    return out;
-}
+std::string printable_name(std::string_view name) { return sdk::printable(name); }
 
 } // namespace af::engine

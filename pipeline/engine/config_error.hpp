@@ -36,8 +36,8 @@ std::string not_one_of(std::string_view what, std::string_view word, const std::
 // `name` (or a whole message that may hold one) for a terminal or a log:
 // control bytes (a NUL, a newline or ESC from a hostile file name), C1
 // controls and bytes that are not UTF-8 shown as \xNN, so a name cannot
-// start a line of its own or move the cursor. The one escaping function for
-// everything the engine prints.
+// start a line of its own or move the cursor. sdk::printable() under the
+// engine's name: the one escaping function for everything the tool prints.
 std::string printable_name(std::string_view name);
 
 } // namespace af::engine

@@ -1,5 +1,6 @@
 // Steps that need no plugin: copy, zip (gather).
 #include "core/content_hash.hpp"
+#include "engine/name_text.hpp"
 #include "engine/step.hpp"
 #include "engine/zip_writer.hpp"
 
@@ -28,9 +29,12 @@ std::vector<Item> run_zip(StepContext& ctx, std::vector<Item> items) {
         nlohmann::json files = nlohmann::json::array();
         auto sorted = entries;
         std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.name < b.name; });
-        for (const auto& e : sorted)
-            files.push_back({{"name", e.name}, {"size", e.data.size()}, {"xxh3_128", hash_bytes(e.data).hex()}});
-        manifest_text = nlohmann::json({{"files", files}}).dump(1) + "\n";
+        for (const auto& e : sorted) {
+            nlohmann::json f = {{"size", e.data.size()}, {"xxh3_128", hash_bytes(e.data).hex()}};
+            put_name(f, "name", e.name);
+            files.push_back(std::move(f));
+        }
+        manifest_text = json_text(nlohmann::json({{"files", files}}), 1) + "\n";
         entries.push_back(
             {manifest_name, {reinterpret_cast<const uint8_t*>(manifest_text.data()), manifest_text.size()}});
     }

@@ -1,13 +1,17 @@
 // Text for XML and HTML documents the build writes (JUnit, the HTML report):
 // the five special characters as entities, and control characters that XML
-// 1.0 does not allow (all but tab and newline) as U+FFFD.
+// 1.0 does not allow (all but tab and newline) and bytes that are not UTF-8
+// (a file name on disk need not be) as U+FFFD.
 #pragma once
+
+#include "engine/name_text.hpp"
 
 #include <string>
 
 namespace af::engine {
 
-inline std::string markup_text(const std::string& in) {
+inline std::string markup_text(const std::string& raw) {
+    const std::string in = utf8_or_replacement(raw);
     std::string out;
     out.reserve(in.size());
     for (unsigned char c : in) {

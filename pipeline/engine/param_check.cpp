@@ -1,5 +1,6 @@
 #include "engine/param_check.hpp"
 
+#include "assetforge/error.hpp"
 #include "engine/config_error.hpp"
 
 #include <algorithm>
@@ -147,6 +148,16 @@ std::string check_param_value(const ParamSpec& s, const std::string& value, std:
     case ParamType::Enum:
         if (auto c = choice_of(s, value)) return *c; // the declared spelling, so "BC7" and "bc7" are one key
         if (s.also_valid && s.also_valid(value)) return value;
+        if (s.translate) {
+            std::optional<std::string> c;
+            try {
+                c = s.translate(value);
+            } catch (const sdk::Error& e) {
+                throw std::invalid_argument("'" + printable_name(value) + "' is not a valid " + std::string(what) +
+                                            ": " + printable_name(e.what()));
+            }
+            if (c) return *c;
+        }
         not_a_choice(s, value, what);
     case ParamType::File:
     case ParamType::Dir:

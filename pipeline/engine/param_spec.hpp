@@ -27,6 +27,11 @@ struct ParamSpec {
     // DXGI format names), and how messages describe them.
     std::function<bool(const std::string&)> also_valid{};
     std::string also_valid_doc{};
+    // Enum: turns a value outside `choices` into one of them (a plugin's own
+    // format names take every name the host's one format parser knows: `bc1`
+    // for XTF's DXT1); nullopt when it does not apply, an exception with the
+    // reason when it applies and fails.
+    std::function<std::optional<std::string>(const std::string&)> translate{};
 };
 
 inline ParamSpec text_param(std::string name, std::string def, std::string doc) {

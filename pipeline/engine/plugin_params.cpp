@@ -1,6 +1,7 @@
 #include "engine/plugin_params.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "texture/format_names.hpp"
 
 #include <algorithm>
 
@@ -28,8 +29,22 @@ ParamType type_of(uint32_t t) {
     }
 }
 
-void add_options(PassThrough& out, const af_param* const* list, uint32_t count) {
-    auto specs = param_specs(list, count);
+// A `format` choice list of format names (XTF/VTF's DXT1, BGRA8888, …, and
+// auto): its values may be typed as any name the host's format parser takes.
+bool lists_formats(const ParamSpec& s) {
+    if (s.name != "format" || s.type != ParamType::Enum) return false;
+    int names = 0;
+    for (const auto& c : s.choices) {
+        if (texture::parse_format_name(c, false))
+            ++names;
+        else if (c != "auto")
+            return false;
+    }
+    return names > 0;
+}
+
+void add_options(PassThrough& out, const af_param* const* list, uint32_t count, std::string_view owner) {
+    auto specs = param_specs(list, count, owner);
     if (!specs)
         out.any = true;
     else
@@ -38,7 +53,7 @@ void add_options(PassThrough& out, const af_param* const* list, uint32_t count) 
 
 } // namespace
 
-std::optional<std::vector<ParamSpec>> param_specs(const af_param* const* list, uint32_t count) {
+std::optional<std::vector<ParamSpec>> param_specs(const af_param* const* list, uint32_t count, std::string_view owner) {
     if (!list) return std::nullopt;
     std::vector<ParamSpec> out;
     for (uint32_t i = 0; i < count; ++i) {
@@ -58,6 +73,12 @@ std::optional<std::vector<ParamSpec>> param_specs(const af_param* const* list, u
         s.ignore_case = (p.flags & AF_PARAM_IGNORE_CASE) != 0;
         s.required = (p.flags & AF_PARAM_REQUIRED) != 0;
         s.doc = p.doc ? p.doc : "";
+        if (lists_formats(s))
+            s.translate = [choices = s.choices,
+                           who = std::string(owner)](const std::string& v) -> std::optional<std::string> {
+                if (!texture::parse_format_name(v, false)) return std::nullopt; // not a name: the usual hints
+                return texture::format_among(v, choices, who);
+            };
         out.push_back(std::move(s));
     }
     return out;
@@ -74,7 +95,7 @@ PassThrough container_read_options(const host::PluginRegistry& reg) {
     PassThrough out;
     for (const auto& p : reg.plugins())
         for (const auto& c : p->containers)
-            if (c.caps & AF_CAN_READ) add_options(out, c.read_options, c.read_option_count);
+            if (c.caps & AF_CAN_READ) add_options(out, c.read_options, c.read_option_count, c.name);
     return out;
 }
 
@@ -83,7 +104,7 @@ PassThrough container_write_options(const host::PluginRegistry& reg, const std::
     for (const auto& p : reg.plugins())
         for (const auto& c : p->containers)
             if ((c.caps & AF_CAN_WRITE) && (container.empty() || container == c.name))
-                add_options(out, c.write_options, c.write_option_count);
+                add_options(out, c.write_options, c.write_option_count, c.name);
     return out;
 }
 
@@ -91,7 +112,7 @@ PassThrough codec_encode_options(const host::PluginRegistry& reg, const af_codec
     PassThrough out;
     for (const auto& p : reg.plugins())
         for (const auto& c : p->codecs)
-            if ((!codec || codec == &c) && c.encode) add_options(out, c.encode_options, c.encode_option_count);
+            if ((!codec || codec == &c) && c.encode) add_options(out, c.encode_options, c.encode_option_count, c.name);
     return out;
 }
 

@@ -14,7 +14,8 @@
 namespace af::engine {
 
 // nullopt when `list` is NULL: the plugin declares nothing.
-std::optional<std::vector<ParamSpec>> param_specs(const af_param* const* list, uint32_t count);
+std::optional<std::vector<ParamSpec>> param_specs(const af_param* const* list, uint32_t count,
+                                                  std::string_view owner = "the plugin");
 std::optional<std::vector<std::string>> meta_key_list(const char* const* list);
 
 // The read options of every container that reads.

@@ -85,7 +85,7 @@ StepDef plugin_stage_step(const af_stage& st, const host::LoadedPlugin& plugin) 
     d.kind = st.kind == AF_STAGE_GATHER ? StepKind::Gather : StepKind::Map;
     // Typed declarations (API 1.2), else the names alone (any value), else
     // nothing declared: any parameter, as plugins built before 1.2 expect.
-    if (auto typed = param_specs(st.param_decls, st.param_decl_count)) {
+    if (auto typed = param_specs(st.param_decls, st.param_decl_count, st.name)) {
         d.params = std::move(*typed);
     } else if (st.params) {
         for (const char* const* p = st.params; *p; ++p) d.params.push_back(text_param(*p, "", ""));

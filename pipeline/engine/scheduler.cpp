@@ -1,5 +1,7 @@
 #include "engine/scheduler.hpp"
 
+#include "assetforge/user_text.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -77,7 +79,7 @@ void Scheduler::advance_locked(JobRun& j) {
             r.input = "*";
             r.status = ActionStatus::Failed;
             r.failed_step = "inputs";
-            r.error = e.what();
+            r.error = sdk::describe(e);
             status_.add(std::move(r));
             if (opt_.fail_fast) stop_ = true;
         }

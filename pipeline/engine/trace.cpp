@@ -1,6 +1,7 @@
 #include "engine/trace.hpp"
 
 #include "core/atomic_file.hpp"
+#include "engine/name_text.hpp"
 
 #include <nlohmann/json.hpp>
 #include <tbb/task_arena.h>
@@ -39,7 +40,8 @@ void TraceLog::write(const std::filesystem::path& file) const {
                               {"tid", tid},
                               {"args", {{"name", "worker " + std::to_string(tid)}}}});
         for (const auto& e : events_) {
-            nlohmann::json args = {{"input", e.input}};
+            nlohmann::json args = nlohmann::json::object();
+            put_name(args, "input", e.input);
             if (e.bytes >= 0) args["bytes"] = e.bytes;
             events.push_back({{"name", e.name},
                               {"cat", e.cat},
@@ -52,7 +54,7 @@ void TraceLog::write(const std::filesystem::path& file) const {
         }
     }
     nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
-    write_file_atomic(file, doc.dump(1));
+    write_file_atomic(file, json_text(doc, 1));
 }
 
 } // namespace af::engine

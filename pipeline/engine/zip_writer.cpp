@@ -1,6 +1,7 @@
 #include "engine/zip_writer.hpp"
 
 #include "engine/config_error.hpp"
+#include "engine/name_text.hpp"
 
 #include <zip.h>
 
@@ -71,7 +72,8 @@ std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, i
             zip_discard(za);
             zip_fail("cannot add " + e.name, zip_get_error(za));
         }
-        zip_int64_t idx = zip_file_add(za, e.name.c_str(), s, ZIP_FL_ENC_UTF_8);
+        // A name that is not UTF-8 is stored as its bytes, without the UTF-8 flag (which would make it invalid).
+        zip_int64_t idx = zip_file_add(za, e.name.c_str(), s, is_utf8(e.name) ? ZIP_FL_ENC_UTF_8 : ZIP_FL_ENC_RAW);
         if (idx < 0) {
             zip_source_free(s);
             std::string msg = zip_strerror(za);

@@ -1,6 +1,7 @@
 #include "host/texture_io.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/user_text.hpp"
 #include "assetforge/write_texture.hpp"
 #include "core/atomic_file.hpp"
 #include "core/mapped_file.hpp"
@@ -29,7 +30,9 @@ std::string located(const std::string& name, uint64_t offset, const std::string&
 }
 
 [[noreturn]] void rethrow_named(const std::string& name, af_status st, const af_error& e) {
-    throw sdk::Error(st, located(name, e.offset, e.message), e.offset);
+    // A plugin's internal error may be a library's text (`map::at`): worded for users, after the file's name.
+    const std::string msg = st == AF_ERR_INTERNAL ? sdk::describe_text(e.message) : std::string(e.message);
+    throw sdk::Error(st, located(name, e.offset, msg), e.offset);
 }
 
 // Takes ownership of a texture the plugin allocated with af_host.alloc.
@@ -63,7 +66,7 @@ struct FileSink {
             s->file->write(data, size);
             return AF_OK;
         } catch (const std::exception& e) {
-            s->error = e.what();
+            s->error = sdk::describe(e);
             return AF_ERR_IO;
         }
     }

@@ -4,6 +4,7 @@
 #include "assetforge/plugin.hpp"
 
 #include <cctype>
+#include <cmath>
 
 namespace af::texture {
 namespace {
@@ -112,6 +113,65 @@ std::string format_name_help() {
     std::string s = "use auto, match, ";
     for (const auto& a : kShort) s += std::string(a.name) + ", ";
     return s + "a VTF name such as BGRA8888 or DXT1_ONEBITALPHA, or a format-table name such as BC7_UNORM_SRGB";
+}
+
+namespace {
+
+// Stored channels (R, G, B, A) of a format: what "nearest" compares first.
+int channel_count(const FormatInfo& f) {
+    if (f.layout == Layout::Plain) {
+        int n = 0;
+        for (const auto& c : f.ch) n += c.bits ? 1 : 0;
+        return n;
+    }
+    if (f.compressed()) {
+        const uint32_t id = with_srgb(f.id, false);
+        if (id == FMT_BC4_UNORM || id == FMT_BC4_SNORM) return 1;
+        if (id == FMT_BC5_UNORM || id == FMT_BC5_SNORM) return 2;
+        if (f.flags & fmtflag::hdr) return 3;
+    }
+    return 4;
+}
+
+// How far storing `want` as `have` is from storing it as itself: range (HDR,
+// signed) first, then alpha, channels, compression, size.
+double distance(const FormatInfo& want, const FormatInfo& have) {
+    double d = 0;
+    if (bool(want.flags & fmtflag::hdr) != bool(have.flags & fmtflag::hdr)) d += 100;
+    if (want.is_signed() != have.is_signed()) d += 40;
+    if (want.has_alpha() != have.has_alpha()) d += 20;
+    d += 5.0 * std::abs(channel_count(want) - channel_count(have));
+    if (want.compressed() != have.compressed()) d += 10;
+    const auto bytes = [](const FormatInfo& f) { return double(f.block_bytes) / (f.block_w * f.block_h); };
+    // BC2's alpha is 4-bit steps; every other alpha-carrying block format interpolates (BC7 → BC3, not BC2).
+    const bool bc2 = with_srgb(have.id, false) == FMT_BC2_UNORM, want_bc2 = with_srgb(want.id, false) == FMT_BC2_UNORM;
+    if (bc2 && !want_bc2) d += 0.5;
+    return d + std::abs(bytes(want) - bytes(have));
+}
+
+} // namespace
+
+std::string format_among(std::string_view name, const std::vector<std::string>& choices, std::string_view owner) {
+    for (const auto& c : choices)
+        if (iequal(c, name)) return c;
+    const uint32_t want = with_srgb(format_from_name(name, false), false);
+    for (const auto& c : choices)
+        if (auto f = parse_format_name(c, false); f && with_srgb(*f, false) == want) return c;
+    const FormatInfo* wi = format_info(want);
+    std::string nearest;
+    double best = 1e300;
+    for (const auto& c : choices) {
+        auto f = parse_format_name(c, false);
+        const FormatInfo* ci = f ? format_info(*f) : nullptr;
+        if (!wi || !ci) continue;
+        if (double d = distance(*wi, *ci); d < best) best = d, nearest = c;
+    }
+    std::string msg = std::string(owner) + " has no format that stores " + std::string(name);
+    if (wi) msg += " (" + std::string(wi->name) + ")";
+    if (!nearest.empty()) msg += "; the nearest it has is " + nearest;
+    std::string all;
+    for (const auto& c : choices) all += (all.empty() ? "" : ", ") + c;
+    sdk::usage(msg + " (its formats: " + all + ")");
 }
 
 } // namespace af::texture

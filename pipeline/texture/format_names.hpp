@@ -26,4 +26,12 @@ std::vector<std::string> short_format_names();
 // One line for error messages and --help: what may be typed.
 std::string format_name_help();
 
+// `name` (any name parse_format_name takes) as one of a container's own
+// format names, `choices` (XTF/VTF's DXT1, BGRA8888, …): a choice spelt the
+// same in any case, else the first choice that stores the same format (`bc1`
+// → DXT1, `rgba8` → RGBA8888). A name no choice stores is a usage error that
+// names the nearest choice (`bc7` → DXT5); an unknown name lists what may be
+// typed. `owner` names the container in messages.
+std::string format_among(std::string_view name, const std::vector<std::string>& choices, std::string_view owner);
+
 } // namespace af::texture

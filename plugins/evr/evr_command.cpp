@@ -9,6 +9,7 @@
 #include "verify_against.hpp"
 
 #include "assetforge/error.hpp"
+#include "assetforge/user_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -346,27 +347,25 @@ int run_evr_command(const CommandIo& io, const std::vector<std::string>& argv) {
     }
     for (const auto& s : kSubs) {
         if (argv[0] != s.name) continue;
+        // The operation and the set it concerns come first: a library's text
+        // alone (`map::at`) would not say which file or entry is at fault.
+        std::string context = std::string("evr ") + s.name;
+        for (size_t i = 1; i < argv.size() && i < 3 && argv[i].rfind("--", 0) != 0; ++i) context += " " + argv[i];
         try {
             return s.fn(io, std::vector<std::string>(argv.begin() + 1, argv.end()));
         } catch (const sdk::Error& e) {
             if (e.status() == AF_ERR_USAGE) {
-                io.err << "evr " << s.name << ": " << e.what() << '\n';
+                io.err << "evr " << s.name << ": " << sdk::printable(e.what()) << '\n';
                 return 2;
             }
-            io.err << "error: " << e.what() << '\n';
-            return 1;
-        } catch (const std::bad_alloc&) {
-            io.err << "error: out of memory\n";
+            io.err << "error: " << sdk::error_line(e.status() == AF_ERR_INTERNAL ? context : "", e) << '\n';
             return 1;
         } catch (const std::exception& e) {
-            // Never the library's text alone: say which command on which set met it.
-            std::string args;
-            for (size_t i = 1; i < argv.size(); ++i) args += ' ' + argv[i];
-            io.err << "error: evr " << s.name << args << ": unexpected failure (" << e.what() << ")\n";
+            io.err << "error: " << sdk::error_line(context, e) << '\n';
             return 1;
         }
     }
-    io.err << "evr: unknown subcommand '" << argv[0] << "'\n";
+    io.err << "evr: unknown subcommand '" << sdk::printable(argv[0]) << "'\n";
     usage_text(io.err);
     return 2;
 }

@@ -8,6 +8,7 @@
 #include "pages_file.hpp"
 
 #include "assetforge/atomic_file.hpp"
+#include "assetforge/user_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -139,7 +140,8 @@ int cmd_cover(const CommandIo& io, const std::vector<std::string>& argv) {
     const BitOrder order = bit_order(a);
     auto [f, p] = locate(a);
     if (!p.has_sub || !p.sub.has_cover()) {
-        io.err << format("%s: page %s has no cover mask (flag 0x8 clear)\n", a.pos[0].c_str(), stem(p).c_str());
+        io.err << format("%s: page %s has no cover mask (flag 0x8 clear)\n", sdk::printable(a.pos[0]).c_str(),
+                         stem(p).c_str());
         return 1;
     }
     const PayloadLayout l = payload_layout(p.sub);

@@ -6,6 +6,7 @@
 #include "pages_file.hpp"
 
 #include "assetforge/atomic_file.hpp"
+#include "assetforge/user_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -39,7 +40,7 @@ template <class F> std::vector<FileResult> per_file(const CommandIo& io, const s
             } catch (const std::exception& x) {
                 out[i].ok = false;
                 out[i].text = file_error(files[i], x);
-                out[i].j = {{"file", files[i]}, {"ok", false}, {"error", x.what()}};
+                out[i].j = {{"file", files[i]}, {"ok", false}, {"error", sdk::describe(x)}};
                 if (auto* se = dynamic_cast<const sdk::Error*>(&x); se && se->offset() != AF_NO_OFFSET)
                     out[i].j["offset"] = se->offset();
             }
@@ -72,7 +73,7 @@ PageKey page_key(const CommandArgs& a, size_t first) {
 } // namespace
 
 std::string file_error(const std::string& file, const std::exception& e) {
-    std::string s = file + ": " + e.what();
+    std::string s = sdk::printable(file) + ": " + sdk::printable(sdk::describe(e));
     if (auto* se = dynamic_cast<const sdk::Error*>(&e); se && se->offset() != AF_NO_OFFSET)
         s += format(" (offset %llu)", ull(se->offset()));
     return s;
@@ -182,7 +183,8 @@ int cmd_page(const CommandIo& io, const std::vector<std::string>& argv) {
     const PageKey k = page_key(a, 1);
     auto p = f.find(k);
     if (!p) {
-        io.err << format("%s: page level %u (%u, %u) is not in the file\n", a.pos[0].c_str(), k.level, k.x, k.y);
+        io.err << format("%s: page level %u (%u, %u) is not in the file\n", sdk::printable(a.pos[0]).c_str(), k.level,
+                         k.x, k.y);
         return 1;
     }
     json j = page_json(f, *p, true);

@@ -1,6 +1,7 @@
 #include "pages_command.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/user_text.hpp"
 
 #include <map>
 
@@ -69,17 +70,17 @@ int run_pages_command(const CommandIo& io, const std::vector<std::string>& argv)
             return v.first(io, rest);
         } catch (const sdk::Error& e) {
             if (e.status() == AF_ERR_USAGE) {
-                io.err << "pages " << name << ": " << e.what() << '\n';
+                io.err << "pages " << name << ": " << sdk::printable(e.what()) << '\n';
                 return 2;
             }
             io.err << "pages " << name << ": " << file_error(rest.empty() ? "" : rest[0], e) << '\n';
             return 1;
         } catch (const std::exception& e) {
-            io.err << "pages " << name << ": " << e.what() << '\n';
+            io.err << "pages " << name << ": " << sdk::error_line(rest.empty() ? "" : rest[0], e) << '\n';
             return 1;
         }
     }
-    io.err << "pages: unknown subcommand '" << argv[0] << "'\n";
+    io.err << "pages: unknown subcommand '" << sdk::printable(argv[0]) << "'\n";
     usage_text(io.err);
     return 2;
 }

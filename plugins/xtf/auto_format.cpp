@@ -47,6 +47,10 @@ AutoFormat auto_xtf_format(const af_host* host, const Texture& t) {
     default:
         break;
     }
+    return auto_by_content(host, t);
+}
+
+AutoFormat auto_by_content(const af_host* host, const Texture& t) {
     const FormatInfo* fi = format_info(t.desc.format);
     if (fi && (fi->flags & fmtflag::hdr)) // DXT would clamp to 0..1
         return {VTF_RGBA16161616F, false, "float data"};

@@ -26,4 +26,8 @@ struct AutoFormat {
 // encode it: silently writing something else would hide a missing plugin.
 AutoFormat auto_xtf_format(const af_host* host, const Texture& t);
 
+// The choice by content alone (float data, then alpha), whatever the input's
+// format: for VTF, which cannot keep P8.
+AutoFormat auto_by_content(const af_host* host, const Texture& t);
+
 } // namespace af::xtf

@@ -1,6 +1,7 @@
 // VTF 7.2 writer and the VTF ⇄ XTF conversions of spec §13.
 #include "vtf_file.hpp"
 
+#include "auto_format.hpp"
 #include "reflectivity.hpp"
 #include "resampling.hpp"
 #include "surface_codec.hpp"
@@ -132,9 +133,19 @@ std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const Vtf
         usage(format("VTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
     if (d.width > 65535 || d.height > 65535 || d.depth > 65535 || d.layers > 65535)
         usage("VTF extents and frame counts are 16-bit");
-    int32_t vf =
-        opt.format ? *opt.format : int32_t(auto_vtf_format(d.format == FMT_P8 ? FMT_B8G8R8A8_UNORM : d.format));
+    int32_t vf = 0;
     bool one_bit = false;
+    if (opt.format) {
+        vf = *opt.format;
+    } else if (in.meta.count("vtf_format") || in.meta.count("xtf_format")) {
+        // A texture read from a VTF or an XTF keeps its format (a re-save must not re-encode).
+        vf = int32_t(auto_vtf_format(d.format == FMT_P8 ? FMT_B8G8R8A8_UNORM : d.format));
+    } else {
+        // Anything else is chosen as for XTF: DXT by the alpha it holds, float kept as float.
+        const AutoFormat a = d.format == FMT_P8 ? auto_by_content(host, in) : auto_xtf_format(host, in);
+        vf = a.vtf_format;
+        one_bit = a.one_bit_alpha;
+    }
     if (vf == VTF_DXT1_ONEBITALPHA) {
         vf = VTF_DXT1;
         one_bit = true;
@@ -244,6 +255,7 @@ std::vector<uint8_t> xtf_to_vtf(const af_host* host, const XtfFile& xtf, VtfWrit
         if (!opt.format) opt.format = VTF_BGRA8888;
         return write_vtf(host, expand_palette(xtf.image), opt);
     }
+    if (!opt.format) opt.format = h.image_format; // a conversion keeps the XTF's format (spec §13)
     return write_vtf(host, xtf.image, opt);
 }
 

@@ -53,3 +53,31 @@ TEST_CASE("the format table knows sRGB twins, signedness and float decoding") {
     CHECK_FALSE(af::format_info(af::FMT_BC1_UNORM)->decodes_to_float());
     CHECK_FALSE(af::format_info(af::FMT_B5G6R5_UNORM)->decodes_to_float());
 }
+
+TEST_CASE("format_among maps any parsed name to a container's own name, or names the nearest it has") {
+    using af::texture::format_among;
+    const std::vector<std::string> vtf = {
+        "auto", "RGBA8888", "ABGR8888", "RGB888",   "BGR888",           "I8",   "IA88",         "A8", "BGRA8888",
+        "DXT1", "DXT3",     "DXT5",     "BGRX8888", "DXT1_ONEBITALPHA", "UV88", "RGBA16161616F"};
+    CHECK(format_among("bc1", vtf, "xtf") == "DXT1");
+    CHECK(format_among("DXT1", vtf, "xtf") == "DXT1");
+    CHECK(format_among("dxt1_onebitalpha", vtf, "xtf") == "DXT1_ONEBITALPHA"); // spelt as a choice: kept
+    CHECK(format_among("BC1_UNORM_SRGB", vtf, "xtf") == "DXT1");
+    CHECK(format_among("bc3", vtf, "xtf") == "DXT5");
+    CHECK(format_among("rgba8", vtf, "xtf") == "RGBA8888");
+    CHECK(format_among("bgra8", vtf, "xtf") == "BGRA8888");
+    CHECK(format_among("auto", vtf, "xtf") == "auto");
+    auto refused = [&](const char* name) {
+        try {
+            format_among(name, vtf, "xtf");
+        } catch (const af::sdk::Error& e) {
+            CHECK(e.status() == AF_ERR_USAGE);
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK_THAT(refused("bc7"), Catch::Contains("nearest it has is DXT5"));
+    CHECK_THAT(refused("bc6h"), Catch::Contains("nearest it has is RGBA16161616F"));
+    CHECK_THAT(refused("r8"), Catch::Contains("nearest it has is I8"));
+    CHECK_THAT(refused("nosuch"), Catch::Contains("unknown format 'nosuch'"));
+}
