@@ -45,7 +45,7 @@ def one_case(af, rnd, work):
                   slack_every=rnd.choice([0, 0, 1, 2, 5]), scale=rnd.choice([1, 2, 4, 8]),
                   order=rnd.choice(["bfs", "dfs"]), compression=rnd.choice([5, 6]))
     src = os.path.join(work, "in.pages")
-    cmd = [sys.executable, os.path.join(HERE, "make_pages.py"), src, "--levels", str(params["levels"]),
+    cmd = [sys.executable, os.path.join(HERE, "..", "..", "..", "..", "tests", "tools", "make_pages.py"), src, "--levels", str(params["levels"]),
            "--seed", str(params["seed"]), "--occupancy", str(params["occupancy"]),
            "--slack-every", str(params["slack_every"]), "--scale", str(params["scale"]),
            "--order", params["order"], "--compression", str(params["compression"])]
