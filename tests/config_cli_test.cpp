@@ -104,7 +104,7 @@ TEST_CASE("${env:NAME} is exit 2 unless --allow-env or ASSETFORGE_ALLOW_ENV name
     const std::string cd = "cd '" + t.path().string() + "' && AF_TEST_CI_TOKEN=hunter2 ";
     Run refused = af::test::run_shell(cd + AF_EXE + " status");
     check_load_error(
-        refused, {"pipeline.yaml:6:13:", "'AF_TEST_CI_TOKEN', which is not allowed", "--allow-env AF_TEST_CI_TOKEN"});
+        refused, {"pipeline.yaml:5:13:", "'AF_TEST_CI_TOKEN', which is not allowed", "--allow-env AF_TEST_CI_TOKEN"});
     CHECK(refused.out.find("hunter2") == std::string::npos);
     for (const std::string& how : {std::string(AF_EXE) + " status --allow-env AF_TEST_CI_TOKEN",
                                    "ASSETFORGE_ALLOW_ENV=OTHER,AF_TEST_CI_TOKEN " + std::string(AF_EXE) + " status"}) {
