@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <new>
 #include <optional>
+#include <stdexcept>
 
 namespace af::cli {
 namespace {
@@ -193,7 +194,14 @@ void check_memory(const host::PluginRegistry& reg, const ConvertArgs& a, uint64_
         if (a.mips != false) add("mips");
         add("encode", {{"format", a.format}});
     }
-    engine::action_memory_within(job, {{a.in.string(), a.in.string()}}, budget);
+    try {
+        engine::action_memory_within(job, {{a.in.string(), a.in.string()}}, budget);
+    } catch (const std::runtime_error& e) {
+        std::string why = e.what();
+        if (auto at = why.find("this action needs"); at != std::string::npos)
+            why.replace(at, 17, "converting it needs");
+        throw std::runtime_error(why);
+    }
 }
 
 // Parses the options into `a`; a message for a usage error, "" when fine.
