@@ -96,6 +96,24 @@ TEST_CASE("an unknown output placeholder is exit 2 at load", "[config][template]
                      {"'levl' is not a valid output placeholder", "compression_name", "(did you mean 'level'?)"});
 }
 
+TEST_CASE("${env:NAME} is exit 2 unless --allow-env or ASSETFORGE_ALLOW_ENV names it", "[config][env][e2e]") {
+    TempDir t;
+    t.write("src/a.png", "not read by status");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  j:\n    inputs: \"src/*.png\"\n    output: "
+                             "\"out/${env:AF_TEST_CI_TOKEN:-x}/{stem}.png\"\n");
+    const std::string cd = "cd '" + t.path().string() + "' && AF_TEST_CI_TOKEN=hunter2 ";
+    Run refused = af::test::run_shell(cd + AF_EXE + " status");
+    check_load_error(
+        refused, {"pipeline.yaml:5:13:", "'AF_TEST_CI_TOKEN', which is not allowed", "--allow-env AF_TEST_CI_TOKEN"});
+    CHECK(refused.out.find("hunter2") == std::string::npos);
+    for (const std::string& how : {std::string(AF_EXE) + " status --allow-env AF_TEST_CI_TOKEN",
+                                   "ASSETFORGE_ALLOW_ENV=OTHER,AF_TEST_CI_TOKEN " + std::string(AF_EXE) + " status"}) {
+        Run ok = af::test::run_shell(cd + how);
+        INFO(how << "\n" << ok.out);
+        CHECK(ok.code == 0);
+    }
+}
+
 TEST_CASE("a key given twice is exit 2 at load", "[config][duplicate][e2e]") {
     check_load_error(status_of("assetforge: 1\njobs:\n  j:\n    inputs: \"*.png\"\n    output: \"a/{stem}.png\"\n"
                                "    output: \"b/{stem}.png\"\n"),

@@ -124,3 +124,24 @@ TEST_CASE("build: an image whose estimate exceeds the whole budget fails instead
     CHECK(ok.code == 0);
     CHECK(fs::exists(t / "out/big.dds"));
 }
+
+TEST_CASE("convert: --memory-budget refuses an input whose estimate is larger, up front and by name",
+          "[convert][memory]") {
+    TempDir t("af-memory-test");
+    t.copy(kData / "hostile" / "png_20000x20000_rgba16.png", "huge.png");
+    auto r = run_cli_measured({"convert", "huge.png", "out.dds", "--memory-budget", "512"}, t.path());
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("huge.png (20000x20000 16-bit RGBA PNG)"));
+    CHECK_THAT(r.out, Catch::Contains("more than the whole memory budget of 512 MiB; raise --memory-budget"));
+    CHECK(r.out.find("bad_alloc") == std::string::npos);
+    CHECK_FALSE(fs::exists(t / "out.dds"));
+    CHECK(r.peak_rss_kib < 64 * 1024); // refused before anything large was read
+    // A legitimate image within the budget converts, and one over a small budget is refused.
+    make_large(t, "big.png", "2048x2048");
+    CHECK(run_cli("convert big.png big.dds --format bc1 --quality fast", t.path()).code == 0);
+    auto small = run_cli("convert big.png big2.dds --format bc1 --memory-budget 64", t.path());
+    CHECK(small.code == 1);
+    CHECK_THAT(small.out, Catch::Contains("raise --memory-budget"));
+    CHECK(run_cli("convert big.png big3.png --memory-budget 0", t.path()).code == 2);
+}

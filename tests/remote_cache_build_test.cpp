@@ -143,6 +143,38 @@ TEST_CASE("remote cache: the URL may come from the environment or the pipeline f
     CHECK(bad.out.find("secret") == std::string::npos);
 }
 
+TEST_CASE("remote cache: the CI's credentials go only to a URL the CI gave, never to the pipeline file's") {
+    af::test::NginxServer cache;
+    auto bearer_sent = [&] {
+        for (const auto& line : cache.access_log())
+            if (line.find("Bearer") != std::string::npos) return true;
+        return false;
+    };
+    TempDir a;
+    checkout(a);
+    // A contributed change points the pipeline at a server of its own (here: the test's, which logs headers).
+    a.write("pipeline.yaml", std::string("remote_cache: ") + cache.url() + "\n" + kPipeline);
+    const std::string env = "ASSETFORGE_REMOTE_CACHE_TOKEN=ci-secret-token ";
+    auto r = af::test::run_shell("cd '" + a.path().string() + "' && " + env + AF_EXE + " build pipeline.yaml");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(count(r.out, "warning: remote cache") == 1);
+    CHECK_THAT(r.out, Catch::Contains("credentials in the environment are not sent"));
+    CHECK(r.out.find("ci-secret-token") == std::string::npos);
+    CHECK(files_in(cache.cache_dir() / "ac").size() == 5); // the cache itself still works, without credentials
+    CHECK_FALSE(bearer_sent());
+    // The same URL from the CI's own environment, or with its host listed as trusted, gets them.
+    TempDir b;
+    checkout(b);
+    b.write("pipeline.yaml", std::string("remote_cache: ") + cache.url() + "\n" + kPipeline);
+    auto t = af::test::run_shell("cd '" + b.path().string() + "' && " + env +
+                                 "ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS=127.0.0.1 " + AF_EXE + " build pipeline.yaml");
+    INFO(t.out);
+    CHECK(t.code == 0);
+    CHECK(t.out.find("warning") == std::string::npos);
+    CHECK(bearer_sent());
+}
+
 TEST_CASE("remote cache: a cache that is down or failing is a warning, once, and the build goes on locally") {
     af::test::NginxServer cache;
     for (const std::string& url : {std::string("http://127.0.0.1:1"), cache.url() + "/err500"}) {
@@ -204,6 +236,155 @@ TEST_CASE("remote cache: garbage, truncated, wrong or hostile entries are never 
     hostile.files.push_back({"pipeline.yaml", {digest, int64_t(blob.size())}});
     for (const auto& f : ac) std::ofstream(f, std::ios::binary) << af::remote::encode_action_result(hostile);
     try_build("entries naming files that are not the job's outputs");
+}
+
+namespace {
+
+// Every ac/ entry of the cache, decoded, by file.
+std::map<fs::path, af::remote::CacheEntry> entries_of(const af::test::NginxServer& cache) {
+    std::map<fs::path, af::remote::CacheEntry> m;
+    for (const auto& f : files_in(cache.cache_dir() / "ac")) {
+        std::string why;
+        auto e = af::remote::decode_action_result(slurp(f), &why);
+        REQUIRE(e);
+        m[f] = *e;
+    }
+    return m;
+}
+
+// An entry naming `paths`, each with a blob that exists and matches its digest.
+af::remote::CacheEntry planted_entry(const af::test::NginxServer& cache, const std::vector<std::string>& paths) {
+    const std::string blob = "planted by the cache";
+    const std::string digest =
+        af::remote::sha256_hex(std::span(reinterpret_cast<const uint8_t*>(blob.data()), blob.size()));
+    cache.write_file("cas/" + digest, blob);
+    af::remote::CacheEntry e;
+    for (const auto& p : paths) e.files.push_back({p, {digest, int64_t(blob.size())}});
+    return e;
+}
+
+const char* kRunTimeNames = R"(assetforge: 1
+jobs:
+  mips:
+    inputs: "src/*.png"
+    steps: [ { mips: { filter: box } }, { extract: { what: mips } }, decode ]
+    output: "out/{stem}_{mip}.png"
+)";
+
+} // namespace
+
+TEST_CASE("remote cache: an entry naming anything but its action's outputs is a miss, built locally, one warning") {
+    af::test::NginxServer cache;
+    Reference ref(cache, "--state-dir out/.assetforge");
+    const auto expected = outputs(ref.dir);
+    const auto saved = entries_of(cache);
+    REQUIRE(saved.size() == 5);
+    auto plant_everywhere = [&](const af::remote::CacheEntry& e) {
+        for (const auto& [f, _] : saved) std::ofstream(f, std::ios::binary) << af::remote::encode_action_result(e);
+    };
+    auto build = [&](const std::string& what, const std::string& summary) {
+        INFO(what);
+        TempDir b;
+        checkout(b);
+        auto r = run_in(b.path(), "build pipeline.yaml --state-dir out/.assetforge --overwrite-edited --remote-cache " +
+                                      cache.url() + " --remote-upload=false");
+        INFO(r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Catch::Contains(summary));
+        CHECK(count(r.out, "warning: remote cache") == 1);
+        CHECK(outputs(b) == expected);
+        CHECK_FALSE(fs::exists(b / "out/evil.txt"));
+        CHECK_FALSE(fs::exists(b / "out/.af-tmp-0123456789abcdef.dds"));
+        CHECK(slurp(b / "out/.assetforge/state.db").find("planted by the cache") == std::string::npos);
+    };
+    plant_everywhere(planted_entry(cache, {"out/evil.txt"}));
+    build("a file below the output folder that no template names", "5 built, 0 from cache");
+    plant_everywhere(planted_entry(cache, {"out/.af-tmp-0123456789abcdef.dds"}));
+    build("a temporary's name", "5 built, 0 from cache");
+    plant_everywhere(planted_entry(cache, {"out/.assetforge/state.db"}));
+    build("the build state (with --overwrite-edited)", "5 built, 0 from cache");
+    // The real output and one more.
+    for (const auto& [f, e] : saved) {
+        auto more = e;
+        more.files.push_back(planted_entry(cache, {"out/evil.txt"}).files[0]);
+        std::ofstream(f, std::ios::binary) << af::remote::encode_action_result(more);
+    }
+    build("an action's outputs and a file besides", "5 built, 0 from cache");
+    // Another action's output, with its true bytes: that action's own entry still hits.
+    for (const auto& [f, e] : saved)
+        if (e.files.size() == 1 && e.files[0].path == "out/d_rock_128.dds") plant_everywhere(e);
+    build("another action's output", "4 built, 1 from cache");
+}
+
+TEST_CASE("remote cache: outputs named at run time are taken only where the template puts this action's") {
+    af::test::NginxServer cache;
+    TempDir a;
+    checkout(a);
+    a.write("pipeline.yaml", kRunTimeNames);
+    REQUIRE(run_in(a.path(), "build pipeline.yaml --remote-cache " + cache.url()).code == 0);
+    const auto expected = outputs(a);
+    const auto saved = entries_of(cache);
+    REQUIRE(saved.size() == 4);
+    auto build = [&](const std::string& what, const std::string& summary, size_t warnings) {
+        INFO(what);
+        TempDir b;
+        checkout(b);
+        b.write("pipeline.yaml", kRunTimeNames);
+        auto r = run_in(b.path(), "build pipeline.yaml --remote-cache " + cache.url() + " --remote-upload=false");
+        INFO(r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Catch::Contains(summary));
+        CHECK(count(r.out, "warning: remote cache") == warnings);
+        CHECK(outputs(b) == expected);
+        CHECK_FALSE(fs::exists(b / "out/evil.txt"));
+    };
+    build("the entries as uploaded", "0 built, 4 from cache", 0);
+    for (const auto& [f, _] : saved)
+        std::ofstream(f, std::ios::binary)
+            << af::remote::encode_action_result(planted_entry(cache, {"out/a_palm_128_0.png", "out/evil.txt"}));
+    build("a path the template cannot produce", "4 built, 0 from cache", 1);
+    for (const auto& [f, e] : saved)
+        if (std::any_of(e.files.begin(), e.files.end(), [](auto& x) { return x.path == "out/d_rock_128_0.png"; }))
+            for (const auto& [g, _] : saved) std::ofstream(g, std::ios::binary) << af::remote::encode_action_result(e);
+    build("another action's outputs, with their true bytes", "3 built, 1 from cache", 1);
+}
+
+TEST_CASE("remote cache: a blob far over the memory budget streams through a file, one copy at most in memory") {
+    af::test::NginxServer cache;
+    constexpr size_t kBlob = size_t(256) << 20;
+    const char* pipeline = "assetforge: 1\njobs:\n  big:\n    inputs: \"src/*.bin\"\n    steps: [ copy ]\n"
+                           "    output: \"out/{name}\"\n";
+    auto checkout_big = [&](const TempDir& t) {
+        t.write("pipeline.yaml", pipeline);
+        fs::create_directories(t / "src");
+        std::ofstream f(t / "src/big.bin", std::ios::binary);
+        std::vector<uint64_t> chunk(1 << 17);
+        uint64_t x = 0x9e3779b97f4a7c15ull;
+        for (size_t done = 0; done < kBlob; done += chunk.size() * 8) {
+            for (auto& w : chunk) w = (x = x * 6364136223846793005ull + 1442695040888963407ull);
+            f.write(reinterpret_cast<const char*>(chunk.data()), std::streamsize(chunk.size() * 8));
+        }
+    };
+    TempDir a;
+    checkout_big(a);
+    REQUIRE(run_in(a.path(), "build pipeline.yaml --remote-cache " + cache.url()).code == 0);
+    TempDir b;
+    checkout_big(b);
+    auto r = af::test::run_cli_measured(
+        {"build", "pipeline.yaml", "--memory-budget", "64", "--remote-cache", cache.url()}, b.path());
+    INFO(r.out);
+    INFO("peak RSS " << r.peak_rss_kib / 1024 << " MiB for a " << (kBlob >> 20) << " MiB blob");
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("0 built, 1 from cache"));
+    CHECK(fs::file_size(b / "out/big.bin") == kBlob);
+    CHECK(
+        af::test::run_shell("cmp '" + (a / "out/big.bin").string() + "' '" + (b / "out/big.bin").string() + "'").code ==
+        0);
+    // Buffered whole, the body and its growing copies came on top of the process (316 MiB measured here);
+    // streamed to a file, the pages of one mapped copy are all that can be resident (276 MiB measured).
+#if !defined(__SANITIZE_ADDRESS__) // AddressSanitizer's shadow memory and quarantine say nothing about the bound
+    CHECK(r.peak_rss_kib < long(kBlob / 1024) * 9 / 8);
+#endif
 }
 
 TEST_CASE("remote cache: builds running at the same time share one cache") {

@@ -10,10 +10,13 @@
 // or with --mips; --no-mips keeps the top level; `keep` (non-PNG input, no
 // --format) changes nothing else, so a re-save keeps the file's layout.
 #include "cli/cli_options.hpp"
+#include "cli/memory_budget_option.hpp"
 
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
+#include "engine/action_memory.hpp"
+#include "engine/pipeline_steps.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
 #include "texture/format_names.hpp"
@@ -24,7 +27,9 @@
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
+#include <new>
 #include <optional>
+#include <stdexcept>
 
 namespace af::cli {
 namespace {
@@ -179,6 +184,42 @@ void write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     std::printf("\n");
 }
 
+// The conversion's peak memory, estimated from the input's header (what it
+// declares, not its size: a small PNG can declare 20000²) by the build's
+// model for the same operations (engine/action_memory.hpp), so `convert` and
+// a one-job pipeline are bounded alike. Throws std::runtime_error naming the
+// file, what it declares and the budget when the estimate is larger.
+void check_memory(const host::PluginRegistry& reg, const ConvertArgs& a, uint64_t budget) {
+    const engine::StepTable table = engine::pipeline_steps(reg);
+    engine::Job job;
+    job.name = "convert";
+    job.output = a.out.string();
+    auto add = [&](const char* name, engine::Params params = {}) {
+        engine::StepUse s;
+        s.name = name;
+        s.params = std::move(params);
+        s.def = table.find(name);
+        job.steps.push_back(std::move(s));
+    };
+    add("read");
+    if (a.resize)
+        add("resize", {{"width", std::to_string(a.resize->first)}, {"height", std::to_string(a.resize->second)}});
+    if (is_png(a.out)) {
+        add("decode");
+    } else if (!writer_picks_format(reg, a.out)) {
+        if (a.mips != false) add("mips");
+        add("encode", {{"format", a.format}});
+    }
+    try {
+        engine::action_memory_within(job, {{a.in.string(), a.in.string()}}, budget);
+    } catch (const std::runtime_error& e) {
+        std::string why = e.what();
+        if (auto at = why.find("this action needs"); at != std::string::npos)
+            why.replace(at, 17, "converting it needs");
+        throw std::runtime_error(why);
+    }
+}
+
 // Parses the options into `a`; a message for a usage error, "" when fine.
 std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     if (!vm.count("in") || !vm.count("out")) return "needs an input and an output file";
@@ -284,6 +325,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         "png-filter", po::value<std::string>(), "PNG output: row filter auto|none|sub|up|paeth (default auto)")(
         "overwrite,y", "replace OUT if it exists (without it an existing OUT is refused, as texconv without -y)")(
         "in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
+    add_memory_budget_option(opts);
     po::positional_options_description pos;
     pos.add("in", 1).add("out", 1);
     po::variables_map vm;
@@ -300,6 +342,11 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         return kExitUsage;
     }
 
+    const uint64_t budget = memory_budget_bytes(vm);
+    if (budget == 0) {
+        std::fprintf(stderr, "assetforge convert: --memory-budget expects a positive number of MiB\n");
+        return kExitUsage;
+    }
     std::optional<tbb::global_control> threads;
     if (a.threads > 0) {
         threads.emplace(tbb::global_control::max_allowed_parallelism, size_t(a.threads));
@@ -307,6 +354,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     }
     try {
         if (!a.all_surfaces) refuse_existing({a.out}, a);
+        check_memory(ctx.registry, a, budget);
         tx::Ops ops{ctx.registry};
         host::OptionMap ropts;
         if (a.permissive) ropts["permissive"] = "true";
@@ -328,6 +376,12 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     } catch (const sdk::Error& e) {
         std::fprintf(stderr, "assetforge convert: %s\n", sdk::printable(e.what()).c_str());
         return e.status() == AF_ERR_USAGE ? kExitUsage : kExitInputFailed;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr,
+                     "assetforge convert: %s: out of memory (lower --memory-budget to what the machine has, so the "
+                     "estimate refuses such files up front)\n",
+                     a.in.string().c_str());
+        return kExitInputFailed;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "assetforge convert: %s\n",
                      sdk::error_line(a.in.string() + " → " + a.out.string(), e).c_str());

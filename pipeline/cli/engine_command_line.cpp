@@ -61,13 +61,16 @@ const char* usage_line(CommandKind k) {
 
 int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args) {
     Parsed a;
-    std::vector<std::string> defines;
+    std::vector<std::string> defines, allow_env;
     std::string state_dir, shard;
     bool overwrite_edited = false, orphans = false;
     po::options_description desc(usage_line(kind));
     desc.add_options()("help,h", "show this help")("file,f", po::value<std::string>(),
                                                    "pipeline file (default pipeline.yaml)")(
         "define,D", po::value<std::vector<std::string>>(&defines), "set a variable: -D name=value")(
+        "allow-env", po::value<std::vector<std::string>>(&allow_env),
+        "let the pipeline read environment variable NAME through ${env:NAME} (repeatable; also "
+        "ASSETFORGE_ALLOW_ENV=NAME,...); no other is readable")(
         "job", po::value<std::vector<std::string>>(&a.jobs),
         kind == CommandKind::Clean ? "only this job (repeatable)"
                                    : "only this job and the jobs it takes inputs from or needs (repeatable)")(
@@ -184,7 +187,10 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     try {
         EndOnInterruptWhileLoading interruptible;
         steps = pipeline_steps(reg);
-        p = load_pipeline(a.file, a.defines, steps);
+        EnvAllowList allowed;
+        if (const char* env = std::getenv("ASSETFORGE_ALLOW_ENV")) allowed = parse_env_allow_list(env);
+        for (const auto& names : allow_env) allowed.merge(parse_env_allow_list(names));
+        p = load_pipeline(a.file, a.defines, steps, allowed);
     } catch (const StepNameTaken& e) {
         std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         return 2;
@@ -222,10 +228,14 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
                   << printable_name(e.what()) << "\n";
         return 2;
     }
-    // The command line first, then the environment, then the pipeline file.
+    // The command line first, then the environment, then the pipeline file. Credentials come from the
+    // environment, so only a URL from the same source gets them (see BuildOptions::remote_cache_from_pipeline).
     if (a.opt.remote_cache.empty())
         if (const char* env = std::getenv("ASSETFORGE_REMOTE_CACHE"); env && *env) a.opt.remote_cache = env;
-    if (a.opt.remote_cache.empty()) a.opt.remote_cache = p.remote_cache;
+    if (a.opt.remote_cache.empty() && !p.remote_cache.empty()) {
+        a.opt.remote_cache = p.remote_cache;
+        a.opt.remote_cache_from_pipeline = true;
+    }
     a.opt.dry_run = kind == CommandKind::Status || dry_run;
     if (a.opt.dry_run) a.opt.explain = verbose || a.opt.explain;
     a.opt.cancelled = [] { return host::cancel_requested(); };

@@ -33,7 +33,12 @@ struct ActionOutput {
     Hash128 hash;
     std::vector<uint8_t> encoded;                           // a texture encoded by its container's writer
     std::shared_ptr<const std::vector<uint8_t>> item_bytes; // or the item's own bytes, not copied
-    std::span<const uint8_t> data() const { return item_bytes ? std::span(*item_bytes) : std::span(encoded); }
+    // or bytes held elsewhere (a blob fetched from the remote cache, mapped from a file), alive while `owner` is
+    std::shared_ptr<const void> owner;
+    std::span<const uint8_t> held;
+    std::span<const uint8_t> data() const {
+        return item_bytes ? std::span<const uint8_t>(*item_bytes) : owner ? held : std::span<const uint8_t>(encoded);
+    }
 };
 
 struct ActionRun {

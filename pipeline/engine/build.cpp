@@ -9,6 +9,7 @@
 #include "engine/action_runner.hpp"
 #include "engine/build_lock.hpp"
 #include "engine/build_status.hpp"
+#include "engine/cached_entry_paths.hpp"
 #include "engine/config_error.hpp"
 #include "engine/dirty_scan.hpp"
 #include "engine/disk.hpp"
@@ -152,6 +153,9 @@ class Build final : public ActionExecutor {
         if (opt_.remote_cache.empty()) return;
         remote::RemoteCacheOptions ro;
         ro.url = opt_.remote_cache;
+        ro.url_from_pipeline = opt_.remote_cache_from_pipeline;
+        // Blobs arrive in unnamed files beside the build state, not in memory (and not in a /tmp that may be RAM).
+        ro.temp_dir = state_dir(p_).native();
         ro.upload = opt_.remote_upload && !opt_.dry_run;
         // Called one at a time (the client serialises them), each problem once.
         ro.warn = [this](const std::string& msg) {
@@ -163,20 +167,48 @@ class Build final : public ActionExecutor {
 
     // The outputs the shared cache holds for this action, hash-checked, or
     // nullopt (a miss, or anything wrong: then the action is built here).
+    // `rec`: what this action wrote last time (its own paths to take again).
     std::optional<std::vector<ActionOutput>> fetch_cached(const JobRun& j, const std::string& rkey,
-                                                          const std::string& label) {
+                                                          const std::string& label, const std::string& input_name,
+                                                          const std::string& who, const ActionRecord* rec,
+                                                          std::optional<BudgetLease>& lease) {
         const int64_t ts = trace_.now_us();
         auto entry = remote_->lookup(rkey);
         if (!entry) return std::nullopt;
-        for (const auto& f : entry->files)
-            if (!cached_path_allowed(paths_.root, j.out_base, f.path)) {
-                // Once per build: a cache that does this once likely does it for every entry.
-                if (!foreign_entry_warned_.exchange(true))
-                    status_.err() << "assetforge: warning: remote cache: entry " << rkey.substr(0, 12) << " names "
-                                  << printable_name(f.path) << ", not an output of job '" << printable_name(j.job->name)
-                                  << "'; such entries are ignored and their actions built locally\n";
-                return std::nullopt;
-            }
+        CachedOutputRule rule;
+        rule.project_root = paths_.root;
+        rule.out_base = j.out_base;
+        rule.tpl = &j.tpl;
+        rule.predicted = predicted_outputs(j.tpl, j.job->is_gather(), j.plan && j.plan->keeps_names, input_name,
+                                           j.job->name, paths_.root);
+        rule.fixed = input_name_values(j.job->is_gather(), input_name, j.job->name);
+        const fs::path state = state_dir(p_);
+        rule.taken = [&](const std::string& abs) {
+            const std::string rel = paths_.rel_of(abs);
+            const bool mine = rec && std::any_of(rec->outputs.begin(), rec->outputs.end(),
+                                                 [&](const OutputRecord& o) { return o.path == rel; });
+            if (path_within(abs, state) || abs == p_.file.native() || commit_->claimed_by_other(abs, who)) return true;
+            if (mine) return false;
+            // Another action's record, or a file the build did not write here (a source, an include, a user's).
+            std::error_code ec;
+            return plan_state_.recorded.count(abs) || fs::symlink_status(abs, ec).type() != fs::file_type::not_found;
+        };
+        std::vector<std::string> rels;
+        for (const auto& f : entry->files) rels.push_back(f.path);
+        if (const std::string why = cached_paths_problem(rule, rels); !why.empty()) {
+            // Once per build: a cache that does this once likely does it for every entry.
+            if (!foreign_entry_warned_.exchange(true))
+                status_.err() << "assetforge: warning: remote cache: entry " << rkey.substr(0, 12) << " of job '"
+                              << printable_name(j.job->name) << "' " << printable_name(why)
+                              << "; such entries are ignored and their actions built locally\n";
+            return std::nullopt;
+        }
+        // The blobs stream to files, but hashing and writing them brings their pages into memory: they count
+        // against the budget from here to the commit. An entry larger than the whole budget takes all of it
+        // (its pages are file-backed: the kernel can drop them under pressure, as it cannot an image's).
+        uint64_t declared = 0;
+        for (const auto& f : entry->files) declared += uint64_t(std::max<int64_t>(f.digest.size, 0));
+        lease.emplace(budget_, std::min(declared, budget_.limit()));
         auto blobs = remote_->fetch(*entry);
         if (!blobs) return std::nullopt;
         std::vector<ActionOutput> outputs;
@@ -185,9 +217,10 @@ class Build final : public ActionExecutor {
             ActionOutput& o = outputs.emplace_back();
             o.rel = entry->files[i].path;
             o.abs = paths_.abs_of(o.rel);
-            o.encoded = std::move((*blobs)[i]);
-            o.hash = hash_bytes(o.encoded);
-            bytes += int64_t(o.encoded.size());
+            o.owner = (*blobs)[i].owner();
+            o.held = (*blobs)[i].bytes();
+            o.hash = hash_bytes(o.held);
+            bytes += int64_t(o.held.size());
         }
         trace_.add("fetch", j.job->name, label, ts, trace_.now_us() - ts, bytes);
         return outputs;
@@ -500,9 +533,12 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
 
         status_.progress().started(who);
         std::optional<std::vector<ActionOutput>> cached;
-        if (remote_) cached = fetch_cached(j, rkey, res.input);
-        const bool from_cache = cached.has_value();
         std::optional<BudgetLease> lease;
+        if (remote_)
+            cached = fetch_cached(j, rkey, res.input, job.is_gather() ? std::string() : inputs.at(0).name, who,
+                                  rec.get(), lease);
+        const bool from_cache = cached.has_value();
+        if (!from_cache) lease.reset();
         std::vector<ActionOutput> outputs;
         if (from_cache) {
             outputs = std::move(*cached);

@@ -51,6 +51,10 @@ struct BuildOptions {
     // uploaded unless remote_upload is false (read-only consumers).
     std::string remote_cache;
     bool remote_upload = true;
+    // The URL came from the pipeline file, which anyone who can change the
+    // project controls: the environment's credentials are not sent to it
+    // unless its host is trusted (RemoteCacheOptions::url_from_pipeline).
+    bool remote_cache_from_pipeline = false;
     // --shard I/N: only the actions of shard I of N run (count 0: all).
     int shard_index = 0, shard_count = 0;
     // Every loaded plugin's identity ("name@version#hash"), sorted and joined:

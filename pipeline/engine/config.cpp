@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <functional>
 #include <optional>
@@ -167,7 +168,8 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
 
 class Resolver {
   public:
-    Resolver(const Raw& raw, const Defines& defines, const StepTable& steps) : raw_(raw), steps_(steps) {
+    Resolver(const Raw& raw, const Defines& defines, const StepTable& steps, const EnvAllowList& allowed_env)
+        : raw_(raw), steps_(steps), allowed_env_(allowed_env) {
         for (const auto& [k, v] : raw.vars) values_[k] = v.first;
         for (const auto& [k, v] : defines) {
             values_[k] = v;
@@ -184,10 +186,10 @@ class Resolver {
 
     // Inside a preset its parameters shadow variables of the same name.
     std::string expand(const std::string& s, const SourcePos& p) const {
-        if (scope_.empty()) return expand_vars(s, values_, p);
+        if (scope_.empty()) return expand_vars(s, values_, p, allowed_env_);
         auto merged = values_;
         for (const auto& [k, v] : scope_) merged[k] = v;
-        return expand_vars(s, merged, p);
+        return expand_vars(s, merged, p, allowed_env_);
     }
 
     std::vector<StepUse> steps(const Src& list, StepKind want, std::vector<std::string>& preset_stack) const {
@@ -356,11 +358,12 @@ class Resolver {
                 out += v[i];
             }
         }
-        return expand_vars(out, values_, p);
+        return expand_vars(out, values_, p, allowed_env_);
     }
 
     const Raw& raw_;
     const StepTable& steps_;
+    const EnvAllowList& allowed_env_;
     std::map<std::string, std::string> values_;
     std::set<std::string> defined_;
     // Parameters of the presets being expanded (mutable: set around each preset's body).
@@ -511,7 +514,22 @@ void check_output_roots(const Pipeline& p) {
 
 } // namespace
 
-std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos) {
+EnvAllowList parse_env_allow_list(const std::string& text) {
+    EnvAllowList names;
+    std::string name;
+    for (char c : text + ",") {
+        if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+            if (!name.empty()) names.insert(name);
+            name.clear();
+        } else {
+            name += c;
+        }
+    }
+    return names;
+}
+
+std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos,
+                        const EnvAllowList& allowed_env) {
     std::string out;
     out.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
@@ -540,6 +558,11 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
                 env = env.substr(0, d);
                 has_def = true;
             }
+            // Refused even with a default: a name the user did not list must not change what the build does.
+            if (!allowed_env.count(env))
+                throw ConfigError(pos, "the pipeline reads environment variable '" + env +
+                                           "', which is not allowed (a pipeline file is code: pass --allow-env " + env +
+                                           " or list it in ASSETFORGE_ALLOW_ENV to let it read that variable)");
             const char* v = std::getenv(env.c_str());
             if (!v && !has_def)
                 throw ConfigError(pos, "environment variable '" + env + "' is not set (write ${env:" + env +
@@ -567,7 +590,7 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
 }
 
 Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, const Defines& defines,
-                        const StepTable& steps) {
+                        const StepTable& steps, const EnvAllowList& allowed_env) {
     Pipeline p;
     p.file = fs::absolute(file).lexically_normal();
     p.root = p.file.parent_path();
@@ -576,7 +599,7 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     std::vector<fs::path> stack{p.file};
     size_t loads = 0;
     collect(parse_config_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
-    Resolver r(raw, defines, steps);
+    Resolver r(raw, defines, steps, allowed_env);
     p.vars = r.vars();
     p.output_root = p.root;
     if (raw.output_root) {
@@ -606,8 +629,9 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     return p;
 }
 
-Pipeline load_pipeline(const fs::path& file, const Defines& defines, const StepTable& steps) {
-    return parse_pipeline(read_config_file(file, {file.string(), 0, 0}), file, defines, steps);
+Pipeline load_pipeline(const fs::path& file, const Defines& defines, const StepTable& steps,
+                       const EnvAllowList& allowed_env) {
+    return parse_pipeline(read_config_file(file, {file.string(), 0, 0}), file, defines, steps, allowed_env);
 }
 
 } // namespace af::engine

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,13 +57,22 @@ struct Pipeline {
 };
 
 using Defines = std::vector<std::pair<std::string, std::string>>;
+// The environment variables `${env:NAME}` may read. A pipeline file is code that whoever can change it controls,
+// and the environment holds secrets (CI tokens): it reads only the names the user lists (--allow-env,
+// ASSETFORGE_ALLOW_ENV); any other name is a ConfigError.
+using EnvAllowList = std::set<std::string>;
 
 // Throws ConfigError.
-Pipeline load_pipeline(const std::filesystem::path& file, const Defines& defines, const StepTable& steps);
+Pipeline load_pipeline(const std::filesystem::path& file, const Defines& defines, const StepTable& steps,
+                       const EnvAllowList& allowed_env = {});
 Pipeline parse_pipeline(const std::string& yaml_text, const std::filesystem::path& file, const Defines& defines,
-                        const StepTable& steps);
+                        const StepTable& steps, const EnvAllowList& allowed_env = {});
 
 // "${name}" and "${env:NAME}" ("${env:NAME:-default}") in `text`; "$$" is a literal "$".
-std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos);
+std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos,
+                        const EnvAllowList& allowed_env = {});
+
+// The names in a list separated by commas or white space (ASSETFORGE_ALLOW_ENV="CI_MODE, GAME_DIR").
+EnvAllowList parse_env_allow_list(const std::string& text);
 
 } // namespace af::engine

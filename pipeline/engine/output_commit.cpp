@@ -40,6 +40,15 @@ std::unordered_map<std::string, std::string> OutputCommit::claims() const {
     return claims_;
 }
 
+bool OutputCommit::claimed_by_other(const std::string& abs, const std::string& who) const {
+    {
+        std::lock_guard lk(claims_mu_);
+        if (auto it = claims_.find(abs); it != claims_.end() && it->second != who) return true;
+    }
+    const std::string planned = plan_.claimant(plan_jobs_, abs);
+    return !planned.empty() && planned != who;
+}
+
 void OutputCommit::claim(const std::string& abs, const std::string& who) {
     std::lock_guard lk(claims_mu_);
     auto [it, fresh] = claims_.emplace(abs, who);

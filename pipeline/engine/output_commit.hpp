@@ -52,6 +52,9 @@ class OutputCommit {
     Committed commit(const Job& job, std::span<const ActionOutput> outputs, const std::string& who, TraceLog& trace,
                      const std::string& label);
 
+    // Whether another action claimed `abs` in this build, or the plan predicts another writes it.
+    bool claimed_by_other(const std::string& abs, const std::string& who) const;
+
     // What this build's actions claimed so far (absolute output → "job: input").
     std::unordered_map<std::string, std::string> claims() const;
 

@@ -4,6 +4,7 @@
 
 #include <curl/curl.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 
@@ -38,7 +39,32 @@ std::vector<std::string> Endpoint::secrets() const {
     return out;
 }
 
-Endpoint parse_endpoint(const std::string& url) {
+bool host_listed(const std::string& list, const std::string& host, long port) {
+    std::string entry;
+    for (char c : list + ",") {
+        if (c != ',' && !std::isspace(static_cast<unsigned char>(c))) {
+            entry += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            continue;
+        }
+        if (entry.empty()) continue;
+        if (entry.front() == '[') entry.erase(0, 1); // [::1]:8080
+        std::string name = entry;
+        long want_port = -1;
+        if (auto colon = entry.rfind(':'); colon != std::string::npos && entry.find(':') == colon) {
+            name = entry.substr(0, colon);
+            want_port = std::atol(entry.c_str() + colon + 1);
+        } else if (auto close = entry.find("]:"); close != std::string::npos) {
+            name = entry.substr(0, close);
+            want_port = std::atol(entry.c_str() + close + 2);
+        }
+        if (!name.empty() && name.back() == ']') name.pop_back();
+        if (name == host && (want_port < 0 || want_port == port)) return true;
+        entry.clear();
+    }
+    return false;
+}
+
+Endpoint parse_endpoint(const std::string& url, bool url_trusted) {
     ensure_curl_initialised();
     Endpoint ep;
     std::unique_ptr<CURLU, UrlDeleter> u(curl_url());
@@ -64,6 +90,18 @@ Endpoint parse_endpoint(const std::string& url) {
     ep.base_url = url_part(u.get(), CURLUPART_URL);
     while (!ep.base_url.empty() && ep.base_url.back() == '/') ep.base_url.pop_back();
 
+    if (!url_trusted) {
+        std::string host = url_part(u.get(), CURLUPART_HOST);
+        for (auto& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+        const long port = std::atol(url_part(u.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT).c_str());
+        if (!host_listed(env("ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS"), host, port)) {
+            // userinfo in the URL itself is the pipeline's own (the loader refuses it); the environment's is not.
+            ep.credentials_withheld = !env("ASSETFORGE_REMOTE_CACHE_TOKEN").empty() ||
+                                      !env("ASSETFORGE_REMOTE_CACHE_USER").empty() || !env("NETRC").empty();
+            return ep;
+        }
+    }
     ep.bearer_token = env("ASSETFORGE_REMOTE_CACHE_TOKEN");
     if (!ep.bearer_token.empty()) {
         ep.user.clear();

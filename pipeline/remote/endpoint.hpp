@@ -14,12 +14,19 @@ struct Endpoint {
     std::string user, password;
     bool use_netrc = false;
     std::string netrc_file; // empty: curl's default, ~/.netrc
+    // The environment held credentials that were not used because the URL's source is not trusted with them.
+    bool credentials_withheld = false;
 
     // Every string that must not appear in a message.
     std::vector<std::string> secrets() const;
 };
 
 // Reads ASSETFORGE_REMOTE_CACHE_TOKEN, ASSETFORGE_REMOTE_CACHE_USER / _PASSWORD and NETRC from the environment.
-Endpoint parse_endpoint(const std::string& url);
+// `url_trusted` false (a URL from a pipeline file): none of them is used unless the URL's host is listed in
+// ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS ("host" or "host:port", separated by commas or spaces).
+Endpoint parse_endpoint(const std::string& url, bool url_trusted = true);
+
+// Whether `host` (lowercase, IPv6 without brackets) and `port` match an entry of the list.
+bool host_listed(const std::string& list, const std::string& host, long port);
 
 } // namespace af::remote

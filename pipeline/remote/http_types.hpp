@@ -9,6 +9,18 @@
 
 namespace af::remote {
 
+// Where a successful response body goes instead of HttpResponse::body, chunk by chunk as it arrives, so a large
+// body never sits in memory. Called from the thread that runs the transfer.
+class BodySink {
+  public:
+    virtual ~BodySink() = default;
+    // The transfer starts (again, on a retry): drop anything written before.
+    virtual void restart() = 0;
+    // False stops the transfer (Outcome::Failed, with `why()`).
+    virtual bool write(std::span<const uint8_t> chunk) = 0;
+    virtual std::string why() const = 0;
+};
+
 struct HttpRequest {
     bool put = false;
     std::string url;
@@ -16,6 +28,7 @@ struct HttpRequest {
     // A longer successful response body is refused (Outcome::TooLarge), so a server cannot make us buffer an
     // arbitrary amount.
     size_t max_response = 0;
+    BodySink* sink = nullptr; // GET only; null: the body is kept in HttpResponse::body
 };
 
 enum class Outcome {
@@ -31,8 +44,9 @@ enum class Outcome {
 struct HttpResponse {
     Outcome outcome = Outcome::Failed;
     long status = 0;
-    std::vector<uint8_t> body;
-    std::string error; // curl's description; names hosts, never credentials
+    std::vector<uint8_t> body; // empty when the request had a sink
+    size_t received = 0;       // bytes of the successful body, in `body` or given to the sink
+    std::string error;         // curl's description; names hosts, never credentials
     int attempts = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "remote/remote_cache.hpp"
 
 #include "remote/action_result.hpp"
+#include "remote/blob_file.hpp"
 #include "remote/endpoint.hpp"
 #include "remote/entry_checks.hpp"
 #include "remote/http_transport.hpp"
@@ -45,7 +46,8 @@ struct RemoteCache::Impl {
     std::atomic<size_t> hits{0}, misses{0}, errors{0}, uploaded{0}, bytes_down{0}, bytes_up{0};
 
     explicit Impl(RemoteCacheOptions opts)
-        : options(std::move(opts)), endpoint(parse_endpoint(options.url)), warn(options.warn, endpoint.secrets()) {
+        : options(std::move(opts)), endpoint(parse_endpoint(options.url, !options.url_from_pipeline)),
+          warn(options.warn, endpoint.secrets()) {
         const RemoteCacheOptions defaults;
         if (options.connect_timeout_ms <= 0) options.connect_timeout_ms = defaults.connect_timeout_ms;
         if (options.timeout_ms <= 0) options.timeout_ms = defaults.timeout_ms;
@@ -56,6 +58,12 @@ struct RemoteCache::Impl {
             warn("url", "remote cache disabled: " + endpoint.error);
             return;
         }
+        if (endpoint.credentials_withheld)
+            warn("credentials-withheld",
+                 "remote cache " + endpoint.base_url +
+                     ": the URL comes from the pipeline file, so the credentials in the environment are not sent to "
+                     "it (set the URL with --remote-cache or ASSETFORGE_REMOTE_CACHE, or list its host in "
+                     "ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS)");
         TransportOptions t;
         t.connect_timeout_ms = options.connect_timeout_ms;
         t.timeout_ms = options.timeout_ms;
@@ -113,7 +121,7 @@ struct RemoteCache::Impl {
         if (paused()) return std::nullopt;
         const std::string what = "GET ac/" + key;
         HttpResponse r = transport->perform({{false, endpoint.base_url + "/ac/" + key, {}, kMaxActionResultBytes}})[0];
-        bytes_down += r.body.size();
+        bytes_down += r.received;
         if (r.outcome == Outcome::NotFound) {
             ++misses;
             return std::nullopt;
@@ -136,16 +144,18 @@ struct RemoteCache::Impl {
         return entry;
     }
 
-    std::optional<std::vector<std::vector<uint8_t>>> fetch(const CacheEntry& entry) {
+    std::optional<std::vector<Blob>> fetch(const CacheEntry& entry) {
         if (!transport) return std::nullopt;
         if (auto p = check_entry(entry, options.max_blob_bytes)) {
             problem(p->kind, "not fetching an entry that " + p->detail);
             return std::nullopt;
         }
-        // One request per distinct blob: outputs with equal contents share it.
+        // One request per distinct blob: outputs with equal contents share it. Each body streams into a file of
+        // its own, hashed as it arrives, and may not grow past the size the entry declares.
         std::map<std::string, size_t> slot_of;
         std::vector<HttpRequest> requests;
         std::vector<int64_t> sizes;
+        std::vector<std::unique_ptr<BlobWriter>> writers;
         for (const CachedFile& f : entry.files) {
             if (f.digest.size == 0) {
                 if (f.digest.hash == kEmptySha256) continue;
@@ -158,8 +168,15 @@ struct RemoteCache::Impl {
                 problem("entry-digest", "an entry gives one blob two sizes");
                 return std::nullopt;
             }
-            requests.push_back(
-                {false, endpoint.base_url + "/cas/" + f.digest.hash, {}, static_cast<size_t>(f.digest.size)});
+            try {
+                writers.push_back(std::make_unique<BlobWriter>(options.temp_dir));
+            } catch (const std::runtime_error& e) {
+                problem("temp-file", std::string(e.what()) + "; treated as a miss");
+                return std::nullopt;
+            }
+            HttpRequest req{false, endpoint.base_url + "/cas/" + f.digest.hash, {}, static_cast<size_t>(f.digest.size)};
+            req.sink = writers.back().get();
+            requests.push_back(std::move(req));
             sizes.push_back(f.digest.size);
         }
         if (!requests.empty() && paused()) return std::nullopt;
@@ -168,7 +185,7 @@ struct RemoteCache::Impl {
         bool all_good = true;
         for (auto& [hash, slot] : slot_of) {
             const HttpResponse& r = responses[slot];
-            bytes_down += r.body.size();
+            bytes_down += r.received;
             if (!all_good) continue;
             all_good = false;
             const std::string name = "cas/" + hash;
@@ -178,31 +195,25 @@ struct RemoteCache::Impl {
                 problem("cas-size", "the blob " + name + " is longer than its digest says; treated as a miss");
             } else if (r.outcome != Outcome::Ok) {
                 transfer_failed(r, "GET " + name);
-            } else if (static_cast<int64_t>(r.body.size()) != sizes[slot]) {
-                problem("cas-truncated", "the blob " + name + " has " + std::to_string(r.body.size()) +
+            } else if (writers[slot]->size() != sizes[slot]) {
+                problem("cas-truncated", "the blob " + name + " has " + std::to_string(writers[slot]->size()) +
                                              " bytes where its digest says " + std::to_string(sizes[slot]) +
                                              "; treated as a miss");
-            } else if (sha256_hex(r.body) != hash) {
+            } else if (writers[slot]->hex_digest() != hash) {
                 problem("cas-content", "the blob " + name + " does not hash to its name; treated as a miss");
             } else {
                 all_good = true;
             }
         }
         if (!all_good) return std::nullopt;
-        std::vector<size_t> uses(requests.size(), 0);
-        for (const CachedFile& f : entry.files)
-            if (auto it = slot_of.find(f.digest.hash); it != slot_of.end()) ++uses[it->second];
-        std::vector<std::vector<uint8_t>> blobs;
+        std::vector<Blob> fetched;
+        fetched.reserve(writers.size());
+        for (auto& w : writers) fetched.push_back(w->finish());
+        std::vector<Blob> blobs;
         blobs.reserve(entry.files.size());
         for (const CachedFile& f : entry.files) {
             auto it = slot_of.find(f.digest.hash);
-            if (it == slot_of.end()) {
-                blobs.emplace_back();
-                continue;
-            }
-            std::vector<uint8_t>& body = responses[it->second].body;
-            // Copied only for outputs that share their contents with a later one.
-            blobs.push_back(--uses[it->second] == 0 ? std::move(body) : body);
+            blobs.push_back(it == slot_of.end() ? Blob() : fetched[it->second]);
         }
         return blobs;
     }
@@ -283,10 +294,9 @@ std::optional<CacheEntry> RemoteCache::lookup(const std::string& action_key_sha2
                                                      [&] { return impl_->lookup(action_key_sha256); });
 }
 
-std::optional<std::vector<std::vector<uint8_t>>> RemoteCache::fetch(const CacheEntry& entry) {
+std::optional<std::vector<Blob>> RemoteCache::fetch(const CacheEntry& entry) {
     if (!impl_) return std::nullopt;
-    return impl_->guarded<std::optional<std::vector<std::vector<uint8_t>>>>("fetch", std::nullopt,
-                                                                            [&] { return impl_->fetch(entry); });
+    return impl_->guarded<std::optional<std::vector<Blob>>>("fetch", std::nullopt, [&] { return impl_->fetch(entry); });
 }
 
 bool RemoteCache::upload(const std::string& action_key_sha256,

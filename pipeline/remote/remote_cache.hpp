@@ -6,6 +6,7 @@
 // All methods may be called concurrently from any number of threads.
 #pragma once
 
+#include "remote/blob_file.hpp"
 #include "remote/cache_entry.hpp"
 #include "remote/sha256.hpp"
 
@@ -25,6 +26,10 @@ struct RemoteCacheOptions {
     // http(s)://host[:port][/prefix]; user:pass@ in it is used for basic auth and never printed.
     // Empty: no cache (enabled() is false, nothing is warned).
     std::string url;
+    // The URL came from a pipeline file, not from the command line or the environment that holds the
+    // credentials: the credentials (token, user and password, netrc) are sent only when its host is listed in
+    // ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS; otherwise none are, and one warning says so when there were some.
+    bool url_from_pipeline = false;
     bool upload = true;             // false: a read-only consumer (CI caches written by trusted machines only)
     long connect_timeout_ms = 2000; // <= 0: the default
     long timeout_ms = 20000;        // per request; <= 0: the default
@@ -32,8 +37,10 @@ struct RemoteCacheOptions {
     // Each distinct kind of problem is reported once per RemoteCache; messages never contain credentials.
     // Calls are serialised, from whichever thread met the problem.
     std::function<void(const std::string&)> warn;
-    // A cap per blob, so an entry cannot make fetch() buffer an arbitrary amount of memory; <= 0: the default.
+    // A cap per blob, so an entry cannot make fetch() fill the disk; <= 0: the default.
     int64_t max_blob_bytes = int64_t{1} << 30;
+    // Where fetched blobs are written as they arrive (unnamed files); empty: the system's temporary folder.
+    std::string temp_dir;
 };
 
 class RemoteCache {
@@ -46,8 +53,9 @@ class RemoteCache {
     // The entry stored under ac/<action_key_sha256>; nullopt on a miss and on any failure or invalid entry.
     std::optional<CacheEntry> lookup(const std::string& action_key_sha256);
     // Every blob of the entry, in the order of entry.files, each checked against its digest; nullopt if any is
-    // missing or wrong.
-    std::optional<std::vector<std::vector<uint8_t>>> fetch(const CacheEntry& entry);
+    // missing or wrong. Bodies stream into files in options.temp_dir (never whole in memory, never longer than
+    // the entry says) and come back mapped from there.
+    std::optional<std::vector<Blob>> fetch(const CacheEntry& entry);
     // Stores the files' contents in cas/ and then the entry in ac/ (in that order, so a reader that finds the
     // entry can find its blobs). False on failure, and when uploads are off.
     bool upload(const std::string& action_key_sha256,

@@ -25,6 +25,7 @@ struct ActiveTransfer {
     size_t discarded = 0;
     bool overflow = false;
     bool out_of_memory = false;
+    bool sink_failed = false;
     bool attached = false; // added to the multi handle and not yet done
     char errbuf[CURL_ERROR_SIZE] = {};
 };
@@ -40,14 +41,23 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
         t.discarded += n;
         return t.discarded > kMaxErrorBody ? 0 : n;
     }
-    std::vector<uint8_t>& body = t.resp->body;
-    if (n > t.req->max_response - body.size()) {
+    if (n > t.req->max_response - t.resp->received) {
         t.overflow = true;
         return 0; // aborts the transfer before the excess is stored
     }
+    if (t.req->sink) {
+        if (!t.req->sink->write({reinterpret_cast<const uint8_t*>(data), n})) {
+            t.sink_failed = true;
+            return 0;
+        }
+        t.resp->received += n;
+        return n;
+    }
+    std::vector<uint8_t>& body = t.resp->body;
     // An exception must not unwind through curl's C frames.
     try {
         body.insert(body.end(), reinterpret_cast<const uint8_t*>(data), reinterpret_cast<const uint8_t*>(data) + n);
+        t.resp->received += n;
     } catch (const std::bad_alloc&) {
         t.out_of_memory = true;
         return 0;
@@ -128,6 +138,9 @@ void TransferSession::finish(ActiveTransfer& t, CURLcode result) {
     } else if (t.out_of_memory) {
         r.outcome = Outcome::Failed;
         r.error = "out of memory";
+    } else if (t.sink_failed) {
+        r.outcome = Outcome::Failed;
+        r.error = t.req->sink->why();
     } else if (result == CURLE_OK || (result == CURLE_WRITE_ERROR && r.status && (r.status < 200 || r.status >= 300))) {
         // A long error page cut short still tells the status.
         r.outcome = r.status >= 200 && r.status < 300 ? Outcome::Ok
@@ -159,7 +172,10 @@ void TransferSession::finish(ActiveTransfer& t, CURLcode result) {
             r.outcome = Outcome::Failed;
         }
     }
-    if (r.outcome != Outcome::Ok) r.body.clear();
+    if (r.outcome != Outcome::Ok) {
+        r.body.clear();
+        r.received = 0;
+    }
 }
 
 void TransferSession::run(const std::vector<HttpRequest>& requests, std::vector<HttpResponse>& responses,
@@ -171,6 +187,7 @@ void TransferSession::run(const std::vector<HttpRequest>& requests, std::vector<
         t->req = &requests[i];
         t->resp = &responses[i];
         *t->resp = HttpResponse{};
+        if (t->req->sink) t->req->sink->restart();
         transfers.push_back(std::move(t));
     }
     size_t next = 0, active = 0;

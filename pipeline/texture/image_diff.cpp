@@ -87,44 +87,118 @@ ImageDiff diff_images(const Image& a, const Image& b, bool with_ssim) {
         throw std::invalid_argument("the images differ in size: " + std::to_string(a.width) + "x" +
                                     std::to_string(a.height) + " and " + std::to_string(b.width) + "x" +
                                     std::to_string(b.height));
+    DiffRows rows(a.width, a.height, with_ssim);
+    rows.add(a, b);
+    return rows.finish();
+}
+
+DiffRows::DiffRows(uint32_t width, uint32_t height, bool with_ssim)
+    : width_(width), height_(height), with_ssim_(with_ssim), small_(width < 11 || height < 11) {
+    double sum = 0;
+    for (int i = 0; i < 11; ++i) sum += g_[i] = std::exp(-double((i - 5) * (i - 5)) / (2 * 1.5 * 1.5));
+    for (double& v : g_) v /= sum;
+    if (with_ssim_ && !small_) ring_.assign(size_t(11) * 5 * (width - 10), 0.0);
+}
+
+// One luminance row of each image into the window: its horizontal sums go into
+// the ring, and once 11 rows are there the vertical sums give one SSIM row.
+// Sums run in the order the whole-image filter ran them (rows, then columns).
+void DiffRows::ssim_row(const double* x, const double* y) {
+    constexpr double C1 = 0.01 * 0.01, C2 = 0.03 * 0.03;
+    const uint32_t ow = width_ - 10;
+    double* slot = ring_.data() + size_t(rows_ % 11) * 5 * ow;
+    for (uint32_t c = 0; c < ow; ++c) {
+        double s[5] = {0, 0, 0, 0, 0};
+        for (int k = 0; k < 11; ++k) {
+            const double xv = x[c + k], yv = y[c + k];
+            s[0] += g_[k] * xv;
+            s[1] += g_[k] * yv;
+            s[2] += g_[k] * (xv * xv);
+            s[3] += g_[k] * (yv * yv);
+            s[4] += g_[k] * (xv * yv);
+        }
+        for (int q = 0; q < 5; ++q) slot[size_t(q) * ow + c] = s[q];
+    }
+    if (rows_ < 10) return;
+    const uint32_t top = rows_ - 10;
+    for (uint32_t c = 0; c < ow; ++c) {
+        double v[5] = {0, 0, 0, 0, 0};
+        for (int k = 0; k < 11; ++k) {
+            const double* row = ring_.data() + size_t((top + k) % 11) * 5 * ow;
+            for (int q = 0; q < 5; ++q) v[q] += g_[k] * row[size_t(q) * ow + c];
+        }
+        const double mx = v[0], my = v[1];
+        const double vx = v[2] - mx * mx, vy = v[3] - my * my, cxy = v[4] - mx * my;
+        ssim_total_ += ((2 * mx * my + C1) * (2 * cxy + C2)) / ((mx * mx + my * my + C1) * (vx + vy + C2));
+    }
+    ssim_count_ += ow;
+}
+
+void DiffRows::add(const Image& a, const Image& b) {
+    if (a.width != width_ || b.width != width_ || a.height != b.height || rows_ + a.height > height_)
+        throw std::invalid_argument("rows of " + std::to_string(a.width) + "x" + std::to_string(a.height) + " and " +
+                                    std::to_string(b.width) + "x" + std::to_string(b.height) + " do not continue a " +
+                                    std::to_string(width_) + "x" + std::to_string(height_) + " comparison");
     const Texels fa(a), fb(b);
-    const size_t texels = size_t(a.width) * a.height;
-    ImageDiff d;
-    d.width = a.width;
-    d.height = a.height;
-    std::array<double, 4> sq{};
-    std::vector<double> ya(with_ssim ? texels : 0), yb(with_ssim ? texels : 0);
     // Two 8-bit images and no SSIM (the build's HTML report, once per
     // texture): whole levels, exact, several times faster than through floats.
-    if (!a.is_float() && !b.is_float() && !with_ssim) {
-        std::array<uint64_t, 4> isq{};
-        std::array<int, 4> imax{};
-        for (size_t i = 0; i < texels * 4; i += 4)
+    if (!a.is_float() && !b.is_float() && !with_ssim_) {
+        for (size_t i = 0; i < a.texels() * 4; i += 4)
             for (int c = 0; c < 4; ++c) {
                 const int e = std::abs(int(a.rgba8[i + c]) - int(b.rgba8[i + c]));
-                isq[c] += uint64_t(e * e);
-                imax[c] = std::max(imax[c], e);
+                isq_[c] += uint64_t(e * e);
+                imax_[c] = std::max(imax_[c], e);
             }
-        for (int c = 0; c < 4; ++c) sq[c] = double(isq[c]) / (255.0 * 255.0), d.channel[c].max_error = imax[c] / 255.0;
+        whole_levels_ = true;
+        rows_ += a.height;
+        return;
     }
-    for (size_t i = 0; i < (a.is_float() || b.is_float() || with_ssim ? texels : 0); ++i) {
-        for (int c = 0; c < 4; ++c) {
-            const double e = double(fa[i * 4 + c]) - double(fb[i * 4 + c]);
-            sq[c] += e * e;
-            d.channel[c].max_error = std::max(d.channel[c].max_error, std::abs(e));
+    std::vector<double> ya(with_ssim_ ? width_ : 0), yb(with_ssim_ ? width_ : 0);
+    for (uint32_t r = 0; r < a.height; ++r) {
+        for (uint32_t col = 0; col < width_; ++col) {
+            const size_t i = size_t(r) * width_ + col;
+            for (int c = 0; c < 4; ++c) {
+                const double e = double(fa[i * 4 + c]) - double(fb[i * 4 + c]);
+                sq_[c] += e * e;
+                max_[c] = std::max(max_[c], std::abs(e));
+            }
+            if (!with_ssim_) continue;
+            ya[col] = 0.2126 * fa[i * 4] + 0.7152 * fa[i * 4 + 1] + 0.0722 * fa[i * 4 + 2];
+            yb[col] = 0.2126 * fb[i * 4] + 0.7152 * fb[i * 4 + 1] + 0.0722 * fb[i * 4 + 2];
         }
-        if (!with_ssim) continue;
-        ya[i] = 0.2126 * fa[i * 4] + 0.7152 * fa[i * 4 + 1] + 0.0722 * fa[i * 4 + 2];
-        yb[i] = 0.2126 * fb[i * 4] + 0.7152 * fb[i * 4 + 1] + 0.0722 * fb[i * 4 + 2];
+        if (with_ssim_) {
+            if (small_) {
+                small_x_.insert(small_x_.end(), ya.begin(), ya.end());
+                small_y_.insert(small_y_.end(), yb.begin(), yb.end());
+            } else {
+                ssim_row(ya.data(), yb.data());
+            }
+        }
+        ++rows_;
     }
+}
+
+ImageDiff DiffRows::finish() {
+    const size_t texels = size_t(width_) * height_;
+    ImageDiff d;
+    d.width = width_;
+    d.height = height_;
+    if (whole_levels_)
+        for (int c = 0; c < 4; ++c) sq_[c] = double(isq_[c]) / (255.0 * 255.0), max_[c] = imax_[c] / 255.0;
     for (int c = 0; c < 4; ++c) {
         ChannelDiff& ch = d.channel[c];
-        ch.mse = texels ? sq[c] / double(texels) : 0;
+        ch.max_error = max_[c];
+        ch.mse = texels ? sq_[c] / double(texels) : 0;
         ch.rmse = std::sqrt(ch.mse);
         ch.psnr = psnr_of(ch.mse);
     }
     d.psnr_rgb = psnr_of((d.channel[0].mse + d.channel[1].mse + d.channel[2].mse) / 3);
-    d.ssim = texels && with_ssim ? ssim_of(ya, yb, a.width, a.height) : 1;
+    if (!texels || !with_ssim_)
+        d.ssim = 1;
+    else if (small_)
+        d.ssim = ssim_of(small_x_, small_y_, width_, height_);
+    else
+        d.ssim = ssim_count_ ? ssim_total_ / double(ssim_count_) : 1;
     return d;
 }
 

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <optional>
+#include <vector>
 
 namespace af::texture {
 
@@ -26,6 +27,36 @@ struct ImageDiff {
 // Throws std::invalid_argument when the sizes differ. SSIM (most of the
 // time) only when asked: the build's HTML report shows PSNR and max error.
 ImageDiff diff_images(const Image& a, const Image& b, bool with_ssim = true);
+
+// The same figures, fed a band of rows of both images at a time, top to
+// bottom, so two large surfaces never need to be decoded whole: it holds the
+// last 11 rows of the SSIM window's sums (about 440 bytes per column), not
+// the images. Bit for bit what diff_images gives.
+class DiffRows {
+  public:
+    DiffRows(uint32_t width, uint32_t height, bool with_ssim = true);
+    // The next rows of A and B (equal sizes, `width` wide). Throws
+    // std::invalid_argument on a size mismatch or rows beyond `height`.
+    void add(const Image& a, const Image& b);
+    // Once every row was added.
+    ImageDiff finish();
+
+  private:
+    void ssim_row(const double* x, const double* y);
+    uint32_t width_, height_, rows_ = 0;
+    bool with_ssim_;
+    bool small_; // under the 11×11 window in either direction: one window over all (luminance kept whole)
+    std::array<double, 4> sq_{};
+    std::array<double, 4> max_{};
+    bool whole_levels_ = false; // the 8-bit path without SSIM: exact integer sums
+    std::array<uint64_t, 4> isq_{};
+    std::array<int, 4> imax_{};
+    double g_[11] = {};
+    std::vector<double> small_x_, small_y_;
+    std::vector<double> ring_; // 11 rows × 5 sums (x, y, xx, yy, xy) × (width - 10), horizontally blurred
+    double ssim_total_ = 0;
+    uint64_t ssim_count_ = 0;
+};
 
 // Per texel, the largest channel error, as a colour ramp (black → red →
 // yellow → white) scaled so `scale` (e.g. the largest error) is white.

@@ -6,7 +6,9 @@
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace af::texture {
 
@@ -20,6 +22,32 @@ Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, u
     if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
     if (f->compressed()) ops.use(ops.reg.codec_for(t.desc.format).plugin);
     return host::decode_surface(ops.reg, t, layer, face, mip);
+}
+
+Image surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
+                   uint32_t rows) {
+    const FormatInfo* f = format_info(t.desc.format);
+    if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
+    const SurfaceRef s = t.surface(layer, face, mip);
+    if (s.depth > 1 || (y0 == 0 && rows >= s.height)) {
+        if (y0 != 0 || rows < s.height * s.depth) throw std::logic_error("a volume's rows are decoded whole");
+        return surface_image(ops, t, layer, face, mip);
+    }
+    if (y0 % f->block_h || y0 >= s.height || rows == 0 || (rows % f->block_h && y0 + rows < s.height))
+        throw std::logic_error("rows of a surface must start and end at block rows");
+    rows = std::min(rows, s.height - y0);
+    TextureDesc d = t.desc;
+    d.width = s.width;
+    d.height = rows;
+    d.depth = 1;
+    d.mips = d.layers = d.faces = 1;
+    d.flags &= ~AF_TEX_CUBE;
+    Texture band(d);
+    const uint64_t pitch = row_pitch(t.desc.format, s.width);
+    std::memcpy(band.data.data(), s.data + pitch * (y0 / f->block_h), band.data.size());
+    if (!t.palette.empty())
+        band.palette.assign(t.palette.begin() + size_t(layer) * 1024, t.palette.begin() + size_t(layer + 1) * 1024);
+    return surface_image(ops, band, 0, 0, 0);
 }
 
 Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {

@@ -48,6 +48,12 @@ void retag(Texture& t, ColourTag tag);
 // One surface as an Image: RGBA8 (tagged as the texture) or RGBA32F for
 // formats that decode to float. Compressed formats decode through codecs.
 Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
+// Rows [y0, y0 + rows) of one surface, decoded alone: the surface's bytes for
+// those rows are cut out (whole block rows: y0 and rows multiples of the
+// format's block height, except a last band that ends at the surface's
+// bottom), so a large surface is never decoded whole. Volumes decode whole
+// (y0 0, rows all of height × depth).
+Image surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0, uint32_t rows);
 // One surface as a texture of its own; range errors name the option.
 Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 // The first `n` levels (n ≤ desc.mips) of every layer and face.

@@ -103,21 +103,51 @@ jobs:
     inputs: "${src}/**/*.png"
     output: "${out}/{stem}.png"
 )";
-    auto p = parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps);
+    const EnvAllowList allowed = {"AF_TEST_ENV_DIR"};
+    auto p = parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps, allowed);
     CHECK(p.jobs[0].patterns == std::vector<std::string>{"fromenv/tex/**/*.png"});
     CHECK(p.jobs[0].output == "build/debug/{stem}.png");
-    p = parse_pipeline(yaml, "/proj/pipeline.yaml", {{"mode", "release"}}, steps);
+    p = parse_pipeline(yaml, "/proj/pipeline.yaml", {{"mode", "release"}}, steps, allowed);
     CHECK(p.jobs[0].output == "build/release/{stem}.png");
-    p = parse_pipeline(yaml, "/proj/pipeline.yaml", {{"out", "dist"}}, steps);
+    p = parse_pipeline(yaml, "/proj/pipeline.yaml", {{"out", "dist"}}, steps, allowed);
     CHECK(p.jobs[0].output == "dist/{stem}.png");
 
     std::string e = error_of("assetforge: 1\nvars: {out: b}\njobs:\n  a:\n    inputs: \"*.png\"\n    output: "
                              "\"${ot}/{stem}.png\"\n");
     CHECK(e.find("pipeline.yaml:6:13: unknown variable '${ot}'") != std::string::npos);
     CHECK(e.find("did you mean 'out'?") != std::string::npos);
-    e = error_of(
-        "assetforge: 1\njobs:\n  a:\n    inputs: \"${env:AF_SURELY_UNSET_VAR}/*.png\"\n    output: o/{stem}\n");
-    CHECK(e.find("environment variable 'AF_SURELY_UNSET_VAR' is not set") != std::string::npos);
+    try {
+        parse_pipeline("assetforge: 1\njobs:\n  a:\n    inputs: \"${env:AF_SURELY_UNSET_VAR}/*.png\"\n    output: "
+                       "o/{stem}\n",
+                       "/proj/pipeline.yaml", {}, steps, {"AF_SURELY_UNSET_VAR"});
+        FAIL("an unset variable was accepted");
+    } catch (const ConfigError& err) {
+        CHECK(std::string(err.what()).find("environment variable 'AF_SURELY_UNSET_VAR' is not set") !=
+              std::string::npos);
+    }
+}
+
+TEST_CASE("${env:NAME} reads only the names the user allows, with or without a default", "[config]") {
+    StepTable steps = png_test_steps();
+    setenv("AF_TEST_SECRET_TOKEN", "hunter2", 1);
+    for (const char* ref : {"${env:AF_TEST_SECRET_TOKEN}", "${env:AF_TEST_SECRET_TOKEN:-none}"}) {
+        const std::string yaml =
+            std::string("assetforge: 1\njobs:\n  a:\n    inputs: \"*.png\"\n    output: \"o/") + ref + "/{stem}\"\n";
+        INFO(ref);
+        try {
+            parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps);
+            FAIL("a variable nobody allowed was read");
+        } catch (const ConfigError& err) {
+            const std::string e = err.what();
+            CHECK(e.find("pipeline.yaml:5:") != std::string::npos);
+            CHECK(e.find("environment variable 'AF_TEST_SECRET_TOKEN', which is not allowed") != std::string::npos);
+            CHECK(e.find("--allow-env AF_TEST_SECRET_TOKEN") != std::string::npos);
+            CHECK(e.find("hunter2") == std::string::npos);
+        }
+        auto p = parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps, {"AF_TEST_SECRET_TOKEN"});
+        CHECK(p.jobs[0].output == "o/hunter2/{stem}");
+    }
+    CHECK(parse_env_allow_list(" CI_MODE, GAME_DIR\tX,,") == EnvAllowList{"CI_MODE", "GAME_DIR", "X"});
 }
 
 TEST_CASE("parameters are normalised: defaults filled, so spelling them out changes nothing", "[config]") {

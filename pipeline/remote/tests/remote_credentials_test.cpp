@@ -1,5 +1,6 @@
 // Credentials reach the server in the Authorization header and nowhere else: not in warnings, not in
 // display_url().
+#include "remote/endpoint.hpp"
 #include "remote/remote_cache.hpp"
 
 #include "remote_test_support.hpp"
@@ -131,4 +132,73 @@ TEST_CASE("credentials never appear in warnings, whatever fails") {
         CHECK_FALSE(cache.enabled());
         CHECK_FALSE(warnings.any_contains("hunter2-secret"));
     }
+}
+
+TEST_CASE("a URL from a pipeline file gets none of the environment's credentials, with one warning") {
+    CleanEnvironment clean_env;
+    ScopedEnv token("ASSETFORGE_REMOTE_CACHE_TOKEN", kToken);
+    af::test::NginxServer server;
+    Warnings warnings;
+    RemoteCacheOptions o = options_for(server.url(), warnings);
+    o.url_from_pipeline = true;
+    RemoteCache cache(o);
+    CHECK(round_trip(cache, "untrusted"));
+    CHECK(round_trip(cache, "untrusted again"));
+    REQUIRE(warnings.seen.size() == 1);
+    CHECK(warnings.any_contains("credentials in the environment are not sent"));
+    CHECK(warnings.any_contains("ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS"));
+    CHECK(log_has(server, "PUT /ac/"));
+    for (const auto& line : server.access_log()) CHECK(line.find("Bearer") == std::string::npos);
+}
+
+TEST_CASE("a URL from a pipeline file gets no netrc login and no basic auth from the environment") {
+    CleanEnvironment clean_env;
+    af::test::NginxServer server;
+    std::ofstream(server.dir() / "netrc") << "machine 127.0.0.1 login af-user password af-pass\n";
+    ScopedEnv netrc("NETRC", (server.dir() / "netrc").c_str());
+    ScopedEnv user("ASSETFORGE_REMOTE_CACHE_USER", "af-user");
+    ScopedEnv password("ASSETFORGE_REMOTE_CACHE_PASSWORD", "af-pass");
+    Warnings warnings;
+    RemoteCacheOptions o = options_for(server.url() + "/basic", warnings);
+    o.url_from_pipeline = true;
+    RemoteCache cache(o);
+    CHECK_FALSE(round_trip(cache, "basic"));
+    CHECK(warnings.any_contains("not sent"));
+    CHECK(warnings.any_contains("HTTP 401"));
+    for (const auto& line : server.access_log()) CHECK(line.find("Basic") == std::string::npos);
+}
+
+TEST_CASE("a pipeline file's URL whose host is listed as trusted gets the credentials") {
+    CleanEnvironment clean_env;
+    ScopedEnv token("ASSETFORGE_REMOTE_CACHE_TOKEN", kToken);
+    af::test::NginxServer server;
+    const std::string port = server.url().substr(server.url().rfind(':') + 1);
+    for (const std::string& list : {std::string("cache.example, 127.0.0.1"), "127.0.0.1:" + port}) {
+        INFO(list);
+        ScopedEnv trusted("ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS", list.c_str());
+        Warnings warnings;
+        RemoteCacheOptions o = options_for(server.url() + "/auth", warnings);
+        o.url_from_pipeline = true;
+        RemoteCache cache(o);
+        CHECK(round_trip(cache, "trusted " + list));
+        CHECK(warnings.seen.empty());
+    }
+    // Another port on the same host is another server.
+    ScopedEnv trusted("ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS", "127.0.0.1:1");
+    Warnings warnings;
+    RemoteCacheOptions o = options_for(server.url() + "/auth", warnings);
+    o.url_from_pipeline = true;
+    RemoteCache cache(o);
+    CHECK_FALSE(round_trip(cache, "other port"));
+    CHECK(warnings.any_contains("not sent"));
+}
+
+TEST_CASE("trusted host lists: names, ports, IPv6, any case") {
+    CHECK(host_listed("a.example, cache.example:8080", "cache.example", 8080));
+    CHECK_FALSE(host_listed("a.example, cache.example:8080", "cache.example", 443));
+    CHECK(host_listed("CACHE.example", "cache.example", 443));
+    CHECK(host_listed("[::1]:9000 ::2", "::1", 9000));
+    CHECK(host_listed("[::1]:9000 ::2", "::2", 80));
+    CHECK_FALSE(host_listed("", "cache.example", 443));
+    CHECK_FALSE(host_listed("evil-cache.example", "cache.example", 443));
 }

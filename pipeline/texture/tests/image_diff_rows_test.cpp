@@ -1,0 +1,68 @@
+// DiffRows, fed bands of rows, gives bit for bit what diff_images gives on the whole images: the banded
+// `compare` of large textures reports the same figures as before.
+#include "texture/image_diff.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace af;
+using namespace af::texture;
+
+namespace {
+
+Image band_of(const Image& img, uint32_t y0, uint32_t rows) {
+    Image out = img.is_float() ? Image::makef(img.width, rows) : Image::make8(img.width, rows);
+    const size_t from = size_t(y0) * img.width * 4, n = size_t(rows) * img.width * 4;
+    if (img.is_float())
+        std::copy_n(img.rgba32f.begin() + std::ptrdiff_t(from), n, out.rgba32f.begin());
+    else
+        std::copy_n(img.rgba8.begin() + std::ptrdiff_t(from), n, out.rgba8.begin());
+    return out;
+}
+
+Image noisy(uint32_t w, uint32_t h, bool is_float, uint32_t seed) {
+    std::mt19937 rng(seed);
+    Image img = is_float ? Image::makef(w, h) : Image::make8(w, h);
+    for (auto& v : img.rgba8) v = uint8_t(rng());
+    for (auto& v : img.rgba32f) v = float(rng() % 10000) / 9999.0f;
+    return img;
+}
+
+void same(const ImageDiff& x, const ImageDiff& y) {
+    CHECK(x.width == y.width);
+    CHECK(x.height == y.height);
+    for (int c = 0; c < 4; ++c) {
+        CHECK(x.channel[c].mse == y.channel[c].mse);
+        CHECK(x.channel[c].max_error == y.channel[c].max_error);
+        CHECK(x.channel[c].psnr == y.channel[c].psnr);
+    }
+    CHECK(x.psnr_rgb == y.psnr_rgb);
+    CHECK(x.ssim == y.ssim);
+}
+
+} // namespace
+
+TEST_CASE("DiffRows over bands equals diff_images over the whole", "[diff]") {
+    for (const bool is_float : {false, true})
+        for (const auto& [w, h] : {std::pair<uint32_t, uint32_t>{37, 29}, {11, 11}, {8, 40}, {40, 8}, {64, 3}})
+            for (const bool ssim : {true, false})
+                for (const uint32_t band : {1u, 4u, 7u, 64u}) {
+                    INFO((is_float ? "float " : "8-bit ") << w << "x" << h << " band " << band << " ssim " << ssim);
+                    const Image a = noisy(w, h, is_float, 1), b = noisy(w, h, is_float, 2);
+                    DiffRows rows(w, h, ssim);
+                    for (uint32_t y = 0; y < h; y += band) {
+                        const uint32_t n = std::min(band, h - y);
+                        rows.add(band_of(a, y, n), band_of(b, y, n));
+                    }
+                    same(rows.finish(), diff_images(a, b, ssim));
+                }
+}
+
+TEST_CASE("DiffRows refuses rows that do not continue the comparison", "[diff]") {
+    DiffRows rows(8, 8);
+    CHECK_THROWS_AS(rows.add(Image::make8(7, 2), Image::make8(7, 2)), std::invalid_argument);
+    CHECK_THROWS_AS(rows.add(Image::make8(8, 2), Image::make8(8, 3)), std::invalid_argument);
+    rows.add(Image::make8(8, 8), Image::make8(8, 8));
+    CHECK_THROWS_AS(rows.add(Image::make8(8, 1), Image::make8(8, 1)), std::invalid_argument);
+}
