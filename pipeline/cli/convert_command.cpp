@@ -380,7 +380,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         std::fprintf(stderr,
                      "assetforge convert: %s: out of memory (lower --memory-budget to what the machine has, so the "
                      "estimate refuses such files up front)\n",
-                     a.in.string().c_str());
+                     sdk::printable(a.in.string()).c_str());
         return kExitInputFailed;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "assetforge convert: %s\n",
