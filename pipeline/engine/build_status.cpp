@@ -39,6 +39,24 @@ bool BuildStatus::add(ActionResult r) {
     const bool failed = r.status == ActionStatus::Failed;
     const bool loud = ran(r.status) || r.status == ActionStatus::NotRun;
     if (loud) progress_.finished(r.job + ": " + r.input, ran(r.status), failed);
+    if (ran(r.status) && r.metrics.is_object()) {
+        // What decided a normal map, and what the action discarded: said
+        // where it happened, not only in a report nobody opens.
+        if (opt_.explain && r.metrics.contains("normal_map") && r.metrics["normal_map"].is_string())
+            progress_.line("explain: " + r.job + ": " + r.input +
+                           ": normal map: " + r.metrics["normal_map"].get<std::string>());
+        if (r.metrics.contains("warnings") && r.metrics["warnings"].is_array())
+            for (const auto& w : r.metrics["warnings"]) {
+                ++summary_.warnings;
+                summary_.warnings_fail |= opt_.warnings_as_errors;
+                const std::string text = std::string(opt_.warnings_as_errors ? "error" : "warning") + ": " + r.job +
+                                         ": " + r.input + ": " + (w.is_string() ? w.get<std::string>() : w.dump());
+                if (opt_.quiet)
+                    err_ << printable_name(text) << "\n"; // -q prints what needs attention only, and this does
+                else
+                    progress_.line(text);
+            }
+    }
     switch (r.status) {
     case ActionStatus::Built:
         ++summary_.built;
@@ -94,17 +112,12 @@ void BuildStatus::write_report(const Pipeline& p, double secs, const std::string
         if (!a.metrics.empty()) j["metrics"] = a.metrics;
         actions.push_back(std::move(j));
     }
-    nlohmann::json doc = {{"pipeline", p.file.string()},
-                          {"seconds", secs},
-                          {"built", summary_.built},
-                          {"cached", summary_.cached},
-                          {"up_to_date", summary_.up_to_date},
-                          {"failed", summary_.failed},
-                          {"removed", summary_.removed},
-                          {"not_run", summary_.not_run},
-                          {"skipped", summary_.skipped},
-                          {"cancelled", summary_.cancelled},
-                          {"actions", actions}};
+    nlohmann::json doc = {{"pipeline", p.file.string()},       {"seconds", secs},
+                          {"built", summary_.built},           {"cached", summary_.cached},
+                          {"up_to_date", summary_.up_to_date}, {"failed", summary_.failed},
+                          {"removed", summary_.removed},       {"not_run", summary_.not_run},
+                          {"skipped", summary_.skipped},       {"cancelled", summary_.cancelled},
+                          {"warnings", summary_.warnings},     {"actions", actions}};
     write_file_atomic(file, doc.dump(1));
 }
 
@@ -122,6 +135,9 @@ void BuildStatus::print_summary(const Pipeline& p, double secs) {
                  << "\n";
     }
     if (summary_.cancelled) err_ << "build cancelled: finished outputs are kept, nothing partial was written\n";
+    if (summary_.warnings_fail)
+        err_ << summary_.warnings << " warning(s) treated as errors (--warnings-as-errors): information was discarded; "
+             << "the outputs are written, the exit code fails\n";
     if (opt_.quiet) return;
     if (opt_.dry_run) return print_status(p);
     char buf[64];
@@ -129,6 +145,7 @@ void BuildStatus::print_summary(const Pipeline& p, double secs) {
     out_ << summary_.built << " built, ";
     if (summary_.cached || !opt_.remote_cache.empty()) out_ << summary_.cached << " from cache, ";
     out_ << summary_.up_to_date << " up to date, " << summary_.failed << " failed, " << summary_.removed << " removed";
+    if (summary_.warnings) out_ << ", " << summary_.warnings << " warning(s)";
     if (summary_.not_run) out_ << ", " << summary_.not_run << " not run";
     if (opt_.shard_count)
         out_ << ", " << summary_.skipped << " left to other shards (shard " << opt_.shard_index << "/"
