@@ -78,7 +78,7 @@ def main():
     if a.max_files:
         files = files[: a.max_files]
     res = {"dds": 0, "png": 0, "decode_agree": 0, "decode_differ": [], "pillow_cannot": [], "read_failed": [],
-           "normal_both": [], "normal_name_only": [], "normal_texels_only": [], "match_ok": 0, "match_bad": [], "colour_mip3_drift": [],
+           "normal_both": [], "name_says_not": [], "normal_name_only": [], "normal_texels_only": [], "match_ok": 0, "match_bad": [], "colour_mip3_drift": [],
            "max_mip3_drift": 0.0}
     tmp = tempfile.mkdtemp(prefix="af-real-tree-")
     for i, f in enumerate(files):
@@ -96,6 +96,8 @@ def main():
             res["normal_both"].append(rel)
         elif by_name:
             res["normal_name_only"].append(entry)
+        elif by_texels and nm.get("verdict", "").startswith("no: file name token"):
+            res["name_says_not"].append(entry)  # e.g. a DuDv map: centred vectors, not normals
         elif by_texels:
             res["normal_texels_only"].append(entry)
         if not is_dds:
@@ -159,6 +161,8 @@ def main():
         print("  name only:   %s (token '%s'; texels: %s)" % (e["file"], e["token"], e["texels"]))
     for e in res["normal_texels_only"]:
         print("  texels only: %s (%s)" % (e["file"], e["texels"]))
+    for e in res["name_says_not"]:
+        print("  texels yes, name says not: %s (%s)" % (e["file"], e["texels"]))
     if not a.no_reexport:
         print("match re-export: %d keep layout, %d do not; normal maps' largest mip-3 mean drift %.4f" %
               (res["match_ok"], len(res["match_bad"]), res["max_mip3_drift"]))

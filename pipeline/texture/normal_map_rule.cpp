@@ -15,6 +15,11 @@ constexpr std::string_view kAnywhere[] = {"norm", "normal", "normals", "normalma
 // (m2000-N_lowpoly.png).
 constexpr std::string_view kSuffix[] = {"n", "nm"};
 
+// Tokens of maps whose texels look like centred vectors but are not normals:
+// DuDv (distortion offset) maps, which renormalising would change. Found in
+// FlightGear's tree (waves-ver10-dudv.dds, two channels centred on zero).
+constexpr std::string_view kNotNormal[] = {"dudv"};
+
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
 // Splits one dot-part into tokens at separators, between letters and digits,
@@ -33,6 +38,33 @@ std::vector<std::string> tokens_of(std::string_view part) {
     }
     if (!cur.empty()) out.push_back(std::move(cur));
     return out;
+}
+
+// Calls `f` with every dot-part of the file name (its last extension off),
+// until `f` returns a non-empty token.
+template <class F> std::string each_part(std::string_view file_name, F f) {
+    const size_t slash = file_name.find_last_of("/\\");
+    if (slash != std::string_view::npos) file_name.remove_prefix(slash + 1);
+    const size_t last_dot = file_name.rfind('.');
+    if (last_dot != std::string_view::npos && last_dot > 0) file_name = file_name.substr(0, last_dot);
+    size_t start = 0;
+    while (start <= file_name.size()) {
+        const size_t dot = file_name.find('.', start);
+        std::string tok =
+            f(file_name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        if (!tok.empty() || dot == std::string_view::npos) return tok;
+        start = dot + 1;
+    }
+    return "";
+}
+
+std::string not_normal_map_token(std::string_view file_name) {
+    return each_part(file_name, [](std::string_view part) -> std::string {
+        for (const auto& t : tokens_of(part))
+            for (std::string_view w : kNotNormal)
+                if (t == w) return t;
+        return "";
+    });
 }
 
 } // namespace
@@ -81,6 +113,8 @@ NormalMapVerdict recognise_normal_map(const Texture& t, const Content& c, std::s
     if (t.desc.flags & AF_TEX_NORMAL_MAP) return {true, "the texture is marked a normal map"};
     if (c.above_one || c.negative) return {false, "HDR data"};
     if (std::string tok = normal_map_name_token(name); !tok.empty()) return {true, "file name token '" + tok + "'"};
+    if (std::string tok = not_normal_map_token(name); !tok.empty())
+        return {false, "file name token '" + tok + "' (a distortion map, not normals)"};
     if (c.unit_vectors) return {true, "texels: " + describe_vectors(c)};
     return {false, "no name token, texels: " + describe_vectors(c)};
 }

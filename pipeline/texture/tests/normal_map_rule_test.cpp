@@ -102,6 +102,11 @@ TEST_CASE("normal maps: the rule says what decided") {
     const tx::Content c = tx::analyse(img);
     CHECK(tx::recognise_normal_map(t, c, "stone_norm.dds").rule == "file name token 'norm'");
     CHECK_THAT(tx::recognise_normal_map(t, c, "stone.dds").rule, Catch::StartsWith("texels: "));
+    // A DuDv map's two centred channels pass the texel rule; its name says otherwise
+    // (FlightGear's waves-ver10-dudv.dds).
+    CHECK(tx::recognise_normal_map(t, c, "waves-ver10-dudv.dds").rule ==
+          "file name token 'dudv' (a distortion map, not normals)");
+    CHECK_FALSE(tx::recognise_normal_map(t, c, "waves-ver10-dudv.dds").yes);
     const tx::Content colour = tx::analyse(filled(200, 100, 50, 255));
     CHECK_FALSE(tx::recognise_normal_map(t, colour, "brown.dds").yes);
     auto never =
