@@ -155,4 +155,15 @@ TEST_CASE("build: discarded alpha is warned, reported and fails CI with --warnin
     const std::string html = slurp(dir / "report.html");
     CHECK_THAT(html, Catch::Contains("warning: alpha dropped"));
     CHECK_THAT(html, Catch::Contains("the alpha error is the format"));
+    // A container that picks its own format: XTF's RGB565 keeps no alpha.
+    dir.write("xtf.yaml", "assetforge: 1\n"
+                          "jobs:\n"
+                          "  x:\n"
+                          "    inputs: \"in/*.png\"\n"
+                          "    steps: [ { write: { format: RGB565 } } ]\n"
+                          "    output: \"xbox/{stem}.xtf\"\n");
+    r = run_cli("build xtf.yaml --warnings-as-errors", dir.path());
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("error: x: in/glass.png: alpha dropped") && Catch::Contains("R5G6B5"));
 }

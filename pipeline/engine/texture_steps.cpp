@@ -8,12 +8,14 @@
 #include "engine/plugin_params.hpp"
 #include "host/texture_io.hpp"
 #include "texture/format_names.hpp"
+#include "texture/information_loss.hpp"
 #include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
 #include "texture/unedited_export.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <fstream>
 #include <stdexcept>
 
@@ -106,6 +108,15 @@ tx::NormalMapOverride normal_map_override(const Params& p, const Item& it) {
 // into every report).
 void add_warnings(nlohmann::json& metrics, const std::vector<std::string>& lines) {
     for (const auto& l : lines) metrics["warnings"].push_back(l);
+}
+
+// A container whose writer takes a `format` option (XTF, VTF) encodes to a
+// format of its own choosing.
+bool picks_own_format(const af_container* c) {
+    if (!c || c->struct_size < offsetof(af_container, write_option_count) + sizeof(uint32_t)) return false;
+    for (uint32_t i = 0; i < c->write_option_count; ++i)
+        if (c->write_options[i] && std::string_view(c->write_options[i]->name) == "format") return true;
+    return false;
 }
 
 // ---- parameters ----------------------------------------------------------
@@ -489,7 +500,8 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         if (f && tx::snorm_like(*f) && img.is_float()) tx::signed_to_unit(img); // as `decode` shows it
         return img;
     };
-    table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools) {
+    table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools,
+                       std::vector<std::string>& warnings) {
         std::string container = it.container;
         if (container.empty()) {
             std::string ext = path.extension().string();
@@ -502,8 +514,20 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
                 throw std::runtime_error("no container writes '" + ext + "' files; add 'write: {container: …}' or " +
                                          "see 'assetforge plugins'");
         }
-        use(tools, r->container_by_name(container).plugin);
-        return host::encode_texture(*r, container, *it.texture, it.write_options);
+        auto c = r->container_by_name(container);
+        use(tools, c.plugin);
+        std::vector<uint8_t> bytes = host::encode_texture(*r, container, *it.texture, it.write_options);
+        if (picks_own_format(c.item)) {
+            // What the container chose shows in what it wrote (XTF's RGB565 keeps no alpha).
+            const Texture& t = *it.texture;
+            const host::ReadResult back = host::read_texture_bytes(*r, path.string(), bytes);
+            if (const FormatInfo* to = format_info(back.texture.desc.format); to && to->id != t.desc.format) {
+                tx::Ops ops{*r};
+                warnings = tx::information_lost(tx::analyse(tx::surface_image(ops, t, 0, 0, 0)),
+                                                format_info(t.desc.format), *to, t.desc.flags & AF_TEX_NORMAL_MAP);
+            }
+        }
+        return bytes;
     };
 }
 
