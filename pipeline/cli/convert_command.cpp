@@ -17,9 +17,11 @@
 #include "assetforge/user_text.hpp"
 #include "engine/action_memory.hpp"
 #include "engine/pipeline_steps.hpp"
+#include "core/atomic_file.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
 #include "texture/format_names.hpp"
+#include "texture/information_loss.hpp"
 #include "texture/texture_ops.hpp"
 
 #include <tbb/global_control.h>
@@ -46,7 +48,8 @@ struct ConvertArgs {
     tx::ColourTag colour = tx::ColourTag::Keep;
     std::optional<uint32_t> mip, face, layer;
     bool all_surfaces = false, permissive = false, grey_in_red = false;
-    bool overwrite = false; // -y: replace an existing OUT
+    bool overwrite = false;          // -y: replace an existing OUT
+    bool warnings_as_errors = false; // a discarded alpha, channel or bit depth fails, and OUT is not written
     std::string dx10 = "auto";
     int threads = 0;
     tx::MipRequest mip_request;
@@ -131,7 +134,20 @@ std::string writer_format_name(const host::PluginRegistry& reg, const ConvertArg
     return tx::format_among(a.format, choices, a.out.extension().string());
 }
 
-void write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
+// Prints what the conversion discards, naming the file; true when the output
+// may be written (no losses, or they are only warnings).
+bool report_losses(const std::vector<std::string>& losses, const ConvertArgs& a) {
+    for (const auto& l : losses)
+        std::fprintf(stderr, "assetforge convert: %s: %s: %s\n", a.warnings_as_errors ? "error" : "warning",
+                     a.in.string().c_str(), l.c_str());
+    if (!losses.empty() && a.warnings_as_errors) {
+        std::fprintf(stderr, "assetforge convert: %s not written (--warnings-as-errors)\n", a.out.string().c_str());
+        return false;
+    }
+    return true;
+}
+
+bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     if (!a.like.empty()) sdk::usage("--like applies to DDS output; " + a.out.extension().string() + " keeps its own");
     const Texture* tex = &input;
     std::optional<Texture> changed;
@@ -140,13 +156,27 @@ void write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
     host::OptionMap wopts;
     if (!a.format.empty()) wopts["format"] = writer_format_name(ops.reg, a);
     if (a.mips == false) wopts["nomip"] = "true";
-    host::write_texture(ops.reg, a.out, *tex, "", wopts);
+    // The container picks its own format (XTF's RGB565, DXT1…): what it
+    // discarded shows in what it wrote, so read that back before the file lands.
+    const std::string container = ops.reg.container_for_extension(lower(a.out.extension().string())).item->name;
+    const std::vector<uint8_t> bytes = host::encode_texture(ops.reg, container, *tex, wopts);
+    const host::ReadResult back = host::read_texture_bytes(ops.reg, a.out.string(), bytes);
+    if (const FormatInfo* to = format_info(back.texture.desc.format);
+        to && back.texture.desc.format != tex->desc.format) {
+        const Image top = tx::surface_image(ops, *tex, 0, 0, 0);
+        if (!report_losses(tx::information_lost(tx::analyse(top), format_info(tex->desc.format), *to,
+                                                tex->desc.flags & AF_TEX_NORMAL_MAP),
+                           a))
+            return false;
+    }
+    write_file_atomic(a.out, bytes);
     std::printf("%s: %ux%u %s → %s (the %s writer chooses the format%s)\n", a.in.string().c_str(), input.desc.width,
                 input.desc.height, name_of(input.desc.format).c_str(), a.out.string().c_str(),
                 a.out.extension().string().c_str(), wopts.count("format") ? (": " + wopts["format"]).c_str() : "");
+    return true;
 }
 
-void write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
+bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     if (writer_picks_format(ops.reg, a.out)) return write_own_format(ops, input, a);
     std::optional<tx::MatchTarget> like;
     if (!a.like.empty()) like = tx::read_match_target(ops, a.like);
@@ -157,8 +187,13 @@ void write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     req.name = a.in.filename().string();
     req.grey_in_red = a.grey_in_red;
 
+    if (a.mip_request.normal_map == tx::NormalMapMode::Yes) {
+        req.normal_map = tx::NormalMapMode::Yes;
+        req.normal_map_why = "--normal-map";
+    }
     const Texture* tex = &input;
     std::optional<Texture> changed;
+    std::optional<tx::NormalMapVerdict> verdict;
     const bool keep = lower(req.format) == "keep";
     const bool can_have_mips = full_mip_count(input.desc.width, input.desc.height, input.desc.depth) > 1;
     if (!like && a.mips == false && input.desc.mips > 1) {
@@ -168,12 +203,15 @@ void write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
             sdk::unsupported("generating mips for volume textures (use --no-mips, or keep the input's mips)");
         tx::MipRequest m = a.mip_request;
         m.name = req.name;
-        changed = tx::mips(ops, input, m);
+        if (m.normal_map == tx::NormalMapMode::Yes) m.normal_map_why = "--normal-map";
+        changed = tx::mips(ops, input, m, &verdict.emplace());
+        if (verdict->yes) req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = verdict->rule;
     }
     if (changed) tex = &*changed;
     if (keep) req.format = name_of(input.desc.format); // back to the input's own format after mips
     tx::Encoded e = tx::encode(ops, *tex, req);
     if (keep) e.why = "kept";
+    if (!report_losses(e.losses, a)) return false;
     host::write_texture(ops.reg, a.out, e.texture, "", {{"dx10", a.dx10}});
     const TextureDesc& d = e.texture.desc;
     std::printf("%s: %ux%u %s → %s: %s (%s), %u mip%s", a.in.string().c_str(), input.desc.width, input.desc.height,
@@ -181,7 +219,11 @@ void write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
                 d.mips, d.mips == 1 ? "" : "s");
     if (d.layers > 1) std::printf(", %u layers", d.layers);
     if (d.faces == 6) std::printf(", cube");
+    // The rule that decided, so a misnamed or misjudged normal map shows here.
+    const std::string normal = !e.normal_map.empty() ? e.normal_map : verdict ? tx::verdict_text(*verdict) : "";
+    if (!normal.empty()) std::printf("; normal map: %s", normal.c_str());
     std::printf("\n");
+    return true;
 }
 
 // The conversion's peak memory, estimated from the input's header (what it
@@ -249,6 +291,7 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     if (vm.count("layer")) a.layer = vm["layer"].as<uint32_t>();
     a.all_surfaces = vm.count("all-surfaces");
     a.overwrite = vm.count("overwrite");
+    a.warnings_as_errors = vm.count("warnings-as-errors");
     a.permissive = vm.count("permissive");
     a.grey_in_red = vm.count("grey-in-red");
     a.dx10 = vm["dx10"].as<std::string>();
@@ -316,13 +359,16 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         "mip-filter", po::value<std::string>(),
         "mip/resize filter: box|triangle|kaiser|lanczos3|mitchell|point (default kaiser)")(
         "alpha-coverage", po::value<float>(), "keep the fraction of texels with alpha > REF at every mip level")(
-        "normal-map", "treat the input as a normal map (renormalised mips; auto picks BC5). Without it, normal maps "
-                      "are recognised by name (_n, _nm, _nrm, _normal) or by their texels")(
+        "normal-map", "treat the input as a normal map (renormalised mips; auto picks BC5, or BC3/BC7 when its alpha "
+                      "holds data). Without it, normal maps are recognised by a name token (norm, normal, nrm, nmap, "
+                      "_n, _nm) or by their texels; the summary says which rule decided")(
         "grey-in-red", "the shader reads greyscale from red alone: auto may store grey images as BC4")(
         "wrap", "tiling texture: filters wrap around the edges")("clamp", "filters clamp at the edges (default)")(
         "resize", po::value<std::string>(), "resize the top level to WxH before anything else")(
         "png-level", po::value<int>(), "PNG output: deflate level 0 (stored) … 12 (smallest); default 1")(
         "png-filter", po::value<std::string>(), "PNG output: row filter auto|none|sub|up|paeth (default auto)")(
+        "warnings-as-errors", "fail (exit 1, OUT not written) when the conversion would discard information: "
+                              "an alpha channel, a colour channel or bit depth")(
         "overwrite,y", "replace OUT if it exists (without it an existing OUT is refused, as texconv without -y)")(
         "in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
     add_memory_budget_option(opts);
@@ -371,8 +417,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         if (a.resize) tex = tx::resize(ops, tex, a.resize->first, a.resize->second, a.mip_request.options);
         if (is_png(a.out))
             write_pngs(ops, tex, a);
-        else
-            write_container(ops, tex, a);
+        else if (!write_container(ops, tex, a))
+            return kExitInputFailed;
     } catch (const sdk::Error& e) {
         std::fprintf(stderr, "assetforge convert: %s\n", sdk::printable(e.what()).c_str());
         return e.status() == AF_ERR_USAGE ? kExitUsage : kExitInputFailed;

@@ -101,8 +101,10 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         desc.add_options()("jobs,j", po::value<int>(&a.opt.threads), "worker threads (default: all cores)")(
             "explain", po::bool_switch(&a.opt.explain),
             "print why each action runs")("quiet,q", po::bool_switch(&a.opt.quiet), "print only failures")(
-            "fail-fast", po::bool_switch(&a.opt.fail_fast),
-            "stop starting actions after the first failure")("keep-going,k", "keep going after failures (the default)")(
+            "fail-fast", po::bool_switch(&a.opt.fail_fast), "stop starting actions after the first failure")(
+            "warnings-as-errors", po::bool_switch(&a.opt.warnings_as_errors),
+            "exit 1 when an action discarded information (alpha, a channel, bit depth): for CI")(
+            "keep-going,k", "keep going after failures (the default)")(
             "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
             "report", po::value<std::string>(&a.opt.report_file),
             "write a record of every action to FILE: JSON; JUnit XML for FILE.xml (CI test reports); a self-contained "

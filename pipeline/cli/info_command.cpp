@@ -7,6 +7,8 @@
 #include "engine/name_text.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
+#include "texture/levels.hpp"
+#include "texture/texture_ops.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -99,10 +101,39 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
     return r;
 }
 
+// --normal-map: what the one rule says of the file, and what its name and
+// its texels say each on their own (a real tree's disagreements show here).
+void add_normal_map(Context& ctx, const std::string& path, const host::OptionMap& opts, InfoResult& r) {
+    namespace tx = af::texture;
+    try {
+        host::ReadResult res = host::read_texture(ctx.registry, path, opts);
+        tx::Ops ops{ctx.registry};
+        Image top = tx::surface_image(ops, res.texture, 0, 0, 0);
+        const FormatInfo* f = format_info(res.texture.desc.format);
+        if (f && tx::snorm_like(*f) && top.is_float()) tx::signed_to_unit(top);
+        const tx::Content c = tx::analyse(top);
+        const tx::NormalMapVerdict v = tx::recognise_normal_map(res.texture, c, path);
+        const std::string token = tx::normal_map_name_token(path);
+        r.json["normal_map"] = {{"verdict", tx::verdict_text(v)},
+                                {"name_token", token},
+                                {"texels", c.unit_vectors},
+                                {"texels_detail", tx::describe_vectors(c)}};
+        r.text += "normal map: " + tx::verdict_text(v) + "\n  by name: " + (token.empty() ? "no token" : token) +
+                  "\n  by texels: " + (c.unit_vectors ? "yes" : "no") + " (" + tx::describe_vectors(c) + ")\n";
+    } catch (const std::exception& e) {
+        std::string msg = e.what();
+        if (msg.rfind(path, 0) != 0) msg = path + ": " + msg;
+        r.json["normal_map"] = {{"error", msg}};
+        r.text += "normal map: cannot tell: " + msg + "\n";
+    }
+}
+
 int run(Context& ctx, const std::vector<std::string>& args) {
     po::options_description opts("options");
     opts.add_options()("json", "machine-readable output (one JSON array)")(
         "permissive", "read what a truncated file holds instead of failing")(
+        "normal-map", "also decode the top level and say whether it is a normal map: the rule's verdict, and what "
+                      "the name and the texels say each (docs/auto-format.md)")(
         "files", po::value<std::vector<std::string>>(), "files to describe");
     po::positional_options_description pos;
     pos.add("files", -1);
@@ -120,6 +151,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     const auto& files = vm["files"].as<std::vector<std::string>>();
     for (const auto& f : files) {
         InfoResult r = describe(ctx, f, o);
+        if (r.printable && vm.count("normal-map")) add_normal_map(ctx, f, o, r);
         if (!r.ok) rc = kExitInputFailed;
         if (json) {
             all.push_back(r.json);

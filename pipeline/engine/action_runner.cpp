@@ -72,7 +72,9 @@ std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> ite
             if (!run.steps.writer) throw std::runtime_error("no texture writer is available");
             if (run.keep_textures && !trail.result) trail.result = it.texture;
             const int64_t ts = trace.now_us();
-            w.encoded = run.steps.writer(it, w.abs, trail.tools);
+            std::vector<std::string> lost;
+            w.encoded = run.steps.writer(it, w.abs, trail.tools, lost);
+            for (auto& l : lost) trail.metrics["warnings"].push_back(std::move(l));
             // "encode dds", "encode png": the container's writer (the step named encode is a codec)
             std::string container = it.container;
             if (container.empty()) {

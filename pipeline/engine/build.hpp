@@ -23,6 +23,9 @@ struct BuildOptions {
     int threads = 0;        // 0 = all cores
     bool explain = false;   // print why each action runs
     bool fail_fast = false; // stop starting actions after the first failure
+    // An action that discarded information (warnings: alpha, a channel, bit
+    // depth) fails the build's exit code, for CI; its outputs are still written.
+    bool warnings_as_errors = false;
     bool quiet = false;
     bool dry_run = false;          // `status`: decide, never run
     bool status_json = false;      // `status --json`: every action as JSON instead of the per-job summary
@@ -79,9 +82,11 @@ struct ActionResult {
 struct BuildSummary {
     size_t built = 0, cached = 0, up_to_date = 0, failed = 0, removed = 0, not_run = 0, skipped = 0;
     bool cancelled = false;
+    size_t warnings = 0;               // warning lines of the actions that ran
+    bool warnings_fail = false;        // BuildOptions::warnings_as_errors and there were some
     int plan_exit = 0;                 // the plan refused the build: 2 broken promise, 1 empty input
     std::vector<ActionResult> actions; // in completion order
-    int exit_code() const { return plan_exit ? plan_exit : failed || cancelled ? 1 : 0; }
+    int exit_code() const { return plan_exit ? plan_exit : failed || cancelled || warnings_fail ? 1 : 0; }
 };
 
 // Throws std::runtime_error for problems with the state database itself.

@@ -40,6 +40,24 @@ bool BuildStatus::add(ActionResult r) {
     const bool failed = r.status == ActionStatus::Failed;
     const bool loud = ran(r.status) || r.status == ActionStatus::NotRun;
     if (loud) progress_.finished(r.job + ": " + r.input, ran(r.status), failed);
+    if (ran(r.status) && r.metrics.is_object()) {
+        // What decided a normal map, and what the action discarded: said
+        // where it happened, not only in a report nobody opens.
+        if (opt_.explain && r.metrics.contains("normal_map") && r.metrics["normal_map"].is_string())
+            progress_.line("explain: " + r.job + ": " + r.input +
+                           ": normal map: " + r.metrics["normal_map"].get<std::string>());
+        if (r.metrics.contains("warnings") && r.metrics["warnings"].is_array())
+            for (const auto& w : r.metrics["warnings"]) {
+                ++summary_.warnings;
+                summary_.warnings_fail |= opt_.warnings_as_errors;
+                const std::string text = std::string(opt_.warnings_as_errors ? "error" : "warning") + ": " + r.job +
+                                         ": " + r.input + ": " + (w.is_string() ? w.get<std::string>() : w.dump());
+                if (opt_.quiet)
+                    err_ << printable_name(text) << "\n"; // -q prints what needs attention only, and this does
+                else
+                    progress_.line(text);
+            }
+    }
     switch (r.status) {
     case ActionStatus::Built:
         ++summary_.built;
@@ -108,6 +126,7 @@ void BuildStatus::write_report(const Pipeline& p, double secs, const std::string
                           {"not_run", summary_.not_run},
                           {"skipped", summary_.skipped},
                           {"cancelled", summary_.cancelled},
+                          {"warnings", summary_.warnings},
                           {"actions", actions}};
     put_name(doc, "pipeline", p.file.string());
     write_file_atomic(file, json_text(doc, 1));
@@ -127,6 +146,9 @@ void BuildStatus::print_summary(const Pipeline& p, double secs) {
                  << "\n";
     }
     if (summary_.cancelled) err_ << "build cancelled: finished outputs are kept, nothing partial was written\n";
+    if (summary_.warnings_fail)
+        err_ << summary_.warnings << " warning(s) treated as errors (--warnings-as-errors): information was discarded; "
+             << "the outputs are written, the exit code fails\n";
     if (opt_.quiet) return;
     if (opt_.dry_run) return print_status(p);
     char buf[64];
@@ -134,6 +156,7 @@ void BuildStatus::print_summary(const Pipeline& p, double secs) {
     out_ << summary_.built << " built, ";
     if (summary_.cached || !opt_.remote_cache.empty()) out_ << summary_.cached << " from cache, ";
     out_ << summary_.up_to_date << " up to date, " << summary_.failed << " failed, " << summary_.removed << " removed";
+    if (summary_.warnings) out_ << ", " << summary_.warnings << " warning(s)";
     if (summary_.not_run) out_ << ", " << summary_.not_run << " not run";
     if (opt_.shard_count)
         out_ << ", " << summary_.skipped << " left to other shards (shard " << opt_.shard_index << "/"

@@ -55,11 +55,11 @@ constexpr size_t kMaxExpandedBytes = 64u << 10; // growth of one value by expans
 constexpr size_t kMaxStepsPerJob = 256;         // after presets are inlined
 constexpr size_t kMaxIncludeLoads = 256;        // include files read, counting repeats
 
-const std::vector<std::string> kTopKeys = {"assetforge", "vars",        "include",     "presets",
-                                           "jobs",       "output_root", "remote_cache"};
-const std::vector<std::string> kJobKeys = {"inputs",     "exclude",      "from",        "needs",
-                                           "steps",      "gather",       "output",      "description",
-                                           "keep_edits", "follow_links", "allow_empty", "input_root"};
+const std::vector<std::string> kTopKeys = {"assetforge", "vars",        "include",      "presets",
+                                           "jobs",       "output_root", "remote_cache", "normal_maps"};
+const std::vector<std::string> kJobKeys = {"inputs",      "exclude",    "from",        "needs",      "steps",
+                                           "gather",      "output",     "description", "keep_edits", "follow_links",
+                                           "allow_empty", "input_root", "normal_maps"};
 
 std::string scalar(const Src& s, std::string_view what) {
     if (!s.node.IsScalar()) throw ConfigError(s.pos(), std::string(what) + " must be a single value");
@@ -89,6 +89,7 @@ struct Raw {
     std::vector<std::pair<std::string, Src>> jobs; // in file order
     std::optional<Src> output_root;
     std::optional<Src> remote_cache;
+    std::optional<Src> normal_maps;
 };
 
 // The entries of a value-or-list, each with its own position.
@@ -164,6 +165,24 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
     }
     if (auto r = doc["output_root"]) raw.output_root = Src{file, r};
     if (auto r = doc["remote_cache"]) raw.remote_cache = Src{file, r};
+    if (auto r = doc["normal_maps"]) raw.normal_maps = Src{file, r};
+}
+
+// `normal_maps:` of the pipeline and of a job reach every step of the job
+// that takes the parameter (mips, encode), ahead of the step's own patterns:
+// the last pattern that matches decides, so the narrower scope wins. As a
+// parameter they are part of every action key: changing them rebuilds.
+void apply_normal_maps(Job& j, const std::vector<std::string>& patterns) {
+    if (patterns.empty()) return;
+    std::string joined;
+    for (const auto& p : patterns) joined += (joined.empty() ? "" : ",") + p;
+    for (auto& st : j.steps) {
+        if (!st.def) continue;
+        const auto& ps = st.def->params;
+        if (std::none_of(ps.begin(), ps.end(), [](const ParamSpec& x) { return x.name == "normal_maps"; })) continue;
+        std::string& v = st.params["normal_maps"];
+        v = v.empty() ? joined : joined + "," + v;
+    }
 }
 
 class Resolver {
@@ -444,6 +463,13 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
         throw ConfigError(pos_of(s.file, n),
                           "'" + std::string(key) + "' of job '" + name + "' is true or false, not '" + v + "'");
     };
+    if (auto n = s.node["normal_maps"]) {
+        std::vector<std::string> pats = expand_all(n, "normal_maps");
+        for (const auto& p : pats)
+            if (p.empty() || p == "!")
+                throw ConfigError(pos_of(s.file, n), "job '" + name + "': empty normal_maps pattern");
+        apply_normal_maps(j, pats);
+    }
     j.keep_edits = flag("keep_edits");
     j.follow_links = flag("follow_links");
     j.allow_empty = flag("allow_empty");
@@ -620,7 +646,19 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
                               "or ASSETFORGE_REMOTE_CACHE_USER and _PASSWORD, or use a netrc)");
     }
     if (raw.jobs.empty()) throw ConfigError({fname, 1, 1}, "no jobs: add a 'jobs:' map");
-    for (const auto& [name, src] : raw.jobs) p.jobs.push_back(parse_job(name, src, r));
+    std::vector<std::string> normal_maps;
+    if (raw.normal_maps) {
+        normal_maps = string_list(*raw.normal_maps, "normal_maps");
+        for (auto& x : normal_maps) {
+            x = r.expand(x, raw.normal_maps->pos());
+            if (x.empty() || x == "!") throw ConfigError(raw.normal_maps->pos(), "empty normal_maps pattern");
+        }
+    }
+    for (const auto& [name, src] : raw.jobs) {
+        p.jobs.push_back(parse_job(name, src, r));
+        // Before the job's own: prepended, so the job's patterns come later and win.
+        apply_normal_maps(p.jobs.back(), normal_maps);
+    }
     for (auto& j : p.jobs)
         if (!j.input_root.empty())
             j.input_root = (j.input_root.is_absolute() ? j.input_root : p.root / j.input_root).lexically_normal();

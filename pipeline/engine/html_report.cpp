@@ -55,7 +55,7 @@ h1{font-size:1.3em}table{border-collapse:collapse;width:100%}th,td{border-bottom
 text-align:left;vertical-align:top}th{background:#f4f4f4;cursor:pointer;position:sticky;top:0}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.failed{background:#fde8e8}.failed td.st{color:#b00;
 font-weight:bold}.cached td.st{color:#06c}.built td.st{color:#070}.err{font-family:monospace;white-space:pre-wrap;
-color:#900}.sum td{border:0;padding:2px 12px 2px 0}input{margin:0 0 8px 0;padding:4px;width:24em}
+color:#900}.warn{color:#a60}.sum td{border:0;padding:2px 12px 2px 0}input{margin:0 0 8px 0;padding:4px;width:24em}
 .pic{white-space:nowrap}.pic img{margin-right:4px;vertical-align:top}
 .pic img,.fig img{background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px;image-rendering:pixelated}
 .fig{display:flex;flex-wrap:wrap;gap:12px}.fig figure{margin:0}.fig img{max-width:100%;height:auto}
@@ -95,6 +95,22 @@ std::string size_attrs(uint32_t w, uint32_t h, uint32_t side) {
     return " width=\"" + px(w) + "\" height=\"" + px(h) + "\"";
 }
 
+std::vector<std::string> warnings_of(const ActionResult& a) {
+    std::vector<std::string> out;
+    if (a.metrics.is_object() && a.metrics.contains("warnings") && a.metrics["warnings"].is_array())
+        for (const auto& w : a.metrics["warnings"]) out.push_back(w.is_string() ? w.get<std::string>() : w.dump());
+    return out;
+}
+
+// The sentence that explains an error as large as the whole range: the
+// format kept no alpha (or one bit of it), so the difference is the alpha.
+std::string alpha_loss_note(const ActionResult& a) {
+    for (const auto& w : warnings_of(a))
+        if (w.rfind("alpha dropped", 0) == 0 || w.rfind("alpha reduced", 0) == 0)
+            return "the alpha error is the format's, not the encoder's: " + w;
+    return "";
+}
+
 // Mip 0 of the source, of the result and their difference at full size.
 std::string picture_section(const ActionResult& a, const std::string& href) {
     const ReportFigures& f = *a.images;
@@ -124,7 +140,8 @@ std::string picture_section(const ActionResult& a, const std::string& href) {
                img(".src.png", "source", f.result_width, f.result_height) +
                img(".res.png", "result (difference blend)", f.result_width, f.result_height) +
                "</div><figcaption>difference |result − source| per channel ×" + std::to_string(k) + " (largest error " +
-               levels_text(f.heat_scale) + "/255)</figcaption></figure>";
+               levels_text(f.heat_scale) + "/255)" +
+               (alpha_loss_note(a).empty() ? "" : "<br>" + markup_text(alpha_loss_note(a))) + "</figcaption></figure>";
     }
     return out + "</div><p><a href=\"#a-" + f.id + "\">back to the table</a></p></section>\n";
 }
@@ -144,15 +161,17 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
     std::stable_sort(acts.begin(), acts.end(), [](auto* a, auto* b) { return rank(a->status) < rank(b->status); });
     uint64_t in_total = 0, out_total = 0;
     std::string rows, sections;
-    size_t pictured = 0;
+    size_t pictured = 0, warnings = 0;
     for (const ActionResult* a : acts) {
         uint64_t in = 0, out = 0;
         for (const auto& f : a->inputs) in += size_of(root, f);
         for (const auto& f : a->outputs) out += size_of(root, f);
         if (a->status == ActionStatus::Built || a->status == ActionStatus::Cached) in_total += in, out_total += out;
-        std::string format, why, psnr;
+        std::string format, why, psnr, normal;
         if (a->metrics.is_object()) {
             if (a->metrics.contains("format")) format = a->metrics["format"].get<std::string>();
+            if (a->metrics.contains("normal_map") && a->metrics["normal_map"].is_string())
+                normal = a->metrics["normal_map"].get<std::string>();
             if (a->metrics.contains("format_reason")) why = a->metrics["format_reason"].get<std::string>();
             if (a->metrics.contains("psnr_rgb") && a->metrics["psnr_rgb"].is_number()) {
                 char b[32];
@@ -173,6 +192,8 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
                     worst_err = std::max(worst_err, f->max_error[c]);
                 }
                 channels = "<td class=\"n\" data-v=\"" + std::to_string(worst_db) + "\">" + channels + "</td>";
+                if (const std::string note = alpha_loss_note(*a); !note.empty())
+                    max_err += "<br><small class=\"warn\">" + markup_text(note) + "</small>";
                 max_err = "<td class=\"n\" data-v=\"" + std::to_string(worst_err) + "\">" + max_err + "</td>";
                 // The report's own figure (as `compare` measures it; normal maps
                 // with Z rebuilt), and the encode step's when it says otherwise.
@@ -199,14 +220,21 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
         char dur[32];
         snprintf(dur, sizeof dur, "%.1f", a->duration_ms);
         const std::string st(to_string(a->status));
+        std::string problems = a->error.empty() ? "" : markup_text("step '" + a->failed_step + "': " + a->error);
+        for (const auto& w : warnings_of(*a)) {
+            problems += std::string(problems.empty() ? "" : "<br>") +
+                        "<span class=\"warn\">warning: " + markup_text(w) + "</span>";
+            ++warnings;
+        }
         rows += "<tr class=\"" + st + "\"" + row_id + "><td>" + markup_text(a->job) + "</td><td>" +
-                markup_text(a->input) + "</td><td class=\"st\">" + st + "</td><td class=\"err\">" +
-                (a->error.empty() ? "" : markup_text("step '" + a->failed_step + "': " + a->error)) + "</td><td>" +
-                markup_text(a->reason) + "</td><td>" + markup_text(format) +
-                (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") + "</td><td class=\"pic\">" + pics +
-                "</td><td class=\"n\">" + psnr + "</td>" + channels + max_err + "<td class=\"n\" data-v=\"" +
-                std::to_string(in) + "\">" + bytes_text(in) + "</td><td class=\"n\" data-v=\"" + std::to_string(out) +
-                "\">" + bytes_text(out) + "</td><td class=\"n\">" + dur + "</td><td>" + outs + "</td></tr>\n";
+                markup_text(a->input) + "</td><td class=\"st\">" + st + "</td><td class=\"err\">" + problems +
+                "</td><td>" + markup_text(a->reason) + "</td><td>" + markup_text(format) +
+                (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
+                (normal.empty() ? "" : "<br><small>normal map: " + markup_text(normal) + "</small>") +
+                "</td><td class=\"pic\">" + pics + "</td><td class=\"n\">" + psnr + "</td>" + channels + max_err +
+                "<td class=\"n\" data-v=\"" + std::to_string(in) + "\">" + bytes_text(in) +
+                "</td><td class=\"n\" data-v=\"" + std::to_string(out) + "\">" + bytes_text(out) +
+                "</td><td class=\"n\">" + dur + "</td><td>" + outs + "</td></tr>\n";
     }
     char secs[32], ratio[32];
     snprintf(secs, sizeof secs, "%.2f s", seconds);
@@ -224,6 +252,8 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
         cell("bytes in → out (built and fetched)",
              bytes_text(in_total) + " → " + bytes_text(out_total) + " (ratio " + ratio + ")") +
         (s.cancelled ? cell("cancelled", "yes") : "") +
+        (warnings ? cell("warnings", std::to_string(warnings) + " (information discarded: see the error column)")
+                  : "") +
         (pictured ? cell("pictures", std::to_string(pictured) + " texture actions: source and result, mip 0 (click a "
                                                                 "thumbnail for full size and the difference)")
                   : "") +

@@ -16,6 +16,15 @@ std::string seconds_text(double s) {
     return buf;
 }
 
+// The action's warnings (what it discarded), one per line.
+std::string warnings_of(const ActionResult& a) {
+    std::string out;
+    if (!a.metrics.is_object() || !a.metrics.contains("warnings") || !a.metrics["warnings"].is_array()) return out;
+    for (const auto& w : a.metrics["warnings"])
+        out += (out.empty() ? "" : "\n") + std::string("warning: ") + (w.is_string() ? w.get<std::string>() : w.dump());
+    return out;
+}
+
 } // namespace
 
 std::string junit_xml(const BuildSummary& s, double seconds) {
@@ -39,6 +48,15 @@ std::string junit_xml(const BuildSummary& s, double seconds) {
             } else if (a->status == ActionStatus::NotRun || a->status == ActionStatus::Skipped) {
                 ++sk;
                 cases += ">\n      <skipped message=\"" + markup_text(a->reason) + "\"/>\n    </testcase>\n";
+            } else if (const std::string w = warnings_of(*a); !w.empty()) {
+                // CI shows system-err beside the case; under --warnings-as-errors it is a failure.
+                cases += ">\n";
+                if (s.warnings_fail) {
+                    ++f;
+                    cases += "      <failure message=\"" + markup_text(w.substr(0, w.find('\n'))) +
+                             "\" type=\"warning\">" + markup_text(w) + "</failure>\n";
+                }
+                cases += "      <system-err>" + markup_text(w) + "</system-err>\n    </testcase>\n";
             } else {
                 cases += "/>\n";
             }

@@ -61,9 +61,12 @@ struct StepDef {
 // Turns a byte item into a texture item (the implicit `read`), recording
 // the plugin it used in `tools`.
 using TextureReader = std::function<Item(const Item&, std::vector<std::string>& tools)>;
-// Encodes a texture item for an output path (the implicit `write`).
+// Encodes a texture item for an output path (the implicit `write`). A
+// container that picks its own format (XTF, VTF) may discard information:
+// `warnings` receives what (the action's metrics carry it into reports).
 using TextureWriter =
-    std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools)>;
+    std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools,
+                                       std::vector<std::string>& warnings)>;
 
 // Two steps with one name: a pipeline could not say which it means, so the
 // table refuses the second one rather than letting either win silently.

@@ -3,16 +3,19 @@
 #include "engine/texture_steps.hpp"
 
 #include "assetforge/formats.hpp"
+#include "engine/glob.hpp"
 #include "engine/output_template.hpp"
 #include "engine/plugin_params.hpp"
 #include "host/texture_io.hpp"
 #include "texture/format_names.hpp"
+#include "texture/information_loss.hpp"
 #include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
 #include "texture/unedited_export.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <fstream>
 #include <stdexcept>
 
@@ -93,7 +96,38 @@ std::string like_path(const std::string& like, const Item& it, const std::filesy
     return p.lexically_normal().string();
 }
 
+// `normal_maps` patterns (the step's own or the job's): the user's yes or no
+// for this item, or auto.
+tx::NormalMapOverride normal_map_override(const Params& p, const Item& it) {
+    auto n = p.find("normal_maps");
+    if (n == p.end() || n->second.empty()) return {};
+    return tx::normal_map_override(tx::split_patterns(n->second), it.name, &glob_match);
+}
+
+// What the encode discarded, as the build's warnings (printed, and carried
+// into every report).
+void add_warnings(nlohmann::json& metrics, const std::vector<std::string>& lines) {
+    for (const auto& l : lines) metrics["warnings"].push_back(l);
+}
+
+// A container whose writer takes a `format` option (XTF, VTF) encodes to a
+// format of its own choosing.
+bool picks_own_format(const af_container* c) {
+    if (!c || c->struct_size < offsetof(af_container, write_option_count) + sizeof(uint32_t)) return false;
+    for (uint32_t i = 0; i < c->write_option_count; ++i)
+        if (c->write_options[i] && std::string_view(c->write_options[i]->name) == "format") return true;
+    return false;
+}
+
 // ---- parameters ----------------------------------------------------------
+
+ParamSpec normal_maps_param() {
+    ParamSpec p = text_param("normal_maps", "",
+                             "patterns of item names that are normal maps (\"!pattern\": are not); the last match "
+                             "decides over the name and texel rule (also a job key)");
+    p.type = ParamType::List;
+    return p;
+}
 
 // `container` of read/write: the name of a loaded container that can.
 ParamSpec container_param(const PluginRegistry& reg, uint32_t cap, std::string doc) {
@@ -205,7 +239,8 @@ StepDef encode_step(const PluginRegistry& reg) {
                        bool_param("metrics", "true", "decode the result again and report PSNR of the top level"),
                        enum_param("unedited", "encode", {"encode", "original"},
                                   "original: an input still exactly as exporting the `like` original made it "
-                                  "(not edited) gives the original's bytes, not a new encode")},
+                                  "(not edited) gives the original's bytes, not a new encode"),
+                       normal_maps_param()},
             .takes_texture = true,
             .run =
                 [r](StepContext& ctx, std::vector<Item> items) {
@@ -217,8 +252,8 @@ StepDef encode_step(const PluginRegistry& reg) {
                     req.quality = tx::parse_quality(ctx.params.at("quality"));
                     req.grey_in_red = ctx.params.at("grey") == "red";
                     req.measure = ctx.params.at("metrics") == "true";
-                    req.codec_options =
-                        options_except(ctx.params, {"format", "metrics", "like", "grey", "quality", "unedited"});
+                    req.codec_options = options_except(
+                        ctx.params, {"format", "metrics", "like", "grey", "quality", "unedited", "normal_maps"});
                     const std::string like = ctx.params.count("like") ? ctx.params.at("like") : "";
                     if (req.format == "match" && like.empty())
                         throw std::runtime_error("encode: format: match needs `like:` naming the original");
@@ -229,6 +264,17 @@ StepDef encode_step(const PluginRegistry& reg) {
                     for (auto& it : items) {
                         const Texture& t = need_texture(it);
                         req.name = it.name;
+                        const tx::NormalMapOverride says = normal_map_override(ctx.params, it);
+                        req.normal_map = says.mode;
+                        req.normal_map_why = says.why;
+                        // A `mips` step of this action already decided: its rule (a name
+                        // token, the texels) is the one to report, not "marked".
+                        if (says.mode == tx::NormalMapMode::Auto && ctx.metrics.contains("normal_map") &&
+                            ctx.metrics["normal_map"].is_string()) {
+                            const std::string before = ctx.metrics["normal_map"].get<std::string>();
+                            if (before.rfind("yes: ", 0) == 0 && (t.desc.flags & AF_TEX_NORMAL_MAP))
+                                req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = before.substr(5);
+                        }
                         std::optional<tx::MatchTarget> target;
                         const std::string original = like.empty() ? "" : like_path(like, it, ctx.base_dir);
                         if (req.format == "match" || keep_unedited) target = tx::read_match_target(so.ops, original);
@@ -250,6 +296,8 @@ StepDef encode_step(const PluginRegistry& reg) {
                         tx::Encoded e = tx::encode(so.ops, t, req);
                         ctx.metrics["format"] = std::string(format_info(e.format)->name);
                         ctx.metrics["format_reason"] = e.why;
+                        if (!e.normal_map.empty()) ctx.metrics["normal_map"] = e.normal_map;
+                        add_warnings(ctx.metrics, e.losses);
                         if (e.psnr_rgb) ctx.metrics["psnr_rgb"] = *e.psnr_rgb;
                         out.push_back(with_texture(it, std::move(e.texture)));
                     }
@@ -261,8 +309,9 @@ StepDef encode_step(const PluginRegistry& reg) {
 
 ParamSpec normal_map_param() {
     ParamSpec p = enum_param("normal_map", "auto", {"auto", "true", "false"},
-                             "filter as tangent-space normals (renormalised); auto: the texture's flag, the file "
-                             "name (_n, _nm, _nrm, _normal) or the texels");
+                             "filter as tangent-space normals (renormalised); auto: the texture's flag, a "
+                             "`normal_maps` pattern, a name token (norm, normal, nrm, nmap, _n, _nm) or the texels "
+                             "(docs/auto-format.md)");
     p.ignore_case = true;
     return p;
 }
@@ -289,7 +338,8 @@ StepDef mips_step(const PluginRegistry& reg) {
                        normal_map_param(),
                        enum_param("edge", "clamp", {"clamp", "wrap"}, "how the filter treats borders"),
                        int_param("count", "0", 0, 32, "levels to make (0 = full chain)"),
-                       int_param("min_size", "1", 1, 1 << 20, "stop before a level whose larger side is below this")},
+                       int_param("min_size", "1", 1, 1 << 20, "stop before a level whose larger side is below this"),
+                       normal_maps_param()},
             .takes_texture = true,
             .run =
                 [r](StepContext& ctx, std::vector<Item> items) {
@@ -303,8 +353,17 @@ StepDef mips_step(const PluginRegistry& reg) {
                                                   : tx::NormalMapMode::No;
                     req.colour = colour_tag(p.at("colorspace"));
                     return each(std::move(items), [&](const Item& it, const Texture& t) {
-                        req.name = it.name;
-                        return tx::mips(so.ops, t, req);
+                        tx::MipRequest one = req;
+                        one.name = it.name;
+                        if (req.normal_map == tx::NormalMapMode::Auto) {
+                            const tx::NormalMapOverride says = normal_map_override(p, it);
+                            one.normal_map = says.mode;
+                            one.normal_map_why = says.why;
+                        }
+                        tx::NormalMapVerdict v;
+                        Texture out = tx::mips(so.ops, t, one, &v);
+                        ctx.metrics["normal_map"] = tx::verdict_text(v);
+                        return out;
                     });
                 },
             .meta_keys = std::vector<std::string>{}};
@@ -441,7 +500,8 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         if (f && tx::snorm_like(*f) && img.is_float()) tx::signed_to_unit(img); // as `decode` shows it
         return img;
     };
-    table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools) {
+    table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools,
+                       std::vector<std::string>& warnings) {
         std::string container = it.container;
         if (container.empty()) {
             std::string ext = path.extension().string();
@@ -454,8 +514,20 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
                 throw std::runtime_error("no container writes '" + ext + "' files; add 'write: {container: …}' or " +
                                          "see 'assetforge plugins'");
         }
-        use(tools, r->container_by_name(container).plugin);
-        return host::encode_texture(*r, container, *it.texture, it.write_options);
+        auto c = r->container_by_name(container);
+        use(tools, c.plugin);
+        std::vector<uint8_t> bytes = host::encode_texture(*r, container, *it.texture, it.write_options);
+        if (picks_own_format(c.item)) {
+            // What the container chose shows in what it wrote (XTF's RGB565 keeps no alpha).
+            const Texture& t = *it.texture;
+            const host::ReadResult back = host::read_texture_bytes(*r, path.string(), bytes);
+            if (const FormatInfo* to = format_info(back.texture.desc.format); to && to->id != t.desc.format) {
+                tx::Ops ops{*r};
+                warnings = tx::information_lost(tx::analyse(tx::surface_image(ops, t, 0, 0, 0)),
+                                                format_info(t.desc.format), *to, t.desc.flags & AF_TEX_NORMAL_MAP);
+            }
+        }
+        return bytes;
     };
 }
 

@@ -3,10 +3,6 @@
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <filesystem>
-
 namespace af::texture {
 
 Quality parse_quality(std::string_view s) {
@@ -22,25 +18,29 @@ std::string_view quality_name(Quality q) {
     return names[int(q)];
 }
 
-bool named_like_normal_map(std::string_view file_name) {
-    std::string s = std::filesystem::path(std::string(file_name)).stem().string();
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (s.find("normal") != std::string::npos) return true;
-    for (std::string_view suffix : {"_n", "_nm", "-nm", "_nrm", "_norm"})
-        if (s.size() > suffix.size() && std::string_view(s).substr(s.size() - suffix.size()) == suffix) return true;
-    return false;
-}
-
 AutoChoice choose_format(const Content& c, const AutoHints& h) {
     const bool best = h.quality == Quality::High || h.quality == Quality::Max;
     if (c.above_one || c.negative || h.float_source)
         return c.negative    ? AutoChoice{FMT_BC6H_SF16, "HDR values below zero"}
                : c.above_one ? AutoChoice{FMT_BC6H_UF16, "HDR values above one"}
                              : AutoChoice{FMT_BC6H_UF16, "float (HDR) source format"};
-    if (h.normal_map) return {FMT_BC5_UNORM, "normal map (marked by the job, or recognised when making mips)"};
-    if (!h.name.empty() && named_like_normal_map(h.name) && c.alpha == AlphaKind::Opaque)
-        return {FMT_BC5_UNORM, "normal map (file name)"};
-    if (c.unit_vectors && c.alpha == AlphaKind::Opaque) return {FMT_BC5_UNORM, "normal map (texels are unit vectors)"};
+    std::string normal;
+    if (h.normal) {
+        if (h.normal->yes) normal = h.normal->rule;
+    } else if (h.normal_map) {
+        normal = "marked by the job, or recognised when making mips";
+    } else if (std::string tok = h.name.empty() ? "" : normal_map_name_token(h.name); !tok.empty()) {
+        normal = "file name token '" + tok + "'";
+    } else if (c.unit_vectors) {
+        normal = "texels are unit vectors";
+    }
+    if (!normal.empty()) {
+        // BC5 keeps X and Y only: a normal map whose alpha holds data (height,
+        // gloss) keeps it in a format with alpha, never the sRGB twin.
+        if (c.alpha == AlphaKind::Opaque) return {FMT_BC5_UNORM, "normal map (" + normal + ")"};
+        return best ? AutoChoice{FMT_BC7_UNORM, "normal map with data in alpha (" + normal + ")"}
+                    : AutoChoice{FMT_BC3_UNORM, "normal map with data in alpha (" + normal + ")"};
+    }
     if (c.grey && c.alpha == AlphaKind::Opaque && h.grey_in_red)
         return {FMT_BC4_UNORM, "greyscale, opaque, shader reads red"};
     switch (c.alpha) {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include "texture/content.hpp"
+#include "texture/normal_map_rule.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,9 +19,12 @@ std::string_view quality_name(Quality q);
 
 struct AutoHints {
     Quality quality = Quality::Normal;
-    bool srgb = false;         // the data is sRGB encoded: colour formats get their _SRGB twin
-    bool normal_map = false;   // the job or the texture says so (AF_TEX_NORMAL_MAP)
-    std::string_view name{};   // the input's file name, for the _n / _normal convention
+    bool srgb = false;       // the data is sRGB encoded: colour formats get their _SRGB twin
+    bool normal_map = false; // the job or the texture says so (AF_TEX_NORMAL_MAP)
+    std::string_view name{}; // the input's file name, for the name tokens (normal_map_rule.hpp)
+    // The caller already asked recognise_normal_map (encode does): decisive,
+    // both ways, and its rule goes into the reason.
+    std::optional<NormalMapVerdict> normal{};
     bool grey_in_red = false;  // the shader reads grey data from red alone, so BC4 may store it
     bool float_source = false; // the texture's format holds float (HDR) data, whatever its values
 };
@@ -30,9 +35,5 @@ struct AutoChoice {
 };
 
 AutoChoice choose_format(const Content& c, const AutoHints& h);
-
-// The name convention for normal maps: the stem contains "normal" or ends in
-// _n, _nm, -nm, _nrm or _norm.
-bool named_like_normal_map(std::string_view file_name);
 
 } // namespace af::texture

@@ -1,4 +1,5 @@
 #include "texture/format_names.hpp"
+#include "texture/information_loss.hpp"
 #include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
 
@@ -41,16 +42,6 @@ double psnr_rgb(const Texels& a, const Texels& b, size_t channels) {
     return mse <= 0 ? 99.0 : 10.0 * std::log10(1.0 / mse);
 }
 
-size_t stored_colour_channels(const FormatInfo& f) {
-    const uint32_t id = with_srgb(f.id, false);
-    if (id >= FMT_BC4_TYPELESS && id <= FMT_BC4_SNORM) return 1;
-    if (id >= FMT_BC5_TYPELESS && id <= FMT_BC5_SNORM) return 2;
-    if (f.compressed()) return 3;
-    size_t n = 0;
-    while (n < 3 && f.ch[n].bits > 0) ++n;
-    return n ? n : 3; // alpha-only formats: measure what decodes (grey)
-}
-
 // Unsigned data going into a signed format: 0..1 → -1..1, the inverse of
 // what decode does, so a normal map edited as a PNG goes back into BC5_SNORM.
 Texture unit_to_signed(Ops& ops, const Texture& t) {
@@ -81,6 +72,11 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
         if (!top) top = surface_image(ops, t, 0, 0, 0);
         return *top;
     };
+    std::optional<Content> content;
+    auto top_content = [&]() -> const Content& {
+        if (!content) content = analyse(top_image());
+        return *content;
+    };
 
     Encoded e;
     const Texture* src = &t;
@@ -94,7 +90,10 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
         h.grey_in_red = req.grey_in_red;
         const FormatInfo* in_f = format_info(t.desc.format);
         h.float_source = in_f && (in_f->flags & fmtflag::hdr) && !(t.desc.flags & AF_TEX_SRGB);
-        AutoChoice c = choose_format(analyse(top_image()), h);
+        const Content& content = top_content();
+        h.normal = recognise_normal_map(t, content, req.name, req.normal_map, req.normal_map_why);
+        e.normal_map = verdict_text(*h.normal);
+        AutoChoice c = choose_format(content, h);
         e.format = c.format;
         e.why = c.why;
     } else if (req.format == "match") {
@@ -105,11 +104,17 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
         if (t.desc.mips > want) {
             reshaped = first_levels(t, want);
         } else if (t.desc.mips < want) {
+            // The original's mips are remade as its data needs: a normal map
+            // (by the one rule) as vectors, its alpha as plain data, never as
+            // sRGB colour, which would pull X and Y away from 0.5.
             MipRequest m;
             m.options.count = want;
             m.name = req.name;
-            m.normal_map = NormalMapMode::Auto;
-            reshaped = mips(ops, top_level(t), m);
+            m.normal_map = req.normal_map;
+            m.normal_map_why = req.normal_map_why;
+            NormalMapVerdict v;
+            reshaped = mips(ops, top_level(t), m, &v);
+            e.normal_map = verdict_text(v);
         }
         if (reshaped) src = &*reshaped;
     } else if (req.format == "keep") {
@@ -140,6 +145,10 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
         e.texture = host::convert_texture(ops.reg, *src, e.format, opts);
     }
     e.texture.meta = src->meta;
+    if (e.format != t.desc.format) {
+        const bool normal = ((t.desc.flags | src->desc.flags) & AF_TEX_NORMAL_MAP) || e.normal_map.rfind("yes", 0) == 0;
+        e.losses = information_lost(top_content(), format_info(t.desc.format), *tf, normal);
+    }
     uint32_t& flags = e.texture.desc.flags;
     flags &= ~AF_TEX_SRGB;
     if (tf->srgb()) flags |= AF_TEX_SRGB, flags &= ~AF_TEX_LINEAR;

@@ -5,12 +5,7 @@
 
 namespace af::texture {
 
-bool looks_like_normal_map(const Texture& t, const Image& top, const std::string& name) {
-    if (t.desc.flags & AF_TEX_NORMAL_MAP) return true;
-    const Content c = analyse(top);
-    if (c.alpha != AlphaKind::Opaque || c.above_one || c.negative) return false;
-    return (!name.empty() && named_like_normal_map(name)) || c.unit_vectors;
-}
+std::string verdict_text(const NormalMapVerdict& v) { return (v.yes ? "yes: " : "no: ") + v.rule; }
 
 namespace {
 
@@ -37,7 +32,7 @@ Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
 
 } // namespace
 
-Texture mips(Ops& ops, const Texture& t, const MipRequest& req) {
+Texture mips(Ops& ops, const Texture& t, const MipRequest& req, NormalMapVerdict* verdict) {
     if (t.desc.depth > 1) sdk::unsupported(sdk::format("mips of volume textures (depth %u)", t.desc.depth));
     if (t.desc.format == FMT_P8 && t.palette.empty()) sdk::unsupported("mips of P8 textures without a palette");
     std::vector<std::vector<Image>> levels;
@@ -46,8 +41,12 @@ Texture mips(Ops& ops, const Texture& t, const MipRequest& req) {
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
             Image top = top_with_room(ops, t, l, f);
             if (top.is_float() && snorm_like(*format_info(t.desc.format))) signed_to_unit(top);
-            if (l == 0 && f == 0 && req.normal_map == NormalMapMode::Auto)
-                normal = looks_like_normal_map(t, top, req.name);
+            if (l == 0 && f == 0) {
+                NormalMapVerdict v =
+                    recognise_normal_map(t, analyse(top), req.name, req.normal_map, req.normal_map_why);
+                normal = v.yes;
+                if (verdict) *verdict = std::move(v);
+            }
             if (req.colour != ColourTag::Keep) top.srgb = req.colour == ColourTag::Srgb;
             MipOptions o = req.options;
             o.normal_map = normal;

@@ -16,6 +16,7 @@
 #include "core/image_ops.hpp"
 #include "host/plugin_registry.hpp"
 #include "texture/auto_format.hpp"
+#include "texture/normal_map_rule.hpp"
 
 #include <map>
 #include <optional>
@@ -88,36 +89,45 @@ MatchTarget read_match_target(Ops& ops, const std::string& path);
 struct EncodeRequest {
     std::string format = "auto"; // auto | match | a format name (format_names.hpp)
     Quality quality = Quality::Normal;
-    std::string name;                  // input file name: the normal-map name convention
-    bool grey_in_red = false;          // shader reads grey from red: auto may pick BC4
-    const MatchTarget* like = nullptr; // format == "match"
-    OptionMap codec_options;           // handed to the codec (quality added)
-    bool measure = false;              // PSNR of the top level against the source
+    std::string name;                               // input file name: the normal-map name tokens
+    NormalMapMode normal_map = NormalMapMode::Auto; // the job's say (a `normal_maps:` pattern)
+    std::string normal_map_why;                     // which pattern, for the report
+    bool grey_in_red = false;                       // shader reads grey from red: auto may pick BC4
+    const MatchTarget* like = nullptr;              // format == "match"
+    OptionMap codec_options;                        // handed to the codec (quality added)
+    bool measure = false;                           // PSNR of the top level against the source
 };
 struct Encoded {
     Texture texture;
     uint32_t format = 0;
     std::string why;                // "requested", "kept", the auto rule, "matches …"
     std::optional<double> psnr_rgb; // when measured
+    // "yes: <rule>" / "no: <rule>" when the normal-map rule was asked
+    // (auto, match), for reports and convert's summary; "" otherwise.
+    std::string normal_map;
+    // What the encode discarded that the source held (an alpha channel with
+    // information in it, a colour channel, bit depth): one line each, for
+    // warnings (docs/auto-format.md).
+    std::vector<std::string> losses;
 };
 Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req);
 
 // ---- mips, resize, channels -----------------------------------------------
-enum class NormalMapMode { Auto, Yes, No };
 struct MipRequest {
     MipOptions options{};
     NormalMapMode normal_map = NormalMapMode::Auto; // auto: the texture's flag, the file name or the texels
     ColourTag colour = ColourTag::Keep;             // filter as sRGB (linear light) or linear
-    std::string name{};                             // input file name (normal-map convention)
+    std::string name{};                             // input file name (normal-map name tokens)
+    std::string normal_map_why{};                   // why the job says yes or no (a pattern), for the report
 };
 // The chain from the top level of every layer and face, as RGBA8 or
 // RGBA32F (existing mips are replaced). A detected normal map is filtered as
-// vectors and tagged AF_TEX_NORMAL_MAP | AF_TEX_LINEAR.
-Texture mips(Ops& ops, const Texture& t, const MipRequest& req);
+// vectors and tagged AF_TEX_NORMAL_MAP | AF_TEX_LINEAR (its alpha, if any,
+// is filtered as plain data). `verdict`, when given, receives the decision.
+Texture mips(Ops& ops, const Texture& t, const MipRequest& req, NormalMapVerdict* verdict = nullptr);
 
-// Whether the texture is a tangent-space normal map by the one rule: its
-// flag, the file name convention, or its texels (opaque unit vectors).
-bool looks_like_normal_map(const Texture& t, const Image& top, const std::string& name);
+// "yes: <rule>" or "no: <rule>": a verdict as reports print it.
+std::string verdict_text(const NormalMapVerdict& v);
 
 // The top level of every layer and face resized (one level: run mips after).
 Texture resize(Ops& ops, const Texture& t, uint32_t width, uint32_t height, const ResizeOptions& opt);

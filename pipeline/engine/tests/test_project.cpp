@@ -33,7 +33,7 @@ StepTable png_test_steps() {
         out.bytes.reset();
         return out;
     };
-    t.writer = [](const Item& it, const fs::path&, std::vector<std::string>&) {
+    t.writer = [](const Item& it, const fs::path&, std::vector<std::string>&, std::vector<std::string>&) {
         Image img = Image::make8(it.texture->desc.width, it.texture->desc.height);
         img.rgba8.assign(it.texture->data.begin(), it.texture->data.begin() + img.rgba8.size());
         return encode_png(img);

@@ -1,0 +1,60 @@
+#include "texture/information_loss.hpp"
+
+#include <algorithm>
+
+namespace af::texture {
+namespace {
+
+// Bits of precision per colour channel: 16 for BC6H and 16/32-bit formats,
+// 8 for the other block formats (their endpoints and weights decode to 8
+// bits), the widest channel for plain formats.
+unsigned precision(const FormatInfo& f) {
+    if (f.compressed()) return (f.flags & fmtflag::hdr) ? 16 : 8;
+    unsigned bits = 0;
+    for (int i = 0; i < 3; ++i) bits = std::max<unsigned>(bits, f.ch[i].bits);
+    return bits ? bits : f.ch[3].bits;
+}
+
+bool is_bc1(const FormatInfo& f) {
+    const uint32_t id = with_srgb(f.id, false);
+    return id >= FMT_BC1_TYPELESS && id <= FMT_BC1_UNORM;
+}
+
+} // namespace
+
+size_t stored_colour_channels(const FormatInfo& f) {
+    const uint32_t id = with_srgb(f.id, false);
+    if (id >= FMT_BC4_TYPELESS && id <= FMT_BC4_SNORM) return 1;
+    if (id >= FMT_BC5_TYPELESS && id <= FMT_BC5_SNORM) return 2;
+    if (f.compressed()) return 3;
+    size_t n = 0;
+    while (n < 3 && f.ch[n].bits > 0) ++n;
+    return n ? n : 3; // alpha-only formats: measure what decodes (grey)
+}
+
+std::vector<std::string> information_lost(const Content& c, const FormatInfo* from, const FormatInfo& to,
+                                          bool normal_map) {
+    std::vector<std::string> out;
+    const std::string name(to.name);
+    const char* kind = c.alpha == AlphaKind::Smooth ? "smooth" : "cut-out";
+    if (c.alpha != AlphaKind::Opaque && !to.has_alpha())
+        out.push_back("alpha dropped: the source's " + std::string(kind) + " alpha is not all 255 and " + name +
+                      " has no alpha channel");
+    else if (c.alpha == AlphaKind::Smooth && is_bc1(to))
+        out.push_back("alpha reduced to one bit: the source's alpha has values between 0 and 255 and " + name +
+                      " keeps only cut-out alpha (0 or 255)");
+    const size_t channels = stored_colour_channels(to);
+    if (channels == 2 && !normal_map && !c.vectors.two_channel)
+        out.push_back("blue dropped: " + name + " stores red and green only (not a normal map, whose blue the " +
+                      "shader rebuilds)");
+    if (channels == 1 && !c.grey) out.push_back("green and blue dropped: " + name + " stores red only");
+    if (c.above_one && !(to.flags & fmtflag::hdr))
+        out.push_back("values above 1 clipped: " + name + " stores 0..1 only");
+    const unsigned have = from ? precision(*from) : 8, keep = precision(to);
+    if (keep < have && keep < 16)
+        out.push_back("bit depth: " + std::to_string(have) + "-bit channels stored in " + std::to_string(keep) +
+                      " bits (" + name + ")");
+    return out;
+}
+
+} // namespace af::texture

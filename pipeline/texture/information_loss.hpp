@@ -1,0 +1,23 @@
+// What storing a texture in a format throws away: the warnings every route
+// prints (an alpha channel with information in it, a colour channel, bit
+// depth), so nothing is lost without a word.
+#pragma once
+
+#include "assetforge/formats.hpp"
+#include "texture/content.hpp"
+
+#include <string>
+#include <vector>
+
+namespace af::texture {
+
+// `c`: the source's top level; `from`: its format (null: 8-bit); `normal_map`:
+// blue is a normal's Z, which two-channel formats leave to the shader.
+std::vector<std::string> information_lost(const Content& c, const FormatInfo* from, const FormatInfo& to,
+                                          bool normal_map);
+
+// Colour channels (of R, G, B) a format stores: BC4 and R formats 1, BC5 and
+// RG formats 2, the rest 3.
+size_t stored_colour_channels(const FormatInfo& f);
+
+} // namespace af::texture
