@@ -88,6 +88,7 @@ struct Raw {
     std::vector<std::pair<std::string, Src>> jobs; // in file order
     std::optional<Src> output_root;
     std::optional<Src> remote_cache;
+    std::vector<fs::path> includes;
 };
 
 // The entries of a value-or-list, each with its own position.
@@ -127,6 +128,7 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
                                                    " include files read (counting repeats); files that include "
                                                    "each other several times over?");
             std::string text = read_config_file(p, entry.pos());
+            raw.includes.push_back(p);
             stack.push_back(p);
             collect(parse_config_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads);
             stack.pop_back();
@@ -577,6 +579,8 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     size_t loads = 0;
     collect(parse_config_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
     Resolver r(raw, defines, steps);
+    for (const auto& inc : raw.includes)
+        if (std::find(p.includes.begin(), p.includes.end(), inc) == p.includes.end()) p.includes.push_back(inc);
     p.vars = r.vars();
     p.output_root = p.root;
     if (raw.output_root) {

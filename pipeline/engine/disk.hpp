@@ -27,7 +27,10 @@ class Disk {
     virtual std::optional<FileStat> stat(const std::string& rel, const std::string& abs) const = 0;
     // A regular file itself, not a link or a folder.
     virtual bool is_regular_file(const std::string& abs) const = 0;
-    virtual std::vector<uint8_t> read(const std::string& abs) const = 0;
+    // `within` (a real path, or ""): the file opened must resolve inside it,
+    // decided on the open file itself, so a link swapped in after the glob
+    // checked the name is not read through.
+    virtual std::vector<uint8_t> read(const std::string& abs, const std::string& within = "") const = 0;
     virtual Hash128 hash(const std::string& abs) const = 0;
     // Temp file + rename: a reader sees the old bytes or the new, never part.
     virtual void write_atomic(const std::string& abs, std::span<const uint8_t> bytes) = 0;
@@ -45,7 +48,7 @@ class RealDisk final : public Disk {
     RealDisk& operator=(const RealDisk&) = delete;
     std::optional<FileStat> stat(const std::string& rel, const std::string& abs) const override;
     bool is_regular_file(const std::string& abs) const override;
-    std::vector<uint8_t> read(const std::string& abs) const override;
+    std::vector<uint8_t> read(const std::string& abs, const std::string& within = "") const override;
     Hash128 hash(const std::string& abs) const override;
     void write_atomic(const std::string& abs, std::span<const uint8_t> bytes) override;
     bool remove(const std::string& abs) override;
@@ -60,7 +63,7 @@ class MemoryDisk final : public Disk {
   public:
     std::optional<FileStat> stat(const std::string& rel, const std::string& abs) const override;
     bool is_regular_file(const std::string& abs) const override;
-    std::vector<uint8_t> read(const std::string& abs) const override;
+    std::vector<uint8_t> read(const std::string& abs, const std::string& within = "") const override;
     Hash128 hash(const std::string& abs) const override;
     void write_atomic(const std::string& abs, std::span<const uint8_t> bytes) override;
     bool remove(const std::string& abs) override;

@@ -133,7 +133,8 @@ TEST_CASE("plan: two writers of one path, and patterns that match nothing", "[pl
               .exit_code == 0);
 }
 
-TEST_CASE("plan: outputs of other configurations and vanished jobs are nobody's input", "[plan][promise]") {
+TEST_CASE("plan: outputs of other configurations are nobody's input; a vanished job's that a job reads is a source",
+          "[plan][promise]") {
     Fixture f;
     f.t.write_png("src/a.png", 2, 2, 1);
     f.t.write("out/old.txt", "x");
@@ -146,7 +147,10 @@ TEST_CASE("plan: outputs of other configurations and vanished jobs are nobody's 
                      "    gather: zip\n    output: dist/p.zip\n",
                      st);
     CHECK(pl.exit_code == 0);
-    CHECK(f.jobs[1].matches.empty());
-    REQUIRE(pl.notes.size() == 1);
-    CHECK_THAT(pl.notes[0], Catch::Contains("another configuration") && Catch::Contains("clean --orphans"));
+    REQUIRE(f.jobs[1].matches.size() == 1);
+    CHECK(f.jobs[1].matches[0].path == (f.t.root() / "out/gone.txt").native());
+    CHECK(pl.adopted.count((f.t.root() / "out/gone.txt").native()));
+    REQUIRE(pl.notes.size() == 2);
+    CHECK_THAT(pl.notes[0], Catch::Contains("out/gone.txt") && Catch::Contains("source"));
+    CHECK_THAT(pl.notes[1], Catch::Contains("another configuration") && Catch::Contains("clean --orphans"));
 }
