@@ -224,6 +224,9 @@ TEST_CASE("cli: the HTML report's pictures are nobody's input, and only an HTML 
     CHECK(again.code == 0);
     CHECK_THAT(again.out, Catch::Contains("0 built, 2 up to date")); // its pictures did not become inputs
     t.write("src/c.png", slurp(kImages / "g_caustics_128.png"));
+    // Without pictures the folder is not the report's: the planted file,
+    // which no sweep removes, would be an input of `**/*.png`.
+    fs::remove(t / "build.html.d/0123456789abcdef.src.png");
     auto plain = run_in(t.path(), "build --report plain.html --report-pictures=false");
     CHECK(plain.code == 0);
     CHECK(fs::exists(t / "plain.html"));
