@@ -71,7 +71,7 @@ class Build final : public ActionExecutor {
     Build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt)
         : p_(p), steps_(steps), opt_(opt),
           status_(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr), paths_{p.root.native()},
-          disk_(p.root), budget_(opt.memory_budget ? opt.memory_budget : 1) {
+          disk_(p.root, p.output_root), budget_(opt.memory_budget ? opt.memory_budget : 1) {
         if (!opt_.trace_file.empty()) trace_.enable();
         if (opt_.report_images && !opt_.report_file.empty() && !opt_.dry_run && steps_.top_image) try {
                 images_.emplace(opt_.report_file, p.root);

@@ -15,7 +15,7 @@
 namespace af::engine {
 namespace fs = std::filesystem;
 
-RealDisk::RealDisk(const fs::path& root) {
+RealDisk::RealDisk(const fs::path& root, fs::path output_root) : output_root_(std::move(output_root)) {
     root_fd_ = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (root_fd_ < 0) root_fd_ = AT_FDCWD; // then only absolute paths are stat'ed: see stat()
 }
@@ -64,7 +64,9 @@ std::vector<uint8_t> RealDisk::read(const std::string& abs, const std::string& w
 Hash128 RealDisk::hash(const std::string& abs) const { return hash_file(abs); }
 
 void RealDisk::write_atomic(const std::string& abs, std::span<const uint8_t> bytes) {
-    write_file_atomic(fs::path(abs), bytes);
+    AtomicFile f(fs::path(abs), {.within = output_root_});
+    f.write(bytes.data(), bytes.size());
+    f.commit();
 }
 
 bool RealDisk::remove(const std::string& abs) {

@@ -42,7 +42,10 @@ class Disk {
 
 class RealDisk final : public Disk {
   public:
-    explicit RealDisk(const std::filesystem::path& root);
+    // `output_root` (when given): every write's folder, as resolved once it
+    // is open, must lie inside it (the guard's check, made again on the
+    // open folder, so a link swapped in since is not written through).
+    explicit RealDisk(const std::filesystem::path& root, std::filesystem::path output_root = {});
     ~RealDisk() override;
     RealDisk(const RealDisk&) = delete;
     RealDisk& operator=(const RealDisk&) = delete;
@@ -56,6 +59,7 @@ class RealDisk final : public Disk {
 
   private:
     int root_fd_;
+    std::filesystem::path output_root_;
 };
 
 // Files by absolute path; every write gets a new mtime, as a real one would.
