@@ -7,6 +7,7 @@
 namespace af {
 
 using sdk::AtomicFile;
+using sdk::AtomicFileOptions;
 using sdk::kTempPrefix;
 using sdk::write_file_atomic;
 

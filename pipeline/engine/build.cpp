@@ -15,12 +15,14 @@
 #include "engine/disk.hpp"
 #include "engine/glob.hpp"
 #include "engine/job_run.hpp"
+#include "engine/link_guard.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/output_commit.hpp"
 #include "engine/plan.hpp"
 #include "engine/project_paths.hpp"
 #include "engine/remote_cache_keys.hpp"
 #include "engine/report_images.hpp"
+#include "engine/reserved_paths.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/shard.hpp"
@@ -34,6 +36,7 @@
 #include <atomic>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -70,10 +73,13 @@ class Build final : public ActionExecutor {
     Build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt)
         : p_(p), steps_(steps), opt_(opt),
           status_(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr), paths_{p.root.native()},
-          disk_(p.root), budget_(opt.memory_budget ? opt.memory_budget : 1) {
+          disk_(p.root, p.output_root), budget_(opt.memory_budget ? opt.memory_budget : 1) {
         if (!opt_.trace_file.empty()) trace_.enable();
-        if (opt_.report_images && !opt_.report_file.empty() && !opt_.dry_run && steps_.top_image)
-            images_.emplace(opt_.report_file);
+        if (opt_.report_images && !opt_.report_file.empty() && !opt_.dry_run && steps_.top_image) try {
+                images_.emplace(opt_.report_file, p.root);
+            } catch (const std::exception& e) {
+                status_.err() << "assetforge: warning: report pictures: " << printable_name(e.what()) << "\n";
+            }
     }
 
     BuildSummary run() {
@@ -105,6 +111,12 @@ class Build final : public ActionExecutor {
             if (opt_.exiting_after) store_->close();
             return std::move(status_.summary());
         }
+        if (images_) try {
+                images_->open();
+            } catch (const std::exception& e) {
+                status_.err() << "assetforge: warning: report pictures: " << printable_name(e.what()) << "\n";
+                images_.reset();
+            }
         open_remote_cache();
         Scheduler sched(runs_, *this, status_, scheduler_options());
         scheduler_ = &sched;
@@ -281,7 +293,10 @@ class Build final : public ActionExecutor {
             setup_jobs();
             // Every job's globs, `needs` jobs and jobs left out by --job too:
             // the plan checks what each reads against what every job writes.
-            for (auto& pj : plan_jobs_) pj.matches = expand_matches(*pj.job, &pj.per_pattern);
+            for (auto& pj : plan_jobs_) {
+                if (cancelled()) break; // plan_build stops then
+                pj.matches = expand_matches(*pj.job, &pj.per_pattern);
+            }
         } catch (...) {
             loader.join();
             throw;
@@ -326,9 +341,18 @@ class Build final : public ActionExecutor {
         go.input_root = j.input_root;
         go.follow_links = j.follow_links;
         auto matches = expand_globs(p_.root, j.patterns, j.excludes, go, per_pattern);
-        // The state may live inside the project (--state-dir): never an input.
+        // The state may live inside the project (--state-dir): never an
+        // input. Its own files are skipped; anything else there is an input
+        // the build would silently drop, so the plan refuses it.
         std::string sd = state_dir(p_).lexically_normal().native() + "/";
-        std::erase_if(matches, [&](const GlobMatch& m) { return m.path.compare(0, sd.size(), sd) == 0; });
+        std::erase_if(matches, [&](const GlobMatch& m) {
+            if (m.path.compare(0, sd.size(), sd) != 0) return false;
+            if (!is_state_file(m.path.substr(sd.size()))) {
+                std::lock_guard lk(state_inputs_mu_);
+                state_dir_inputs_.emplace_back(j.name, m.path);
+            }
+            return true;
+        });
         // Nor the HTML report's pictures: a `**/*.png` job would take them
         // in, and the next build's report would show pictures of pictures.
         if (images_) {
@@ -373,9 +397,18 @@ class Build final : public ActionExecutor {
                 if (!own) foreign.emplace_back(o.path, rec.owner, rec.job, rec.input);
             }
         });
-        plan_ = make_plan(plan_jobs_, plan_state_, p_.root);
+        reserved_ = ReservedPaths::of(p_, state_dir(p_));
+        plan_ = make_plan(plan_jobs_, plan_state_, p_.root, &reserved_, opt_.cancelled);
+        if (cancelled()) {
+            // A plan cut short decides nothing: stop before anything is removed or run.
+            status_.summary().cancelled = true;
+            return false;
+        }
+        check_side_files();
+        // Adopted outputs of vanished jobs are plain sources from here on (late globs too).
+        for (const auto& a : plan_.adopted) plan_state_.recorded.erase(a);
         commit_.emplace(disk_, *store_, paths_, p_.output_root, plan_, plan_jobs_, plan_state_, status_,
-                        OutputCommit::Options{opt_.overwrite_edited, opt_.dry_run});
+                        OutputCommit::Options{opt_.overwrite_edited, opt_.dry_run, &reserved_});
         for (const auto& [path, owner, job, input] : foreign) commit_->note_foreign(path, owner, job, input);
         for (const auto& n : plan_.notes) status_.note(printable_name(n));
         if (plan_.exit_code) {
@@ -402,6 +435,25 @@ class Build final : public ActionExecutor {
             shards_ = assign_shards(std::move(sources), opt_.shard_count);
         }
         return true;
+    }
+
+    // --report, --trace and --state-dir get the rules of outputs (reserved_paths.hpp).
+    void check_side_files() {
+        auto refuse = [&](const std::string& msg) {
+            plan_.exit_code = 2;
+            plan_.errors.push_back(msg);
+        };
+        for (const auto& [flag, file] :
+             {std::pair<std::string, std::string>{"--report", opt_.report_file}, {"--trace", opt_.trace_file}})
+            if (!file.empty())
+                for (const auto& e : side_file_problems(flag, file, reserved_, plan_jobs_, plan_, plan_state_, p_.root))
+                    refuse(e);
+        if (!state_dir_inputs_.empty()) {
+            const auto& [job, path] = state_dir_inputs_.front();
+            refuse("job '" + job + "' reads '" + paths_.rel_of(path) + "', inside the build's state folder " +
+                   reserved_.state_dir + " (" + std::to_string(state_dir_inputs_.size()) +
+                   " file(s) there); the build would skip them: choose a --state-dir no job reads from");
+        }
     }
 
     // `status`: outputs other configurations of this output folder recorded.
@@ -465,6 +517,9 @@ class Build final : public ActionExecutor {
     std::unordered_map<std::string, int> shards_; // --shard: source → shard
     std::vector<PlanJob> plan_jobs_;
     PlanState plan_state_;
+    ReservedPaths reserved_;
+    std::mutex state_inputs_mu_;                                        // late globs run on worker threads
+    std::vector<std::pair<std::string, std::string>> state_dir_inputs_; // (job, file) a glob found in the state folder
     Plan plan_;
 };
 
@@ -551,7 +606,11 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
             std::vector<Item> items;
             for (const auto& in : inputs) {
                 const int64_t ts = trace_.now_us();
-                items.push_back(bytes_item(in.name, disk_.read(in.abs)));
+                // A globbed file is read only where its input root allows: the glob
+                // checked the name, this checks the file actually opened.
+                const std::string within =
+                    job.follow_links || in.hash ? std::string() : input_root_for(in.abs, job.input_root, p_.root).real;
+                items.push_back(bytes_item(in.name, disk_.read(in.abs, within)));
                 trace_.add("read file", job.name, res.input, ts, trace_.now_us() - ts,
                            int64_t(items.back().bytes->size()));
             }

@@ -90,6 +90,7 @@ struct Raw {
     std::optional<Src> output_root;
     std::optional<Src> remote_cache;
     std::optional<Src> normal_maps;
+    std::vector<fs::path> includes;
 };
 
 // The entries of a value-or-list, each with its own position.
@@ -129,6 +130,7 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
                                                    " include files read (counting repeats); files that include "
                                                    "each other several times over?");
             std::string text = read_config_file(p, entry.pos());
+            raw.includes.push_back(p);
             stack.push_back(p);
             collect(parse_config_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads);
             stack.pop_back();
@@ -626,6 +628,8 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     size_t loads = 0;
     collect(parse_config_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
     Resolver r(raw, defines, steps, allowed_env);
+    for (const auto& inc : raw.includes)
+        if (std::find(p.includes.begin(), p.includes.end(), inc) == p.includes.end()) p.includes.push_back(inc);
     p.vars = r.vars();
     p.output_root = p.root;
     if (raw.output_root) {

@@ -50,8 +50,9 @@ struct Pipeline {
     // Jobs `--job` left out: they do not run, but the plan still counts
     // their outputs (a selected job may not read them undeclared).
     std::vector<Job> unselected;
-    std::filesystem::path state_dir; // where the build state lives (default: <output_root>/.assetforge)
-    std::string remote_cache;        // `remote_cache:` URL of a shared Bazel HTTP cache ("" = none)
+    std::vector<std::filesystem::path> includes; // every file `include:` read (absolute, normal)
+    std::filesystem::path state_dir;             // where the build state lives (default: <output_root>/.assetforge)
+    std::string remote_cache;                    // `remote_cache:` URL of a shared Bazel HTTP cache ("" = none)
 
     const Job* job(std::string_view name) const;
 };

@@ -1,19 +1,21 @@
 #include "engine/disk.hpp"
 
 #include "core/atomic_file.hpp"
+#include "engine/link_guard.hpp"
 #include "engine/output_root_guard.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 
 namespace af::engine {
 namespace fs = std::filesystem;
 
-RealDisk::RealDisk(const fs::path& root) {
+RealDisk::RealDisk(const fs::path& root, fs::path output_root) : output_root_(std::move(output_root)) {
     root_fd_ = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (root_fd_ < 0) root_fd_ = AT_FDCWD; // then only absolute paths are stat'ed: see stat()
 }
@@ -31,22 +33,40 @@ bool RealDisk::is_regular_file(const std::string& abs) const {
     return ::lstat(abs.c_str(), &lst) == 0 && S_ISREG(lst.st_mode);
 }
 
-std::vector<uint8_t> RealDisk::read(const std::string& abs) const {
-    std::ifstream in(abs, std::ios::binary);
-    if (!in) throw std::runtime_error(abs + ": cannot open");
-    in.seekg(0, std::ios::end);
-    auto n = in.tellg();
-    in.seekg(0);
-    std::vector<uint8_t> v(n < 0 ? size_t(0) : size_t(n));
-    if (!v.empty() && !in.read(reinterpret_cast<char*>(v.data()), std::streamsize(v.size())))
-        throw std::runtime_error(abs + ": read failed");
+std::vector<uint8_t> RealDisk::read(const std::string& abs, const std::string& within) const {
+    // O_NONBLOCK: a FIFO swapped in does not hang the build; it is refused below.
+    const int fd = ::open(abs.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw std::runtime_error(abs + ": cannot open: " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw std::runtime_error(abs + ": not a regular file");
+    if (!within.empty()) {
+        const std::string real = real_path("/proc/self/fd/" + std::to_string(fd));
+        if (real.empty() || !real_inside(real, within))
+            throw std::runtime_error(link_escape_message(abs, real, within));
+    }
+    std::vector<uint8_t> v(size_t(st.st_size));
+    size_t got = 0;
+    while (got < v.size()) {
+        const ssize_t n = ::read(fd, v.data() + got, v.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw std::runtime_error(abs + ": read failed: " + std::strerror(errno));
+        if (n == 0) break;
+        got += size_t(n);
+    }
+    v.resize(got);
     return v;
 }
 
 Hash128 RealDisk::hash(const std::string& abs) const { return hash_file(abs); }
 
 void RealDisk::write_atomic(const std::string& abs, std::span<const uint8_t> bytes) {
-    write_file_atomic(fs::path(abs), bytes);
+    AtomicFile f(fs::path(abs), {.within = output_root_});
+    f.write(bytes.data(), bytes.size());
+    f.commit();
 }
 
 bool RealDisk::remove(const std::string& abs) {
@@ -70,7 +90,7 @@ bool MemoryDisk::is_regular_file(const std::string& abs) const {
     return files_.count(abs) != 0;
 }
 
-std::vector<uint8_t> MemoryDisk::read(const std::string& abs) const {
+std::vector<uint8_t> MemoryDisk::read(const std::string& abs, const std::string&) const {
     std::lock_guard lk(mu_);
     auto it = files_.find(abs);
     if (it == files_.end()) throw std::runtime_error(abs + ": cannot open");

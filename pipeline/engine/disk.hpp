@@ -27,7 +27,10 @@ class Disk {
     virtual std::optional<FileStat> stat(const std::string& rel, const std::string& abs) const = 0;
     // A regular file itself, not a link or a folder.
     virtual bool is_regular_file(const std::string& abs) const = 0;
-    virtual std::vector<uint8_t> read(const std::string& abs) const = 0;
+    // `within` (a real path, or ""): the file opened must resolve inside it,
+    // decided on the open file itself, so a link swapped in after the glob
+    // checked the name is not read through.
+    virtual std::vector<uint8_t> read(const std::string& abs, const std::string& within = "") const = 0;
     virtual Hash128 hash(const std::string& abs) const = 0;
     // Temp file + rename: a reader sees the old bytes or the new, never part.
     virtual void write_atomic(const std::string& abs, std::span<const uint8_t> bytes) = 0;
@@ -39,13 +42,16 @@ class Disk {
 
 class RealDisk final : public Disk {
   public:
-    explicit RealDisk(const std::filesystem::path& root);
+    // `output_root` (when given): every write's folder, as resolved once it
+    // is open, must lie inside it (the guard's check, made again on the
+    // open folder, so a link swapped in since is not written through).
+    explicit RealDisk(const std::filesystem::path& root, std::filesystem::path output_root = {});
     ~RealDisk() override;
     RealDisk(const RealDisk&) = delete;
     RealDisk& operator=(const RealDisk&) = delete;
     std::optional<FileStat> stat(const std::string& rel, const std::string& abs) const override;
     bool is_regular_file(const std::string& abs) const override;
-    std::vector<uint8_t> read(const std::string& abs) const override;
+    std::vector<uint8_t> read(const std::string& abs, const std::string& within = "") const override;
     Hash128 hash(const std::string& abs) const override;
     void write_atomic(const std::string& abs, std::span<const uint8_t> bytes) override;
     bool remove(const std::string& abs) override;
@@ -53,6 +59,7 @@ class RealDisk final : public Disk {
 
   private:
     int root_fd_;
+    std::filesystem::path output_root_;
 };
 
 // Files by absolute path; every write gets a new mtime, as a real one would.
@@ -60,7 +67,7 @@ class MemoryDisk final : public Disk {
   public:
     std::optional<FileStat> stat(const std::string& rel, const std::string& abs) const override;
     bool is_regular_file(const std::string& abs) const override;
-    std::vector<uint8_t> read(const std::string& abs) const override;
+    std::vector<uint8_t> read(const std::string& abs, const std::string& within = "") const override;
     Hash128 hash(const std::string& abs) const override;
     void write_atomic(const std::string& abs, std::span<const uint8_t> bytes) override;
     bool remove(const std::string& abs) override;

@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -131,6 +133,11 @@ bool match_below(const std::vector<std::string_view>& pat, size_t pi, const std:
     return match_segment(pat[pi], path[si], true) && match_below(pat, pi + 1, path, si + 1);
 }
 
+std::string unreadable_message(const std::string& path, int err) {
+    return "input folder " + (path.empty() ? std::string("/") : path) + " cannot be read (" + std::strerror(err) +
+           "); its files are neither built nor removed as stale until it can";
+}
+
 bool skip_name(std::string_view name) { return name == ".assetforge" || name.starts_with(kTempPrefix); }
 
 bool names_a_dot(const std::vector<std::string_view>& parts) {
@@ -154,8 +161,18 @@ struct Walk {
 // no-op build.
 template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, Fn& fn) {
     DIR* d = ::opendir(dir.empty() ? "/" : dir.c_str()); // "" is the filesystem root
-    if (!d) return;                                      // vanished or unreadable: like skip_permission_denied
-    std::vector<std::string> subdirs;                    // entered after closedir, so deep trees hold one descriptor
+    if (!d) {
+        // Vanished: nothing there. Unreadable: not "empty" (that would make
+        // its files' outputs stale): a failing input of its own, when the
+        // pattern could match something inside.
+        if (errno == ENOENT || errno == ENOTDIR) return;
+        const int err = errno;
+        std::string_view rel = std::string_view(dir).substr(std::min(dir.size(), base_len + 1));
+        if (rel.empty() || match_below(*w.rest_parts, 0, split(rel), 0))
+            fn(dir, rel, unreadable_message(dir, err), true);
+        return;
+    }
+    std::vector<std::string> subdirs; // entered after closedir, so deep trees hold one descriptor
     while (dirent* e = ::readdir(d)) {
         std::string_view name(e->d_name);
         if (name == "." || name == ".." || skip_name(name)) continue;
@@ -286,7 +303,12 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
         if (!has_magic(rest)) {
             fs::path f = (base_abs / rest).lexically_normal();
             struct stat st;
-            if (::lstat(f.c_str(), &st) != 0) continue;
+            if (::lstat(f.c_str(), &st) != 0) {
+                // A folder on the way that cannot be searched is not a missing file.
+                if (errno != ENOENT && errno != ENOTDIR)
+                    consider(f.native(), rest, unreadable_message(f.parent_path().native(), errno), false);
+                continue;
+            }
             std::string escape;
             if (S_ISLNK(st.st_mode) && !w.follow) {
                 std::string target = real_path(f.native());

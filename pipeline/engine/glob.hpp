@@ -17,7 +17,8 @@ struct GlobMatch {
     std::string path; // absolute, normal
     std::string name; // relative to the pattern's fixed directory: the item name
     // Non-empty when the file (or a folder on its way) is a symbolic link that
-    // resolves outside the input root: the message to fail this input with.
+    // resolves outside the input root, or is a folder that cannot be read:
+    // the message to fail this input with.
     std::string link_escape;
 };
 

@@ -67,6 +67,11 @@ OutputCommit::Committed OutputCommit::commit(const Job& job, std::span<const Act
     std::vector<Existing> existing(outputs.size(), Existing::Absent);
     std::vector<OutputRecord> kept(outputs.size());
     for (size_t i = 0; i < outputs.size(); ++i) {
+        if (opt_.reserved)
+            if (std::string why = opt_.reserved->why(fs::path(outputs[i].abs).lexically_normal().native());
+                !why.empty())
+                throw std::runtime_error("output " + outputs[i].rel + " is " + why +
+                                         "; a build never writes it, whatever the flags");
         disk_.check_no_link_escape(outputs[i].abs, output_root_);
         existing[i] = check_existing(job, outputs[i].rel, outputs[i].abs, outputs[i].hash, kept[i]);
     }
@@ -155,7 +160,7 @@ bool OutputCommit::is_source(const std::string& abs) const {
 void OutputCommit::remove_output(const OutputRecord& o) {
     const std::string abs = paths_.abs_of(o.path);
     std::lock_guard lk(claims_mu_);
-    if (claims_.count(abs) || plan_.writer.count(abs)) return;
+    if (claims_.count(abs) || plan_.writer.count(abs) || plan_.adopted.count(abs)) return;
     try {
         disk_.check_no_link_escape(abs, output_root_);
     } catch (const std::exception& e) {
@@ -220,6 +225,7 @@ void OutputCommit::remove_records(const ActionRecord& rec, ActionResult& r) {
     r.input = rec.input;
     r.status = opt_.dry_run ? ActionStatus::WouldRemove : ActionStatus::Removed;
     for (const auto& o : rec.outputs) {
+        if (plan_.adopted.count(paths_.abs_of(o.path))) continue; // a source now (plan.hpp)
         r.outputs.push_back(o.path);
         if (!opt_.dry_run) remove_output(o);
     }
@@ -243,10 +249,20 @@ void OutputCommit::remove_vanished_jobs(const std::set<std::string>& names) {
     }
 }
 
+namespace {
+// An input seen by this build that is a folder of `input` can only be one
+// the glob could not read: its files are unknown, not gone.
+bool under_failed_folder(const JobRun& j, const std::string& input) {
+    for (size_t slash = input.rfind('/'); slash != std::string::npos && slash > 0; slash = input.rfind('/', slash - 1))
+        if (j.seen.count(input.substr(0, slash))) return true;
+    return false;
+}
+} // namespace
+
 void OutputCommit::remove_stale(const JobRun& j) {
     for (const auto& rp : store_.actions_of(j.job->name)) {
         const ActionRecord& rec = *rp;
-        if (j.seen.count(rec.input)) continue;
+        if (j.seen.count(rec.input) || under_failed_folder(j, rec.input)) continue;
         ActionResult r;
         r.reason = "input no longer exists";
         remove_records(rec, r);

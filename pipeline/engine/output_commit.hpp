@@ -13,6 +13,7 @@
 #include "engine/param_inputs.hpp"
 #include "engine/plan.hpp"
 #include "engine/project_paths.hpp"
+#include "engine/reserved_paths.hpp"
 #include "engine/state_store.hpp"
 
 #include <filesystem>
@@ -31,6 +32,7 @@ class OutputCommit {
     struct Options {
         bool overwrite_edited = false;
         bool dry_run = false;
+        const ReservedPaths* reserved = nullptr; // never written, whatever the flags
     };
     OutputCommit(Disk& disk, StateStore& store, ProjectPaths paths, std::filesystem::path output_root, const Plan& plan,
                  const std::vector<PlanJob>& plan_jobs, const PlanState& plan_state, BuildStatus& status, Options opt);

@@ -2,13 +2,15 @@
 
 #include "core/atomic_file.hpp"
 
-#include <fstream>
+#include <sys/stat.h>
+
 #include <utility>
 
 namespace af::engine {
 namespace fs = std::filesystem;
 
-PictureWriter::PictureWriter(uint64_t max_pending) : max_pending_(max_pending), thread_([this] { run(); }) {}
+PictureWriter::PictureWriter(fs::path within, uint64_t max_pending)
+    : within_(std::move(within)), max_pending_(max_pending), thread_([this] { run(); }) {}
 
 PictureWriter::~PictureWriter() {
     {
@@ -19,11 +21,12 @@ PictureWriter::~PictureWriter() {
     thread_.join();
 }
 
-void PictureWriter::write(fs::path target, std::vector<uint8_t> bytes) {
-    push({std::move(target), {}, std::move(bytes)});
-}
+void PictureWriter::write(fs::path target, std::vector<uint8_t> bytes) { push({std::move(target), std::move(bytes)}); }
 
-void PictureWriter::copy(fs::path target, fs::path from) { push({std::move(target), std::move(from), {}}); }
+std::map<std::string, PictureWriter::Written> PictureWriter::written() const {
+    std::lock_guard lock(m_);
+    return written_;
+}
 
 void PictureWriter::push(Job job) {
     std::unique_lock lock(m_);
@@ -49,26 +52,24 @@ void PictureWriter::run() {
         queue_.pop_front();
         busy_ = true;
         lock.unlock();
-        const fs::path tmp = job.target.parent_path() / (std::string(kTempPrefix) + job.target.filename().string());
         std::string problem;
+        Written w;
         try {
-            if (!job.from.empty()) {
-                fs::copy_file(job.from, tmp, fs::copy_options::overwrite_existing);
-            } else {
-                std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-                out.write(reinterpret_cast<const char*>(job.bytes.data()), std::streamsize(job.bytes.size()));
-                if (!out.flush()) throw std::runtime_error(tmp.string() + ": cannot write");
-            }
-            fs::rename(tmp, job.target);
+            AtomicFile f(job.target, {.durable = false, .within = within_, .create_folders = false});
+            f.write(job.bytes.data(), job.bytes.size());
+            f.commit();
+            struct stat st;
+            if (::lstat(job.target.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+                w = {uint64_t(st.st_ino), uint64_t(st.st_size),
+                     int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
         } catch (const std::exception& e) {
-            std::error_code ec;
-            fs::remove(tmp, ec);
             problem = e.what();
         }
         lock.lock();
         busy_ = false;
         pending_ -= job.bytes.size();
         if (!problem.empty()) problems_.push_back(std::move(problem));
+        if (w.ino) written_[job.target.filename().string()] = w;
         room_.notify_all();
     }
 }

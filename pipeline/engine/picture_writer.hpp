@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -19,8 +20,10 @@ namespace af::engine {
 
 class PictureWriter {
   public:
-    // `max_pending`: bytes queued before write() waits for the thread.
-    explicit PictureWriter(uint64_t max_pending = uint64_t(64) << 20);
+    // `within`: every target's folder must resolve inside it (a link there
+    // is never written through). `max_pending`: bytes queued before write()
+    // waits for the thread.
+    explicit PictureWriter(std::filesystem::path within, uint64_t max_pending = uint64_t(64) << 20);
     ~PictureWriter();
     PictureWriter(const PictureWriter&) = delete;
     PictureWriter& operator=(const PictureWriter&) = delete;
@@ -28,28 +31,38 @@ class PictureWriter {
     // `bytes` become `target` (temp + rename, no fsync: a picture lost in a
     // crash costs nothing). Thread-safe.
     void write(std::filesystem::path target, std::vector<uint8_t> bytes);
-    // `target` becomes a copy of `from`.
-    void copy(std::filesystem::path target, std::filesystem::path from);
+
+    // What a written file looked like just after its rename: proof enough,
+    // later, that the file at that name is still the one written.
+    struct Written {
+        uint64_t ino = 0, size = 0;
+        int64_t mtime_ns = 0;
+        bool operator==(const Written&) const = default;
+    };
 
     // Waits until everything queued is in place; returns what failed, one
     // line each (and forgets it).
     std::vector<std::string> finish();
+    // Target file name → what was written there (call after finish()).
+    std::map<std::string, Written> written() const;
 
   private:
     struct Job {
-        std::filesystem::path target, from; // from: copy instead of bytes
+        std::filesystem::path target;
         std::vector<uint8_t> bytes;
     };
     void push(Job job);
     void run();
 
+    const std::filesystem::path within_;
     const uint64_t max_pending_;
-    std::mutex m_;
+    mutable std::mutex m_;
     std::condition_variable wake_, room_;
     std::deque<Job> queue_;
     uint64_t pending_ = 0;
     bool busy_ = false, stop_ = false;
     std::vector<std::string> problems_;
+    std::map<std::string, Written> written_;
     std::thread thread_;
 };
 

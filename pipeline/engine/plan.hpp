@@ -10,6 +10,7 @@
 #include "engine/state_store.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -54,6 +55,9 @@ struct Plan {
     std::vector<std::string> notes;
     // Every predicted output (absolute) → (index in the jobs, index in its `predicted`).
     std::unordered_map<std::string, std::pair<uint32_t, uint32_t>> writer;
+    // Outputs of jobs no longer in the pipeline that a job now reads: sources
+    // from now on, never removed as stale (absolute).
+    std::unordered_set<std::string> adopted;
     // "job: input" of the action that writes `path`, or "" if none is predicted to.
     std::string claimant(const std::vector<PlanJob>& jobs, const std::string& path) const;
 };
@@ -61,7 +65,11 @@ struct Plan {
 // Filters each job's matches (its own outputs, outputs of other
 // configurations and of vanished jobs, outputs delivered by `from`) and
 // checks the rest. `jobs` in dependency order.
-Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const std::filesystem::path& root);
+// `reserved`: paths no output may have (reserved_paths.hpp).
+struct ReservedPaths;
+// `cancelled`: polled job by job (Ctrl-C takes effect within the plan).
+Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const std::filesystem::path& root,
+               const ReservedPaths* reserved = nullptr, const std::function<bool()>& cancelled = {});
 
 // Why the job's inputs are refused: one message per pattern that matched
 // nothing (per_pattern from expand_globs), unless the job allows that.

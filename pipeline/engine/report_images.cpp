@@ -5,16 +5,22 @@
 #include "core/content_hash.hpp"
 #include "core/image_ops.hpp"
 #include "core/png_io.hpp"
+#include "engine/output_template.hpp"
 #include "texture/image_diff.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <fcntl.h>
+#include <map>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -73,24 +79,84 @@ std::vector<uint8_t> png_bytes(const Image& img) {
     return encode_png(Shown(img).img, o);
 }
 
-bool is_png_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    uint8_t head[8] = {};
-    return in.read(reinterpret_cast<char*>(head), 8) && is_png(head);
+// The file's bytes when it is a regular file (not a link) holding a PNG; else empty.
+std::vector<uint8_t> png_file(const fs::path& p) {
+    std::vector<uint8_t> out;
+    const int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return out;
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8) {
+        out.resize(size_t(st.st_size));
+        size_t got = 0;
+        for (ssize_t n; got < out.size() && (n = ::read(fd, out.data() + got, out.size() - got)) > 0;) got += size_t(n);
+        if (got != out.size() || !is_png(out)) out.clear();
+    }
+    ::close(fd);
+    return out;
+}
+
+// `<report>.d/.af-pictures`: the pictures a build wrote and how each looked
+// then (name, inode, size, mtime). A sweep removes only files listed there
+// that still look so: anything else in the folder is not provably ours.
+constexpr const char* kManifest = ".af-pictures";
+
+std::map<std::string, PictureWriter::Written> read_manifest(const fs::path& dir) {
+    std::map<std::string, PictureWriter::Written> m;
+    const int fd = ::open((dir / kManifest).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return m;
+    std::string text;
+    char buf[65536];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0 && text.size() < (64u << 20);) text.append(buf, size_t(n));
+    ::close(fd);
+    std::istringstream in(text);
+    std::string name;
+    PictureWriter::Written w;
+    while (in >> name >> w.ino >> w.size >> w.mtime_ns) m[name] = w;
+    return m;
 }
 
 } // namespace
 
-ReportImages::ReportImages(const fs::path& report_file) : writer_(std::make_unique<PictureWriter>()) {
+ReportImages::ReportImages(const fs::path& report_file, const fs::path& project) : project_(project) {
     fs::path abs = fs::absolute(report_file).lexically_normal();
     dir_ = abs.parent_path() / (abs.filename().string() + ".d");
-    fs::create_directories(dir_);
+    check_folder();
+}
+
+void ReportImages::check_folder() const {
+    struct stat st;
+    if (::lstat(dir_.c_str(), &st) != 0) return; // made by open()
+    if (S_ISLNK(st.st_mode)) {
+        // A folder the tool did not make: written into only when the user
+        // pointed it inside the project; a link shipped to leave it is refused.
+        std::error_code ec;
+        const fs::path real = fs::canonical(dir_, ec), root = fs::canonical(project_, ec);
+        if (real.empty() || root.empty() || !path_within(real, root) || !fs::is_directory(real, ec))
+            throw std::runtime_error(dir_.string() + " is a symbolic link to '" + real.string() +
+                                     "', outside the project; no pictures written (remove the link)");
+        return;
+    }
+    if (!S_ISDIR(st.st_mode))
+        throw std::runtime_error(dir_.string() + " exists and is not a folder; no pictures written");
+}
+
+void ReportImages::open() {
+    if (writer_) return;
+    std::error_code ec;
+    fs::create_directories(dir_.parent_path(), ec);
+    if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST)
+        throw std::runtime_error(dir_.string() + ": cannot create folder: " + std::strerror(errno));
+    check_folder(); // again: the folder may have changed since the build began
+    real_ = fs::canonical(dir_, ec);
+    if (ec) throw std::runtime_error(dir_.string() + ": " + ec.message());
+    writer_ = std::make_unique<PictureWriter>(real_);
 }
 
 ReportFigures ReportImages::add(const std::string& job, const std::string& input, const fs::path& input_file,
                                 const Texture& source, const Texture& result, const TopImage& top_image) const {
     ReportFigures f;
     f.id = hash_string(job + '\0' + input).hex().substr(0, 16);
+    if (!writer_) return f;
     try {
         Image src = top_image(source), res = top_image(result);
         f.width = src.width, f.height = src.height, f.result_width = res.width, f.result_height = res.height;
@@ -105,10 +171,10 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
             writer_->write(dir_ / (f.id + ".res.t.png"), png_bytes(thumbnail(Shown(res).img)));
         }
         // A PNG source is its own full-size picture: a copy costs no deflate.
-        if (!input_file.empty() && !(f.normal_map && two_channel(source.desc.format)) && is_png_file(input_file))
-            writer_->copy(dir_ / (f.id + ".src.png"), input_file);
-        else
-            writer_->write(dir_ / (f.id + ".src.png"), png_bytes(src));
+        // Read here, not followed through a link (it may have been swapped for one).
+        std::vector<uint8_t> png;
+        if (!input_file.empty() && !(f.normal_map && two_channel(source.desc.format))) png = png_file(input_file);
+        writer_->write(dir_ / (f.id + ".src.png"), png.empty() ? png_bytes(src) : std::move(png));
         writer_->write(dir_ / (f.id + ".res.png"), png_bytes(res));
         // A resized result is compared with the source scaled to its size.
         Image scaled;
@@ -132,15 +198,38 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
     return f;
 }
 
-std::vector<std::string> ReportImages::finish() const { return writer_->finish(); }
+std::vector<std::string> ReportImages::finish() const {
+    return writer_ ? writer_->finish() : std::vector<std::string>{};
+}
 
 void ReportImages::sweep(const std::set<std::string>& shown) const {
+    if (!writer_) return;
     static const std::regex ours(R"(([0-9a-f]{16})\.(src|res|diff|src\.t|res\.t)\.png)");
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    auto keep = writer_->written();
+    for (const auto& [name, was] : read_manifest(real_)) {
+        if (keep.count(name)) continue;
         std::smatch m;
-        const std::string name = e.path().filename().string();
-        if (std::regex_match(name, m, ours) && !shown.count(m[1].str())) fs::remove(e.path(), ec);
+        const fs::path file = real_ / name;
+        struct stat st;
+        if (!std::regex_match(name, m, ours) || ::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        const PictureWriter::Written now{uint64_t(st.st_ino), uint64_t(st.st_size),
+                                         int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+        if (!(now == was)) continue; // replaced since: not ours any more
+        if (shown.count(m[1].str()))
+            keep[name] = was; // still shown (its action did not run again)
+        else
+            ::unlink(file.c_str());
+    }
+    std::string text;
+    for (const auto& [name, w] : keep)
+        text +=
+            name + ' ' + std::to_string(w.ino) + ' ' + std::to_string(w.size) + ' ' + std::to_string(w.mtime_ns) + '\n';
+    try {
+        AtomicFile f(real_ / kManifest, {.durable = false, .within = real_, .create_folders = false});
+        f.write(text.data(), text.size());
+        f.commit();
+    } catch (const std::exception&) {
+        // Without a list the next sweep removes nothing: the safe side.
     }
 }
 

@@ -37,9 +37,13 @@ inline bool has_thumbnails(const ReportFigures& f) {
 
 class ReportImages {
   public:
-    // The folder is `<report>.d` (created here); it belongs to the report,
-    // not to any job: the build never records, cleans or reads from it.
-    explicit ReportImages(const std::filesystem::path& report_file);
+    // The folder is `<report>.d`; it belongs to the report, not to any job:
+    // the build never records, cleans or reads from it. Throws when it is
+    // a link out of `project` (or not a folder): nothing is written then.
+    ReportImages(const std::filesystem::path& report_file, const std::filesystem::path& project);
+
+    // Creates the folder (once the plan has accepted the build); before it, add() must not be called.
+    void open();
 
     const std::filesystem::path& dir() const { return dir_; }
 
@@ -55,12 +59,15 @@ class ReportImages {
     // returns what could not be written, one line each.
     std::vector<std::string> finish() const;
 
-    // After the report is written: pictures in the folder that the report
-    // does not show (an earlier build's) are removed; other files are left.
+    // After the report is written: pictures an earlier build wrote (listed in
+    // the folder's manifest, and unchanged since) that the report does not
+    // show are removed; any other file is left.
     void sweep(const std::set<std::string>& shown) const;
 
   private:
-    std::filesystem::path dir_;
+    void check_folder() const;
+
+    std::filesystem::path project_, dir_, real_; // real_: resolved, once open()
     std::unique_ptr<PictureWriter> writer_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/atomic_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <fstream>
@@ -29,13 +30,19 @@ RunMarker::~RunMarker() {
     fs::remove(file_, ec);
 }
 
+bool is_own_temporary(std::string_view name) {
+    const std::string_view prefix = kTempPrefix;
+    if (name.size() != prefix.size() + 16 || !name.starts_with(prefix)) return false;
+    return std::all_of(name.begin() + long(prefix.size()), name.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 size_t remove_abandoned_temporaries(const std::set<fs::path>& dirs, fs::file_time_type before) {
     size_t removed = 0;
-    const std::string prefix = kTempPrefix;
     for (const auto& dir : dirs) {
         std::error_code ec;
         for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-            if (it->path().filename().string().rfind(prefix, 0) != 0) continue;
+            if (!is_own_temporary(it->path().filename().native())) continue;
             std::error_code e2;
             if (!it->is_regular_file(e2) || it->is_symlink(e2)) continue;
             auto t = fs::last_write_time(it->path(), e2);

@@ -50,3 +50,33 @@ TEST_CASE("an output name of 255 bytes commits: the temporary's name does not gr
     CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
     fs::remove_all(dir);
 }
+
+TEST_CASE("an atomic file never writes through a link: not at its temporary's name, not in a folder leading out") {
+    fs::path base = fs::temp_directory_path() / ("af-atomic-links-" + std::to_string(::getpid()));
+    fs::remove_all(base);
+    fs::create_directories(base / "root");
+    fs::create_directories(base / "elsewhere");
+    { std::ofstream(base / "elsewhere/victim.txt") << "precious"; }
+    // A folder inside the root that is a link out of it.
+    fs::create_symlink(base / "elsewhere", base / "root/linked");
+    try {
+        AtomicFile f(base / "root/linked/out.bin", {.within = base / "root"});
+        FAIL("written through the link");
+    } catch (const std::exception& e) {
+        CHECK_THAT(e.what(), Catch::Contains("outside") && Catch::Contains("root/linked"));
+    }
+    CHECK(std::distance(fs::directory_iterator(base / "elsewhere"), fs::directory_iterator()) == 1);
+    // Inside the root, and a link at the target's name: replaced, its target untouched.
+    fs::create_symlink(base / "elsewhere/victim.txt", base / "root/out.bin");
+    {
+        AtomicFile f(base / "root/out.bin", {.within = base / "root"});
+        f.write("new", 3);
+        f.commit();
+    }
+    CHECK_FALSE(fs::is_symlink(base / "root/out.bin"));
+    std::ifstream in(base / "elsewhere/victim.txt");
+    std::string s;
+    in >> s;
+    CHECK(s == "precious");
+    fs::remove_all(base);
+}

@@ -58,8 +58,8 @@ jobs:
     }
     CHECK(complete < size_t(n));
     // One abandoned temporary for certain (the kill may have found none open).
-    t.write("out/.af-tmp-f0.png.0000000000000000", "half a png");
-    std::filesystem::last_write_time(t.path("out/.af-tmp-f0.png.0000000000000000"),
+    t.write("out/.af-tmp-0000000000000000", "half a png");
+    std::filesystem::last_write_time(t.path("out/.af-tmp-0000000000000000"),
                                      std::filesystem::file_time_type::clock::now() - std::chrono::seconds(5));
     // The next build completes the set, and a third has nothing to do.
     auto s = t.build(t.read("pipeline.yaml"));

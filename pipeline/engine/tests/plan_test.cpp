@@ -133,7 +133,8 @@ TEST_CASE("plan: two writers of one path, and patterns that match nothing", "[pl
               .exit_code == 0);
 }
 
-TEST_CASE("plan: outputs of other configurations and vanished jobs are nobody's input", "[plan][promise]") {
+TEST_CASE("plan: outputs of other configurations are nobody's input; a vanished job's that a job reads is a source",
+          "[plan][promise]") {
     Fixture f;
     f.t.write_png("src/a.png", 2, 2, 1);
     f.t.write("out/old.txt", "x");
@@ -146,7 +147,34 @@ TEST_CASE("plan: outputs of other configurations and vanished jobs are nobody's 
                      "    gather: zip\n    output: dist/p.zip\n",
                      st);
     CHECK(pl.exit_code == 0);
-    CHECK(f.jobs[1].matches.empty());
-    REQUIRE(pl.notes.size() == 1);
-    CHECK_THAT(pl.notes[0], Catch::Contains("another configuration") && Catch::Contains("clean --orphans"));
+    REQUIRE(f.jobs[1].matches.size() == 1);
+    CHECK(f.jobs[1].matches[0].path == (f.t.root() / "out/gone.txt").native());
+    CHECK(pl.adopted.count((f.t.root() / "out/gone.txt").native()));
+    REQUIRE(pl.notes.size() == 2);
+    CHECK_THAT(pl.notes[0], Catch::Contains("out/gone.txt") && Catch::Contains("source"));
+    CHECK_THAT(pl.notes[1], Catch::Contains("another configuration") && Catch::Contains("clean --orphans"));
+}
+
+// The plan compares a pattern only with templates whose fixed folder lies on
+// the pattern's own folder's path or below it: above, below and in the same
+// folder are all found; a sibling sharing a name prefix ("out/a-x" beside
+// "out/a") is not a candidate, and cannot match either.
+TEST_CASE("plan: patterns meet the templates above, below and beside their folder", "[plan][promise]") {
+    Fixture f;
+    f.t.write_png("src/a.png", 2, 2, 1);
+    f.t.write_png("src/deep/b.png", 2, 2, 2);
+    const std::string head = "assetforge: 1\njobs:\n  gen:\n    inputs: \"src/**/*.png\"\n    steps: [ invert ]\n"
+                             "    output: \"OUT\"\n  reader:\n    inputs: \"IN\"\n    allow_empty: true\n"
+                             "    steps: [ copy ]\n    output: \"elsewhere/{name}\"\n";
+    auto plan = [&](const std::string& out, const std::string& in) {
+        std::string y = head;
+        y.replace(y.find("OUT"), 3, out);
+        y.replace(y.find("IN"), 2, in);
+        return f.plan(y);
+    };
+    CHECK(plan("out/a/{stem}.png", "out/**/*.png").exit_code == 2);       // template below the pattern's folder
+    CHECK(plan("out/{stem}.png", "out/*.png").exit_code == 2);            // the same folder
+    CHECK(plan("out/{dir}/{stem}.png", "out/deep/*.png").exit_code == 2); // template above it
+    CHECK(plan("out/a-x/{stem}.png", "out/a/**/*.png").exit_code == 0);   // a sibling with a common prefix
+    CHECK(plan("out/b/{stem}.png", "out/{a,b}/*.png").exit_code == 2);    // through a brace alternative
 }

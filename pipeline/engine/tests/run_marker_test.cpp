@@ -7,6 +7,7 @@
 
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace af::engine;
 namespace fs = std::filesystem;
@@ -51,17 +52,32 @@ TEST_CASE("the run marker tells a killed build from a running or finished one", 
 TEST_CASE("only old temporaries directly in the given folders are swept", "[cancel][marker]") {
     af::engine::test::TestProject t;
     const std::string tmp = af::kTempPrefix;
-    t.write("out/" + tmp + "a.png.0123", "old");
+    t.write("out/" + tmp + "00000000000000a1", "old");
     t.write("out/a.png", "output");
-    t.write("out/sub/" + tmp + "b.png.4567", "old, but in a folder not asked for");
-    t.write("out/" + tmp + "fresh.png.89ab", "written after the build started");
+    t.write("out/sub/" + tmp + "00000000000000b2", "old, but in a folder not asked for");
+    t.write("out/" + tmp + "00000000000000c3", "written after the build started");
     const auto now = fs::file_time_type::clock::now();
-    fs::last_write_time(t.path("out/" + tmp + "a.png.0123"), now - std::chrono::seconds(10));
-    fs::last_write_time(t.path("out/sub/" + tmp + "b.png.4567"), now - std::chrono::seconds(10));
-    fs::last_write_time(t.path("out/" + tmp + "fresh.png.89ab"), now + std::chrono::seconds(10));
+    fs::last_write_time(t.path("out/" + tmp + "00000000000000a1"), now - std::chrono::seconds(10));
+    fs::last_write_time(t.path("out/sub/" + tmp + "00000000000000b2"), now - std::chrono::seconds(10));
+    fs::last_write_time(t.path("out/" + tmp + "00000000000000c3"), now + std::chrono::seconds(10));
     CHECK(remove_abandoned_temporaries({t.path("out"), t.path("missing")}, now) == 1);
-    CHECK_FALSE(t.exists("out/" + tmp + "a.png.0123"));
+    CHECK_FALSE(t.exists("out/" + tmp + "00000000000000a1"));
     CHECK(t.exists("out/a.png"));
-    CHECK(t.exists("out/sub/" + tmp + "b.png.4567"));
-    CHECK(t.exists("out/" + tmp + "fresh.png.89ab"));
+    CHECK(t.exists("out/sub/" + tmp + "00000000000000b2"));
+    CHECK(t.exists("out/" + tmp + "00000000000000c3"));
+}
+
+TEST_CASE("the sweep removes only the tool's own temporaries, named .af-tmp- and 16 hex digits", "[cancel][marker]") {
+    af::engine::test::TestProject t;
+    const std::string tmp = af::kTempPrefix;
+    const std::vector<std::string> users = {tmp + "notes.txt", tmp + "0123456789ABCDEF", tmp + "0123456789abcdef0",
+                                            tmp + "0123456789abcde", tmp + "0123456789abcdeg"};
+    for (const auto& n : users) t.write("out/" + n, "a user's file");
+    t.write("out/" + tmp + "0123456789abcdef", "left by a killed build");
+    const auto now = fs::file_time_type::clock::now();
+    for (const auto& e : fs::directory_iterator(t.path("out")))
+        fs::last_write_time(e.path(), now - std::chrono::seconds(10));
+    CHECK(remove_abandoned_temporaries({t.path("out")}, now) == 1);
+    CHECK_FALSE(t.exists("out/" + tmp + "0123456789abcdef"));
+    for (const auto& n : users) CHECK(t.exists("out/" + n));
 }
