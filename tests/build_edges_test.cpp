@@ -284,6 +284,28 @@ TEST_CASE("edges 4: --report, --trace and --state-dir get the rules of outputs",
     CHECK(fs::exists(t / "trace.json"));
 }
 
+TEST_CASE("edges 4b: a --state-dir holding inputs is refused before anything is created in it", "[promises][edges]") {
+    TempDir t;
+    t.write("src/a.txt", "a source\n");
+    t.write("src/deep/b.txt", "another\n");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  files:\n    inputs: \"src/**/*.txt\"\n    steps: [ copy ]\n"
+                             "    output: \"out/{name}\"\n");
+    auto listing = [&](const fs::path& d) {
+        std::set<std::string> names;
+        for (const auto& e : fs::recursive_directory_iterator(d)) names.insert(fs::relative(e.path(), d).string());
+        return names;
+    };
+    for (const std::string dir : {"src", "src/deep"}) {
+        const auto before = listing(t / "src");
+        Run r = run_in(t.path(), "build --state-dir " + dir);
+        INFO(dir << "\n" << r.out);
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Catch::Contains("state folder") && Catch::Contains("src/"));
+        CHECK(listing(t / "src") == before); // no lock, no state.db, no marker
+        CHECK_FALSE(fs::exists(t / "out"));
+    }
+}
+
 TEST_CASE("edges 5: the pipeline, its includes and the state are never outputs, whatever the flags",
           "[promises][edges]") {
     TempDir t;

@@ -167,3 +167,37 @@ TEST_CASE("compare: over --memory-budget it refuses up front, naming the estimat
     CHECK_FALSE(fs::exists(t / "heat.png"));
     CHECK(run_in(t.path(), "compare a.dds b.dds --memory-budget 0").code == 2);
 }
+
+TEST_CASE("compare: --heatmap keeps an existing file unless -y, and never replaces A or B") {
+    af::test::TempDir t;
+    t.copy(kImages / "d_rock_128.png", "a.png");
+    t.copy(kImages / "n_rock_128.png", "b.png");
+    const std::string a = af::test::slurp(t / "a.png"), b = af::test::slurp(t / "b.png");
+    t.write("heat.png", "a file of the user's\n");
+    auto kept = run_in(t.path(), "compare a.png b.png --heatmap heat.png");
+    INFO(kept.out);
+    CHECK(kept.code == 2);
+    CHECK_THAT(kept.out, Catch::Contains("heat.png") && Catch::Contains("exists") && Catch::Contains("-y"));
+    CHECK(af::test::slurp(t / "heat.png") == "a file of the user's\n");
+    // A link planted at the name counts as a file there.
+    fs::create_symlink(t / "elsewhere.png", t / "planted.png");
+    CHECK(run_in(t.path(), "compare a.png b.png --heatmap planted.png").code == 2);
+    CHECK_FALSE(fs::exists(t / "elsewhere.png"));
+    // The inputs themselves, by name, link or hard link: refused even with -y.
+    fs::create_symlink(t / "a.png", t / "link-a.png");
+    fs::create_hard_link(t / "b.png", t / "hard-b.png");
+    for (const char* h : {"a.png", "b.png", "./a.png", "link-a.png", "hard-b.png"}) {
+        auto r = run_in(t.path(), std::string("compare a.png b.png -y --heatmap ") + h);
+        INFO(h << "\n" << r.out);
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Catch::Contains("input"));
+        CHECK(af::test::slurp(t / "a.png") == a);
+        CHECK(af::test::slurp(t / "b.png") == b);
+        CHECK(fs::is_symlink(t / "link-a.png"));
+    }
+    auto replaced = run_in(t.path(), "compare a.png b.png --heatmap heat.png --overwrite");
+    INFO(replaced.out);
+    CHECK(replaced.code == 0);
+    CHECK(af::test::slurp(t / "heat.png").substr(1, 3) == "PNG");
+    CHECK(run_in(t.path(), "compare a.png b.png --heatmap heat.png -y").code == 0);
+}

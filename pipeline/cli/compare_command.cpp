@@ -5,6 +5,7 @@
 #include "cli/cli_options.hpp"
 #include "cli/memory_budget_option.hpp"
 
+#include "assetforge/output_rules.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
 #include "engine/name_text.hpp"
@@ -96,7 +97,7 @@ Texture heatmap_of(tx::Ops& ops, const Texture& a, const Texture& b, double wors
 
 int run(Context& ctx, const std::vector<std::string>& args) {
     const std::string usage = "assetforge compare A B [--heatmap OUT.png] [--json] [--all-surfaces] "
-                              "[--max-error E] [--min-psnr DB] [--memory-budget MIB]";
+                              "[--max-error E] [--min-psnr DB] [--memory-budget MIB] [-y]";
     po::options_description opts("options");
     opts.add_options()("heatmap", po::value<std::string>(),
                        "write the per-texel largest error as a PNG ramp "
@@ -105,7 +106,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         "max-error", po::value<double>(),
         "exit 1 when any channel's largest error is above E (0..1; 8-bit: levels/255)")(
         "min-psnr", po::value<double>(), "exit 1 when the RGB PSNR of any surface is below DB")(
-        "a", po::value<std::string>(), "reference")("b", po::value<std::string>(), "the file compared with it");
+        "overwrite,y", "replace an existing heatmap file (never A or B)")("a", po::value<std::string>(), "reference")(
+        "b", po::value<std::string>(), "the file compared with it");
     add_memory_budget_option(opts);
     po::positional_options_description pos;
     pos.add("a", 1).add("b", 1);
@@ -123,6 +125,9 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         return kExitUsage;
     }
     try {
+        // Before anything is read: a refused heatmap costs nothing.
+        if (vm.count("heatmap"))
+            sdk::check_output_name(vm["heatmap"].as<std::string>(), {pa, pb}, vm.count("overwrite"));
         tx::Ops ops{ctx.registry};
         const Texture a = host::read_texture(ctx.registry, pa).texture;
         const Texture b = host::read_texture(ctx.registry, pb).texture;

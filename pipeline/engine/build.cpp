@@ -85,6 +85,10 @@ class Build final : public ActionExecutor {
     BuildSummary run() {
         auto t0 = std::chrono::steady_clock::now();
         const auto started = fs::file_time_type::clock::now();
+        if (!opt_.dry_run && state_dir_holds_inputs()) {
+            status_.summary().plan_exit = 2;
+            return std::move(status_.summary());
+        }
         std::optional<BuildLock> lock;
         if (!opt_.dry_run) {
             try {
@@ -437,6 +441,41 @@ class Build final : public ActionExecutor {
         return true;
     }
 
+    std::string state_dir_refusal(const std::string& shown) const {
+        const auto& [job, path] = state_dir_inputs_.front();
+        return "job '" + job + "' reads '" + paths_.rel_of(path) + "', inside the build's state folder " + shown +
+               " (" + std::to_string(state_dir_inputs_.size()) +
+               " file(s) there); the build would skip them: choose a --state-dir no job reads from";
+    }
+
+    // A --state-dir that holds a job's inputs, found before the lock and the
+    // state are created there (the plan's own check comes too late for
+    // that). A folder holding only state files needs no glob walk.
+    bool state_dir_holds_inputs() {
+        if (p_.state_dir.empty()) return false;
+        const fs::path sd = state_dir(p_);
+        std::error_code ec;
+        bool other = false;
+        for (auto it = fs::recursive_directory_iterator(sd, fs::directory_options::skip_permission_denied, ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+            if (!it->is_directory(ec) && !is_state_file(it->path().lexically_relative(sd).native())) {
+                other = true;
+                break;
+            }
+        if (!other) return false;
+        try {
+            for (const auto& j : p_.jobs) expand_matches(j, nullptr);
+            for (const auto& j : p_.unselected) expand_matches(j, nullptr);
+        } catch (const std::exception&) {
+            // An unreadable input is reported, with its job, by the build's own walk.
+        }
+        if (state_dir_inputs_.empty()) return false;
+        status_.err() << "assetforge: "
+                      << printable_name(state_dir_refusal(fs::absolute(sd).lexically_normal().native())) << "\n"
+                      << "assetforge: nothing was run (the pipeline breaks a promise of a build; see above)\n";
+        return true;
+    }
+
     // --report, --trace and --state-dir get the rules of outputs (reserved_paths.hpp).
     void check_side_files() {
         auto refuse = [&](const std::string& msg) {
@@ -448,12 +487,7 @@ class Build final : public ActionExecutor {
             if (!file.empty())
                 for (const auto& e : side_file_problems(flag, file, reserved_, plan_jobs_, plan_, plan_state_, p_.root))
                     refuse(e);
-        if (!state_dir_inputs_.empty()) {
-            const auto& [job, path] = state_dir_inputs_.front();
-            refuse("job '" + job + "' reads '" + paths_.rel_of(path) + "', inside the build's state folder " +
-                   reserved_.state_dir + " (" + std::to_string(state_dir_inputs_.size()) +
-                   " file(s) there); the build would skip them: choose a --state-dir no job reads from");
-        }
+        if (!state_dir_inputs_.empty()) refuse(state_dir_refusal(reserved_.state_dir));
     }
 
     // `status`: outputs other configurations of this output folder recorded.

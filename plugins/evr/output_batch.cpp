@@ -8,7 +8,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <random>
-#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,10 +37,43 @@ void write_all(int fd, const fs::path& p, std::span<const uint8_t> b) {
     }
 }
 
+bool inside(const std::string& r, const std::string& w) {
+    return r == w || w == "/" || (r.size() > w.size() && r.compare(0, w.size(), w) == 0 && r[w.size()] == '/');
+}
+
 } // namespace
 
+OutputBatch::OutputBatch(fs::path within) : within_(std::move(within)) {}
+
 OutputBatch::~OutputBatch() {
-    for (const auto& [temp, target] : pending_) ::unlink(temp.c_str());
+    for (const auto& p : pending_) ::unlinkat(p.dir, p.temp.c_str(), 0);
+    for (const auto& [path, fd] : folders_) ::close(fd);
+}
+
+int OutputBatch::folder(const fs::path& dir) {
+    if (auto it = folders_.find(dir); it != folders_.end()) return it->second;
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) io_fail(dir, "cannot open output folder");
+    folders_.emplace(dir, fd);
+    if (!within_.empty()) {
+        // Resolved on first use: the caller creates the folder after making the batch.
+        if (within_real_.empty()) {
+            std::error_code ec;
+            within_real_ = fs::canonical(within_, ec);
+            if (ec)
+                sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
+                          within_.string() + ": cannot resolve the output folder: " + ec.message());
+        }
+        // What the kernel resolved for the open folder: a link swapped in
+        // later changes nothing, the temporaries and renames use this fd.
+        std::error_code ec;
+        const fs::path real = fs::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
+        if (ec || !inside(real.native(), within_real_.native()))
+            sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
+                      dir.string() + ": resolves to '" + real.string() + "', outside the output folder '" +
+                          within_real_.string() + "' (a symbolic link inside it?); nothing is written through one");
+    }
+    return fd;
 }
 
 void OutputBatch::add(const fs::path& target, std::span<const uint8_t> head, std::span<const uint8_t> body) {
@@ -52,24 +84,29 @@ void OutputBatch::add(const fs::path& target, const std::vector<std::span<const 
     // The SDK's temporary prefix, so the engine and cleanup recognise leftovers.
     static thread_local std::mt19937_64 rng{std::random_device{}() ^ uint64_t(getpid())};
     const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-    fs::path temp;
+    int dfd;
+    {
+        std::lock_guard lock(mutex_);
+        dfd = folder(dir);
+    }
+    std::string temp;
     int fd = -1;
     for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
         char name[32];
         snprintf(name, sizeof name, "%s%016llx", sdk::kTempPrefix, (unsigned long long)rng());
-        temp = dir / name;
-        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0 && errno != EEXIST) io_fail(temp, "cannot create temporary file");
+        temp = name;
+        fd = ::openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno != EEXIST) io_fail(dir / temp, "cannot create temporary file");
     }
-    if (fd < 0) io_fail(temp, "cannot create temporary file");
+    if (fd < 0) io_fail(dir / temp, "cannot create temporary file");
     {
         std::lock_guard lock(mutex_);
-        pending_.emplace_back(temp, target); // from here the destructor removes it on failure
+        pending_.push_back({dfd, temp, target.filename().native(), target}); // from here the destructor removes it
     }
     uint64_t written = 0;
     try {
         for (const auto& piece : pieces) {
-            write_all(fd, temp, piece);
+            write_all(fd, dir / temp, piece);
             written += piece.size();
         }
     } catch (...) {
@@ -82,7 +119,7 @@ void OutputBatch::add(const fs::path& target, const std::vector<std::span<const 
     // errors). Small files are left to the batch: a disk write of its own for
     // each of hundreds of thousands of tiny files is not worth starting early.
     if (written >= kEarlyWritebackBytes) ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-    if (::close(fd) != 0) io_fail(temp, "close failed");
+    if (::close(fd) != 0) io_fail(dir / temp, "close failed");
 }
 
 void OutputBatch::commit() {
@@ -91,26 +128,20 @@ void OutputBatch::commit() {
     // syncfs flushes the whole file system holding the outputs in one call.
     // Outputs under one --out folder share it (a mount point inside it would
     // not be flushed by this call, hence one call per distinct device below).
-    // A file is on its folder's file system, so the folders are examined, not
-    // every temporary: one stat per folder instead of one per output file.
-    std::set<fs::path> dirs;
-    for (const auto& [temp, target] : pending_) dirs.insert(temp.parent_path());
     std::vector<dev_t> synced;
-    for (const fs::path& dir : dirs) {
+    for (const auto& [dir, fd] : folders_) {
         struct stat st {};
-        if (::stat(dir.c_str(), &st) != 0) io_fail(dir, "cannot stat output folder");
+        if (::fstat(fd, &st) != 0) io_fail(dir, "cannot stat output folder");
         if (std::find(synced.begin(), synced.end(), st.st_dev) != synced.end()) continue;
-        const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0) io_fail(dir, "cannot open output folder");
-        const int rc = ::syncfs(fd);
-        ::close(fd);
-        if (rc != 0) io_fail(dir, "syncfs failed");
+        if (::syncfs(fd) != 0) io_fail(dir, "syncfs failed");
         synced.push_back(st.st_dev);
     }
     for (size_t i = 0; i < pending_.size(); ++i) {
-        if (::rename(pending_[i].first.c_str(), pending_[i].second.c_str()) != 0) {
+        // A link at the target's name is replaced, never followed.
+        const Pending& p = pending_[i];
+        if (::renameat(p.dir, p.temp.c_str(), p.dir, p.name.c_str()) != 0) {
             const int e = errno;
-            const fs::path target = pending_[i].second;
+            const fs::path target = p.shown;
             pending_.erase(pending_.begin(), pending_.begin() + long(i)); // renamed ones are no longer ours
             errno = e;
             io_fail(target, "rename failed");

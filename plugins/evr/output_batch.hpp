@@ -6,20 +6,27 @@
 // all, and only then are they renamed into place: after a crash a name
 // points at complete contents or at nothing, as with AtomicFile. Writeback of
 // each large temporary starts when it is written, so the syncfs waits for less.
+//
+// The same guarantees as AtomicFile otherwise: each folder is opened once
+// (and, given `within`, must resolve inside it, so a linked folder planted in
+// an output tree is refused instead of written through), temporaries are
+// created O_EXCL|O_NOFOLLOW in it, and the renames happen in that open folder.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <span>
-#include <utility>
+#include <string>
 #include <vector>
 
 namespace af::evr {
 
 class OutputBatch {
   public:
-    OutputBatch() = default;
+    // `within` non-empty: every target's folder must resolve inside it.
+    explicit OutputBatch(std::filesystem::path within);
     ~OutputBatch(); // removes temporaries not committed (a failed extraction leaves no stray files)
     OutputBatch(const OutputBatch&) = delete;
     OutputBatch& operator=(const OutputBatch&) = delete;
@@ -32,8 +39,17 @@ class OutputBatch {
     void commit();
 
   private:
+    struct Pending {
+        int dir;                     // the open folder (owned by folders_)
+        std::string temp, name;      // names inside it
+        std::filesystem::path shown; // the target, for messages
+    };
+    int folder(const std::filesystem::path& dir); // under mutex_
+
+    std::filesystem::path within_, within_real_;
     std::mutex mutex_;
-    std::vector<std::pair<std::filesystem::path, std::filesystem::path>> pending_; // temporary, target
+    std::map<std::filesystem::path, int> folders_;
+    std::vector<Pending> pending_;
 };
 
 } // namespace af::evr

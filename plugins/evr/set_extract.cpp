@@ -79,7 +79,7 @@ bool same_contents(const fs::path& p, std::span<const uint8_t> head, std::span<c
 } // namespace
 
 ExtractSummary extract_set(const PackageSet& set, const ExtractOptions& opts, const af_host* host, const WarnFn& warn) {
-    OutputBatch batch;
+    OutputBatch batch(opts.out);
     std::set<fs::path> existing; // regular files already at a target: compared, not blindly replaced
     auto prepare = [&](const std::set<fs::path>& rels) {
         for (const auto& rel : rels) {

@@ -133,7 +133,7 @@ void write_journal(const fs::path& backup, const std::string& name, const Journa
     doc["files"] = nlohmann::json::array();
     for (const auto& [rel, existed] : j.existed) doc["files"].push_back({{"path", rel}, {"existed", existed}});
     const std::string text = doc.dump(1) + "\n";
-    OutputBatch batch;
+    OutputBatch batch(backup);
     batch.add(backup / kJournal, {}, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
     batch.commit();
     fsync_dir(backup);
@@ -171,7 +171,9 @@ InstallReport install_set(const fs::path& outdata, const fs::path& game, const s
     }
     std::vector<sdk::MappedFile> sources;
     sources.reserve(incoming.size());
-    OutputBatch batch;
+    // The game folder's own layout is the user's (packages/ on another disk,
+    // linked): its folders are not held to lie inside it.
+    OutputBatch batch({});
     for (size_t k = 1; k <= incoming.size(); ++k) { // parts first, the manifest last
         const std::string& rel = incoming[k % incoming.size()];
         sources.emplace_back(outdata / rel);

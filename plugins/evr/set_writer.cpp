@@ -91,7 +91,7 @@ void write_set(const SetImage& img, const fs::path& dir, const std::string& name
         if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, d.string() + ": cannot create directory: " + ec.message());
     }
     auto write_into = [&](const fs::path& root) {
-        OutputBatch batch;
+        OutputBatch batch(root); // a linked manifests/ or packages/ inside it is refused
         for (size_t i = 0; i < img.parts.size(); ++i) {
             std::vector<std::span<const uint8_t>> pieces = img.parts[i];
             batch.add(root / "packages" / (name + "_" + std::to_string(i)), pieces);

@@ -20,7 +20,9 @@ class CommandArgs {
         switches_.insert("--json");
         for (size_t i = 0; i < argv.size(); ++i) {
             const std::string& a = argv[i];
-            if (a.rfind("--", 0) != 0 || a == "--") {
+            if (a == "-y" && switches_.count("--overwrite")) {
+                values_["--overwrite"] = ""; // convert's short form
+            } else if (a.rfind("--", 0) != 0 || a == "--") {
                 pos.push_back(a);
             } else if (valued_.count(a)) {
                 if (i + 1 >= argv.size()) sdk::usage(a + " needs a value");

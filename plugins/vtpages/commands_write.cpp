@@ -6,6 +6,8 @@
 #include "pages_edits.hpp"
 #include "pages_writer.hpp"
 
+#include "assetforge/output_rules.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -72,9 +74,11 @@ int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_repack(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--replace", "--out", "--reserve", "--compression"}, {});
-    a.need_positionals(1, "repack FILE [--replace DIR] --out FILE [--reserve BYTES] [--compression N] [--json]");
+    CommandArgs a(argv, {"--replace", "--out", "--reserve", "--compression"}, {"--overwrite"});
+    a.need_positionals(
+        1, "repack FILE [--replace DIR] --out FILE [--reserve BYTES] [--compression N] [-y|--overwrite] [--json]");
     const fs::path out = a.required("--out");
+    sdk::check_output_name(out, {a.pos[0]}, a.has("--overwrite"));
     const uint64_t reserve =
         uint64_t(CommandArgs::integer(a.value("--reserve").value_or("0"), "--reserve", 0, 1 << 24));
     const int32_t comp = int32_t(CommandArgs::integer(a.value("--compression").value_or("5"), "--compression", 1, 6));
@@ -91,9 +95,10 @@ int cmd_repack(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_compact(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--out"}, {});
-    a.need_positionals(1, "compact FILE --out FILE [--json]");
+    CommandArgs a(argv, {"--out"}, {"--overwrite"});
+    a.need_positionals(1, "compact FILE --out FILE [-y|--overwrite] [--json]");
     const fs::path out = a.required("--out");
+    sdk::check_output_name(out, {a.pos[0]}, a.has("--overwrite"));
     auto f = PagesFile::open(a.pos[0]);
     const uint64_t before = f.size();
     Layout l = layout_of(f);

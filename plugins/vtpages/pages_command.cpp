@@ -38,8 +38,8 @@ const std::vector<std::pair<const char*, std::pair<Fn, const char*>>>& subcomman
         {"selftest", {cmd_selftest, "selftest FILE...              every structural check and a full byte accounting"}},
         {"build",
          {cmd_build, "build MANIFEST.json --out FILE   write a new file from payloads (README: manifest format)"}},
-        {"repack", {cmd_repack, "repack FILE --replace DIR --out FILE [--reserve N]   replace/add/remove pages"}},
-        {"compact", {cmd_compact, "compact FILE --out FILE       drop all slack"}},
+        {"repack", {cmd_repack, "repack FILE --replace DIR --out FILE [--reserve N] [-y]   replace/add/remove pages"}},
+        {"compact", {cmd_compact, "compact FILE --out FILE [-y]  drop all slack"}},
     };
     return table;
 }

@@ -241,3 +241,45 @@ TEST_CASE("writer commands: build, repack, compact", "[command]") {
     CHECK_THAT(bj.out, Catch::Contains("selftest ok: built.pages, 5 sentences"));
     CHECK(read_bytes(built) == read_bytes(small)); // same pages, same DFS order, no slack
 }
+
+TEST_CASE("repack and compact never write over their input, nor over an existing file without -y", "[command]") {
+    TempDir t;
+    const fs::path in = t.path / "in.pages";
+    fs::copy_file(fixture("l4_s4_dfs_slack.pages"), in);
+    const auto original = read_bytes(in);
+    fs::create_symlink(in, t.path / "link.pages");
+    fs::create_hard_link(in, t.path / "hard.pages");
+    for (const char* cmd : {"repack", "compact"}) {
+        INFO(cmd);
+        // The input itself, a link to it, a hard link to it: refused even with -y.
+        for (const char* name : {"in.pages", "link.pages", "hard.pages"})
+            for (const char* y : {"", "-y", "--overwrite"}) {
+                INFO(name << " " << y);
+                std::vector<std::string> argv = {cmd, in.string(), "--out", (t.path / name).string()};
+                if (*y) argv.push_back(y);
+                auto r = run(argv);
+                CHECK(r.rc == 2);
+                CHECK_THAT(r.err, Catch::Contains(name) && Catch::Contains("input"));
+                CHECK(read_bytes(in) == original);
+                CHECK(fs::is_symlink(t.path / "link.pages"));
+            }
+        // Another existing file: kept unless -y / --overwrite.
+        const fs::path other = t.path / "other.pages";
+        std::ofstream(other) << "a modder's file\n";
+        auto r = run({cmd, in.string(), "--out", other.string()});
+        CHECK(r.rc == 2);
+        CHECK_THAT(r.err, Catch::Contains("other.pages") && Catch::Contains("exists") && Catch::Contains("-y"));
+        CHECK(read_bytes(other).size() == 16);
+        // A link planted at the output's name counts as existing too.
+        fs::create_symlink(t.path / "elsewhere.txt", t.path / "dangling.pages");
+        CHECK(run({cmd, in.string(), "--out", (t.path / "dangling.pages").string()}).rc == 2);
+        CHECK_FALSE(fs::exists(t.path / "elsewhere.txt"));
+        fs::remove(t.path / "dangling.pages");
+        CHECK(run({cmd, in.string(), "--out", other.string(), "-y"}).rc == 0);
+        CHECK(PagesFile::open(other).size() > 16);
+        fs::remove(other);
+        std::ofstream(other) << "again\n";
+        CHECK(run({cmd, in.string(), "--out", other.string(), "--overwrite"}).rc == 0);
+        fs::remove(other);
+    }
+}
