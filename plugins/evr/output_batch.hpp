@@ -7,10 +7,12 @@
 // points at complete contents or at nothing, as with AtomicFile. Writeback of
 // each large temporary starts when it is written, so the syncfs waits for less.
 //
-// The same guarantees as AtomicFile otherwise: each folder is opened once
-// (and, given `within`, must resolve inside it, so a linked folder planted in
-// an output tree is refused instead of written through), temporaries are
-// created O_EXCL|O_NOFOLLOW in it, and the renames happen in that open folder.
+// The same guarantees as AtomicFile otherwise: temporaries are created
+// O_EXCL|O_NOFOLLOW in the target's folder opened (and, given `within`,
+// checked to resolve inside it, so a linked folder planted in an output tree
+// is refused instead of written through), and renamed in an open folder that
+// was checked the same way. Descriptors of up to 128 folders stay open; a
+// folder whose descriptor was closed is opened and checked again.
 #pragma once
 
 #include <cstdint>
@@ -40,11 +42,11 @@ class OutputBatch {
 
   private:
     struct Pending {
-        int dir;                     // the open folder (owned by folders_)
-        std::string temp, name;      // names inside it
-        std::filesystem::path shown; // the target, for messages
+        std::filesystem::path dir; // the target's folder
+        std::string temp, name;    // names inside it
     };
-    int folder(const std::filesystem::path& dir); // under mutex_
+    int folder(const std::filesystem::path& dir); // opened and checked once while cached; under mutex_
+    void close_folders();
 
     std::filesystem::path within_, within_real_;
     std::mutex mutex_;

@@ -2,6 +2,7 @@
 // --out folder through a link planted inside it: a linked manifests/ or
 // packages/ folder (new set or replaced set), or a link at a part's name.
 #include "fixture.hpp"
+#include "output_batch.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -64,4 +65,33 @@ TEST_CASE("a set is never written through a link inside --out", "[replace][links
         CHECK_FALSE(fs::is_symlink(out / "packages" / (name + "_0")));
         CHECK(run_evr({"verify", out.string(), name}).rc == 0);
     }
+}
+
+TEST_CASE("the output batch writes into many folders and refuses one that leads outside", "[links]") {
+    TempDir t;
+    const fs::path out = t.path / "o", outside = t.path / "outside";
+    fs::create_directories(outside);
+    const std::vector<uint8_t> body = {7, 8, 9};
+    {
+        // More folders than the batch keeps open: each is opened and checked again at the rename.
+        af::evr::OutputBatch batch(out);
+        for (int i = 0; i < 300; ++i) {
+            fs::create_directories(out / std::to_string(i));
+            batch.add(out / std::to_string(i) / "f.bin", {}, body);
+        }
+        batch.commit();
+    }
+    size_t files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(out)) {
+        if (!e.is_regular_file()) continue;
+        ++files;
+        CHECK(e.path().filename() == "f.bin");
+    }
+    CHECK(files == 300);
+    fs::create_directory_symlink(outside, out / "linked");
+    af::evr::OutputBatch batch(out);
+    CHECK_THROWS_WITH(batch.add(out / "linked" / "f.bin", {}, body), Catch::Contains("outside"));
+    CHECK_THROWS_WITH(batch.add(out / "linked" / "g.bin", {}, body), Catch::Contains("outside"));
+    batch.commit();
+    CHECK(fs::is_empty(outside));
 }
