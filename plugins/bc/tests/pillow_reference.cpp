@@ -28,7 +28,7 @@ std::optional<std::vector<std::vector<uint8_t>>> pillow_decode(const std::vector
         why_not = "skip: /usr/bin/python3 not installed";
         return std::nullopt;
     }
-    const fs::path script = fs::path(__FILE__).parent_path() / "pillow_dds_decode.py";
+    const fs::path script = fs::path(BC_TEST_DATA).parent_path() / "pillow_dds_decode.py";
     std::string cmd = python.string() + " '" + script.string() + "'";
     std::vector<fs::path> outs;
     for (const auto& f : dds_files) {
