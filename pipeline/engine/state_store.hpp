@@ -58,6 +58,9 @@ struct ActionRecord {
     std::string status; // "built" or "failed"
     double duration_ms = 0;
     std::string error;
+    // What the action discarded (alpha, a channel, bit depth), as it said when
+    // it wrote these outputs: an up-to-date action reports them again.
+    std::vector<std::string> warnings;
 };
 
 struct Configuration {

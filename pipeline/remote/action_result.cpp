@@ -16,6 +16,15 @@ std::string encode_action_result(const CacheEntry& entry) {
         out->mutable_digest()->set_hash(f.digest.hash);
         out->mutable_digest()->set_size_bytes(f.digest.size);
     }
+    std::string err;
+    for (const std::string& w : entry.warnings) {
+        // One a line: a line break inside one would make two.
+        std::string line = w;
+        for (char& c : line)
+            if (c == '\n' || c == '\r') c = ' ';
+        err += line + "\n";
+    }
+    if (!err.empty()) result.set_stderr_raw(err);
     result.mutable_execution_metadata()->set_worker("assetforge");
     return result.SerializeAsString();
 }
@@ -40,6 +49,13 @@ std::optional<CacheEntry> decode_action_result(std::string_view bytes, std::stri
     entry.files.reserve(static_cast<size_t>(result.output_files_size()));
     for (const reapi::OutputFile& out : result.output_files())
         entry.files.push_back({out.path(), {out.digest().hash(), out.digest().size_bytes()}});
+    const std::string& err = result.stderr_raw();
+    for (size_t pos = 0; pos < err.size();) {
+        size_t end = err.find('\n', pos);
+        if (end == std::string::npos) end = err.size();
+        if (end > pos) entry.warnings.push_back(err.substr(pos, end - pos));
+        pos = end + 1;
+    }
     return entry;
 }
 
