@@ -133,3 +133,27 @@ TEST_CASE("build --trace: an action's record carries its warnings", "[trace]") {
     }
     CHECK(actions == 1);
 }
+
+TEST_CASE("build: a state from before warnings were kept stays up to date, but --warnings-as-errors runs again") {
+    TempDir dir("af-kept-warn-v4");
+    lossy_project(dir);
+    REQUIRE(run_cli("build", dir.path()).code == 0);
+    // The state as the previous version left it: schema 4, no warnings column.
+    auto sql = run_shell("/usr/bin/python3 -c \"import sqlite3; d = sqlite3.connect('" +
+                         (dir / ".assetforge/state.db").string() +
+                         "'); d.execute('ALTER TABLE actions DROP COLUMN warnings'); "
+                         "d.execute('PRAGMA user_version=4'); d.commit()\"");
+    REQUIRE(sql.code == 0);
+    auto r = run_cli("build", dir.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("1 up to date"));
+    r = run_cli("build --warnings-as-errors", dir.path());
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("1 built") && Catch::Contains("error: j: in/glass.png: alpha dropped"));
+    // Known from here on.
+    r = run_cli("build --warnings-as-errors", dir.path());
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("1 up to date") && Catch::Contains("(from an earlier build)"));
+}

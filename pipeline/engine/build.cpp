@@ -556,6 +556,9 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         res.reason = scan_->out_of_date(job, rec, j.signature, key.input_hash, refreshed, edited);
         if (res.reason.empty() && std::any_of(inputs.begin(), inputs.end(), [](auto& in) { return in.will_change; }))
             res.reason = "an upstream action will rebuild its input";
+        // A clean build would fail on what it discards; a state that never recorded it must not let this pass.
+        if (res.reason.empty() && opt_.warnings_as_errors && rec && !rec->warnings_known)
+            res.reason = "--warnings-as-errors, and the state (from an older version) does not say what it discarded";
         if (!edited.empty() && !opt_.overwrite_edited) {
             trail.step = "check";
             throw std::runtime_error("output " + edited +

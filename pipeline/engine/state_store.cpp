@@ -183,7 +183,7 @@ void create_schema(sqlite3* db) {
     checked_exec(db, "CREATE TABLE IF NOT EXISTS configurations(id TEXT PRIMARY KEY, description TEXT) WITHOUT ROWID");
     checked_exec(db, "CREATE TABLE IF NOT EXISTS actions(owner TEXT, job TEXT, input TEXT, key BLOB, input_hash BLOB, "
                      "params_hash BLOB, tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, "
-                     "warnings TEXT DEFAULT '', PRIMARY KEY(owner, job, input)) WITHOUT ROWID");
+                     "warnings TEXT, PRIMARY KEY(owner, job, input)) WITHOUT ROWID");
 }
 
 std::string timestamp() {
@@ -275,9 +275,9 @@ void StateStore::open_and_load(const fs::path& file) {
     if (mode_ == Mode::ReadOnly && version != kSchemaVersion && !without_warnings)
         return; // another layout: nothing to show
     if (version == 4 && mode_ == Mode::ReadWrite) {
-        // Its records stay valid (and up to date); they have no warnings until their actions run again.
+        // Its records stay valid; their warnings are NULL, not known (see ActionRecord::warnings_known).
         checked_exec(db_, "BEGIN");
-        checked_exec(db_, "ALTER TABLE actions ADD COLUMN warnings TEXT DEFAULT ''");
+        checked_exec(db_, "ALTER TABLE actions ADD COLUMN warnings TEXT");
         checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
         checked_exec(db_, "COMMIT");
     } else if (version == 3) {
@@ -287,7 +287,7 @@ void StateStore::open_and_load(const fs::path& file) {
         checked_exec(db_, "ALTER TABLE actions RENAME TO actions_v3");
         create_schema(db_);
         checked_exec(db_, "INSERT INTO actions SELECT '', job, input, key, input_hash, params_hash, tools, outputs, "
-                          "status, duration_ms, error, '' FROM actions_v3");
+                          "status, duration_ms, error, NULL FROM actions_v3");
         checked_exec(db_, "DROP TABLE actions_v3");
         checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
         checked_exec(db_, "COMMIT");
@@ -332,7 +332,7 @@ void StateStore::open_and_load(const fs::path& file) {
     {
         Stmt q(db_, (std::string("SELECT owner, job, input, key, input_hash, params_hash, tools, outputs, status, "
                                  "duration_ms, error, ") +
-                     (without_warnings ? "''" : "warnings") + " FROM actions")
+                     (without_warnings ? "NULL" : "warnings") + " FROM actions")
                         .c_str());
         step_rows(q, [&] {
             ActionRecord r;
@@ -348,6 +348,7 @@ void StateStore::open_and_load(const fs::path& file) {
             r.status = q.text(8);
             r.duration_ms = sqlite3_column_double(q.s, 9);
             r.error = q.text(10);
+            r.warnings_known = sqlite3_column_type(q.s, 11) != SQLITE_NULL;
             r.warnings = warnings_from(q.text(11));
             if (r.owner.empty() && !self_.id.empty()) {
                 // Migrated from the layout before configurations: ours now.
@@ -550,7 +551,10 @@ void StateStore::flush_locked() {
                 sqlite3_bind_text(s, 9, r->status.c_str(), -1, SQLITE_TRANSIENT);
                 sqlite3_bind_double(s, 10, r->duration_ms);
                 sqlite3_bind_text(s, 11, r->error.c_str(), -1, SQLITE_TRANSIENT);
-                sqlite3_bind_text(s, 12, warnings_text(r->warnings).c_str(), -1, SQLITE_TRANSIENT);
+                if (r->warnings_known)
+                    sqlite3_bind_text(s, 12, warnings_text(r->warnings).c_str(), -1, SQLITE_TRANSIENT);
+                else
+                    sqlite3_bind_null(s, 12);
             }
             if (sqlite3_step(s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
         }

@@ -61,6 +61,9 @@ struct ActionRecord {
     // What the action discarded (alpha, a channel, bit depth), as it said when
     // it wrote these outputs: an up-to-date action reports them again.
     std::vector<std::string> warnings;
+    // False for records of a state from before warnings were kept: whether
+    // the action discarded anything is not known (--warnings-as-errors runs it again).
+    bool warnings_known = true;
 };
 
 struct Configuration {

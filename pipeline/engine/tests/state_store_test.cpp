@@ -141,6 +141,7 @@ TEST_CASE("an action's warnings are kept with its record", "[state]") {
     REQUIRE(r);
     CHECK(r->warnings ==
           std::vector<std::string>{"alpha dropped (BC5_UNORM keeps none)", "blue dropped, \"quoted\"\nsecond line"});
+    CHECK(r->warnings_known);
 }
 
 TEST_CASE("a state from before warnings were kept keeps its records", "[state]") {
@@ -163,6 +164,7 @@ TEST_CASE("a state from before warnings were kept keeps its records", "[state]")
         auto r = ro.action("j", "in.png");
         REQUIRE(r);
         CHECK(r->warnings.empty());
+        CHECK_FALSE(r->warnings_known);
     }
     {
         StateStore s(t.path(".assetforge"), {"me", "pipeline.yaml"});
@@ -170,13 +172,16 @@ TEST_CASE("a state from before warnings were kept keeps its records", "[state]")
         REQUIRE(r);
         CHECK(r->status == "built");
         CHECK(r->warnings.empty());
+        CHECK_FALSE(r->warnings_known); // not "none": the build that made it did not say
         ActionRecord w = *r;
         w.input = "other.png";
         w.warnings = {"alpha dropped"};
+        w.warnings_known = true;
         s.put_action(w);
     }
     StateStore again(t.path(".assetforge"), {"me", "pipeline.yaml"});
-    CHECK(again.action("j", "in.png"));
+    REQUIRE(again.action("j", "in.png"));
+    CHECK_FALSE(again.action("j", "in.png")->warnings_known);
     auto w = again.action("j", "other.png");
     REQUIRE(w);
     CHECK(w->warnings == std::vector<std::string>{"alpha dropped"});
