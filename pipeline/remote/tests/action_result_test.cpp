@@ -107,4 +107,12 @@ TEST_CASE("an entry's warnings travel in stderr_raw, and entries without them st
         decode_action_result(field_bytes(2, field_bytes(1, "out/a.dds") + field_bytes(2, digest(kHashA, 5))), &why);
     REQUIRE(none);
     CHECK(none->warnings.empty());
+    // A hostile entry's stderr cannot flood the build's output.
+    std::string flood;
+    for (int i = 0; i < 1000; ++i) flood += std::string(5000, 'x') + "\n";
+    const auto capped = decode_action_result(field_bytes(7, flood), &why);
+    REQUIRE(capped);
+    REQUIRE(capped->warnings.size() == 65);
+    CHECK(capped->warnings[0].size() == 1024);
+    CHECK(capped->warnings.back() == "936 more line(s) of warnings in the cache entry");
 }
