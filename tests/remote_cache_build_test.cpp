@@ -95,7 +95,10 @@ TEST_CASE("remote cache: a fresh clone gets every action from the cache, byte fo
     auto r = run_in(b.path(), "build pipeline.yaml --remote-cache " + cache.url());
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("0 built, 5 from cache"));
-    CHECK(r.out.find("warning") == std::string::npos);
+    CHECK(r.out.find("remote cache:") == std::string::npos); // no complaint about the cache
+    // a_palm's smooth alpha in BC1: the same warning as the build that made the entry, said where it came from.
+    CHECK(count(r.out, "alpha reduced to one bit") == count(a.run.out, "alpha reduced to one bit"));
+    CHECK(count(r.out, "(from the remote cache)") == count(a.run.out, "warning: "));
     CHECK(outputs(b) == outputs(a.dir));
     // Then it is an ordinary build: up to date, and edits are protected as ever.
     auto again = run_in(b.path(), "build pipeline.yaml --remote-cache " + cache.url());
@@ -171,7 +174,7 @@ TEST_CASE("remote cache: the CI's credentials go only to a URL the CI gave, neve
                                  "ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS=127.0.0.1 " + AF_EXE + " build pipeline.yaml");
     INFO(t.out);
     CHECK(t.code == 0);
-    CHECK(t.out.find("warning") == std::string::npos);
+    CHECK(t.out.find("warning: remote cache") == std::string::npos);
     CHECK(bearer_sent());
 }
 
@@ -426,4 +429,39 @@ TEST_CASE("remote cache: the CI-matrix recipe — shards upload, a gather build 
     REQUIRE(g.code == 0);
     CHECK_THAT(g.out, Catch::Contains("1 built, 4 from cache")); // only the zip is built
     CHECK(outputs(gather) == outputs(one));
+}
+
+TEST_CASE("remote cache: a hit shows the warnings of the build that made the entry, and they fail CI") {
+    af::test::NginxServer cache;
+    TempDir a;
+    fs::create_directories(a / "src");
+    // A colour PNG whose alpha holds data (the independent tool tests/tools/make_normal_png.py): BC5 drops it.
+    REQUIRE(af::test::run_shell("/usr/bin/python3 '" +
+                                (fs::path(AF_SOURCE_DIR) / "tests/tools/make_normal_png.py").string() + "' '" +
+                                (a / "src/glass.png").string() + "' --kind colour --alpha data")
+                .code == 0);
+    const char* lossy = "assetforge: 1\njobs:\n  textures:\n    inputs: \"src/*.png\"\n"
+                        "    steps: [ { encode: { format: bc5 } } ]\n    output: \"out/{stem}.dds\"\n";
+    a.write("pipeline.yaml", lossy);
+    auto r = run_in(a.path(), "build pipeline.yaml --remote-cache " + cache.url());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    REQUIRE_THAT(r.out, Catch::Contains("warning: textures: src/glass.png: alpha dropped"));
+    TempDir b;
+    b.copy(a / "src/glass.png", "src/glass.png");
+    b.write("pipeline.yaml", lossy);
+    r = run_in(b.path(), "build pipeline.yaml --remote-cache " + cache.url() + " --warnings-as-errors --report r.json");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("0 built, 1 from cache") && Catch::Contains("2 warning(s)"));
+    CHECK_THAT(r.out, Catch::Contains("error: textures: src/glass.png: alpha dropped"));
+    CHECK_THAT(r.out, Catch::Contains("(from the remote cache)"));
+    CHECK(count(r.out, "alpha dropped") == 1);
+    CHECK(fs::exists(b / "out/glass.dds"));
+    const std::string report = slurp(b / "r.json");
+    CHECK_THAT(report, Catch::Contains("\"warnings_from\": \"the remote cache\""));
+    // Then up to date here: the warnings were kept with the action's record.
+    r = run_in(b.path(), "build pipeline.yaml --remote-cache " + cache.url() + " --warnings-as-errors");
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("1 up to date") && Catch::Contains("alpha dropped"));
 }

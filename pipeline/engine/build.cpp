@@ -7,6 +7,7 @@
 #include "assetforge/user_text.hpp"
 #include "engine/action_memory.hpp"
 #include "engine/action_runner.hpp"
+#include "engine/action_warnings.hpp"
 #include "engine/build_lock.hpp"
 #include "engine/build_status.hpp"
 #include "engine/cached_entry_paths.hpp"
@@ -184,10 +185,12 @@ class Build final : public ActionExecutor {
     // The outputs the shared cache holds for this action, hash-checked, or
     // nullopt (a miss, or anything wrong: then the action is built here).
     // `rec`: what this action wrote last time (its own paths to take again).
+    // `warnings`: what the action discarded where the entry was made.
     std::optional<std::vector<ActionOutput>> fetch_cached(const JobRun& j, const std::string& rkey,
                                                           const std::string& label, const std::string& input_name,
                                                           const std::string& who, const ActionRecord* rec,
-                                                          std::optional<BudgetLease>& lease) {
+                                                          std::optional<BudgetLease>& lease,
+                                                          std::vector<std::string>& warnings) {
         const int64_t ts = trace_.now_us();
         auto entry = remote_->lookup(rkey);
         if (!entry) return std::nullopt;
@@ -239,11 +242,12 @@ class Build final : public ActionExecutor {
             bytes += int64_t(o.held.size());
         }
         trace_.add("fetch", j.job->name, label, ts, trace_.now_us() - ts, bytes);
+        warnings = entry->warnings;
         return outputs;
     }
 
     void upload(const JobRun& j, const std::string& rkey, const std::vector<ActionOutput>& outputs,
-                const std::string& label) {
+                const std::string& label, const std::vector<std::string>& warnings) {
         if (!remote_ || !remote_->uploads()) return;
         std::vector<std::pair<std::string, std::span<const uint8_t>>> files;
         for (const auto& o : outputs) {
@@ -252,7 +256,7 @@ class Build final : public ActionExecutor {
             files.emplace_back(o.rel, o.data());
         }
         const int64_t ts = trace_.now_us();
-        remote_->upload(rkey, files);
+        remote_->upload(rkey, files, warnings);
         trace_.add("upload", j.job->name, label, ts, trace_.now_us() - ts);
     }
 
@@ -586,6 +590,9 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         res.reason = scan_->out_of_date(job, rec, j.signature, key.input_hash, refreshed, edited);
         if (res.reason.empty() && std::any_of(inputs.begin(), inputs.end(), [](auto& in) { return in.will_change; }))
             res.reason = "an upstream action will rebuild its input";
+        // A clean build would fail on what it discards; a state that never recorded it must not let this pass.
+        if (res.reason.empty() && opt_.warnings_as_errors && rec && !rec->warnings_known)
+            res.reason = "--warnings-as-errors, and the state (from an older version) does not say what it discarded";
         if (!edited.empty() && !opt_.overwrite_edited) {
             trail.step = "check";
             throw std::runtime_error("output " + edited +
@@ -603,6 +610,9 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
                 produced.push_back(output_input(o.path, o.hash, origin));
                 commit_->claim(produced.back().abs, who);
             }
+            put_kept_warnings(res.metrics, rec->warnings, "an earlier build");
+            trace_.add_action(job.name, res.input, action_ts, trace_.now_us() - action_ts,
+                              std::string(to_string(res.status)), rec->warnings);
             return done;
         }
         if (check_only && !opt_.dry_run) {
@@ -623,9 +633,10 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         status_.progress().started(who);
         std::optional<std::vector<ActionOutput>> cached;
         std::optional<BudgetLease> lease;
+        std::vector<std::string> cached_warnings;
         if (remote_)
             cached = fetch_cached(j, rkey, res.input, job.is_gather() ? std::string() : inputs.at(0).name, who,
-                                  rec.get(), lease);
+                                  rec.get(), lease, cached_warnings);
         const bool from_cache = cached.has_value();
         if (!from_cache) lease.reset();
         std::vector<ActionOutput> outputs;
@@ -633,6 +644,7 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
             outputs = std::move(*cached);
             // Any plugin changing makes it run again: what built it elsewhere is not known here.
             trail.tools = {opt_.plugin_identities};
+            put_kept_warnings(res.metrics, cached_warnings, "the remote cache");
         } else {
             std::vector<ActionFile> files;
             for (const auto& in : inputs) files.push_back({in.rel, in.abs});
@@ -689,14 +701,16 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         nr.tools = join_tools(trail.tools);
         nr.outputs = written;
         nr.status = "built";
+        nr.warnings = warnings_in(res.metrics);
         res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         nr.duration_ms = res.duration_ms;
         const int64_t rts = trace_.now_us();
         store_->put_action(nr);
         trace_.add("commit", job.name, res.input, rts, trace_.now_us() - rts); // the build state
         res.status = from_cache ? ActionStatus::Cached : ActionStatus::Built;
-        if (!from_cache && remote_) upload(j, rkey, outputs, res.input);
-        trace_.add("action", job.name, res.input, action_ts, trace_.now_us() - action_ts);
+        if (!from_cache && remote_) upload(j, rkey, outputs, res.input, nr.warnings);
+        trace_.add_action(job.name, res.input, action_ts, trace_.now_us() - action_ts,
+                          std::string(to_string(res.status)), nr.warnings);
         return done;
     } catch (const Cancelled&) {
         res.status = ActionStatus::NotRun;
@@ -720,7 +734,8 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         if (!opt_.dry_run) record_failure(job, res, trail.step, written, rec);
         produced.clear();
         done.failed = true;
-        trace_.add("action", job.name, res.input, action_ts, trace_.now_us() - action_ts);
+        trace_.add_action(job.name, res.input, action_ts, trace_.now_us() - action_ts, "failed",
+                          warnings_in(res.metrics));
         return done;
     }
 }

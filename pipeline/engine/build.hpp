@@ -82,7 +82,7 @@ struct ActionResult {
 struct BuildSummary {
     size_t built = 0, cached = 0, up_to_date = 0, failed = 0, removed = 0, not_run = 0, skipped = 0;
     bool cancelled = false;
-    size_t warnings = 0;               // warning lines of the actions that ran
+    size_t warnings = 0;               // warning lines of the actions, kept ones of up-to-date actions too
     bool warnings_fail = false;        // BuildOptions::warnings_as_errors and there were some
     int plan_exit = 0;                 // the plan refused the build: 2 broken promise, 1 empty input
     std::vector<ActionResult> actions; // in completion order

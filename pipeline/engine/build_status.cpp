@@ -1,6 +1,7 @@
 #include "engine/build_status.hpp"
 
 #include "core/atomic_file.hpp"
+#include "engine/action_warnings.hpp"
 #include "engine/config_error.hpp"
 #include "engine/html_report.hpp"
 #include "engine/junit_report.hpp"
@@ -40,24 +41,25 @@ bool BuildStatus::add(ActionResult r) {
     const bool failed = r.status == ActionStatus::Failed;
     const bool loud = ran(r.status) || r.status == ActionStatus::NotRun;
     if (loud) progress_.finished(r.job + ": " + r.input, ran(r.status), failed);
-    if (ran(r.status) && r.metrics.is_object()) {
-        // What decided a normal map, and what the action discarded: said
-        // where it happened, not only in a report nobody opens.
-        if (opt_.explain && r.metrics.contains("normal_map") && r.metrics["normal_map"].is_string())
-            progress_.line("explain: " + r.job + ": " + r.input +
-                           ": normal map: " + r.metrics["normal_map"].get<std::string>());
-        if (r.metrics.contains("warnings") && r.metrics["warnings"].is_array())
-            for (const auto& w : r.metrics["warnings"]) {
-                ++summary_.warnings;
-                summary_.warnings_fail |= opt_.warnings_as_errors;
-                const std::string text = std::string(opt_.warnings_as_errors ? "error" : "warning") + ": " + r.job +
-                                         ": " + r.input + ": " + (w.is_string() ? w.get<std::string>() : w.dump());
-                if (opt_.quiet)
-                    err_ << printable_name(text) << "\n"; // -q prints what needs attention only, and this does
-                else
-                    progress_.line(text);
-            }
-    }
+    // What decided a normal map, and what the action discarded: said where
+    // it happened, not only in a report nobody opens.
+    if (ran(r.status) && opt_.explain && r.metrics.is_object() && r.metrics.contains("normal_map") &&
+        r.metrics["normal_map"].is_string())
+        progress_.line("explain: " + r.job + ": " + r.input +
+                       ": normal map: " + r.metrics["normal_map"].get<std::string>());
+    // An up-to-date action's outputs lost what they lost when they were made:
+    // a no-op build must not pass where a clean one fails.
+    if (ran(r.status) || r.status == ActionStatus::UpToDate)
+        for (const auto& w : warning_lines(r)) {
+            ++summary_.warnings;
+            summary_.warnings_fail |= opt_.warnings_as_errors;
+            const std::string text =
+                std::string(opt_.warnings_as_errors ? "error" : "warning") + ": " + r.job + ": " + r.input + ": " + w;
+            if (opt_.quiet)
+                err_ << printable_name(text) << "\n"; // -q prints what needs attention only, and this does
+            else
+                progress_.line(text);
+        }
     switch (r.status) {
     case ActionStatus::Built:
         ++summary_.built;

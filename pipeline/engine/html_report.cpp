@@ -1,5 +1,6 @@
 #include "engine/html_report.hpp"
 
+#include "engine/action_warnings.hpp"
 #include "engine/markup_text.hpp"
 #include "engine/report_images.hpp"
 
@@ -95,12 +96,7 @@ std::string size_attrs(uint32_t w, uint32_t h, uint32_t side) {
     return " width=\"" + px(w) + "\" height=\"" + px(h) + "\"";
 }
 
-std::vector<std::string> warnings_of(const ActionResult& a) {
-    std::vector<std::string> out;
-    if (a.metrics.is_object() && a.metrics.contains("warnings") && a.metrics["warnings"].is_array())
-        for (const auto& w : a.metrics["warnings"]) out.push_back(w.is_string() ? w.get<std::string>() : w.dump());
-    return out;
-}
+std::vector<std::string> warnings_of(const ActionResult& a) { return warning_lines(a); }
 
 // The sentence that explains an error as large as the whole range: the
 // format kept no alpha (or one bit of it), so the difference is the alpha.

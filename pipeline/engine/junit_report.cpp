@@ -1,5 +1,6 @@
 #include "engine/junit_report.hpp"
 
+#include "engine/action_warnings.hpp"
 #include "engine/markup_text.hpp"
 
 #include <cstdio>
@@ -19,9 +20,7 @@ std::string seconds_text(double s) {
 // The action's warnings (what it discarded), one per line.
 std::string warnings_of(const ActionResult& a) {
     std::string out;
-    if (!a.metrics.is_object() || !a.metrics.contains("warnings") || !a.metrics["warnings"].is_array()) return out;
-    for (const auto& w : a.metrics["warnings"])
-        out += (out.empty() ? "" : "\n") + std::string("warning: ") + (w.is_string() ? w.get<std::string>() : w.dump());
+    for (const auto& w : warning_lines(a)) out += (out.empty() ? "" : "\n") + std::string("warning: ") + w;
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/state_store.hpp"
 
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -24,7 +25,7 @@ std::optional<FileStat> stat_file_at(int dir_fd, const char* p) {
 
 namespace {
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5; // 5: actions.warnings
 
 // Errors that mean the file is not (or no longer) a sound database, as
 // opposed to a folder we may not write or a disk that is full.
@@ -139,6 +140,22 @@ std::vector<OutputRecord> outputs_from(const unsigned char* p, size_t size) {
     return v;
 }
 
+// Warnings as a JSON array of strings; '' when there are none (most actions).
+std::string warnings_text(const std::vector<std::string>& w) {
+    return w.empty() ? std::string() : nlohmann::json(w).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A damaged value loses the warnings only, never the record.
+std::vector<std::string> warnings_from(const std::string& text) {
+    std::vector<std::string> v;
+    if (text.empty()) return v;
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_array())
+        for (const auto& w : j)
+            if (w.is_string()) v.push_back(w.get<std::string>());
+    return v;
+}
+
 size_t row_count(sqlite3* db, const char* table);
 
 size_t row_count(sqlite3* db, const char* table) {
@@ -166,7 +183,7 @@ void create_schema(sqlite3* db) {
     checked_exec(db, "CREATE TABLE IF NOT EXISTS configurations(id TEXT PRIMARY KEY, description TEXT) WITHOUT ROWID");
     checked_exec(db, "CREATE TABLE IF NOT EXISTS actions(owner TEXT, job TEXT, input TEXT, key BLOB, input_hash BLOB, "
                      "params_hash BLOB, tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, "
-                     "PRIMARY KEY(owner, job, input)) WITHOUT ROWID");
+                     "warnings TEXT, PRIMARY KEY(owner, job, input)) WITHOUT ROWID");
 }
 
 std::string timestamp() {
@@ -253,19 +270,28 @@ void StateStore::open_and_load(const fs::path& file) {
         else if (damage_code(rc))
             throw Damaged(sqlite3_errmsg(db_));
     }
-    if (mode_ == Mode::ReadOnly && version != kSchemaVersion) return; // another layout: nothing to show
-    if (version == 3) {
+    // Version 4 lacks only the warnings: `status` reads it as it is, a build adds the column.
+    const bool without_warnings = mode_ == Mode::ReadOnly && version == 4;
+    if (mode_ == Mode::ReadOnly && version != kSchemaVersion && !without_warnings)
+        return; // another layout: nothing to show
+    if (version == 4 && mode_ == Mode::ReadWrite) {
+        // Its records stay valid; their warnings are NULL, not known (see ActionRecord::warnings_known).
+        checked_exec(db_, "BEGIN");
+        checked_exec(db_, "ALTER TABLE actions ADD COLUMN warnings TEXT");
+        checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+        checked_exec(db_, "COMMIT");
+    } else if (version == 3) {
         // The layout before configurations: its records become the first
         // configuration's that opens it (see the owner '' adoption below).
         checked_exec(db_, "BEGIN");
         checked_exec(db_, "ALTER TABLE actions RENAME TO actions_v3");
         create_schema(db_);
         checked_exec(db_, "INSERT INTO actions SELECT '', job, input, key, input_hash, params_hash, tools, outputs, "
-                          "status, duration_ms, error FROM actions_v3");
+                          "status, duration_ms, error, NULL FROM actions_v3");
         checked_exec(db_, "DROP TABLE actions_v3");
         checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
         checked_exec(db_, "COMMIT");
-    } else if (version != kSchemaVersion) {
+    } else if (version != kSchemaVersion && !without_warnings) {
         // Older or newer layout: the state is only a cache of work done, so start over.
         checked_exec(db_, "DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS actions; "
                           "DROP TABLE IF EXISTS configurations;");
@@ -304,8 +330,10 @@ void StateStore::open_and_load(const fs::path& file) {
         dirty_self_ = mode_ == Mode::ReadWrite;
     }
     {
-        Stmt q(db_, "SELECT owner, job, input, key, input_hash, params_hash, tools, outputs, status, duration_ms, "
-                    "error FROM actions");
+        Stmt q(db_, (std::string("SELECT owner, job, input, key, input_hash, params_hash, tools, outputs, status, "
+                                 "duration_ms, error, ") +
+                     (without_warnings ? "NULL" : "warnings") + " FROM actions")
+                        .c_str());
         step_rows(q, [&] {
             ActionRecord r;
             r.owner = q.text(0);
@@ -320,6 +348,8 @@ void StateStore::open_and_load(const fs::path& file) {
             r.status = q.text(8);
             r.duration_ms = sqlite3_column_double(q.s, 9);
             r.error = q.text(10);
+            r.warnings_known = sqlite3_column_type(q.s, 11) != SQLITE_NULL;
+            r.warnings = warnings_from(q.text(11));
             if (r.owner.empty() && !self_.id.empty()) {
                 // Migrated from the layout before configurations: ours now.
                 if (mode_ == Mode::ReadWrite) {
@@ -503,7 +533,7 @@ void StateStore::flush_locked() {
             }
             if (sqlite3_step(s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
         }
-        Stmt put_a(db_, "INSERT OR REPLACE INTO actions VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+        Stmt put_a(db_, "INSERT OR REPLACE INTO actions VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
         Stmt del_a(db_, "DELETE FROM actions WHERE owner=? AND job=? AND input=?");
         for (const auto& [k, r] : dirty_actions_) {
             sqlite3_stmt* s = r ? put_a.s : del_a.s;
@@ -521,6 +551,10 @@ void StateStore::flush_locked() {
                 sqlite3_bind_text(s, 9, r->status.c_str(), -1, SQLITE_TRANSIENT);
                 sqlite3_bind_double(s, 10, r->duration_ms);
                 sqlite3_bind_text(s, 11, r->error.c_str(), -1, SQLITE_TRANSIENT);
+                if (r->warnings_known)
+                    sqlite3_bind_text(s, 12, warnings_text(r->warnings).c_str(), -1, SQLITE_TRANSIENT);
+                else
+                    sqlite3_bind_null(s, 12);
             }
             if (sqlite3_step(s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
         }

@@ -58,6 +58,12 @@ struct ActionRecord {
     std::string status; // "built" or "failed"
     double duration_ms = 0;
     std::string error;
+    // What the action discarded (alpha, a channel, bit depth), as it said when
+    // it wrote these outputs: an up-to-date action reports them again.
+    std::vector<std::string> warnings;
+    // False for records of a state from before warnings were kept: whether
+    // the action discarded anything is not known (--warnings-as-errors runs it again).
+    bool warnings_known = true;
 };
 
 struct Configuration {

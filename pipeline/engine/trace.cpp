@@ -25,6 +25,15 @@ void TraceLog::add(std::string name, std::string category, std::string input, in
         {std::move(name), std::move(category), std::move(input), start_us, dur_us, tid < 0 ? 0 : tid, bytes});
 }
 
+void TraceLog::add_action(std::string job, std::string input, int64_t start_us, int64_t dur_us, std::string status,
+                          std::vector<std::string> warnings) {
+    if (!on_) return;
+    int tid = tbb::this_task_arena::current_thread_index();
+    std::lock_guard lk(mu_);
+    events_.push_back({"action", std::move(job), std::move(input), start_us, dur_us, tid < 0 ? 0 : tid, -1,
+                       std::move(status), std::move(warnings)});
+}
+
 void TraceLog::write(const std::filesystem::path& file) const {
     nlohmann::json events = nlohmann::json::array();
     {
@@ -43,6 +52,11 @@ void TraceLog::write(const std::filesystem::path& file) const {
             nlohmann::json args = nlohmann::json::object();
             put_name(args, "input", e.input);
             if (e.bytes >= 0) args["bytes"] = e.bytes;
+            if (!e.status.empty()) args["status"] = e.status;
+            if (!e.warnings.empty()) {
+                args["warnings"] = nlohmann::json::array();
+                for (const auto& w : e.warnings) args["warnings"].push_back(w); // json_text mends any bad UTF-8
+            }
             events.push_back({{"name", e.name},
                               {"cat", e.cat},
                               {"ph", "X"},

@@ -3,7 +3,9 @@
 // "read file" (I/O), "key" (input hashes), "parse" (the container's reader),
 // each step by name, "encode dds" / "encode png" / … (the output container's
 // writer), "hash", "write file" (atomic write) and "commit" (build state),
-// with the bytes each handled in its args.
+// with the bytes each handled in its args; "action" slices also say how the
+// action ended and what it discarded (args.status, args.warnings), and an
+// up-to-date action has one too.
 #pragma once
 
 #include <chrono>
@@ -25,6 +27,10 @@ class TraceLog {
     int64_t now_us() const;
     void add(std::string name, std::string category, std::string input, int64_t start_us, int64_t dur_us,
              int64_t bytes = -1);
+    // The "action" slice of one action: how it ended ("built", "up-to-date", …)
+    // and what it discarded (its warnings, kept ones too), in its args.
+    void add_action(std::string job, std::string input, int64_t start_us, int64_t dur_us, std::string status,
+                    std::vector<std::string> warnings);
     // Times fn() and adds it as one event; returns what fn returns.
     template <class F>
     auto span(const char* name, const std::string& category, const std::string& input, F&& fn, int64_t bytes = -1) {
@@ -47,6 +53,8 @@ class TraceLog {
         int64_t ts, dur;
         int tid;
         int64_t bytes;
+        std::string status = {};                // "action" slices only
+        std::vector<std::string> warnings = {}; // "action" slices only
     };
     std::chrono::steady_clock::time_point t0_;
     bool on_ = false;

@@ -2,11 +2,17 @@
 
 #include "remote_execution.pb.h"
 
+#include <algorithm>
 #include <climits>
 
 namespace af::remote {
 
 namespace reapi = build::bazel::remote::execution::v2;
+
+namespace {
+constexpr size_t kMaxWarnings = 64;
+constexpr size_t kMaxWarningBytes = 1024;
+} // namespace
 
 std::string encode_action_result(const CacheEntry& entry) {
     reapi::ActionResult result;
@@ -16,6 +22,15 @@ std::string encode_action_result(const CacheEntry& entry) {
         out->mutable_digest()->set_hash(f.digest.hash);
         out->mutable_digest()->set_size_bytes(f.digest.size);
     }
+    std::string err;
+    for (const std::string& w : entry.warnings) {
+        // One a line: a line break inside one would make two.
+        std::string line = w;
+        for (char& c : line)
+            if (c == '\n' || c == '\r') c = ' ';
+        err += line + "\n";
+    }
+    if (!err.empty()) result.set_stderr_raw(err);
     result.mutable_execution_metadata()->set_worker("assetforge");
     return result.SerializeAsString();
 }
@@ -40,6 +55,19 @@ std::optional<CacheEntry> decode_action_result(std::string_view bytes, std::stri
     entry.files.reserve(static_cast<size_t>(result.output_files_size()));
     for (const reapi::OutputFile& out : result.output_files())
         entry.files.push_back({out.path(), {out.digest().hash(), out.digest().size_bytes()}});
+    // Another client's stderr may be anything: a few lines of a sane length are shown, the rest is summed up.
+    const std::string& err = result.stderr_raw();
+    size_t more = 0;
+    for (size_t pos = 0; pos < err.size();) {
+        size_t end = err.find('\n', pos);
+        if (end == std::string::npos) end = err.size();
+        if (end > pos && entry.warnings.size() < kMaxWarnings)
+            entry.warnings.push_back(err.substr(pos, std::min(end - pos, kMaxWarningBytes)));
+        else if (end > pos)
+            ++more;
+        pos = end + 1;
+    }
+    if (more) entry.warnings.push_back(std::to_string(more) + " more line(s) of warnings in the cache entry");
     return entry;
 }
 

@@ -9,7 +9,8 @@
 
 namespace af::remote {
 
-// Output files in the given order, exit code 0, and a worker name so the body is never empty.
+// Output files in the given order, exit code 0, the warnings as stderr_raw (one a line), and a worker name so
+// the body is never empty.
 std::string encode_action_result(const CacheEntry& entry);
 
 // Only the wire format and what AssetForge can restore are checked here (see entry_checks.hpp for the rest):

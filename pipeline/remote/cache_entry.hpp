@@ -21,6 +21,9 @@ struct CachedFile {
 
 struct CacheEntry {
     std::vector<CachedFile> files;
+    // What the action discarded (alpha, a channel, bit depth) when it made these files: a hit reports them as a
+    // local build would. Travels as the ActionResult's stderr, one a line; entries without it have none.
+    std::vector<std::string> warnings = {};
     bool operator==(const CacheEntry&) const = default;
 };
 

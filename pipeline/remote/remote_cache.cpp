@@ -230,7 +230,8 @@ struct RemoteCache::Impl {
         return fallback;
     }
 
-    bool upload(const std::string& key, const std::vector<std::pair<std::string, std::span<const uint8_t>>>& files) {
+    bool upload(const std::string& key, const std::vector<std::pair<std::string, std::span<const uint8_t>>>& files,
+                const std::vector<std::string>& warnings) {
         if (!transport || !options.upload) return false;
         if (!is_sha256_hex(key)) {
             problem("bad-key-upload", "an action key is not a lowercase hex SHA-256; not uploaded");
@@ -240,6 +241,7 @@ struct RemoteCache::Impl {
         entry.files.reserve(files.size());
         for (const auto& [path, bytes] : files)
             entry.files.push_back({path, {sha256_hex(bytes), static_cast<int64_t>(bytes.size())}});
+        entry.warnings = warnings;
         if (auto p = check_entry(entry, options.max_blob_bytes)) {
             problem("upload-" + p->kind, "not uploading ac/" + key + ": it " + p->detail);
             return false;
@@ -300,9 +302,10 @@ std::optional<std::vector<Blob>> RemoteCache::fetch(const CacheEntry& entry) {
 }
 
 bool RemoteCache::upload(const std::string& action_key_sha256,
-                         const std::vector<std::pair<std::string, std::span<const uint8_t>>>& files) {
+                         const std::vector<std::pair<std::string, std::span<const uint8_t>>>& files,
+                         const std::vector<std::string>& warnings) {
     if (!impl_) return false;
-    return impl_->guarded<bool>("upload", false, [&] { return impl_->upload(action_key_sha256, files); });
+    return impl_->guarded<bool>("upload", false, [&] { return impl_->upload(action_key_sha256, files, warnings); });
 }
 
 bool RemoteCache::enabled() const { return impl_ && impl_->transport; }

@@ -59,7 +59,8 @@ class RemoteCache {
     // Stores the files' contents in cas/ and then the entry in ac/ (in that order, so a reader that finds the
     // entry can find its blobs). False on failure, and when uploads are off.
     bool upload(const std::string& action_key_sha256,
-                const std::vector<std::pair<std::string, std::span<const uint8_t>>>& files);
+                const std::vector<std::pair<std::string, std::span<const uint8_t>>>& files,
+                const std::vector<std::string>& warnings = {});
 
     bool enabled() const; // the URL was usable
     bool uploads() const; // enabled() and options.upload

@@ -124,3 +124,65 @@ TEST_CASE("a state from before configurations is adopted by the first that opens
     StateStore other(t.path(".assetforge"), {"other", "pipeline.yaml"});
     CHECK_FALSE(other.action("j", "in.png"));
 }
+
+TEST_CASE("an action's warnings are kept with its record", "[state]") {
+    af::engine::test::TestProject t;
+    {
+        StateStore s(t.path(".assetforge"));
+        ActionRecord r;
+        r.job = "j";
+        r.input = "glass.png";
+        r.status = "built";
+        r.warnings = {"alpha dropped (BC5_UNORM keeps none)", "blue dropped, \"quoted\"\nsecond line"};
+        s.put_action(r);
+    }
+    StateStore s(t.path(".assetforge"));
+    auto r = s.action("j", "glass.png");
+    REQUIRE(r);
+    CHECK(r->warnings ==
+          std::vector<std::string>{"alpha dropped (BC5_UNORM keeps none)", "blue dropped, \"quoted\"\nsecond line"});
+    CHECK(r->warnings_known);
+}
+
+TEST_CASE("a state from before warnings were kept keeps its records", "[state]") {
+    af::engine::test::TestProject t;
+    std::filesystem::create_directories(t.path(".assetforge"));
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(t.path(".assetforge/state.db").c_str(), &db) == SQLITE_OK);
+    const char* v4 =
+        "CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER, hash BLOB) "
+        "WITHOUT ROWID; CREATE TABLE configurations(id TEXT PRIMARY KEY, description TEXT) WITHOUT ROWID; "
+        "CREATE TABLE actions(owner TEXT, job TEXT, input TEXT, key BLOB, input_hash BLOB, params_hash BLOB, "
+        "tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, PRIMARY KEY(owner, job, input)) "
+        "WITHOUT ROWID; INSERT INTO actions VALUES('me', 'j', 'in.png', NULL, NULL, NULL, '', NULL, 'built', 1.0, "
+        "''); PRAGMA user_version=4;";
+    REQUIRE(sqlite3_exec(db, v4, nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    {
+        // `status` reads it as it is, and changes nothing.
+        StateStore ro(t.path(".assetforge"), {"me", "pipeline.yaml"}, StateStore::Mode::ReadOnly);
+        auto r = ro.action("j", "in.png");
+        REQUIRE(r);
+        CHECK(r->warnings.empty());
+        CHECK_FALSE(r->warnings_known);
+    }
+    {
+        StateStore s(t.path(".assetforge"), {"me", "pipeline.yaml"});
+        auto r = s.action("j", "in.png");
+        REQUIRE(r);
+        CHECK(r->status == "built");
+        CHECK(r->warnings.empty());
+        CHECK_FALSE(r->warnings_known); // not "none": the build that made it did not say
+        ActionRecord w = *r;
+        w.input = "other.png";
+        w.warnings = {"alpha dropped"};
+        w.warnings_known = true;
+        s.put_action(w);
+    }
+    StateStore again(t.path(".assetforge"), {"me", "pipeline.yaml"});
+    REQUIRE(again.action("j", "in.png"));
+    CHECK_FALSE(again.action("j", "in.png")->warnings_known);
+    auto w = again.action("j", "other.png");
+    REQUIRE(w);
+    CHECK(w->warnings == std::vector<std::string>{"alpha dropped"});
+}

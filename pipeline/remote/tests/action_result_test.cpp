@@ -90,3 +90,29 @@ TEST_CASE("bytes that are not an ActionResult, failed actions and directory outp
     CHECK_FALSE(decode_action_result(field_bytes(3, field_bytes(1, "dir")), &why)); // output_directories
     CHECK_FALSE(decode_action_result(field_bytes(12, field_bytes(1, "link") + field_bytes(2, "target")), &why));
 }
+
+TEST_CASE("an entry's warnings travel in stderr_raw, and entries without them stay valid") {
+    CacheEntry entry{{{"out/a.dds", {kHashA, 5}}}, {"alpha dropped (BC1 keeps none)", "blue dropped"}};
+    std::string why;
+    const auto back = decode_action_result(encode_action_result(entry), &why);
+    REQUIRE(back);
+    CHECK(*back == entry);
+    // ActionResult.stderr_raw = 7, one warning a line, as another client's tools would read it.
+    const std::string bytes = field_bytes(2, field_bytes(1, "out/a.dds") + field_bytes(2, digest(kHashA, 5))) +
+                              field_bytes(7, "alpha dropped\nblue dropped\n");
+    const auto independent = decode_action_result(bytes, &why);
+    REQUIRE(independent);
+    CHECK(independent->warnings == std::vector<std::string>{"alpha dropped", "blue dropped"});
+    const auto none =
+        decode_action_result(field_bytes(2, field_bytes(1, "out/a.dds") + field_bytes(2, digest(kHashA, 5))), &why);
+    REQUIRE(none);
+    CHECK(none->warnings.empty());
+    // A hostile entry's stderr cannot flood the build's output.
+    std::string flood;
+    for (int i = 0; i < 1000; ++i) flood += std::string(5000, 'x') + "\n";
+    const auto capped = decode_action_result(field_bytes(7, flood), &why);
+    REQUIRE(capped);
+    REQUIRE(capped->warnings.size() == 65);
+    CHECK(capped->warnings[0].size() == 1024);
+    CHECK(capped->warnings.back() == "936 more line(s) of warnings in the cache entry");
+}
