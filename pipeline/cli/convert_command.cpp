@@ -15,9 +15,9 @@
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
+#include "core/atomic_file.hpp"
 #include "engine/action_memory.hpp"
 #include "engine/pipeline_steps.hpp"
-#include "core/atomic_file.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
 #include "texture/format_names.hpp"
@@ -139,9 +139,10 @@ std::string writer_format_name(const host::PluginRegistry& reg, const ConvertArg
 bool report_losses(const std::vector<std::string>& losses, const ConvertArgs& a) {
     for (const auto& l : losses)
         std::fprintf(stderr, "assetforge convert: %s: %s: %s\n", a.warnings_as_errors ? "error" : "warning",
-                     a.in.string().c_str(), l.c_str());
+                     sdk::printable(a.in.string()).c_str(), sdk::printable(l).c_str());
     if (!losses.empty() && a.warnings_as_errors) {
-        std::fprintf(stderr, "assetforge convert: %s not written (--warnings-as-errors)\n", a.out.string().c_str());
+        std::fprintf(stderr, "assetforge convert: %s not written (--warnings-as-errors)\n",
+                     sdk::printable(a.out.string()).c_str());
         return false;
     }
     return true;
@@ -406,9 +407,9 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         if (a.permissive) ropts["permissive"] = "true";
         host::ReadResult r = host::read_texture(ctx.registry, a.in, ropts);
         for (const auto& w : r.warnings)
-            std::fprintf(stderr, "assetforge convert: warning: %s: %s%s\n", a.in.string().c_str(),
+            std::fprintf(stderr, "assetforge convert: warning: %s: %s%s\n", sdk::printable(a.in.string()).c_str(),
                          w.offset == AF_NO_OFFSET ? "" : ("offset " + std::to_string(w.offset) + ": ").c_str(),
-                         w.message.c_str());
+                         sdk::printable(w.message).c_str());
         Texture tex = std::move(r.texture);
         if (a.mip || a.face || a.layer)
             tex = tx::single_surface(tex, a.layer.value_or(0), a.face.value_or(0), a.mip.value_or(0));
