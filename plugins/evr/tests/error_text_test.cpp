@@ -23,7 +23,9 @@ TEST_CASE("evr failures never show bare standard-library text", "[errors]") {
     }
     // A partial --from on a one-file-per-frame set (the layout that once ended
     // in a bare "map::at"), with a DDS too short for a raw texture.
-    for (const auto& f : manifest_json("f1")["files"])
+    // Held in a variable: a range-for over a member of a temporary would walk freed memory.
+    const auto manifest = manifest_json("f1");
+    for (const auto& f : manifest["files"])
         if (f["kind"] == "rawbc-dds") {
             const std::string rel = f["extract_path"];
             write_bytes(t.path / "partial" / rel, std::vector<uint8_t>(200, 0));
