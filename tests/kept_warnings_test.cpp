@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "normal_png.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -20,16 +22,9 @@ using af::test::TempDir;
 
 namespace {
 
-const fs::path kSource = AF_SOURCE_DIR;
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
 // A colour PNG whose alpha holds data, made by the independent tool (tests/tools/make_normal_png.py).
 void lossy_project(const TempDir& dir) {
-    fs::create_directories(dir / "in");
-    auto r = run_shell("/usr/bin/python3 " + q(kSource / "tests/tools/make_normal_png.py") + " " +
-                       q(dir / "in/glass.png") + " --kind colour --alpha data");
-    REQUIRE(r.code == 0);
+    af::test::make_normal_png(dir / "in/glass.png", "--kind colour --alpha data");
     dir.write("pipeline.yaml", "assetforge: 1\n"
                                "jobs:\n"
                                "  j:\n"

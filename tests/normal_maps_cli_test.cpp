@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "normal_png.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstring>
@@ -22,14 +24,9 @@ namespace {
 
 const fs::path kSource = AF_SOURCE_DIR;
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string q(const fs::path& p) { return af::test::quoted(p); }
 
-// A PNG made by the independent tool (tests/tools/make_normal_png.py).
-void make_png(const fs::path& out, const std::string& args) {
-    fs::create_directories(out.parent_path());
-    auto r = run_shell("/usr/bin/python3 " + q(kSource / "tests/tools/make_normal_png.py") + " " + q(out) + " " + args);
-    REQUIRE(r.code == 0);
-}
+void make_png(const fs::path& out, const std::string& args) { af::test::make_normal_png(out, args); }
 
 std::string fourcc_of(const fs::path& dds) {
     std::string b = slurp(dds);
