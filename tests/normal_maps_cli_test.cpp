@@ -22,7 +22,6 @@ using af::test::TempDir;
 
 namespace {
 
-const fs::path kSource = AF_SOURCE_DIR;
 
 std::string q(const fs::path& p) { return af::test::quoted(p); }
 
