@@ -8,7 +8,7 @@ alpha) is built with `-j1`; its peak RSS (wait4) minus that of a 4x4 build is
 what the action held. The estimate is read from the error a 1 MiB budget
 gives ("needs an estimated N MiB"). Every row must say OK (estimate >= actual).
 --budgets runs whole builds at -j2 with --memory-budget 512 and prints how far
-each peak stays from the budget. Figures quoted in pipeline/engine/README.md.
+each peak stays from the budget. Figures quoted in docs/memory.md.
 """
 import argparse
 import os

@@ -1,6 +1,6 @@
 // `assetforge build --memory-budget M`: hostile sizes fail by name, legitimate
 // large images build, and the build's peak RSS (wait4) stays under M plus the
-// fixed overhead stated in pipeline/engine/README.md.
+// fixed overhead stated in docs/memory.md.
 #include "cli_run.hpp"
 #include "temp_dir.hpp"
 
@@ -17,7 +17,7 @@ using af::test::TempDir;
 namespace {
 
 // The process's own memory beyond the budget: code, plugins, TBB workers,
-// the state database (pipeline/engine/README.md, "Memory budget").
+// the state database (docs/memory.md).
 #if defined(__SANITIZE_ADDRESS__)
 // AddressSanitizer keeps freed memory in quarantine and adds shadow memory and
 // red zones: RSS then says nothing about the engine's budget.

@@ -1,6 +1,6 @@
 // `assetforge steps`: every step a pipeline can name, built in or a loaded
-// plugin's stage, with its parameters and provider; and the README's step
-// reference, which is generated from it, never drifts from the binary.
+// plugin's stage, with its parameters and provider; and the step reference
+// in docs/steps.md, which is generated from it, never drifts from the binary.
 #include "cli_run.hpp"
 
 #include <catch2/catch.hpp>
@@ -124,13 +124,13 @@ TEST_CASE("steps prints a readable listing, one step or all", "[steps][e2e]") {
     CHECK(af::test::run_cli("steps --json --markdown").code == 2);
 }
 
-TEST_CASE("the README's step reference is what assetforge steps --markdown prints", "[steps][docs][e2e]") {
+TEST_CASE("the step reference in docs/steps.md is what assetforge steps --markdown prints", "[steps][docs][e2e]") {
     unsetenv("ASSETFORGE_PLUGIN_PATH"); // the reference lists the in-tree plugins only
     Run r = af::test::run_cli("steps --markdown");
     REQUIRE(r.code == 0);
-    const fs::path readme = fs::path(AF_SOURCE_DIR) / "pipeline/engine/README.md";
+    const fs::path reference = fs::path(AF_SOURCE_DIR) / "docs/steps.md";
     const std::string documented =
-        between(af::test::slurp(readme), "<!-- BEGIN step reference", "<!-- END step reference");
-    INFO("pipeline/engine/README.md differs from `assetforge steps --markdown`: run scripts/update-step-docs.sh");
+        between(af::test::slurp(reference), "<!-- BEGIN step reference", "<!-- END step reference");
+    INFO("docs/steps.md differs from `assetforge steps --markdown`: run scripts/update-step-docs.sh");
     CHECK(documented == r.out);
 }

@@ -1,6 +1,6 @@
 // The parameter reference of `assetforge steps`, made from describe_steps()
 // JSON: what values a parameter takes, in words, and the Markdown section of
-// pipeline/engine/README.md (scripts/update-step-docs.sh puts it there).
+// docs/steps.md (scripts/update-step-docs.sh puts it there).
 #pragma once
 
 #include <nlohmann/json.hpp>

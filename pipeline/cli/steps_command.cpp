@@ -53,7 +53,7 @@ void print_step(const nlohmann::json& s) {
 int run(Context& ctx, const std::vector<std::string>& args) {
     po::options_description opts("options");
     opts.add_options()("json", "machine-readable output")(
-        "markdown", "the parameter reference as Markdown (the generated part of pipeline/engine/README.md)")(
+        "markdown", "the parameter reference as Markdown (the generated part of docs/steps.md)")(
         "step", po::value<std::vector<std::string>>(), "only these steps");
     po::positional_options_description pos;
     pos.add("step", -1);

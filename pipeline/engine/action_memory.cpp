@@ -21,7 +21,7 @@ namespace {
 // (or a container whose header is not read). Fitted to peaks measured by
 // bench/memory_peaks.py (random texels with alpha, the costliest content for
 // mips) and rounded up, so every chain it runs is estimated at or above what
-// it held; pipeline/engine/README.md ("Memory budget") has the figures.
+// it held; docs/memory.md has the figures.
 struct Cost {
     double narrow, wide;
     double at(bool wide_data) const { return wide_data ? wide : narrow; }

@@ -1,9 +1,9 @@
 // Putting an action's outputs in place and keeping the promises of a build
-// about files (pipeline/engine/README.md, "What a build promises"): every
-// output is checked before the first is written, so an action that may not
-// replace one of them changes none; written atomically; never over an input
-// or an edit; stale outputs removed only when they still hold what the build
-// wrote; two actions never write one path. The state store records it all.
+// about files (docs/promises.md): every output is checked before the first
+// is written, so an action that may not replace one of them changes none;
+// written atomically; never over an input or an edit; stale outputs removed
+// only when they still hold what the build wrote; two actions never write one
+// path. The state store records it all.
 #pragma once
 
 #include "engine/action_runner.hpp"

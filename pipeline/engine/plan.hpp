@@ -1,7 +1,7 @@
 // The plan: before any action runs, what each job reads and writes, checked
-// against the promises of a build (pipeline/engine/README.md, "What a build
-// promises"): no output over an input, no glob reading outputs it did not
-// declare, no two jobs writing one path, no pattern that matches nothing.
+// against the promises of a build (docs/promises.md): no output over an
+// input, no glob reading outputs it did not declare, no two jobs writing one
+// path, no pattern that matches nothing.
 #pragma once
 
 #include "engine/config.hpp"

@@ -12,9 +12,9 @@
 namespace af::host {
 namespace {
 
-// Chosen from the size/speed curve on a real DDS tree (see the engine README,
-// "PNG output"): level 1 writes PNGs 3.5 % larger than Pillow's (zlib 6) over
-// 24 real DDS textures, eight times as fast; 6 is 2 % smaller and 4 times as fast.
+// Chosen from the size/speed curve on a real DDS tree (docs/png-output.md):
+// level 1 writes PNGs 3.5 % larger than Pillow's (zlib 6) over 24 real DDS
+// textures, eight times as fast; 6 is 2 % smaller and 4 times as fast.
 constexpr int kDefaultPngLevel = 1;
 
 constexpr uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
