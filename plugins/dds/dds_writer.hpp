@@ -2,7 +2,7 @@
 // DX10 otherwise, with pitch/linear size and flags that strict loaders accept.
 #pragma once
 
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"

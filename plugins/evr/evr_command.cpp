@@ -1,10 +1,10 @@
 #include "evr_command.hpp"
 
+#include "evr_writer.hpp"
 #include "package_set.hpp"
 #include "repack.hpp"
 #include "set_extract.hpp"
 #include "set_install.hpp"
-#include "set_writer.hpp"
 #include "tree_build.hpp"
 #include "verify_against.hpp"
 

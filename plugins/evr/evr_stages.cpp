@@ -1,9 +1,9 @@
 #include "evr_stages.hpp"
 
+#include "evr_writer.hpp"
 #include "package_set.hpp"
 #include "repack.hpp"
 #include "set_extract.hpp"
-#include "set_writer.hpp"
 #include "tree_build.hpp"
 #include "tree_entry.hpp"
 #include "verify_against.hpp"

@@ -1,6 +1,6 @@
 #include "manifest_info.hpp"
 
-#include "manifest_reader.hpp"
+#include "evr_reader.hpp"
 
 #include "assetforge/plugin.hpp"
 

@@ -1,8 +1,8 @@
 // The evr plugin: the `evr` command, the manifest's info container and the evr.* stages.
 #include "evr_command.hpp"
 #include "evr_stages.hpp"
+#include "evr_writer.hpp"
 #include "manifest_info.hpp"
-#include "set_writer.hpp"
 
 #include "assetforge/command_args.hpp"
 #include "assetforge/descriptors.hpp"

@@ -4,7 +4,7 @@
 #include "page_pixels.hpp"
 #include "page_report.hpp"
 #include "pages_command.hpp"
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/atomic_file.hpp"
 #include "assetforge/plugin.hpp"

@@ -1,6 +1,6 @@
 // Hostile and broken files: every one a clear error with the offending
 // offset, never a crash, a hang, or an allocation the file does not justify.
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 #include "dds_reader.hpp"
 #include "dds_writer.hpp"
 #include "test_support.hpp"

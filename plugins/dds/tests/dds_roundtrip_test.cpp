@@ -1,7 +1,7 @@
 // Write → read for every format in the table DDS can carry, in every shape
 // (odd sizes, mips, cube, array, volume) and header style, checking the
 // header the writer produced and every byte of the surfaces.
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 #include "dds_layout.hpp"
 #include "dds_pixel_format.hpp"
 #include "dds_reader.hpp"

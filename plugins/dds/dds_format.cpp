@@ -1,4 +1,4 @@
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 
 #include "assetforge/bytes.hpp"
 #include "assetforge/plugin.hpp"

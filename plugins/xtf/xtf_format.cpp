@@ -1,4 +1,4 @@
-#include "xtf_layout.hpp"
+#include "xtf_format.hpp"
 
 #include "vtf_formats.hpp"
 
