@@ -23,16 +23,16 @@
 // compresses a whole image through its own API and is timed single-thread only.
 #include "assetforge/formats.hpp"
 #include "bc_surface.hpp"
+#include "simd_path.hpp"
 #include "core/half.hpp"
 #include "core/png_io.hpp"
-#include "simd_path.hpp"
 
 #include "bptc.hpp"
 
 #define STB_DXT_IMPLEMENTATION
+#include <stb_dxt.h>
 #include <nvtt/nvtt.h>
 #include <squish.h>
-#include <stb_dxt.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -87,20 +87,13 @@ enum class Fmt { BC1, BC2, BC3, BC4, BC5, BC6H, BC7 };
 
 uint32_t dxgi(Fmt f) {
     switch (f) {
-    case Fmt::BC1:
-        return af::FMT_BC1_UNORM;
-    case Fmt::BC2:
-        return af::FMT_BC2_UNORM;
-    case Fmt::BC3:
-        return af::FMT_BC3_UNORM;
-    case Fmt::BC4:
-        return af::FMT_BC4_UNORM;
-    case Fmt::BC5:
-        return af::FMT_BC5_UNORM;
-    case Fmt::BC6H:
-        return af::FMT_BC6H_UF16;
-    case Fmt::BC7:
-        return af::FMT_BC7_UNORM;
+    case Fmt::BC1: return af::FMT_BC1_UNORM;
+    case Fmt::BC2: return af::FMT_BC2_UNORM;
+    case Fmt::BC3: return af::FMT_BC3_UNORM;
+    case Fmt::BC4: return af::FMT_BC4_UNORM;
+    case Fmt::BC5: return af::FMT_BC5_UNORM;
+    case Fmt::BC6H: return af::FMT_BC6H_UF16;
+    case Fmt::BC7: return af::FMT_BC7_UNORM;
     }
     return 0;
 }
@@ -146,8 +139,8 @@ ImageEncoder ours(Fmt f, int level) {
         if (f == Fmt::BC6H) {
             std::vector<float> fl(img.px.size());
             for (size_t i = 0; i < fl.size(); ++i) fl[i] = img.px[i] / 255.0f;
-            af_surface src{
-                af::FMT_R32G32B32A32_FLOAT, img.w, img.h, 1, reinterpret_cast<uint8_t*>(fl.data()), fl.size() * 4};
+            af_surface src{af::FMT_R32G32B32A32_FLOAT, img.w, img.h, 1, reinterpret_cast<uint8_t*>(fl.data()),
+                           fl.size() * 4};
             af_surface dst{dxgi(f), img.w, img.h, 1, out.data(), out.size()};
             af::bc::encode_surface(&host, src, dst, o);
             return;
@@ -179,11 +172,8 @@ ImageEncoder stb(Fmt f, int mode) {
 
 ImageEncoder squish_fit(Fmt f, int fit) {
     return [f, fit](const Img& img, std::vector<uint8_t>& out, bool parallel) {
-        int flags = fit | (f == Fmt::BC1   ? squish::kDxt1
-                           : f == Fmt::BC2 ? squish::kDxt3
-                           : f == Fmt::BC3 ? squish::kDxt5
-                           : f == Fmt::BC4 ? squish::kBc4
-                                           : squish::kBc5);
+        int flags = fit | (f == Fmt::BC1 ? squish::kDxt1 : f == Fmt::BC2 ? squish::kDxt3 : f == Fmt::BC3 ? squish::kDxt5
+                           : f == Fmt::BC4 ? squish::kBc4 : squish::kBc5);
         uint32_t bb = f == Fmt::BC1 || f == Fmt::BC4 ? 8 : 16;
         for_blocks(img, bb, out, parallel, [&](const uint8_t* px, uint8_t* blk) {
             uint8_t tmp[64];
@@ -217,11 +207,8 @@ ImageEncoder nvtt_quality(Fmt f, nvtt::Quality q) {
         in.setMipmapData(bgra.data(), int(img.w), int(img.h));
         in.setMipmapGeneration(false);
         nvtt::CompressionOptions co;
-        co.setFormat(f == Fmt::BC1   ? nvtt::Format_DXT1
-                     : f == Fmt::BC2 ? nvtt::Format_DXT3
-                     : f == Fmt::BC3 ? nvtt::Format_DXT5
-                     : f == Fmt::BC4 ? nvtt::Format_BC4
-                                     : nvtt::Format_BC5);
+        co.setFormat(f == Fmt::BC1 ? nvtt::Format_DXT1 : f == Fmt::BC2 ? nvtt::Format_DXT3 : f == Fmt::BC3 ? nvtt::Format_DXT5
+                     : f == Fmt::BC4 ? nvtt::Format_BC4 : nvtt::Format_BC5);
         co.setQuality(q);
         NvttSink sink;
         out.clear();
@@ -297,16 +284,11 @@ Result run(Fmt f, const std::vector<Img>& imgs, const ImageEncoder& enc, bool th
             t = now();
             enc(img, b2, true);
             tn += now() - t;
-            if (b2 != blocks)
-                std::fprintf(stderr, "note: %s threaded output differs on %s\n", fmt_name(f), img.name.c_str());
+            if (b2 != blocks) std::fprintf(stderr, "note: %s threaded output differs on %s\n", fmt_name(f), img.name.c_str());
         }
         switch (f) {
-        case Fmt::BC4:
-            r.rgb += psnr(img.px, dec, {0}), ++n_rgb;
-            break;
-        case Fmt::BC5:
-            r.rgb += psnr(img.px, dec, {0, 1}), ++n_rgb;
-            break;
+        case Fmt::BC4: r.rgb += psnr(img.px, dec, {0}), ++n_rgb; break;
+        case Fmt::BC5: r.rgb += psnr(img.px, dec, {0, 1}), ++n_rgb; break;
         default:
             if (g_per_image) std::printf("   %-40s %.3f\n", img.name.c_str(), psnr(img.px, dec, {0, 1, 2}));
             r.rgb += psnr(img.px, dec, {0, 1, 2}), ++n_rgb;
@@ -335,39 +317,30 @@ void print_row(Fmt f, const std::string& who, const Result& r) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr,
-                     "usage: bc_bench <corpus dir> [--quick] [--no-threads] [--formats bc1,bc2,bc3,bc4,bc5,bc6h,bc7]\n"
-                     "                [--levels 0,3,...] [--peers stb,squish,nvtt] [--no-decode] [--simd sse41|avx2] "
-                     "[--per-image] [--repeat N]\n");
+        std::fprintf(stderr, "usage: bc_bench <corpus dir> [--quick] [--no-threads] [--formats bc1,bc2,bc3,bc4,bc5,bc6h,bc7]\n"
+                             "                [--levels 0,3,...] [--peers stb,squish,nvtt] [--no-decode] [--simd sse41|avx2] [--per-image] [--repeat N]\n");
         return 2;
     }
     bool quick = false, threads = true, decode_rows = true;
     std::string formats = "bc1,bc2,bc3,bc4,bc5,bc6h,bc7", levels_arg, peers = "stb,squish,nvtt";
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--quick")
-            quick = true;
-        else if (a == "--no-threads")
-            threads = false; // single-thread figures only (loaded machines)
-        else if (a == "--formats" && i + 1 < argc)
-            formats = argv[++i];
-        else if (a == "--levels" && i + 1 < argc)
-            levels_arg = argv[++i];
-        else if (a == "--peers" && i + 1 < argc)
-            peers = argv[++i];
-        else if (a == "--no-decode")
-            decode_rows = false;
-        else if (a == "--per-image")
-            g_per_image = true;
-        else if (a == "--repeat" && i + 1 < argc)
-            g_repeat = std::max(1, std::atoi(argv[++i]));
+        if (a == "--quick") quick = true;
+        else if (a == "--no-threads") threads = false; // single-thread figures only (loaded machines)
+        else if (a == "--formats" && i + 1 < argc) formats = argv[++i];
+        else if (a == "--levels" && i + 1 < argc) levels_arg = argv[++i];
+        else if (a == "--peers" && i + 1 < argc) peers = argv[++i];
+        else if (a == "--no-decode") decode_rows = false;
+        else if (a == "--per-image") g_per_image = true;
+        else if (a == "--repeat" && i + 1 < argc) g_repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--simd" && i + 1 < argc) {
             std::string p = argv[++i];
             if (!af::bc::force_simd_path(p == "avx2" ? af::bc::SimdPath::avx2 : af::bc::SimdPath::sse41)) {
                 std::fprintf(stderr, "this CPU has no AVX2\n");
                 return 2;
             }
-        } else {
+        }
+        else {
             std::fprintf(stderr, "unknown argument %s\n", a.c_str());
             return 2;
         }
@@ -390,11 +363,8 @@ int main(int argc, char** argv) {
     std::printf("| fmt  | encoder                            | PSNR dB | A dB   | MPix/s 1T | MPix/s all |\n");
     std::printf("|------|------------------------------------|---------|--------|-----------|------------|\n");
 
-    auto wanted = [&](const char* f) {
-        return ("," + formats + ",").find("," + std::string(f) + ",") != std::string::npos;
-    };
-    std::vector<int> all_levels =
-        quick ? std::vector<int>{0, 3, 6, 10} : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    auto wanted = [&](const char* f) { return ("," + formats + ",").find("," + std::string(f) + ",") != std::string::npos; };
+    std::vector<int> all_levels = quick ? std::vector<int>{0, 3, 6, 10} : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     std::vector<int> presets = {0, 3, 6, 10};
     if (!levels_arg.empty()) {
         all_levels.clear();
@@ -405,9 +375,7 @@ int main(int argc, char** argv) {
         }
         presets = all_levels;
     }
-    auto peer = [&](const char* p) {
-        return ("," + peers + ",").find("," + std::string(p) + ",") != std::string::npos;
-    };
+    auto peer = [&](const char* p) { return ("," + peers + ",").find("," + std::string(p) + ",") != std::string::npos; };
     const char* preset_name[11] = {"fast", "", "", "normal", "", "", "high", "", "", "", "max"};
 
     for (Fmt f : {Fmt::BC1, Fmt::BC2, Fmt::BC3, Fmt::BC4, Fmt::BC5}) {
@@ -449,9 +417,8 @@ int main(int argc, char** argv) {
             print_row(f, "nvtt 2.0.8 normal", run(f, imgs, nvtt_quality(f, nvtt::Quality_Normal), false));
             print_row(f, "nvtt 2.0.8 production", run(f, imgs, nvtt_quality(f, nvtt::Quality_Production), false));
         } else {
-            std::printf(
-                "| %-4s | nvtt 2.0.8 normal/production       | skipped: crash inside libnvtt on this corpus |\n",
-                fmt_name(f));
+            std::printf("| %-4s | nvtt 2.0.8 normal/production       | skipped: crash inside libnvtt on this corpus |\n",
+                        fmt_name(f));
         }
     }
     for (Fmt f : {Fmt::BC7, Fmt::BC6H}) {
