@@ -15,8 +15,8 @@
 //   BC2/BC3    RGB over all images; alpha over the a_* images
 //   BC4        R over all images
 //   BC5        RG over the n_* images (normal maps)
-//   BC7        RGB over all images, [RGB over n_* images], alpha over a_* (AF_HAVE_BPTC)
-//   BC6H       RGB of the LDR images as linear floats (AF_HAVE_BPTC)
+//   BC7        RGB over all images, [RGB over n_* images], alpha over a_*
+//   BC6H       RGB of the LDR images as linear floats
 // Speed: megapixels per second, encoding every image once, single thread
 // (serial host; thread CPU time, since the machine is shared) and all threads
 // (TBB host, blocks in parallel; wall time). nvtt
@@ -27,9 +27,7 @@
 #include "core/half.hpp"
 #include "core/png_io.hpp"
 
-#ifdef AF_HAVE_BPTC
 #include "bptc.hpp"
-#endif
 
 #define STB_DXT_IMPLEMENTATION
 #include <stb_dxt.h>
@@ -423,7 +421,6 @@ int main(int argc, char** argv) {
                         fmt_name(f));
         }
     }
-#ifdef AF_HAVE_BPTC
     for (Fmt f : {Fmt::BC7, Fmt::BC6H}) {
         if (!wanted(f == Fmt::BC7 ? "bc7" : "bc6h")) continue;
         for (int l : presets) {
@@ -431,9 +428,6 @@ int main(int argc, char** argv) {
             print_row(f, who, run(f, imgs, ours(f, l), true));
         }
     }
-#else
-    std::printf("\n(BC6H/BC7 rows: not built in — bptc.cmake absent)\n");
-#endif
 
     if (!decode_rows) return 0;
     // Decode speed, single thread, RGBA8 output, against memcpy of that output.
@@ -454,10 +448,8 @@ int main(int argc, char** argv) {
         mpix_copy = pix / (cpu_now() - t) / 1e6;
     }
     std::vector<Fmt> dec_fmts = {Fmt::BC1, Fmt::BC2, Fmt::BC3, Fmt::BC4, Fmt::BC5};
-#ifdef AF_HAVE_BPTC
     dec_fmts.push_back(Fmt::BC6H);
     dec_fmts.push_back(Fmt::BC7);
-#endif
     for (Fmt f : dec_fmts) {
         std::vector<std::vector<uint8_t>> enc;
         for (const Img& img : imgs) {

@@ -4,9 +4,7 @@
 // for ANY bit pattern (checked with __builtin_trap so libFuzzer keeps it).
 #include "bc_block.hpp"
 #include "bc_surface.hpp"
-#ifdef AF_HAVE_BPTC
 #include "bptc.hpp"
-#endif
 
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
@@ -81,7 +79,6 @@ void check_bc3(const uint8_t* b) {
     check_bc4(b, false);
 }
 
-#ifdef AF_HAVE_BPTC
 // BC7: mode 0 (no set bit in byte 0) is reserved and decodes to transparent
 // black; modes 0–3 carry no alpha, so alpha is 255.
 void check_bc7(const uint8_t* b) {
@@ -107,7 +104,6 @@ void check_bc6h(const uint8_t* b, bool is_signed) {
         if (!is_signed) require((v & 0x8000) == 0);
     }
 }
-#endif
 
 void check_blocks(const af::bc::BcFormat& f, const uint8_t* p, size_t n) {
     using af::bc::Family;
@@ -129,17 +125,12 @@ void check_blocks(const af::bc::BcFormat& f, const uint8_t* p, size_t n) {
             check_bc4(p, f.is_signed);
             check_bc4(p + 8, f.is_signed);
             break;
-#ifdef AF_HAVE_BPTC
         case Family::BC6H:
             check_bc6h(p, f.is_signed);
             break;
         case Family::BC7:
             check_bc7(p);
             break;
-#else
-        default:
-            break;
-#endif
         }
     }
 }
@@ -179,13 +170,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::memcpy(v.data(), out.data(), out.size());
         for (float x : v) require(std::isfinite(x) || (f->is_signed && f->family == af::bc::Family::BC6H && x < 0));
     }
-#ifdef AF_HAVE_BPTC
     // A whole 4×4 BC7 surface is the block decoder's output, byte for byte.
     if (f->family == af::bc::Family::BC7 && w == 4 && h == 4 && out_format == af::FMT_R8G8B8A8_UNORM) {
         uint8_t px[64];
         af::bc::decode_bc7_block(src.data(), px);
         require(std::memcmp(px, out.data(), 64) == 0);
     }
-#endif
     return 0;
 }

@@ -6,16 +6,16 @@
 // Input: u32 manifest size, the manifest, u8 part count (1 + n % 4), one u32
 // size for every part but the last, then the parts' bytes (the last takes the
 // rest). Sizes past the input are clipped.
-#include "manifest_reader.hpp"
+#include "evr_reader.hpp"
 #include "package_set.hpp"
 #include "repack.hpp"
 #include "set_extract.hpp"
 
 #include "assetforge/error.hpp"
 
-#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 

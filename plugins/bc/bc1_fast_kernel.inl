@@ -26,12 +26,6 @@ struct Fit {
     __m128i pos = _mm_setzero_si128(); // palette position per texel: 0 = c0, 1, 2, 3 = c1
 };
 
-inline int hsum_epi32(__m128i v) {
-    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
-    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
-    return _mm_cvtsi128_si32(v);
-}
-
 inline int sum_bytes(__m128i v) {
     __m128i s = _mm_sad_epu8(v, _mm_setzero_si128());
     return _mm_cvtsi128_si32(s) + _mm_extract_epi32(s, 2);

@@ -6,9 +6,7 @@
 #include "assetforge/half.hpp"
 #include "assetforge/plugin.hpp"
 
-#ifdef AF_HAVE_BPTC
 #include "bptc.hpp"
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -19,10 +17,6 @@ namespace af::bc {
 namespace {
 
 using sdk::format;
-
-#ifndef AF_HAVE_BPTC
-[[noreturn]] void no_bptc() { sdk::unsupported("BC6H/BC7 kernels not built in"); }
-#endif
 
 void check_cancel(const af_host* host) {
     if (host && host->cancelled && host->cancelled()) sdk::fail(AF_ERR_CANCELLED, AF_NO_OFFSET, "cancelled");
@@ -40,12 +34,8 @@ void decode_block_float(const BcFormat& f, const uint8_t* blk, float out[64]) {
         return;
     }
     case Family::BC6H: {
-#ifdef AF_HAVE_BPTC
         decode_bc6h_block_float(blk, out, f.is_signed);
         return;
-#else
-        no_bptc();
-#endif
     }
     default:
         break;
@@ -62,12 +52,8 @@ void decode_block_float(const BcFormat& f, const uint8_t* blk, float out[64]) {
         decode_bc3(blk, px, 16);
         break;
     case Family::BC7:
-#ifdef AF_HAVE_BPTC
         decode_bc7_block(blk, px);
         break;
-#else
-        no_bptc();
-#endif
     default:
         break;
     }
@@ -103,24 +89,15 @@ void decode_block_bytes(const BcFormat& f, const uint8_t* blk, uint8_t* dst, siz
         for (int y = 0; y < 4; ++y) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + y * pitch), rows[y]);
         return;
     }
-    case Family::BC7:
-#ifdef AF_HAVE_BPTC
-    {
+    case Family::BC7: {
         uint8_t px[64];
         decode_bc7_block(blk, px);
         for (int y = 0; y < 4; ++y) std::memcpy(dst + y * pitch, px + 16 * y, 16);
         return;
     }
-#else
-        no_bptc();
-#endif
     case Family::BC6H: {
-#ifdef AF_HAVE_BPTC
         decode_bc6h_block_rgba8(blk, dst, pitch, f.is_signed);
         return;
-#else
-        no_bptc();
-#endif
     }
     }
 }
@@ -249,9 +226,6 @@ SurfaceOptions parse_options(const af_options* options) {
 void decode_surface(const af_host* host, const af_surface& src, af_surface& dst) {
     auto f = classify(src.format);
     if (!f) sdk::unsupported(format("bc: format %u is not a BC format", src.format));
-#ifndef AF_HAVE_BPTC
-    if (f->family == Family::BC6H || f->family == Family::BC7) no_bptc();
-#endif
     const Pixels kind = output_kind(dst.format);
     check_sizes(src, dst, kind);
     const uint32_t w = src.width, h = src.height, d = std::max(src.depth, 1u);
@@ -303,9 +277,6 @@ void decode_surface(const af_host* host, const af_surface& src, af_surface& dst)
 void encode_surface(const af_host* host, const af_surface& src, af_surface& dst, const SurfaceOptions& opt) {
     auto f = classify(dst.format);
     if (!f) sdk::unsupported(format("bc: format %u is not a BC format", dst.format));
-#ifndef AF_HAVE_BPTC
-    if (f->family == Family::BC6H || f->family == Family::BC7) no_bptc();
-#endif
     const Pixels kind = output_kind(src.format);
     if (kind == Pixels::RGBA16F) sdk::usage("bc: encode input must be R8G8B8A8_UNORM(_SRGB) or R32G32B32A32_FLOAT");
     check_sizes(dst, src, kind);
@@ -367,14 +338,12 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
                     else if (fmt.family == Family::BC3)
                         encode_bc3(px, blk, opt.block);
                     else {
-#ifdef AF_HAVE_BPTC
                         Bc7Options o;
                         o.level = opt.block.level;
                         o.perceptual = opt.block.perceptual;
                         o.opaque = true;
                         for (int i = 0; i < 16; ++i) o.opaque = o.opaque && px[4 * i + 3] == 255;
                         encode_bc7_block(px, blk, o);
-#endif
                     }
                     break;
                 }
@@ -410,7 +379,6 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
                     break;
                 }
                 case Family::BC6H: {
-#ifdef AF_HAVE_BPTC
                     float rgb[48];
                     for (int i = 0; i < 16; ++i)
                         for (int c = 0; c < 3; ++c) rgb[3 * i + c] = fpx[4 * i + c];
@@ -418,12 +386,27 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
                     o.level = opt.block.level;
                     o.is_signed = fmt.is_signed;
                     encode_bc6h_block(rgb, blk, o);
-#endif
                     break;
                 }
                 }
             }
         }
+    });
+}
+
+af_status decode_codec(const af_host* host, const af_surface* src, af_surface* dst, const af_options*,
+                       af_error* error) {
+    return sdk::guard(error, [&] {
+        if (!src || !dst) sdk::usage("bc: decode needs a source and a destination surface");
+        decode_surface(host, *src, *dst);
+    });
+}
+
+af_status encode_codec(const af_host* host, const af_surface* src, af_surface* dst, const af_options* options,
+                       af_error* error) {
+    return sdk::guard(error, [&] {
+        if (!src || !dst) sdk::usage("bc: encode needs a source and a destination surface");
+        encode_surface(host, *src, *dst, parse_options(options));
     });
 }
 

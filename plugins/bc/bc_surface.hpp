@@ -37,4 +37,10 @@ void decode_surface(const af_host* host, const af_surface& src, af_surface& dst)
 // src: R8G8B8A8_UNORM(_SRGB) or R32G32B32A32_FLOAT; dst: compressed.
 void encode_surface(const af_host* host, const af_surface& src, af_surface& dst, const SurfaceOptions& opt);
 
+// The codec's decode and encode through the C ABI (plugin.cpp registers them).
+af_status decode_codec(const af_host* host, const af_surface* src, af_surface* dst, const af_options* options,
+                       af_error* error);
+af_status encode_codec(const af_host* host, const af_surface* src, af_surface* dst, const af_options* options,
+                       af_error* error);
+
 } // namespace af::bc

@@ -13,21 +13,6 @@ namespace {
 
 const uint32_t kFormats[] = {70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 94, 95, 96, 97, 98, 99};
 
-af_status bc_decode(const af_host* host, const af_surface* src, af_surface* dst, const af_options*, af_error* error) {
-    return af::sdk::guard(error, [&] {
-        if (!src || !dst) af::sdk::usage("bc: decode needs a source and a destination surface");
-        af::bc::decode_surface(host, *src, *dst);
-    });
-}
-
-af_status bc_encode(const af_host* host, const af_surface* src, af_surface* dst, const af_options* options,
-                    af_error* error) {
-    return af::sdk::guard(error, [&] {
-        if (!src || !dst) af::sdk::usage("bc: encode needs a source and a destination surface");
-        af::bc::encode_surface(host, *src, *dst, af::bc::parse_options(options));
-    });
-}
-
 // What parse_options() (bc_surface.cpp) reads.
 const af::sdk::ParamTable& encode_options() {
     namespace sdk = af::sdk;
@@ -50,15 +35,11 @@ af_codec make_codec() {
     static const af::sdk::ParamTable no_decode_options;
     return af::sdk::make_codec({
         .name = "bc",
-#ifdef AF_HAVE_BPTC
         .description = "BC1-BC7 block compression (decode and encode)",
-#else
-        .description = "BC1-BC5 block compression (decode and encode); BC6H/BC7 not built in",
-#endif
         .version = 1,
         .formats = kFormats,
-        .decode = bc_decode,
-        .encode = bc_encode,
+        .decode = af::bc::decode_codec,
+        .encode = af::bc::encode_codec,
         .decode_options = &no_decode_options,
         .encode_options = &encode_options(),
     });

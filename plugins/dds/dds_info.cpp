@@ -1,6 +1,7 @@
 #include "dds_info.hpp"
 
 #include "dds_pixel_format.hpp"
+#include "dds_reader.hpp"
 
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
@@ -236,6 +237,23 @@ InfoReport info_report(const uint8_t* data, uint64_t size, const Limits& limits)
             text += format("problem:     @%llu: %s\n", (ull)p.offset, p.message.c_str());
     }
     return {j.dump(2), text};
+}
+
+af_status info_container(const af_host* host, const af_input* in, const af_options*, af_info_text* out,
+                         af_error* error) {
+    return sdk::guard(error, [&] {
+        if (!in || !out) sdk::fail(AF_ERR_USAGE, AF_NO_OFFSET, "info: missing input or output");
+        ReadOptions opt = read_options(nullptr, host);
+        InfoReport r = info_report(in->data, in->size, opt.limits);
+        out->json = sdk::host_strdup(host, r.json);
+        try {
+            out->text = sdk::host_strdup(host, r.text);
+        } catch (...) {
+            host->free(out->json);
+            out->json = nullptr;
+            throw;
+        }
+    });
 }
 
 } // namespace af::dds

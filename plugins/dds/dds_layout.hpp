@@ -2,7 +2,7 @@
 // Sizes come from the format table, never from pitch/linear size or flags.
 #pragma once
 
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 
 #include "assetforge/texture.hpp"
 

@@ -11,40 +11,6 @@ using sdk::format;
 
 namespace {
 
-struct FourccEntry {
-    uint32_t code;
-    uint32_t format;
-    bool premultiplied;
-};
-
-// Reading: every code maps to one format. Writing uses the first entry for a
-// format (so BC4_UNORM is written as ATI1, the code most readers know).
-constexpr FourccEntry kFourccs[] = {
-    {fourcc('D', 'X', 'T', '1'), FMT_BC1_UNORM, false},
-    {fourcc('D', 'X', 'T', '3'), FMT_BC2_UNORM, false},
-    {fourcc('D', 'X', 'T', '2'), FMT_BC2_UNORM, true},
-    {fourcc('D', 'X', 'T', '5'), FMT_BC3_UNORM, false},
-    {fourcc('D', 'X', 'T', '4'), FMT_BC3_UNORM, true},
-    {fourcc('A', 'T', 'I', '1'), FMT_BC4_UNORM, false},
-    {fourcc('B', 'C', '4', 'U'), FMT_BC4_UNORM, false},
-    {fourcc('B', 'C', '4', 'S'), FMT_BC4_SNORM, false},
-    {fourcc('A', 'T', 'I', '2'), FMT_BC5_UNORM, false},
-    {fourcc('B', 'C', '5', 'U'), FMT_BC5_UNORM, false},
-    {fourcc('B', 'C', '5', 'S'), FMT_BC5_SNORM, false},
-    {fourcc('R', 'G', 'B', 'G'), FMT_R8G8_B8G8_UNORM, false},
-    {fourcc('G', 'R', 'G', 'B'), FMT_G8R8_G8B8_UNORM, false},
-    {fourcc('Y', 'U', 'Y', '2'), FMT_YUY2, false},
-    // D3DFORMAT numbers stored in dwFourCC.
-    {36, FMT_R16G16B16A16_UNORM, false},
-    {110, FMT_R16G16B16A16_SNORM, false},
-    {111, FMT_R16_FLOAT, false},
-    {112, FMT_R16G16_FLOAT, false},
-    {113, FMT_R16G16B16A16_FLOAT, false},
-    {114, FMT_R32_FLOAT, false},
-    {115, FMT_R32G32_FLOAT, false},
-    {116, FMT_R32G32B32A32_FLOAT, false},
-};
-
 // Legacy codes that exist but name a layout the format table lacks.
 struct KnownUnsupported {
     uint32_t code;
@@ -155,10 +121,9 @@ std::string d3dfmt_name(uint32_t fmt) {
 
 LegacyFormat format_from_pixel_format(const PixelFormat& pf) {
     if (pf.flags & pfflag::fourcc) {
-        for (const auto& e : kFourccs)
-            if (e.code == pf.fourcc)
-                return {e.format, e.premultiplied ? AF_ALPHA_PREMULTIPLIED : AF_ALPHA_UNKNOWN,
-                        "FourCC '" + fourcc_text(pf.fourcc) + "'"};
+        if (const FourccEntry* e = fourcc_entry(pf.fourcc))
+            return {e->format, e->premultiplied ? AF_ALPHA_PREMULTIPLIED : AF_ALPHA_UNKNOWN,
+                    "FourCC '" + fourcc_text(pf.fourcc) + "'"};
         for (const auto& e : kUnsupportedFourccs)
             if (e.code == pf.fourcc)
                 throw sdk::Error(AF_ERR_UNSUPPORTED,

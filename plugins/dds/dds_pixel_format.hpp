@@ -2,7 +2,7 @@
 // FourCCs, and uncompressed layouts identified by bit count and channel masks.
 #pragma once
 
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -4,6 +4,7 @@
 #include "assetforge/plugin.hpp"
 
 #include <cstring>
+#include <string>
 
 namespace af::dds {
 
@@ -104,6 +105,51 @@ Texture read_dds(const uint8_t* data, uint64_t size, const ReadOptions& opt, std
     t.data.assign(data + p.data_offset, data + p.data_offset + p.data_size);
     if (warnings) *warnings = std::move(p.warnings);
     return t;
+}
+
+// The container's callbacks (plugin.cpp).
+int32_t probe_dds(const uint8_t* head, uint64_t head_size, const char* path) {
+    if (head && head_size >= 4 && head[0] == 'D' && head[1] == 'D' && head[2] == 'S' && head[3] == ' ')
+        return AF_PROBE_MAGIC;
+    if (path) {
+        std::string p(path);
+        if (p.size() >= 4) {
+            std::string ext = p.substr(p.size() - 4);
+            for (auto& c : ext) c = char(tolower(c));
+            if (ext == ".dds") return AF_PROBE_EXTENSION;
+        }
+    }
+    return AF_PROBE_NO;
+}
+
+af_status read_container(const af_host* host, const af_input* in, const af_options* options, af_texture* out,
+                         af_error* error) {
+    return sdk::guard(error, [&] {
+        if (!in || !out) sdk::fail(AF_ERR_USAGE, AF_NO_OFFSET, "read: missing input or output");
+        ReadOptions opt = read_options(options, host);
+        ReadPlan plan = plan_read(in->data, in->size, opt);
+        std::memset(out, 0, sizeof *out);
+        sdk::init_header(*out);
+        const TextureDesc& d = plan.desc;
+        out->format = d.format;
+        out->width = d.width;
+        out->height = d.height;
+        out->depth = d.depth;
+        out->mip_count = d.mips;
+        out->layer_count = d.layers;
+        out->face_count = d.faces;
+        out->flags = d.flags;
+        out->alpha_mode = d.alpha_mode;
+        out->data = sdk::host_alloc(host, plan.data_size);
+        std::memcpy(out->data, in->data + plan.data_offset, plan.data_size);
+        out->data_size = plan.data_size;
+        // Static strings: the host copies metadata when it adopts the texture.
+        static const af_kv kLegacy[] = {{"dds_header", "legacy"}}, kDx10[] = {{"dds_header", "dx10"}};
+        out->meta = plan.dx10 ? kDx10 : kLegacy;
+        out->meta_count = 1;
+        if (in->warn)
+            for (const auto& w : plan.warnings) in->warn(in->diag_ctx, w.offset, w.message.c_str());
+    });
 }
 
 } // namespace af::dds

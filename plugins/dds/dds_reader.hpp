@@ -32,6 +32,11 @@ struct ReadPlan {
 // Throws af::sdk::Error for bad headers, and for short files unless permissive.
 ReadPlan plan_read(const uint8_t* data, uint64_t size, const ReadOptions& opt);
 
+// The container's probe and read (plugin.cpp registers them).
+int32_t probe_dds(const uint8_t* head, uint64_t head_size, const char* path);
+af_status read_container(const af_host* host, const af_input* in, const af_options* options, af_texture* out,
+                         af_error* error);
+
 Texture read_dds(const uint8_t* data, uint64_t size, const ReadOptions& opt, std::vector<Problem>* warnings = nullptr);
 
 } // namespace af::dds

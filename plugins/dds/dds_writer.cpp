@@ -123,14 +123,35 @@ RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
     return h;
 }
 
-std::vector<uint8_t> write_dds(const Texture& tex, const WriteOptions& opt) {
-    if (tex.data.size() != texture_bytes(tex.desc))
-        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
-                  format("texture buffer holds %zu bytes, its description needs %llu", tex.data.size(),
-                         (unsigned long long)texture_bytes(tex.desc)));
-    std::vector<uint8_t> out = serialize_header(make_header(tex.desc, opt));
-    out.insert(out.end(), tex.data.begin(), tex.data.end());
-    return out;
+af_status write_container(const af_host*, const af_texture* tex, const af_options* options, af_sink* out,
+                          af_error* error) {
+    return sdk::guard(error, [&] {
+        if (!tex || !out || !out->write) sdk::fail(AF_ERR_USAGE, AF_NO_OFFSET, "write: missing texture or sink");
+        TextureDesc d;
+        d.format = tex->format;
+        d.width = tex->width;
+        d.height = tex->height;
+        d.depth = tex->depth ? tex->depth : 1;
+        d.mips = tex->mip_count ? tex->mip_count : 1;
+        d.layers = tex->layer_count ? tex->layer_count : 1;
+        d.faces = tex->face_count ? tex->face_count : 1;
+        d.flags = tex->flags;
+        d.alpha_mode = tex->alpha_mode;
+        WriteOptions wo = write_options(options);
+        for (uint32_t i = 0; i < tex->meta_count; ++i)
+            if (tex->meta[i].key && std::string_view(tex->meta[i].key) == "dds_header")
+                wo.original = header_kind(tex->meta[i].value);
+        RawHeader h = make_header(d, wo);
+        uint64_t need = texture_bytes(d);
+        if (tex->data_size != need || (need && !tex->data))
+            sdk::fail(AF_ERR_USAGE, AF_NO_OFFSET,
+                      sdk::format("texture buffer holds %llu bytes, its description needs %llu",
+                                  (unsigned long long)tex->data_size, (unsigned long long)need));
+        std::vector<uint8_t> header = serialize_header(h);
+        af_status s = out->write(out->ctx, header.data(), header.size());
+        if (s == AF_OK && need) s = out->write(out->ctx, tex->data, need);
+        if (s != AF_OK) sdk::fail(s, AF_NO_OFFSET, "writing the DDS output failed");
+    });
 }
 
 } // namespace af::dds

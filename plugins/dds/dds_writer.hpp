@@ -2,7 +2,7 @@
 // DX10 otherwise, with pitch/linear size and flags that strict loaders accept.
 #pragma once
 
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"
@@ -33,7 +33,9 @@ WriteOptions write_options(const af_options* options);
 // requested header style (e.g. dx10=never for BC7, dx10=always for B8G8R8).
 RawHeader make_header(const TextureDesc& desc, const WriteOptions& opt);
 
-// Header followed by the surfaces (already in DDS order: layer → face → mip).
-std::vector<uint8_t> write_dds(const Texture& tex, const WriteOptions& opt);
+// The container's write (plugin.cpp registers it): the header, then the
+// surfaces as they are (already in DDS order: layer → face → mip).
+af_status write_container(const af_host* host, const af_texture* tex, const af_options* options, af_sink* out,
+                          af_error* error);
 
 } // namespace af::dds

@@ -1,10 +1,10 @@
 #include "evr_command.hpp"
 
+#include "evr_writer.hpp"
 #include "package_set.hpp"
 #include "repack.hpp"
 #include "set_extract.hpp"
 #include "set_install.hpp"
-#include "set_writer.hpp"
 #include "tree_build.hpp"
 #include "verify_against.hpp"
 
@@ -24,41 +24,21 @@ using ull = unsigned long long;
 
 namespace {
 
-// Positionals, `--flag VALUE` pairs (repeatable) and switches.
-struct Args {
-    std::vector<std::string> pos;
-    std::map<std::string, std::vector<std::string>> values;
-    std::set<std::string> switches;
+// Every subcommand's arguments: "usage: evr …" lines.
+CommandArgs args(const std::vector<std::string>& argv, std::set<std::string> valued, std::set<std::string> switches) {
+    return CommandArgs("evr", argv, std::move(valued), std::move(switches));
+}
 
-    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
-         const std::set<std::string>& flags) {
-        for (size_t i = 0; i < argv.size(); ++i) {
-            const std::string& a = argv[i];
-            if (a.rfind("--", 0) != 0) {
-                pos.push_back(a);
-            } else if (valued.count(a)) {
-                if (i + 1 >= argv.size()) sdk::usage(a + " needs a value");
-                values[a].push_back(argv[++i]);
-            } else if (flags.count(a)) {
-                switches.insert(a);
-            } else {
-                sdk::usage("unknown option " + a);
-            }
-        }
-    }
-    bool has(const std::string& f) const { return switches.count(f) || values.count(f); }
-};
-
-SetLocation location(const Args& a, const char* synopsis) {
+SetLocation location(const CommandArgs& a, const char* synopsis) {
     if (a.pos.size() == 2) return locate_set(a.pos[0], a.pos[1]);
     if (a.pos.size() == 1) return locate_manifest(a.pos[0]);
-    sdk::usage(std::string("usage: evr ") + synopsis);
+    a.usage_line(synopsis);
 }
 
 // A positive byte count given as `flag`, or `v` unchanged when absent.
-void byte_count(const Args& a, const char* flag, uint64_t& v) {
-    if (!a.values.count(flag)) return;
-    const std::string& t = a.values.at(flag).back();
+void byte_count(const CommandArgs& a, const char* flag, uint64_t& v) {
+    if (!a.has(flag)) return;
+    const std::string& t = a.values(flag).back();
     char* end = nullptr;
     const unsigned long long x = std::strtoull(t.c_str(), &end, 10);
     if (t.empty() || *end || x < 1 || t[0] == '-') sdk::usage(std::string(flag) + ": expected a positive byte count");
@@ -66,16 +46,11 @@ void byte_count(const Args& a, const char* flag, uint64_t& v) {
 }
 
 // --max-manifest-bytes / --max-frame-bytes: this project's refusal limits (1 GiB each by default).
-Limits limits(const Args& a) {
+Limits limits(const CommandArgs& a) {
     Limits l;
     byte_count(a, "--max-manifest-bytes", l.max_manifest_bytes);
     byte_count(a, "--max-frame-bytes", l.max_frame_bytes);
     return l;
-}
-
-std::string one_value(const Args& a, const char* flag, const char* synopsis) {
-    if (!a.values.count(flag) || a.values.at(flag).size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
-    return a.values.at(flag)[0];
 }
 
 std::string written(const SetImage& img, const std::filesystem::path& out, const std::string& name) {
@@ -94,7 +69,7 @@ WarnFn printer(std::ostream& err, uint64_t* count = nullptr) {
 }
 
 int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--max-manifest-bytes", "--max-frame-bytes"}, {"--json"});
+    const CommandArgs a = args(argv, {"--max-manifest-bytes", "--max-frame-bytes"}, {"--json"});
     const PackageSet set(location(a, "list DATA NAME [--json] | list MANIFEST [--json]"), limits(a), printer(io.err));
     const Manifest& m = set.manifest();
     uint64_t data_frames = 0;
@@ -141,16 +116,16 @@ int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_extract(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--out", "--type", "--max-manifest-bytes", "--max-frame-bytes"}, {"--groups", "--overwrite"});
+    const CommandArgs a =
+        args(argv, {"--out", "--type", "--max-manifest-bytes", "--max-frame-bytes"}, {"--groups", "--overwrite"});
     const char* synopsis = "extract DATA NAME --out DIR [--type SYMBOL...] [--groups] [--overwrite]";
-    if (!a.values.count("--out") || a.values.at("--out").size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
     ExtractOptions o;
-    o.out = a.values.at("--out")[0];
+    o.out = a.once("--out", synopsis);
     o.groups = a.has("--groups");
     o.overwrite = a.has("--overwrite");
-    if (a.values.count("--type")) {
+    if (a.has("--type")) {
         o.types.emplace();
-        for (const auto& list : a.values.at("--type")) // "--type A --type B" and "--type A,B" both work
+        for (const auto& list : a.values("--type")) // "--type A --type B" and "--type A,B" both work
             if (auto bad = parse_symbol_list(list, *o.types); !bad.empty())
                 sdk::usage("--type: '" + bad + "' is not a hex symbol");
     }
@@ -173,7 +148,7 @@ SetLocation original_location(const std::string& against, const std::string& nam
 }
 
 int cmd_verify(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--against", "--max-manifest-bytes", "--max-frame-bytes"}, {"--strict"});
+    const CommandArgs a = args(argv, {"--against", "--max-manifest-bytes", "--max-frame-bytes"}, {"--strict"});
     const char* synopsis = "verify DATA NAME [--strict] [--against ORIGINAL]";
     uint64_t warnings = 0;
     const WarnFn warn = printer(io.err, &warnings);
@@ -181,10 +156,10 @@ int cmd_verify(const CommandIo& io, const std::vector<std::string>& argv) {
     const VerifySummary s = verify_set(set, io.host, warn, printer(io.err));
     const Manifest& m = set.manifest();
     std::string against_note;
-    if (a.values.count("--against")) {
+    if (a.has("--against")) {
         // The original's own oddities are not the repack's: they are counted, not shown.
-        const PackageSet original(original_location(one_value(a, "--against", synopsis), set.location().name),
-                                  limits(a), nullptr);
+        const PackageSet original(original_location(a.once("--against", synopsis), set.location().name), limits(a),
+                                  nullptr);
         const AgainstReport r = verify_against(set, original, io.host);
         const Manifest& om = original.manifest();
         io.out << "changed files:";
@@ -213,10 +188,11 @@ int cmd_verify(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_replace(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--from", "--out", "--part-size", "--frame-size", "--max-manifest-bytes", "--max-frame-bytes"},
-                 {"--add-new", "--overwrite"});
+    const CommandArgs a =
+        args(argv, {"--from", "--out", "--part-size", "--frame-size", "--max-manifest-bytes", "--max-frame-bytes"},
+             {"--add-new", "--overwrite"});
     const char* synopsis = "replace DATA NAME --from DIR --out OUTDATA [--add-new] [--overwrite]";
-    const fs::path from = one_value(a, "--from", synopsis), out = one_value(a, "--out", synopsis);
+    const fs::path from = a.once("--from", synopsis), out = a.once("--out", synopsis);
     RepackOptions o;
     o.add_new = a.has("--add-new");
     byte_count(a, "--part-size", o.part_limit);
@@ -238,11 +214,11 @@ int cmd_replace(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--out", "--name", "--part-size", "--frame-size"}, {"--groups", "--overwrite"});
+    const CommandArgs a = args(argv, {"--out", "--name", "--part-size", "--frame-size"}, {"--groups", "--overwrite"});
     const char* synopsis = "build DIR --out OUTDATA --name NAME [--groups] [--overwrite]";
-    if (a.pos.size() != 1) sdk::usage(std::string("usage: evr ") + synopsis);
-    const fs::path out = one_value(a, "--out", synopsis);
-    const std::string name = one_value(a, "--name", synopsis);
+    if (a.pos.size() != 1) a.usage_line(synopsis);
+    const fs::path out = a.once("--out", synopsis);
+    const std::string name = a.once("--name", synopsis);
     if (!is_set_name(name)) sdk::usage("--name: '" + name + "' is not a file name");
     BuildOptions o;
     byte_count(a, "--part-size", o.part_limit);
@@ -262,7 +238,7 @@ int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
 int cmd_restore(const CommandIo& io, const std::vector<std::string>& argv);
 
 int cmd_install(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--backup"}, {"--restore"});
+    const CommandArgs a = args(argv, {"--backup"}, {"--restore"});
     if (a.has("--restore")) { // `install --restore GAMEDATA NAME`: the same as `restore`
         std::vector<std::string> rest;
         for (const auto& s : argv)
@@ -270,12 +246,11 @@ int cmd_install(const CommandIo& io, const std::vector<std::string>& argv) {
         return cmd_restore(io, rest);
     }
     const char* synopsis = "install OUTDATA GAMEDATA NAME [--backup DIR]";
-    if (a.pos.size() != 3) sdk::usage(std::string("usage: evr ") + synopsis);
+    if (a.pos.size() != 3) a.usage_line(synopsis);
     const std::string& name = a.pos[2];
     if (!is_set_name(name)) sdk::usage("'" + name + "' is not a set name");
     const fs::path game = a.pos[1];
-    const fs::path backup =
-        a.values.count("--backup") ? fs::path(one_value(a, "--backup", synopsis)) : default_backup(game, name);
+    const fs::path backup = a.has("--backup") ? fs::path(a.once("--backup", synopsis)) : default_backup(game, name);
     const InstallReport r = install_set(a.pos[0], game, name, backup, io.host, printer(io.err));
     for (const auto& p : r.replaced) io.out << "replaced " << p << '\n';
     for (const auto& p : r.added) io.out << "added " << p << '\n';
@@ -283,19 +258,18 @@ int cmd_install(const CommandIo& io, const std::vector<std::string>& argv) {
     io.out << (r.backup_kept ? "kept the backup of the files from before the first install: "
                              : "backup of the replaced files: ")
            << r.backup.string() << "\nundo with: assetforge evr restore " << game.string() << ' ' << name
-           << (a.values.count("--backup") ? " --backup " + r.backup.string() : "") << '\n';
+           << (a.has("--backup") ? " --backup " + r.backup.string() : "") << '\n';
     return 0;
 }
 
 int cmd_restore(const CommandIo& io, const std::vector<std::string>& argv) {
-    const Args a(argv, {"--backup"}, {});
+    const CommandArgs a = args(argv, {"--backup"}, {});
     const char* synopsis = "restore GAMEDATA NAME [--backup DIR]";
-    if (a.pos.size() != 2) sdk::usage(std::string("usage: evr ") + synopsis);
+    if (a.pos.size() != 2) a.usage_line(synopsis);
     const fs::path game = a.pos[0];
     const std::string& name = a.pos[1];
     if (!is_set_name(name)) sdk::usage("'" + name + "' is not a set name");
-    const fs::path backup =
-        a.values.count("--backup") ? fs::path(one_value(a, "--backup", synopsis)) : default_backup(game, name);
+    const fs::path backup = a.has("--backup") ? fs::path(a.once("--backup", synopsis)) : default_backup(game, name);
     const RestoreReport r = restore_set(game, name, backup);
     for (const auto& p : r.restored) io.out << "restored " << p << '\n';
     for (const auto& p : r.removed) io.out << "removed " << p << " (added by the install)\n";

@@ -1,9 +1,9 @@
 #include "evr_stages.hpp"
 
+#include "evr_writer.hpp"
 #include "package_set.hpp"
 #include "repack.hpp"
 #include "set_extract.hpp"
-#include "set_writer.hpp"
 #include "tree_build.hpp"
 #include "tree_entry.hpp"
 #include "verify_against.hpp"
@@ -99,6 +99,8 @@ void emit_set(const af_stage_io* io, const SetImage& img, const std::string& nam
     for (size_t i = 0; i < img.parts.size(); ++i)
         emit_bytes(io, "packages/" + name + "_" + std::to_string(i), part_bytes(img, i), kv);
 }
+
+} // namespace
 
 af_status run_extract(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
     return sdk::guard(error, [&] {
@@ -236,108 +238,6 @@ af_status run_verify(const af_host* host, const af_stage_io* io, const af_option
         emit_bytes(io, set.location().name + ".verify.json",
                    {reinterpret_cast<const uint8_t*>(text.data()), text.size()}, {{"set", set.location().name}});
     });
-}
-
-const sdk::ParamTable& extract_params() {
-    static const sdk::ParamTable t{
-        sdk::directory("packages", "folder of the set's parts (<name>_0, <name>_1, …)").required(),
-        sdk::text("types", "only files of these type symbols (comma-separated hex)").def(""),
-        sdk::boolean("groups", "item names start with the frame index (the tree of extract --groups)").def("false"),
-    };
-    return t;
-}
-const char* const kExtractMeta[] = {"type", "file", "type_name", "frame", "set", "kind", nullptr};
-
-const sdk::ParamTable& replace_params() {
-    static const std::string parts = std::to_string(kPartLimit), frames = std::to_string(kFrameLimit);
-    static const sdk::ParamTable t{
-        sdk::file("set", "the original set's manifest (DATA/manifests/NAME)").required(),
-        sdk::directory("packages", "the original set's parts folder (DATA/packages)").required(),
-        sdk::boolean("add_new", "append files the set lacks (otherwise they are refused)").def("false"),
-        sdk::boolean("groups", "item paths carry a group level (<group>/<type>/<file>)").def("false"),
-        sdk::integer("part_size", 1, int64_t(kPartLimit), "most bytes per package part").def(parts),
-        sdk::integer("frame_size", 1, 1ll << 32, "most decompressed bytes per frame of added files").def(frames),
-    };
-    return t;
-}
-const char* const kReplaceMeta[] = {"changed",       "unchanged", "added", "frames_rebuilt",
-                                    "frames_copied", "set",       "parts", nullptr};
-
-const sdk::ParamTable& build_params() {
-    static const std::string parts = std::to_string(kPartLimit), frames = std::to_string(kFrameLimit);
-    static const sdk::ParamTable t{
-        sdk::text("name", "the set's name (its manifest's file name)").required(),
-        sdk::boolean("groups", "item paths carry a group level; each group starts a frame").def("false"),
-        sdk::integer("part_size", 1, int64_t(kPartLimit), "most bytes per package part").def(parts),
-        sdk::integer("frame_size", 1, 1ll << 32, "most decompressed bytes per frame").def(frames),
-    };
-    return t;
-}
-const char* const kBuildMeta[] = {"set", "parts", nullptr};
-
-const sdk::ParamTable& verify_params() {
-    static const sdk::ParamTable t{
-        sdk::directory("packages", "folder of the set's parts").required(),
-        sdk::boolean("strict", "fail on structural warnings too (with `against`: only those the repack introduced)")
-            .def("true"),
-        sdk::file("against", "the set this one was repacked from (its manifest): the repack rules are checked and "
-                             "the original's own oddities are inherited, not failures"),
-        sdk::directory("against_packages", "the original's parts folder (default: ../packages next to its manifest)"),
-    };
-    return t;
-}
-const char* const kVerifyMeta[] = {"set", nullptr};
-
-} // namespace
-
-const af_stage* extract_stage() {
-    static const af_stage s = sdk::make_stage({
-        .name = "evr.extract",
-        .description = "an Echo VR package manifest -> one item per file (raw BC textures as DDS), metadata "
-                       "type/file/frame",
-        .kind = AF_STAGE_MAP,
-        .run = run_extract,
-        .params = &extract_params(),
-        .meta_keys = kExtractMeta,
-    });
-    return &s;
-}
-
-const af_stage* replace_stage() {
-    static const af_stage s = sdk::make_stage({
-        .name = "evr.replace",
-        .description = "replacement files (<type>/<file>.<ext>) -> the original set repacked: manifests/NAME and "
-                       "packages/NAME_<i>",
-        .kind = AF_STAGE_GATHER,
-        .run = run_replace,
-        .params = &replace_params(),
-        .meta_keys = kReplaceMeta,
-    });
-    return &s;
-}
-
-const af_stage* build_stage() {
-    static const af_stage s = sdk::make_stage({
-        .name = "evr.build",
-        .description = "files of an extraction tree -> a new set: manifests/NAME and packages/NAME_<i>",
-        .kind = AF_STAGE_GATHER,
-        .run = run_build,
-        .params = &build_params(),
-        .meta_keys = kBuildMeta,
-    });
-    return &s;
-}
-
-const af_stage* verify_stage() {
-    static const af_stage s = sdk::make_stage({
-        .name = "evr.verify",
-        .description = "a set's manifest -> NAME.verify.json once every reader check passed (fails otherwise)",
-        .kind = AF_STAGE_MAP,
-        .run = run_verify,
-        .params = &verify_params(),
-        .meta_keys = kVerifyMeta,
-    });
-    return &s;
 }
 
 } // namespace af::evr

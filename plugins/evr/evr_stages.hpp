@@ -8,9 +8,10 @@
 
 namespace af::evr {
 
-const af_stage* extract_stage();
-const af_stage* replace_stage();
-const af_stage* build_stage();
-const af_stage* verify_stage();
+// The stages' run functions (plugin.cpp declares the stages and their parameters).
+af_status run_extract(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
+af_status run_replace(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
+af_status run_build(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
+af_status run_verify(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
 
 } // namespace af::evr

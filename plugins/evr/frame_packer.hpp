@@ -3,7 +3,7 @@
 // when the next file would pass the size cap or a new group begins.
 #pragma once
 
-#include "set_writer.hpp"
+#include "evr_writer.hpp"
 
 #include "assetforge/plugin_abi.h"
 

@@ -1,8 +1,7 @@
 #include "manifest_info.hpp"
 
-#include "manifest_reader.hpp"
+#include "evr_reader.hpp"
 
-#include "assetforge/descriptors.hpp"
 #include "assetforge/plugin.hpp"
 
 #include <nlohmann/json.hpp>
@@ -16,7 +15,9 @@ namespace {
 using sdk::format;
 using ull = unsigned long long;
 
-int32_t probe(const uint8_t* head, uint64_t size, const char*) {
+} // namespace
+
+int32_t probe_manifest(const uint8_t* head, uint64_t size, const char*) {
     // Magic plus a header-length field a reader accepts: "ZSTD" alone is too
     // short a signature to claim a file on.
     if (!head || size < 8 || head[0] != 'Z' || head[1] != 'S' || head[2] != 'T' || head[3] != 'D') return AF_PROBE_NO;
@@ -24,7 +25,7 @@ int32_t probe(const uint8_t* head, uint64_t size, const char*) {
     return hl == 16 || hl == 24 ? AF_PROBE_MAGIC : AF_PROBE_NO;
 }
 
-af_status info(const af_host* host, const af_input* in, const af_options*, af_info_text* out, af_error* err) {
+af_status info_manifest(const af_host* host, const af_input* in, const af_options*, af_info_text* out, af_error* err) {
     return sdk::guard(err, [&] {
         const std::string path = in->path ? in->path : "manifest";
         std::vector<std::string> warnings;
@@ -60,23 +61,6 @@ af_status info(const af_host* host, const af_input* in, const af_options*, af_in
         out->json = sdk::host_strdup(host, j.dump());
         out->text = sdk::host_strdup(host, text);
     });
-}
-
-} // namespace
-
-const af_container* manifest_container() {
-    static const sdk::ParamTable kNoOptions;
-    static const af_container c = sdk::make_container({
-        .name = "evr-manifest",
-        .extensions = "",
-        .description = "Echo VR package manifest (info only; `assetforge evr` lists, extracts and verifies sets)",
-        .probe = probe,
-        .info = info,
-        .read_options = &kNoOptions,
-        .write_options = &kNoOptions,
-        .meta_keys = sdk::kNoMetaKeys,
-    });
-    return &c;
 }
 
 } // namespace af::evr

@@ -7,6 +7,9 @@
 
 namespace af::evr {
 
-const af_container* manifest_container();
+// The "evr-manifest" container's probe and info (plugin.cpp declares the container).
+int32_t probe_manifest(const uint8_t* head, uint64_t size, const char* path);
+af_status info_manifest(const af_host* host, const af_input* in, const af_options* options, af_info_text* out,
+                        af_error* err);
 
 } // namespace af::evr

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "evr_format.hpp"
-#include "manifest_reader.hpp"
+#include "evr_reader.hpp"
 #include "zstd_frame.hpp"
 
 #include "assetforge/mapped_file.hpp"

@@ -11,10 +11,6 @@
 namespace af::evr {
 
 inline constexpr uint64_t kTextureMetaSize = 256;
-inline constexpr uint64_t kDdsHeaderSize = 148; // 4 magic + 124 header + 20 DX10 extension
-
-// Bytes per 4x4 block of a BC DXGI format (BC1-BC7 with typeless/unorm/srgb/snorm), 0 otherwise.
-uint32_t bc_block_bytes(uint32_t dxgi);
 
 struct TextureMeta {
     uint32_t width = 0, height = 0, mips = 0, dxgi = 0, layers = 1;

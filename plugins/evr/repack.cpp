@@ -6,6 +6,8 @@
 #include "parallel_jobs.hpp"
 #include "raw_texture.hpp"
 
+#include "assetforge/bytes.hpp"
+#include "assetforge/dds_header.hpp"
 #include "assetforge/error.hpp"
 
 #include <algorithm>
@@ -27,7 +29,8 @@ std::span<const uint8_t> stored_bytes(const TreeEntry& e, std::span<const uint8_
                   e.where + format(": texture metadata is 256 bytes, this file has %zu (its layout is not verified, "
                                    "so it is never rewritten)",
                                    b.size()));
-    if (e.type == kTypeDds && warn && !(b.size() >= 4 && b[0] == 'D' && b[1] == 'D' && b[2] == 'S' && b[3] == ' '))
+    if (e.type == kTypeDds && warn &&
+        !(b.size() >= 4 && sdk::ByteReader(b.data(), b.size()).u32(0) == sdk::dds::kMagic))
         warn(e.where + ": a texture_dds file that does not start with 'DDS '");
     return b;
 }

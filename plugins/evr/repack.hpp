@@ -4,8 +4,8 @@
 // rebuilt. The result is a new set, never the input changed in place.
 #pragma once
 
+#include "evr_writer.hpp"
 #include "package_set.hpp"
-#include "set_writer.hpp"
 #include "tree_entry.hpp"
 
 #include "assetforge/plugin_abi.h"

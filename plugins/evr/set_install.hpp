@@ -8,7 +8,7 @@
 // kept files back and removes the files the install added.
 #pragma once
 
-#include "manifest_reader.hpp"
+#include "evr_reader.hpp"
 
 #include "assetforge/plugin_abi.h"
 

@@ -4,7 +4,7 @@
 // they hold one file, new files aligned to 16, Metadata (type, file, 0, 0, 0).
 #pragma once
 
-#include "set_writer.hpp"
+#include "evr_writer.hpp"
 #include "tree_entry.hpp"
 
 #include "assetforge/plugin_abi.h"

@@ -1,13 +1,13 @@
 // Subcommands that write files from one page or level: blocks, map, cover, pixels.
-#include "command_args.hpp"
 #include "dxt_page.hpp"
 #include "page_images.hpp"
 #include "page_pixels.hpp"
 #include "page_report.hpp"
 #include "pages_command.hpp"
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/atomic_file.hpp"
+#include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -50,7 +50,7 @@ BitOrder bit_order(const CommandArgs& a) {
 } // namespace
 
 int cmd_blocks(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--out"}, {});
+    CommandArgs a = pages_args(argv, {"--out"}, {});
     a.need_positionals(4, "blocks FILE LEVEL X Y --out DIR [--json]");
     const fs::path dir = a.required("--out");
     // Named references, not a structured binding: the lambda below captures
@@ -84,7 +84,7 @@ int cmd_blocks(const CommandIo& io, const std::vector<std::string>& argv) {
                   : p.node.compression == kCompDxt ? "use `pages pixels`"
                                                    : "layout unknown";
     sdk::write_file_atomic(dir / (s + ".json"), j.dump(1) + "\n");
-    if (a.json()) {
+    if (a.has("--json")) {
         io.out << j.dump(1) << '\n';
         return 0;
     }
@@ -104,7 +104,7 @@ int cmd_blocks(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_map(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--out"}, {});
+    CommandArgs a = pages_args(argv, {"--out"}, {});
     a.need_positionals(2, "map FILE LEVEL --out PNG [--json]");
     auto f = PagesFile::open(a.pos[0]);
     const int level = int(CommandArgs::integer(a.pos[1], "LEVEL", 0, f.levels() - 1));
@@ -117,7 +117,7 @@ int cmd_map(const CommandIo& io, const std::vector<std::string>& argv) {
                    {"min_bytes", m.min_used},
                    {"max_bytes", m.max_used},
                    {"bar", "bottom strip, left = min_bytes, right = max_bytes"}};
-    if (a.json()) {
+    if (a.has("--json")) {
         io.out << json{{"file", a.pos[0]},     {"level", level}, {"grid", m.grid},      {"cell_pixels", m.cell},
                        {"present", m.present}, {"cells", cells}, {"png", out.string()}, {"legend", legend}}
                       .dump(1)
@@ -134,7 +134,7 @@ int cmd_map(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_cover(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--out", "--bit-order"}, {});
+    CommandArgs a = pages_args(argv, {"--out", "--bit-order"}, {});
     a.need_positionals(4, "cover FILE LEVEL X Y --out PNG [--bit-order lsb|msb] [--json]");
     const fs::path out = a.required("--out");
     const BitOrder order = bit_order(a);
@@ -149,7 +149,7 @@ int cmd_cover(const CommandIo& io, const std::vector<std::string>& argv) {
     sdk::write_file_atomic(out, cover_png(io.host, mask, order));
     uint64_t set = 0;
     for (uint8_t b : mask) set += uint64_t(__builtin_popcount(b));
-    if (a.json())
+    if (a.has("--json"))
         io.out << json{{"page", stem(p)},
                        {"offset", p.payload_offset() + l.cover_offset},
                        {"bits_set", set},
@@ -167,7 +167,7 @@ int cmd_cover(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_pixels(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--out"}, {});
+    CommandArgs a = pages_args(argv, {"--out"}, {});
     a.need_positionals(4, "pixels FILE LEVEL X Y --out DIR [--json]");
     const fs::path dir = a.required("--out");
     auto [f, p] = locate(a);
@@ -178,9 +178,9 @@ int cmd_pixels(const CommandIo& io, const std::vector<std::string>& argv) {
         const std::string name = stem(p) + "." + s.role + ".png";
         sdk::write_file_atomic(dir / name, png_of(io.host, s.image));
         j.push_back(name);
-        if (!a.json()) io.out << name << '\n';
+        if (!a.has("--json")) io.out << name << '\n';
     }
-    if (a.json())
+    if (a.has("--json"))
         io.out << json{{"written", j}, {"channel_assignment", "unverified"}}.dump(1) << '\n';
     else
         io.out << "channel assignment of DXT page surfaces is unverified\n";

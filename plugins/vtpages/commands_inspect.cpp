@@ -1,11 +1,11 @@
 // Read-only subcommands: list, header, walk, page, stats, selftest, region.
-#include "command_args.hpp"
 #include "page_report.hpp"
 #include "pages_census.hpp"
 #include "pages_command.hpp"
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/atomic_file.hpp"
+#include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -80,7 +80,7 @@ std::string file_error(const std::string& file, const std::exception& e) {
 }
 
 int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {}, {});
+    CommandArgs a = pages_args(argv, {}, {});
     a.need_positionals(1, "list DIR [--json]");
     std::vector<std::string> files;
     if (!fs::is_directory(a.pos[0])) sdk::usage("list: " + a.pos[0] + " is not a directory");
@@ -107,13 +107,13 @@ int cmd_list(const CommandIo& io, const std::vector<std::string>& argv) {
                {"problems", problems}};
         return r;
     });
-    if (!a.json())
+    if (!a.has("--json"))
         io.out << format("%-32s %12s %6s %4s %9s %6s  %s\n", "file", "bytes", "across", "lvl", "nodes", "scale", "hdr");
-    return print_results(io, rs, a.json(), true);
+    return print_results(io, rs, a.has("--json"), true);
 }
 
 int cmd_header(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {}, {});
+    CommandArgs a = pages_args(argv, {}, {});
     a.need_positionals(1, "header FILE [--json]");
     auto f = PagesFile::open(a.pos[0]);
     json j = header_json(f);
@@ -121,7 +121,7 @@ int cmd_header(const CommandIo& io, const std::vector<std::string>& argv) {
     j["root_pointer"] = {{"compression", compression_json(root.compression)},
                          {"top_offset", uint64_t(root.child_offset[0]) * f.scale()},
                          {"top_reserved", uint64_t(root.child_length[0]) * f.scale()}};
-    if (a.json()) {
+    if (a.has("--json")) {
         io.out << j.dump(1) << '\n';
     } else {
         const FileHeader& h = f.header();
@@ -146,21 +146,21 @@ int cmd_header(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_walk(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {}, {"--tree"});
+    CommandArgs a = pages_args(argv, {}, {"--tree"});
     a.need_positionals(1, "walk FILE [--tree] [--json]");
     auto f = PagesFile::open(a.pos[0]);
     // File order needs the offsets sorted first (16 bytes per page); --tree streams in walk order.
     std::vector<std::pair<uint64_t, uint64_t>> spans;
     bool first = true;
     auto print = [&](const PageInfo& p) {
-        if (a.json()) {
+        if (a.has("--json")) {
             io.out << (first ? "[\n" : ",\n") << page_json(f, p, false).dump();
         } else {
             io.out << walk_line(p) << '\n';
         }
         first = false;
     };
-    if (!a.json()) io.out << "# " << kWalkColumns << '\n';
+    if (!a.has("--json")) io.out << "# " << kWalkColumns << '\n';
     if (a.has("--tree")) {
         walk_tree(f, [&](const WalkStep& s) { print(s.page); });
     } else {
@@ -172,12 +172,12 @@ int cmd_walk(const CommandIo& io, const std::vector<std::string>& argv) {
             print(f.page_at(off, res));
         }
     }
-    if (a.json()) io.out << (first ? "[]\n" : "\n]\n");
+    if (a.has("--json")) io.out << (first ? "[]\n" : "\n]\n");
     return 0;
 }
 
 int cmd_page(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {}, {});
+    CommandArgs a = pages_args(argv, {}, {});
     a.need_positionals(4, "page FILE LEVEL X Y [--json]");
     auto f = PagesFile::open(a.pos[0]);
     const PageKey k = page_key(a, 1);
@@ -188,7 +188,7 @@ int cmd_page(const CommandIo& io, const std::vector<std::string>& argv) {
         return 1;
     }
     json j = page_json(f, *p, true);
-    if (a.json()) {
+    if (a.has("--json")) {
         io.out << j.dump(1) << '\n';
         return 0;
     }
@@ -233,7 +233,7 @@ int cmd_page(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_stats(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {}, {});
+    CommandArgs a = pages_args(argv, {}, {});
     if (a.pos.empty()) sdk::usage("usage: pages stats FILE... [--json]");
     auto rs = per_file(io, a.pos, [&](const std::string& name) {
         auto f = PagesFile::open(name);
@@ -272,11 +272,11 @@ int cmd_stats(const CommandIo& io, const std::vector<std::string>& argv) {
         r.text = t;
         return r;
     });
-    return print_results(io, rs, a.json());
+    return print_results(io, rs, a.has("--json"));
 }
 
 int cmd_selftest(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {}, {});
+    CommandArgs a = pages_args(argv, {}, {});
     if (a.pos.empty()) sdk::usage("usage: pages selftest FILE... [--json]");
     auto rs = per_file(io, a.pos, [&](const std::string& name) {
         auto f = PagesFile::open(name);
@@ -295,11 +295,11 @@ int cmd_selftest(const CommandIo& io, const std::vector<std::string>& argv) {
     });
     for (auto& r : rs)
         if (!r.ok) r.text = "selftest FAILED: " + r.text;
-    return print_results(io, rs, a.json());
+    return print_results(io, rs, a.has("--json"));
 }
 
 int cmd_region(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--mapping", "--level", "--out"}, {});
+    CommandArgs a = pages_args(argv, {"--mapping", "--level", "--out"}, {});
     a.need_positionals(1, "region FILE --mapping sx,sy,ox,oy --level L [--out DIR] [--json]");
     auto f = PagesFile::open(a.pos[0]);
     double m[4];
@@ -331,7 +331,7 @@ int cmd_region(const CommandIo& io, const std::vector<std::string>& argv) {
                                    f.bytes(p.payload_offset(), p.payload));
     }
     const uint64_t area = uint64_t(x1 - x0) * (y1 - y0);
-    if (a.json()) {
+    if (a.has("--json")) {
         io.out << json{{"level", level}, {"grid", n},
                        {"x", {x0, x1}},  {"y", {y0, y1}},
                        {"area", area},   {"present", present},

@@ -1,12 +1,12 @@
 // Writer subcommands: build, repack, compact. Each output is written through
 // a temporary file and renamed, then read back and selftested.
-#include "command_args.hpp"
 #include "pages_census.hpp"
 #include "pages_command.hpp"
 #include "pages_edits.hpp"
 #include "pages_writer.hpp"
 
 #include "assetforge/output_rules.hpp"
+#include "assetforge/plugin.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +32,7 @@ Census verify_output(const fs::path& out) {
 int report(const CommandIo& io, const CommandArgs& a, const fs::path& out, json extra, const std::string& text) {
     Census c = verify_output(out);
     const std::string line = selftest_line(out.filename().string(), c);
-    if (a.json()) {
+    if (a.has("--json")) {
         extra["out"] = out.string();
         extra["selftest"] = line;
         extra["bytes"] = c.file_size;
@@ -56,7 +56,7 @@ json repack_json(const RepackReport& r) {
 } // namespace
 
 int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--out"}, {});
+    CommandArgs a = pages_args(argv, {"--out"}, {});
     a.need_positionals(1, "build MANIFEST.json --out FILE [--json]");
     const fs::path out = a.required("--out");
     std::ifstream in(a.pos[0]);
@@ -74,7 +74,7 @@ int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_repack(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--replace", "--out", "--reserve", "--compression"}, {"--overwrite"});
+    CommandArgs a = pages_args(argv, {"--replace", "--out", "--reserve", "--compression"}, {"--overwrite"});
     a.need_positionals(
         1, "repack FILE [--replace DIR] --out FILE [--reserve BYTES] [--compression N] [-y|--overwrite] [--json]");
     const fs::path out = a.required("--out");
@@ -95,7 +95,7 @@ int cmd_repack(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_compact(const CommandIo& io, const std::vector<std::string>& argv) {
-    CommandArgs a(argv, {"--out"}, {"--overwrite"});
+    CommandArgs a = pages_args(argv, {"--out"}, {"--overwrite"});
     a.need_positionals(1, "compact FILE --out FILE [-y|--overwrite] [--json]");
     const fs::path out = a.required("--out");
     sdk::check_output_name(out, {a.pos[0]}, a.has("--overwrite"));

@@ -3,7 +3,7 @@
 // are encoded by the host's PNG writer (af_host.write_texture).
 #pragma once
 
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/pixels.hpp"
 #include "assetforge/plugin_abi.h"

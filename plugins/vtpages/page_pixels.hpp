@@ -3,7 +3,7 @@
 // compression is refused with "unsupported: … pixel decoding".
 #pragma once
 
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/pixels.hpp"
 #include "assetforge/plugin_abi.h"

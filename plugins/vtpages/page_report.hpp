@@ -3,7 +3,7 @@
 #pragma once
 
 #include "pages_census.hpp"
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // of the tree that checks every rule and accounts for every byte of the file.
 #pragma once
 
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,25 +1,29 @@
 // The `assetforge pages …` command: one entry point dispatching subcommands.
 #pragma once
 
-#include "assetforge/plugin_abi.h"
+#include "assetforge/command_args.hpp"
 
-#include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace af::vtpages {
 
-struct CommandIo {
-    const af_host* host; // may be null: then work runs serially, and DXT pixels and PNG output are unavailable
-    std::ostream& out;
-    std::ostream& err;
-};
+// io.host may be null: then work runs serially, and DXT pixels and PNG output are unavailable.
+using sdk::CommandArgs;
+using sdk::CommandIo;
+
+// The arguments of one subcommand; every subcommand also takes --json.
+inline CommandArgs pages_args(const std::vector<std::string>& argv, std::set<std::string> valued,
+                              std::set<std::string> switches) {
+    switches.insert("--json");
+    return CommandArgs("pages", argv, std::move(valued), std::move(switches));
+}
 
 // argv[0] is the subcommand ("selftest"). Returns 0 ok, 1 a file failed, 2 usage.
 int run_pages_command(const CommandIo& io, const std::vector<std::string>& argv);
 
 // Subcommands, grouped by file.
-class CommandArgs;
 int cmd_list(const CommandIo&, const std::vector<std::string>&);
 int cmd_header(const CommandIo&, const std::vector<std::string>&);
 int cmd_walk(const CommandIo&, const std::vector<std::string>&);

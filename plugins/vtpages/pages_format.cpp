@@ -1,5 +1,7 @@
 #include "pages_format.hpp"
 
+#include "assetforge/bytes.hpp"
+
 #include <cstring>
 
 namespace af::vtpages {
@@ -10,17 +12,6 @@ uint32_t le32(const uint8_t* p) {
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
 }
 uint64_t le64(const uint8_t* p) { return uint64_t(le32(p)) | uint64_t(le32(p + 4)) << 32; }
-void put16(uint8_t* p, uint16_t v) {
-    p[0] = uint8_t(v);
-    p[1] = uint8_t(v >> 8);
-}
-void put32(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-void put64(uint8_t* p, uint64_t v) {
-    put32(p, uint32_t(v));
-    put32(p + 4, uint32_t(v >> 32));
-}
 
 } // namespace
 
@@ -70,25 +61,29 @@ SubHeader decode_sub_header(const uint8_t* p) {
 }
 
 void encode_file_header(const FileHeader& h, uint8_t* p) {
-    put32(p, h.magic);
-    put32(p + 4, uint32_t(h.pages_wide));
-    put32(p + 8, uint32_t(h.installed_mip_and_offset));
-    put16(p + 12, uint16_t(h.num_levels));
-    put16(p + 14, uint16_t(h.layout_version));
-    put32(p + 16, uint32_t(h.total_pages));
-    put32(p + 20, uint32_t(h.disk_offset_scale));
-    put64(p + 24, uint64_t(h.total_file_size));
+    sdk::ByteWriter w(kFileHeaderSize);
+    w.u32(h.magic);
+    w.u32(uint32_t(h.pages_wide));
+    w.u32(uint32_t(h.installed_mip_and_offset));
+    w.u16(uint16_t(h.num_levels));
+    w.u16(uint16_t(h.layout_version));
+    w.u32(uint32_t(h.total_pages));
+    w.u32(uint32_t(h.disk_offset_scale));
+    w.u64(uint64_t(h.total_file_size));
+    std::memcpy(p, w.data(), w.size());
 }
 
 void encode_node_header(const NodeHeader& n, uint8_t* p) {
-    put32(p, n.magic);
-    put32(p + 4, uint32_t(n.compression));
-    for (int i = 0; i < 4; ++i) put32(p + 8 + 4 * i, n.child_offset[i]);
-    for (int i = 0; i < 4; ++i) put16(p + 24 + 2 * i, n.child_length[i]);
-    put16(p + 32, n.x);
-    put16(p + 34, n.y);
-    put16(p + 36, n.level);
-    put16(p + 38, n.reserved);
+    sdk::ByteWriter w(kNodeHeaderSize);
+    w.u32(n.magic);
+    w.u32(uint32_t(n.compression));
+    for (int i = 0; i < 4; ++i) w.u32(n.child_offset[i]);
+    for (int i = 0; i < 4; ++i) w.u16(n.child_length[i]);
+    w.u16(n.x);
+    w.u16(n.y);
+    w.u16(n.level);
+    w.u16(n.reserved);
+    std::memcpy(p, w.data(), w.size());
 }
 
 void encode_sub_header(const SubHeader& s, uint8_t* p) {

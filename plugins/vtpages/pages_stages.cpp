@@ -5,7 +5,7 @@
 #include "page_pixels.hpp"
 #include "pages_census.hpp"
 #include "pages_edits.hpp"
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 #include "pages_writer.hpp"
 
 #include "assetforge/plugin.hpp"

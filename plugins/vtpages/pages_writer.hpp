@@ -5,7 +5,7 @@
 // leave a dangling link — every link is recomputed when the file is emitted.
 #pragma once
 
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include <cstdint>
 #include <filesystem>

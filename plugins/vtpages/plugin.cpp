@@ -3,26 +3,13 @@
 #include "pages_format.hpp"
 #include "pages_stages.hpp"
 
+#include "assetforge/command_args.hpp"
 #include "assetforge/descriptors.hpp"
 #include "assetforge/plugin.hpp"
-
-#include <iostream>
 
 namespace {
 
 using namespace af::vtpages;
-
-int32_t run_pages(const af_host* host, int32_t argc, const char* const* argv) {
-    // The host passes the command name first ("pages"), then its arguments.
-    std::vector<std::string> args;
-    for (int32_t i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-    try {
-        return run_pages_command({host, std::cout, std::cerr}, args);
-    } catch (...) {
-        std::cerr << "pages: internal error\n";
-        return 1;
-    }
-}
 
 namespace sdk = af::sdk;
 
@@ -63,12 +50,12 @@ const sdk::ParamTable& repack_params() {
 }
 const char* const kRepackMeta[] = {"replaced_in_place", "relocated", "added", "removed", nullptr};
 
-const af_plugin* table(const af_host*) {
+const af_plugin* plugin_table(const af_host*) {
     static const af_command command = sdk::make_command({
         .name = "pages",
         .summary = "id Tech 5 .pages virtual textures: list, header, walk, page, blocks, map, cover, stats, region, "
                    "selftest, build, repack, compact",
-        .run = run_pages,
+        .run = sdk::run_command<run_pages_command>,
     });
     // Version 2: cover and pixel PNGs come from the host's PNG writer.
     static const af_stage extract = sdk::make_stage({
@@ -107,4 +94,4 @@ const af_plugin* table(const af_host*) {
 
 } // namespace
 
-AF_DEFINE_PLUGIN(table)
+AF_DEFINE_PLUGIN(plugin_table)

@@ -2,7 +2,7 @@
 
 #include "vtf_file.hpp"
 #include "vtf_formats.hpp"
-#include "xtf_layout.hpp"
+#include "xtf_format.hpp"
 
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"

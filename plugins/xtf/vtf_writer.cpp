@@ -7,6 +7,7 @@
 #include "surface_codec.hpp"
 #include "vtf_formats.hpp"
 
+#include "assetforge/bytes.hpp"
 #include "assetforge/plugin.hpp"
 
 #include <cstring>
@@ -34,19 +35,6 @@ namespace {
 
 constexpr uint32_t kVtf72HeaderSize = 80;
 constexpr uint32_t kThumbnailSide = 16;
-
-void put16(uint8_t* p, uint16_t v) {
-    p[0] = uint8_t(v);
-    p[1] = uint8_t(v >> 8);
-}
-void put32(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-void putf(uint8_t* p, float f) {
-    uint32_t v;
-    std::memcpy(&v, &f, 4);
-    put32(p, v);
-}
 
 // The top slice of a volume picture (slices are stacked vertically).
 Picture first_slice(const Picture& vol, uint32_t height) {
@@ -180,40 +168,37 @@ std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const Vtf
     uint8_t tw = 0, th = 0;
     const std::vector<uint8_t> thumb = make_thumbnail(host, img, opt.thumbnail, tw, th);
 
-    std::array<uint8_t, kVtf72HeaderSize> hdr{};
-    uint8_t* p = hdr.data();
-    std::memcpy(p, "VTF\0", 4);
-    put32(p + 4, 7);
-    put32(p + 8, 2);
-    put32(p + 12, kVtf72HeaderSize);
-    put16(p + 16, uint16_t(d.width));
-    put16(p + 18, uint16_t(d.height));
-    put32(p + 20, flags);
-    put16(p + 24, uint16_t(d.layers));
-    // 7.1–7.4 readers expect a seventh (spheremap) face unless the start frame is 0xFFFF.
-    put16(p + 26, d.faces == 6 ? 0xFFFF : 0);
-    for (int i = 0; i < 3; ++i) putf(p + 32 + 4 * i, refl[i]);
-    putf(p + 48, opt.bumpmap_scale);
-    put32(p + 52, uint32_t(vf));
-    p[56] = uint8_t(mips);
-    put32(p + 57, thumb.empty() ? 0xFFFFFFFFu : uint32_t(VTF_DXT1));
-    p[61] = tw;
-    p[62] = th;
-    put16(p + 63, uint16_t(d.depth));
-    std::vector<uint8_t> out(kVtf72HeaderSize + thumb.size() + img.data.size(), 0);
-    std::memcpy(out.data(), hdr.data(), hdr.size());
-    p = out.data();
-    uint64_t off = kVtf72HeaderSize;
-    if (!thumb.empty()) std::memcpy(p + off, thumb.data(), thumb.size());
-    off += thumb.size();
+    // VTF 7.2 header, field after field (byte offsets in the comments).
+    sdk::ByteWriter w(kVtf72HeaderSize + thumb.size() + img.data.size());
+    w.append("VTF\0", 4);
+    w.u32(7); // 4: version 7.2
+    w.u32(2);
+    w.u32(kVtf72HeaderSize);
+    w.u16(uint16_t(d.width)); // 16
+    w.u16(uint16_t(d.height));
+    w.u32(flags); // 20
+    w.u16(uint16_t(d.layers));
+    // 26: 7.1–7.4 readers expect a seventh (spheremap) face unless the start frame is 0xFFFF.
+    w.u16(d.faces == 6 ? 0xFFFF : 0);
+    w.fill(0, 4);
+    for (int i = 0; i < 3; ++i) w.f32(refl[i]); // 32
+    w.fill(0, 4);
+    w.f32(opt.bumpmap_scale); // 48
+    w.u32(uint32_t(vf));
+    w.u8(uint8_t(mips)); // 56
+    w.u32(thumb.empty() ? 0xFFFFFFFFu : uint32_t(VTF_DXT1));
+    w.u8(tw); // 61
+    w.u8(th);
+    w.u16(uint16_t(d.depth)); // 63
+    w.fill(0, kVtf72HeaderSize - w.size());
+    w.append(thumb);
     for (int m = int(mips) - 1; m >= 0; --m)
         for (uint32_t fr = 0; fr < d.layers; ++fr)
             for (uint32_t face = 0; face < d.faces; ++face) {
                 SurfaceRef s = img.surface(fr, face, uint32_t(m));
-                std::memcpy(p + off, s.data, s.size);
-                off += s.size;
+                w.append(s.data, s.size);
             }
-    return out;
+    return std::move(w).bytes();
 }
 
 std::vector<uint8_t> vtf_to_xtf(const af_host* host, const VtfFile& vtf, XtfWriteOptions opt) {

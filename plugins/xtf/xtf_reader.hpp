@@ -2,7 +2,7 @@
 // fallback and high-res texture (deswizzled, native format).
 #pragma once
 
-#include "xtf_layout.hpp"
+#include "xtf_format.hpp"
 
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"

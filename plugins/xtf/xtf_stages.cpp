@@ -4,7 +4,6 @@
 #include "xbox_swizzle.hpp"
 #include "xtf_writer.hpp"
 
-#include "assetforge/descriptors.hpp"
 #include "assetforge/plugin.hpp"
 
 namespace af::xtf {
@@ -12,17 +11,6 @@ namespace af::xtf {
 using sdk::format;
 
 namespace {
-
-// What parse_raw_surface_params reads.
-const sdk::ParamTable& raw_params() {
-    static const sdk::ParamTable t{
-        sdk::integer("width", 1, 1 << 16, "surface width in texels").required(),
-        sdk::integer("height", 1, 1 << 16, "surface height in texels").required(),
-        sdk::integer("depth", 1, 1 << 16, "depth slices").def("1"),
-        sdk::integer("bpp", 8, 128, "bits per texel: 8, 16, 24, 32, 64 or 128").required(),
-    };
-    return t;
-}
 
 af_status emit_bytes(const af_stage_io* io, const af_item& in, const std::vector<uint8_t>& bytes) {
     af_item out{};
@@ -34,6 +22,8 @@ af_status emit_bytes(const af_stage_io* io, const af_item& in, const std::vector
     out.meta_count = in.meta_count;
     return io->emit(io->ctx, &out);
 }
+
+} // namespace
 
 af_status run_xtf_write(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
     return sdk::guard(error, [&] {
@@ -51,6 +41,8 @@ af_status run_xtf_write(const af_host* host, const af_stage_io* io, const af_opt
     });
 }
 
+namespace {
+
 template <bool ToSwizzled>
 af_status run_raw(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
     return sdk::guard(error, [&] {
@@ -66,6 +58,14 @@ af_status run_raw(const af_host* host, const af_stage_io* io, const af_options* 
 }
 
 } // namespace
+
+af_status run_swizzle(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
+    return run_raw<true>(host, io, params, error);
+}
+
+af_status run_deswizzle(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error) {
+    return run_raw<false>(host, io, params, error);
+}
 
 RawSurfaceParams parse_raw_surface_params(const af_options* params) {
     sdk::Options o(params);
@@ -95,42 +95,6 @@ std::vector<uint8_t> swizzle_raw(const af_host* host, const uint8_t* data, uint6
     copy_blocks(host, {{data, out.data(), p.width, p.height, p.depth, need, "raw surface"}}, p.bits_per_texel / 8,
                 to_swizzled);
     return out;
-}
-
-const af_stage* xtf_write_stage() {
-    static const af_stage s = sdk::make_stage({
-        .name = "xtf.write",
-        .description = "Texture → Half-Life 2 Xbox XTF (format, fallback, lowres, flags, nomip, dither, …)",
-        .takes = AF_STAGE_TAKES_TEXTURE,
-        .run = run_xtf_write,
-        .params = &xtf_write_params(),
-        .meta_keys = sdk::kNoMetaKeys, // items keep the input's metadata
-    });
-    return &s;
-}
-
-const af_stage* swizzle_stage() {
-    static const af_stage s = sdk::make_stage({
-        .name = "swizzle",
-        .description = "Raw row-major surface → original-Xbox swizzled order (width, height, depth, bpp)",
-        .takes = AF_STAGE_TAKES_BYTES,
-        .run = run_raw<true>,
-        .params = &raw_params(),
-        .meta_keys = sdk::kNoMetaKeys,
-    });
-    return &s;
-}
-
-const af_stage* deswizzle_stage() {
-    static const af_stage s = sdk::make_stage({
-        .name = "deswizzle",
-        .description = "Original-Xbox swizzled surface → row-major (width, height, depth, bpp)",
-        .takes = AF_STAGE_TAKES_BYTES,
-        .run = run_raw<false>,
-        .params = &raw_params(),
-        .meta_keys = sdk::kNoMetaKeys,
-    });
-    return &s;
 }
 
 } // namespace af::xtf

@@ -9,9 +9,10 @@
 
 namespace af::xtf {
 
-const af_stage* xtf_write_stage();
-const af_stage* swizzle_stage();
-const af_stage* deswizzle_stage();
+// The stages' run functions (plugin.cpp declares the stages and their parameters).
+af_status run_xtf_write(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
+af_status run_swizzle(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
+af_status run_deswizzle(const af_host* host, const af_stage_io* io, const af_options* params, af_error* error);
 
 struct RawSurfaceParams {
     uint32_t width, height, depth, bits_per_texel;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "resampling.hpp"
-#include "xtf_layout.hpp"
+#include "xtf_format.hpp"
 
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"

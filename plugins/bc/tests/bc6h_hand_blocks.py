@@ -1,4 +1,4 @@
-"""Calculator behind the hand-built blocks in bc6h_decode_test.cpp.
+"""Calculator behind the hand-built blocks in bc_bc6h_decode_test.cpp.
 
 Lays out one BC6H block per mode bit by bit from the spec's Table.F format
 strings (a second copy of the spec strings, read by code independent of the

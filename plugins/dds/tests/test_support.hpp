@@ -2,6 +2,9 @@
 // the external reference tools (Pillow, ImageMagick, nvtt).
 #pragma once
 
+#include "dds_writer.hpp"
+
+#include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"
 
 #include <cstdint>
@@ -37,5 +40,12 @@ inline const char* kPython = "/usr/bin/python3";
 
 // A texture with deterministic pseudo-random bytes.
 af::Texture random_texture(const af::TextureDesc& d, uint32_t seed);
+
+// The plugin's container, from its registration (plugin.cpp is built into the tests).
+const af_container* dds_container();
+
+// `tex` written through the container's write with option dx10 = `mode`;
+// throws af::sdk::Error with the status and message the write returned.
+std::vector<uint8_t> write_dds(const af::Texture& tex, af::dds::Dx10Mode mode = af::dds::Dx10Mode::Auto);
 
 } // namespace dds_test

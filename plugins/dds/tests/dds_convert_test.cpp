@@ -98,7 +98,7 @@ TEST_CASE("all-surfaces writes every mip with predictable names and --mip picks 
     d.faces = 6;
     d.mips = 2;
     fs::path cube = dir.path / "cube.dds";
-    write_file(cube, af::dds::write_dds(random_texture(d, 9), {}));
+    write_file(cube, dds_test::write_dds(random_texture(d, 9), {}));
     r = convert(quote(cube.string()) + " " + quote((dir.path / "c.png").string()) + " --all-surfaces");
     REQUIRE(r.status == 0);
     CHECK(fs::exists(dir.path / "c_l0_f5_m1.png"));
@@ -175,7 +175,7 @@ TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4 (grey read as red), BC5 from co
     fd.width = fd.height = 8;
     af::Texture ft(fd);
     fs::path fin = dir.path / "hdr.dds";
-    write_file(fin, af::dds::write_dds(ft, {}));
+    write_file(fin, dds_test::write_dds(ft, {}));
     RunResult r = convert(quote(fin.string()) + " " + quote(out.string()) + " --no-mips --format auto");
     REQUIRE(r.status == 0);
     CHECK(read_dds_file(out).desc.format == af::FMT_BC6H_UF16);
@@ -210,7 +210,7 @@ TEST_CASE("PNG output: 16-bit for wide formats, sRGB chunk for sRGB data, gAMA f
     d.height = 3;
     af::Texture t = random_texture(d, 11);
     fs::path in = dir.path / "wide.dds";
-    write_file(in, af::dds::write_dds(t, {}));
+    write_file(in, dds_test::write_dds(t, {}));
     fs::path png = dir.path / "wide.png";
     RunResult r = convert(quote(in.string()) + " " + quote(png.string()));
     INFO(r.out);
@@ -225,14 +225,14 @@ TEST_CASE("PNG output: 16-bit for wide formats, sRGB chunk for sRGB data, gAMA f
     d.format = af::FMT_BC1_UNORM_SRGB;
     d.width = d.height = 8;
     fs::path srgb_in = dir.path / "s.dds";
-    write_file(srgb_in, af::dds::write_dds(random_texture(d, 12), {}));
+    write_file(srgb_in, dds_test::write_dds(random_texture(d, 12), {}));
     REQUIRE(convert(quote(srgb_in.string()) + " " + quote((dir.path / "s.png").string())).status == 0);
     auto s = read_file(dir.path / "s.png");
     CHECK(s[24] == 8);
     CHECK(has_chunk(s, "sRGB"));
     d.format = af::FMT_BC1_UNORM;
     fs::path lin_in = dir.path / "l.dds";
-    write_file(lin_in, af::dds::write_dds(random_texture(d, 12), {}));
+    write_file(lin_in, dds_test::write_dds(random_texture(d, 12), {}));
     REQUIRE(convert(quote(lin_in.string()) + " " + quote((dir.path / "l.png").string())).status == 0);
     // BC1_UNORM is colour of unstated space (what most game files are): the
     // PNG is untagged, so viewers show it as the game does, not too bright.

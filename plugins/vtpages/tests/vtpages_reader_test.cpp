@@ -1,6 +1,6 @@
 #include "fixture.hpp"
 #include "pages_census.hpp"
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/plugin.hpp"
 

@@ -3,7 +3,7 @@
 // There is no Debian-packaged XTF implementation to compare against; the
 // memcpy line gives the machine's copy bandwidth for scale.
 //
-//   ninja -C build xtf_bench && build/bin/xtf_bench [iterations]
+//   cmake -B build -DAF_BUILD_BENCH=ON && ninja -C build xtf_bench && build/bin/xtf_bench [iterations]
 #include "surface_codec.hpp"
 #include "vtf_formats.hpp"
 #include "xtf_reader.hpp"

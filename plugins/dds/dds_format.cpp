@@ -1,5 +1,6 @@
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 
+#include "assetforge/bytes.hpp"
 #include "assetforge/plugin.hpp"
 
 namespace af::dds {
@@ -50,47 +51,6 @@ RawHeader parse_raw_header(const uint8_t* data, uint64_t size) {
         h.dx10 = x;
     }
     return h;
-}
-
-namespace {
-void put32(std::vector<uint8_t>& out, uint32_t v) {
-    for (int i = 0; i < 4; ++i) out.push_back(uint8_t(v >> (8 * i)));
-}
-} // namespace
-
-std::vector<uint8_t> serialize_header(const RawHeader& h) {
-    std::vector<uint8_t> out;
-    out.reserve(kDx10DataOffset);
-    put32(out, kMagic);
-    put32(out, h.size);
-    put32(out, h.flags);
-    put32(out, h.height);
-    put32(out, h.width);
-    put32(out, h.pitch_or_linear_size);
-    put32(out, h.depth);
-    put32(out, h.mip_count);
-    for (int i = 0; i < 11; ++i) put32(out, 0);
-    put32(out, h.pf.size);
-    put32(out, h.pf.flags);
-    put32(out, h.pf.fourcc);
-    put32(out, h.pf.bit_count);
-    put32(out, h.pf.r_mask);
-    put32(out, h.pf.g_mask);
-    put32(out, h.pf.b_mask);
-    put32(out, h.pf.a_mask);
-    put32(out, h.caps);
-    put32(out, h.caps2);
-    put32(out, h.caps3);
-    put32(out, h.caps4);
-    put32(out, 0);
-    if (h.dx10) {
-        put32(out, h.dx10->dxgi_format);
-        put32(out, h.dx10->dimension);
-        put32(out, h.dx10->misc_flag);
-        put32(out, h.dx10->array_size);
-        put32(out, h.dx10->misc_flags2);
-    }
-    return out;
 }
 
 std::string fourcc_text(uint32_t code) {

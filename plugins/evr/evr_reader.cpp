@@ -1,4 +1,4 @@
-#include "manifest_reader.hpp"
+#include "evr_reader.hpp"
 
 #include "zstd_frame.hpp"
 

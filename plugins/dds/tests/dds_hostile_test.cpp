@@ -1,7 +1,6 @@
 // Hostile and broken files: every one a clear error with the offending
 // offset, never a crash, a hang, or an allocation the file does not justify.
-#include "dds_container.hpp"
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 #include "dds_reader.hpp"
 #include "dds_writer.hpp"
 #include "test_support.hpp"
@@ -28,7 +27,7 @@ std::vector<uint8_t> small_file(uint32_t fmt, uint32_t w, uint32_t h, uint32_t m
     d.mips = mips;
     d.layers = layers;
     d.faces = faces;
-    return af::dds::write_dds(random_texture(d, 42), {mode});
+    return dds_test::write_dds(random_texture(d, 42), {mode});
 }
 
 void put32(std::vector<uint8_t>& f, size_t off, uint32_t v) { std::memcpy(f.data() + off, &v, 4); }
@@ -295,7 +294,7 @@ TEST_CASE("hostile: random header corruption never crashes") {
 }
 
 TEST_CASE("container ABI: errors, warnings and allocations through the C table") {
-    const af_container* c = af::dds::container();
+    const af_container* c = dds_test::dds_container();
     af::sdk::testing::FakeHost host;
     REQUIRE(c->probe(reinterpret_cast<const uint8_t*>("DDS \x7c"), 5, "x.bin") == AF_PROBE_MAGIC);
     CHECK(c->probe(reinterpret_cast<const uint8_t*>("\x89PNG"), 4, "a/b.DDS") == AF_PROBE_EXTENSION);

@@ -1,5 +1,4 @@
 #include "fixture.hpp"
-#include "manifest_info.hpp"
 
 #include "assetforge/plugin.hpp"
 #include "assetforge/testing/fake_host.hpp"
@@ -8,6 +7,8 @@
 
 using namespace evr_test;
 namespace fs = std::filesystem;
+
+extern "C" const af_plugin* assetforge_plugin_entry(const af_host*);
 
 TEST_CASE("verify: clean sets pass, quirks are warnings that fail only --strict", "[verify]") {
     af::sdk::testing::FakeHost host;
@@ -62,7 +63,7 @@ TEST_CASE("a part numbered past the package count is a warning", "[verify]") {
 
 TEST_CASE("info on a manifest through the container route", "[info]") {
     af::sdk::testing::FakeHost host;
-    const af_container* c = af::evr::manifest_container();
+    const af_container* c = assetforge_plugin_entry(host)->containers[0]; // plugin.cpp is built in
     const auto bytes = read_bytes(manifest_path("s2q"));
     REQUIRE(c->probe(bytes.data(), bytes.size(), "x") == AF_PROBE_MAGIC);
     const uint8_t dds[8] = {'D', 'D', 'S', ' ', 124, 0, 0, 0};

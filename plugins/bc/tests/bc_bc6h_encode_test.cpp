@@ -202,7 +202,7 @@ TEST_CASE("bc6h encoding is deterministic", "[bc6h][encode]") {
 
 TEST_CASE("bc6h encoder output agrees with Pillow within its 8-bit conversion", "[bc6h][encode][pillow]") {
     // LDR crops as floats in 0..1 (what Pillow's 8-bit output can show), both
-    // signednesses; see bptc_pillow_test.cpp for why the tolerance is 1.
+    // signednesses; see bc_bptc_pillow_test.cpp for why the tolerance is 1.
     ScratchDir dir;
     struct Case {
         int w, h;

@@ -2,7 +2,7 @@
 // three stages, with the SDK's fake host services table.
 #include "fixture.hpp"
 #include "pages_census.hpp"
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/plugin.hpp"
 #include "assetforge/testing/fake_host.hpp"

@@ -1,7 +1,7 @@
 #include "fixture.hpp"
 #include "page_images.hpp"
 #include "pages_command.hpp"
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/plugin.hpp"
 #include "core/png_io.hpp"

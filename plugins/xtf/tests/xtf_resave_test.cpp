@@ -4,7 +4,7 @@
 // `assetforge convert a.xtf b.xtf`.
 #include "test_support.hpp"
 #include "vtf_formats.hpp"
-#include "xtf_layout.hpp"
+#include "xtf_format.hpp"
 #include "xtf_reader.hpp"
 #include "xtf_writer.hpp"
 

@@ -1,5 +1,5 @@
+#include "evr_reader.hpp"
 #include "fixture.hpp"
-#include "manifest_reader.hpp"
 
 #include "assetforge/bytes.hpp"
 #include "assetforge/error.hpp"

@@ -1,7 +1,8 @@
-#include "xtf_layout.hpp"
+#include "xtf_format.hpp"
 
 #include "vtf_formats.hpp"
 
+#include "assetforge/bytes.hpp"
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 
@@ -15,19 +16,6 @@ using sdk::invalid;
 namespace {
 
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
-void put16(uint8_t* p, uint16_t v) {
-    p[0] = uint8_t(v);
-    p[1] = uint8_t(v >> 8);
-}
-void put32(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-void putf(uint8_t* p, float f) {
-    uint32_t v;
-    std::memcpy(&v, &f, 4);
-    put32(p, v);
-}
 
 // Bytes of every mip of one face, largest first.
 std::vector<uint64_t> mip_sizes(uint32_t fmt, uint32_t w, uint32_t h, uint32_t d, uint32_t mips) {
@@ -91,27 +79,30 @@ XtfHeader parse_xtf_header(const uint8_t* data, uint64_t size) {
 }
 
 void serialize_xtf_header(const XtfHeader& h, uint8_t out[kXtfHeaderSize]) {
-    std::memset(out, 0, kXtfHeaderSize);
-    std::memcpy(out, "XTF\0", 4);
-    put32(out + xtfoff::version_major, h.version_major);
-    put32(out + xtfoff::version_minor, h.version_minor);
-    put32(out + xtfoff::header_size, h.header_size);
-    put32(out + xtfoff::flags, h.flags);
-    put16(out + xtfoff::width, h.width);
-    put16(out + xtfoff::height, h.height);
-    put16(out + xtfoff::depth, h.depth);
-    put16(out + xtfoff::frames, h.frames);
-    put16(out + xtfoff::preload_size, h.preload_size);
-    put16(out + xtfoff::image_offset, h.image_offset);
-    for (int i = 0; i < 3; ++i) putf(out + xtfoff::reflectivity + 4 * i, h.reflectivity[i]);
-    putf(out + xtfoff::bumpmap_scale, h.bumpmap_scale);
-    put32(out + xtfoff::image_format, uint32_t(h.image_format));
-    out[xtfoff::lowres_width] = h.lowres_width;
-    out[xtfoff::lowres_height] = h.lowres_height;
-    out[xtfoff::fallback_width] = h.fallback_width;
-    out[xtfoff::fallback_height] = h.fallback_height;
-    out[xtfoff::mip_skip] = h.mip_skip;
-    out[xtfoff::padding] = h.padding;
+    // Field after field, in xtfoff order; zeros up to the header size.
+    sdk::ByteWriter w(kXtfHeaderSize);
+    w.append("XTF\0", 4);
+    w.u32(h.version_major);
+    w.u32(h.version_minor);
+    w.u32(h.header_size);
+    w.u32(h.flags);
+    w.u16(h.width);
+    w.u16(h.height);
+    w.u16(h.depth);
+    w.u16(h.frames);
+    w.u16(h.preload_size);
+    w.u16(h.image_offset);
+    for (int i = 0; i < 3; ++i) w.f32(h.reflectivity[i]);
+    w.f32(h.bumpmap_scale);
+    w.u32(uint32_t(h.image_format));
+    w.u8(h.lowres_width);
+    w.u8(h.lowres_height);
+    w.u8(h.fallback_width);
+    w.u8(h.fallback_height);
+    w.u8(h.mip_skip);
+    w.u8(h.padding);
+    w.fill(0, kXtfHeaderSize - w.size());
+    std::memcpy(out, w.data(), kXtfHeaderSize);
 }
 
 void xtf_writer_offsets(const XtfHeader& h, uint64_t& preload_end, uint64_t& image_offset) {

@@ -1,7 +1,7 @@
 // Write → read for every format in the table DDS can carry, in every shape
 // (odd sizes, mips, cube, array, volume) and header style, checking the
 // header the writer produced and every byte of the surfaces.
-#include "dds_header.hpp"
+#include "dds_format.hpp"
 #include "dds_layout.hpp"
 #include "dds_pixel_format.hpp"
 #include "dds_reader.hpp"
@@ -66,9 +66,7 @@ af::TextureDesc desc_for(uint32_t fmt, const Shape& s) {
 
 // Writes, checks the header fields, reads back and compares everything.
 void round_trip(const af::Texture& t, Dx10Mode mode) {
-    af::dds::WriteOptions wo;
-    wo.dx10 = mode;
-    std::vector<uint8_t> file = af::dds::write_dds(t, wo);
+    std::vector<uint8_t> file = dds_test::write_dds(t, mode);
     af::dds::RawHeader h = af::dds::parse_raw_header(file.data(), file.size());
     const af::FormatInfo* f = af::format_info(t.desc.format);
     if (mode == Dx10Mode::Always) CHECK(h.dx10.has_value());
@@ -116,7 +114,7 @@ TEST_CASE("round trip: every format the table has, every shape, every header sty
         bool has_legacy = af::dds::legacy_pixel_format(f.id, false).has_value();
         if (kNotInDds.count(f.id)) {
             af::Texture t = random_texture(desc_for(f.id, kShapes[0]), 1);
-            CHECK_THROWS_AS(af::dds::write_dds(t, {}), af::sdk::Error);
+            CHECK_THROWS_AS(dds_test::write_dds(t, {}), af::sdk::Error);
             continue;
         }
         CHECK((has_dxgi || has_legacy));
@@ -126,25 +124,25 @@ TEST_CASE("round trip: every format the table has, every shape, every header sty
             af::Texture t = random_texture(desc_for(f.id, s), ++seed);
             bool needs_dx10 = s.layers > 1;
             if (needs_dx10 && !has_dxgi) {
-                CHECK_THROWS_AS(af::dds::write_dds(t, {}), af::sdk::Error);
+                CHECK_THROWS_AS(dds_test::write_dds(t, {}), af::sdk::Error);
                 continue;
             }
             round_trip(t, Dx10Mode::Auto);
             ++written;
             if (has_dxgi) round_trip(t, Dx10Mode::Always);
             if (has_legacy && !needs_dx10) round_trip(t, Dx10Mode::Never);
-            if (!has_dxgi) CHECK_THROWS_AS(af::dds::write_dds(t, {Dx10Mode::Always}), af::sdk::Error);
+            if (!has_dxgi) CHECK_THROWS_AS(dds_test::write_dds(t, {Dx10Mode::Always}), af::sdk::Error);
             // dx10=never on an sRGB format writes its linear twin's legacy
             // pixel format (a legacy header cannot say sRGB; the bytes are the same).
             const bool twin_legacy =
                 !has_legacy && af::dds::legacy_pixel_format(af::with_srgb(f.id, false), false).has_value();
             if (twin_legacy && !needs_dx10) {
-                af::Texture back = af::dds::read_dds(af::dds::write_dds(t, {Dx10Mode::Never}).data(),
-                                                     af::dds::write_dds(t, {Dx10Mode::Never}).size(), {});
+                af::Texture back = af::dds::read_dds(dds_test::write_dds(t, {Dx10Mode::Never}).data(),
+                                                     dds_test::write_dds(t, {Dx10Mode::Never}).size(), {});
                 CHECK(back.desc.format == af::with_srgb(f.id, false));
                 CHECK(back.data == t.data);
             } else if (!has_legacy) {
-                CHECK_THROWS_AS(af::dds::write_dds(t, {Dx10Mode::Never}), af::sdk::Error);
+                CHECK_THROWS_AS(dds_test::write_dds(t, {Dx10Mode::Never}), af::sdk::Error);
             }
         }
     }
@@ -337,7 +335,7 @@ TEST_CASE("legacy pixel formats read as the spec sheet maps them") {
 
 TEST_CASE("legacy sRGB tagging is an option - DX10 formats carry their own") {
     af::Texture t = random_texture(desc_for(af::FMT_BC1_UNORM, kShapes[3]), 7);
-    auto file = af::dds::write_dds(t, {});
+    auto file = dds_test::write_dds(t, {});
     af::dds::ReadOptions ro;
     ro.srgb = true;
     af::Texture s = af::dds::read_dds(file.data(), file.size(), ro);

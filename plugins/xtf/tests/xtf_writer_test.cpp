@@ -217,7 +217,7 @@ TEST_CASE("xtf writer: P8 through libimagequant, per-frame palettes, dithering o
     }
 }
 
-// (`auto` picks by content now: auto_format_test.cpp.)
+// (`auto` picks by content now: xtf_auto_format_test.cpp.)
 TEST_CASE("xtf writer: any texture format goes in, converted to the format named", "[xtf][writer]") {
     struct Case {
         uint32_t in;

@@ -1,5 +1,4 @@
 // The info report: format, shape, per-mip sizes and offsets, and problems.
-#include "dds_container.hpp"
 #include "dds_info.hpp"
 #include "dds_writer.hpp"
 #include "test_support.hpp"
@@ -56,7 +55,7 @@ TEST_CASE("info explains size mismatches with both numbers") {
     d.format = af::FMT_BC7_UNORM;
     d.width = d.height = 128;
     d.mips = 8;
-    auto full = af::dds::write_dds(random_texture(d, 3), {af::dds::Dx10Mode::Always});
+    auto full = dds_test::write_dds(random_texture(d, 3), {af::dds::Dx10Mode::Always});
     std::vector<uint8_t> f(full.begin(), full.begin() + 148 + 21848);
     auto r = af::dds::info_report(f.data(), f.size(), {});
     json j = json::parse(r.json);
@@ -106,7 +105,7 @@ TEST_CASE("info through the container table, legacy masks and cubes") {
     d.width = d.height = 4;
     d.faces = 6;
     d.mips = 3;
-    auto f = af::dds::write_dds(random_texture(d, 5), {});
+    auto f = dds_test::write_dds(random_texture(d, 5), {});
     af::sdk::testing::FakeHost host;
     af_input in{};
     af::sdk::init_header(in);
@@ -114,7 +113,7 @@ TEST_CASE("info through the container table, legacy masks and cubes") {
     in.size = f.size();
     af_info_text out{};
     af_error err{};
-    REQUIRE(af::dds::container()->info(host, &in, nullptr, &out, &err) == AF_OK);
+    REQUIRE(dds_test::dds_container()->info(host, &in, nullptr, &out, &err) == AF_OK);
     json j = json::parse(out.json);
     std::string text = out.text;
     host.get()->free(out.json);

@@ -1,4 +1,4 @@
-#include "pages_file.hpp"
+#include "pages_reader.hpp"
 
 #include "assetforge/mapped_file.hpp"
 #include "assetforge/plugin.hpp"

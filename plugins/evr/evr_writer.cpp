@@ -1,7 +1,7 @@
-#include "set_writer.hpp"
+#include "evr_writer.hpp"
 
+#include "evr_reader.hpp"
 #include "folder_switch.hpp"
-#include "manifest_reader.hpp"
 #include "manifest_writer.hpp"
 #include "output_batch.hpp"
 
