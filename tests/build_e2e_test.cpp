@@ -2,6 +2,7 @@
 // (mips, encode, extract, decode), plugin stages (xtf.write, pages.extract),
 // --job, and Ctrl-C in the middle of a build.
 #include "cli_run.hpp"
+#include "support/project.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -28,12 +29,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using af::test::Run;
-using af::test::slurp;
-
-using af::test::run_in;
-
-using af::test::TempDir;
+using namespace af::test;
 
 // Width and height from a PNG's IHDR.
 std::pair<uint32_t, uint32_t> png_size(const fs::path& p) {
@@ -46,19 +42,6 @@ std::pair<uint32_t, uint32_t> png_size(const fs::path& p) {
     };
     return {be32(16), be32(20)};
 }
-
-std::vector<std::string> files_under(const fs::path& dir) {
-    std::vector<std::string> v;
-    std::error_code ec;
-    if (!fs::exists(dir, ec)) return v;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_regular_file()) v.push_back(e.path().lexically_relative(dir).generic_string());
-    std::sort(v.begin(), v.end());
-    return v;
-}
-
-const std::string kBcData = std::string(AF_SOURCE_DIR) + "/plugins/bc/tests/data/";
-const std::string kPagesData = std::string(AF_SOURCE_DIR) + "/plugins/vtpages/tests/data/";
 
 const char* kPipeline = R"(assetforge: 1
 jobs:

@@ -4,6 +4,7 @@
 // interruptible with thousands of jobs. Each test failed on the binary before
 // its fix.
 #include "cli_run.hpp"
+#include "support/project.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,7 +12,6 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <regex>
 #include <sched.h>
 #include <set>
 #include <spawn.h>
@@ -23,32 +23,15 @@
 #include <unistd.h>
 #include <vector>
 
-extern char** environ;
-
 namespace fs = std::filesystem;
 
 namespace {
 
-using af::test::Run;
-using af::test::run_in;
-using af::test::slurp;
-using af::test::TempDir;
-
-const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+using namespace af::test;
 
 const char* kTexturePipeline = "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
                                "    steps: [ { encode: { format: bc1, quality: fast } } ]\n"
                                "    output: \"out/{stem}.dds\"\n";
-
-// Names of the report's pictures ("<16 hex>.<kind>.png") in `dir`.
-std::set<std::string> pictures_in(const fs::path& dir) {
-    static const std::regex picture(R"([0-9a-f]{16}\.(src|res|src\.t|res\.t)\.png)");
-    std::set<std::string> out;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (std::regex_match(e.path().filename().string(), picture)) out.insert(e.path().filename().string());
-    return out;
-}
 
 // As root, permissions do not stop a read: the build then runs as the
 // unprivileged user `nobody` (setpriv), on a project it owns, so that a
@@ -67,16 +50,6 @@ void give_to_nobody(const fs::path& dir) {
     REQUIRE(::chown(dir.c_str(), kNobody, kNobody) == 0);
     for (const auto& e : fs::recursive_directory_iterator(dir))
         REQUIRE(::lchown(e.path().c_str(), kNobody, kNobody) == 0);
-}
-
-// `assetforge ARGS` in DIR in the background, output to LOG; the pid is assetforge's own.
-pid_t spawn_in(const fs::path& dir, const std::string& args, const fs::path& log) {
-    std::string cmd = "cd '" + dir.string() + "' && exec " + AF_EXE + " " + args + " >'" + log.string() + "' 2>&1";
-    std::string sh = "/bin/sh", dash_c = "-c";
-    char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
-    pid_t pid = 0;
-    REQUIRE(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv, environ) == 0);
-    return pid;
 }
 
 struct TimedRun {
@@ -128,7 +101,7 @@ TimedRun run_timed(const fs::path& dir, std::vector<std::string> args) {
 TEST_CASE("edges 1a: a link planted at a report picture's temporary name is never written through",
           "[promises][edges]") {
     TempDir t, outside("af-outside");
-    t.copy(kImages / "a_palm_128.png", "src/a.png");
+    t.copy(kBcData + "a_palm_128.png", "src/a.png");
     t.write("pipeline.yaml", kTexturePipeline);
     Run first = run_in(t.path(), "build --report build.html");
     INFO(first.out);
@@ -151,7 +124,7 @@ TEST_CASE("edges 1a: a link planted at a report picture's temporary name is neve
 TEST_CASE("edges 1b: a report folder that is a link out of the project is neither written into nor swept",
           "[promises][edges]") {
     TempDir t, outside("af-outside");
-    t.copy(kImages / "a_palm_128.png", "src/a.png");
+    t.copy(kBcData + "a_palm_128.png", "src/a.png");
     t.write("pipeline.yaml", kTexturePipeline);
     outside.write("0123456789abcdef.src.png", "theirs");
     fs::create_symlink(outside.path(), t / "build.html.d");
@@ -167,8 +140,8 @@ TEST_CASE("edges 1b: a report folder that is a link out of the project is neithe
 TEST_CASE("edges 1c: the report's sweep removes earlier pictures it wrote, never a file planted among them",
           "[promises][edges]") {
     TempDir t;
-    t.copy(kImages / "a_palm_128.png", "src/a.png");
-    t.copy(kImages / "d_rock_128.png", "src/b.png");
+    t.copy(kBcData + "a_palm_128.png", "src/a.png");
+    t.copy(kBcData + "d_rock_128.png", "src/b.png");
     t.write("pipeline.yaml", kTexturePipeline);
     Run first = run_in(t.path(), "build --report build.html");
     INFO(first.out);
@@ -177,7 +150,7 @@ TEST_CASE("edges 1c: the report's sweep removes earlier pictures it wrote, never
     REQUIRE(both.size() == 8);
     t.write("build.html.d/fedcba9876543210.res.png", "a user's file with a picture's name");
     fs::remove(t / "src/b.png");
-    t.copy(kImages / "g_caustics_128.png", "src/a.png"); // a runs again; b is gone
+    t.copy(kBcData + "g_caustics_128.png", "src/a.png"); // a runs again; b is gone
     Run second = run_in(t.path(), "build --report build.html");
     INFO(second.out);
     REQUIRE(second.code == 0);
@@ -338,8 +311,7 @@ jobs:
     t.write("src/state.db", "not the state\n");
     for (const auto& [file, tpl] : std::vector<std::pair<std::string, std::string>>{
              {"pipeline.yaml", "{name}"}, {"more.yaml", "{name}"}, {"state.db", ".assetforge/{name}"}}) {
-        const std::string y =
-            std::regex_replace(std::regex_replace(yaml, std::regex("FILE"), file), std::regex("TEMPLATE"), tpl);
+        const std::string y = filled(filled(yaml, "FILE", file), "TEMPLATE", tpl);
         t.write("pipeline.yaml", y);
         for (const std::string flags : {"", " --overwrite-edited"}) {
             Run r = run_in(t.path(), "build" + flags);

@@ -14,6 +14,7 @@
 //                  fix name it ("needs", "--overwrite-edited", "did you mean"); config errors
 //                  are "FILE:LINE:COLUMN: ..."
 #include "cli_run.hpp"
+#include "support/project.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -38,32 +39,13 @@
 #include <unistd.h>
 #include <vector>
 
-extern char** environ;
-
 namespace fs = std::filesystem;
 
 namespace {
 
-using af::test::Run;
-using af::test::slurp;
+using namespace af::test;
 
-using af::test::run_in;
-
-using af::test::TempDir;
-
-const std::string kBcData = std::string(AF_SOURCE_DIR) + "/plugins/bc/tests/data/";
-const std::string kDdsData = std::string(AF_SOURCE_DIR) + "/plugins/dds/tests/data/";
 const std::string kQuickstart = std::string(AF_SOURCE_DIR) + "/examples/quickstart";
-
-std::vector<std::string> files_under(const fs::path& dir) {
-    std::vector<std::string> v;
-    std::error_code ec;
-    if (!fs::exists(dir, ec)) return v;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_regular_file() || e.is_symlink()) v.push_back(e.path().lexically_relative(dir).generic_string());
-    std::sort(v.begin(), v.end());
-    return v;
-}
 
 std::string lower(std::string s) {
     for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -111,50 +93,6 @@ std::pair<uint64_t, int64_t> identity(const fs::path& p) {
     struct stat st {};
     REQUIRE(::stat(p.c_str(), &st) == 0);
     return {uint64_t(st.st_ino), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
-}
-
-// `assetforge ARGS` in DIR in the background, stdout and stderr to LOG. The
-// returned pid is assetforge's own (the shell execs it).
-pid_t spawn_in(const fs::path& dir, const std::string& args, const fs::path& log) {
-    std::string cmd = "cd '" + dir.string() + "' && exec " + AF_EXE + " " + args + " >'" + log.string() + "' 2>&1";
-    std::string sh = "/bin/sh", dash_c = "-c";
-    char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
-    pid_t pid = 0;
-    REQUIRE(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv, environ) == 0);
-    return pid;
-}
-
-// A background build; killed (even if paused) and reaped if the test stops early.
-class Child {
-  public:
-    explicit Child(pid_t pid) : pid_(pid) {}
-    Child(const Child&) = delete;
-    Child& operator=(const Child&) = delete;
-    ~Child() {
-        if (reaped_) return;
-        ::kill(pid_, SIGKILL);
-        ::kill(pid_, SIGCONT);
-        ::waitpid(pid_, nullptr, 0);
-    }
-    pid_t pid() const { return pid_; }
-    int wait_exit() {
-        int status = 0;
-        REQUIRE(::waitpid(pid_, &status, 0) == pid_);
-        reaped_ = true;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-
-  private:
-    pid_t pid_;
-    bool reaped_ = false;
-};
-
-// Lines of the CLI output.
-std::vector<std::string> lines_of(const std::string& s) {
-    std::vector<std::string> v;
-    std::istringstream in(s);
-    for (std::string l; std::getline(in, l);) v.push_back(l);
-    return v;
 }
 
 // "FILE:LINE:COL" with FILE ending in `file`: the line, or -1.
@@ -289,10 +227,9 @@ NEEDS    inputs: "build/tex/**/*"
     gather: { zip: {} }
     output: "build/mod.zip"
 )";
-    auto with = [&](const std::string& needs) { return std::regex_replace(jobs, std::regex("NEEDS"), needs); };
 
     SECTION("without needs") {
-        t.write("pipeline.yaml", with(""));
+        t.write("pipeline.yaml", filled(jobs, "NEEDS", ""));
         Run r = run_in(t.path(), "build");
         INFO(r.out);
         CHECK(r.code == 2);
@@ -302,7 +239,7 @@ NEEDS    inputs: "build/tex/**/*"
         CHECK_FALSE(fs::exists(t / "build/tex"));
     }
     SECTION("with needs: the first build packs everything, the second is a no-op") {
-        t.write("pipeline.yaml", with("    needs: [ textures ]\n"));
+        t.write("pipeline.yaml", filled(jobs, "NEEDS", "    needs: [ textures ]\n"));
         Run r = run_in(t.path(), "build");
         INFO(r.out);
         REQUIRE(r.code == 0);
@@ -328,8 +265,7 @@ KEEP    steps: [ decode ]
 void setup_extract(const TempDir& t, bool keep_edits) {
     t.copy(kDdsData + "Water__water-reflection.dds", "dds/w.dds");
     t.copy(kDdsData + "Terrain__transition1.dds", "dds/t.dds");
-    t.write("pipeline.yaml",
-            std::regex_replace(kExtractYaml, std::regex("KEEP"), keep_edits ? "    keep_edits: true\n" : ""));
+    t.write("pipeline.yaml", filled(kExtractYaml, "KEEP", keep_edits ? "    keep_edits: true\n" : ""));
 }
 } // namespace
 
@@ -444,7 +380,7 @@ TEST_CASE("promise 4a: a link out of the project is not packed unless follow_lin
     fs::create_symlink(target, proj / "mod/innocent.dds");
 
     SECTION("refused") {
-        t.write("proj/pipeline.yaml", std::regex_replace(kPackageYaml, std::regex("FOLLOW"), ""));
+        t.write("proj/pipeline.yaml", filled(kPackageYaml, "FOLLOW", ""));
         Run r = run_in(proj, "build");
         INFO(r.out);
         CHECK(r.code == 1);
@@ -453,8 +389,7 @@ TEST_CASE("promise 4a: a link out of the project is not packed unless follow_lin
         if (fs::exists(proj / "dist/mod.zip")) CHECK(zip_entries(proj / "dist/mod.zip").count("innocent.dds") == 0);
     }
     SECTION("follow_links: true packs it") {
-        t.write("proj/pipeline.yaml",
-                std::regex_replace(kPackageYaml, std::regex("FOLLOW"), "    follow_links: true\n"));
+        t.write("proj/pipeline.yaml", filled(kPackageYaml, "FOLLOW", "    follow_links: true\n"));
         Run r = run_in(proj, "build");
         INFO(r.out);
         CHECK(r.code == 0);
@@ -473,7 +408,7 @@ TEST_CASE("promise 4b: a recursive glob skips dot-files, a pattern naming one ma
     t.write("mod/.git/config", "[core]\n");
     t.write("other/ok.txt", "ok\n");
     fs::create_symlink("../other/ok.txt", t / "mod/ok.txt");
-    t.write("pipeline.yaml", std::string(std::regex_replace(kPackageYaml, std::regex("FOLLOW"), "")) +
+    t.write("pipeline.yaml", filled(kPackageYaml, "FOLLOW", "") +
                                  R"(  env:
     inputs: "mod/.env"
     steps: [ copy ]
@@ -509,10 +444,9 @@ ALLOW    inputs: "${mod}/**/*"
     gather: { zip: {} }
     output: "dist/mod.zip"
 )";
-    auto with = [&](const std::string& allow) { return std::regex_replace(yaml, std::regex("ALLOW"), allow); };
 
     SECTION("a typo in -D on a fresh project") {
-        t.write("pipeline.yaml", with(""));
+        t.write("pipeline.yaml", filled(yaml, "ALLOW", ""));
         Run r = run_in(t.path(), "build -D mod=mdo");
         INFO(r.out);
         CHECK(r.code == 1);
@@ -521,7 +455,7 @@ ALLOW    inputs: "${mod}/**/*"
         CHECK_FALSE(fs::exists(t / "dist/mod.zip"));
     }
     SECTION("a typo after a good build keeps the good build's outputs") {
-        t.write("pipeline.yaml", with(""));
+        t.write("pipeline.yaml", filled(yaml, "ALLOW", ""));
         Run good = run_in(t.path(), "build -D mod=mod");
         INFO(good.out);
         REQUIRE(good.code == 0);
@@ -540,7 +474,7 @@ ALLOW    inputs: "${mod}/**/*"
         CHECK(fs::exists(t / "out/a.txt"));
     }
     SECTION("allow_empty: true") {
-        t.write("pipeline.yaml", with("    allow_empty: true\n"));
+        t.write("pipeline.yaml", filled(yaml, "ALLOW", "    allow_empty: true\n"));
         Run r = run_in(t.path(), "build -D mod=mdo");
         INFO(r.out);
         CHECK(r.code == 0);
@@ -628,12 +562,12 @@ jobs:
     steps: [ copy ]
     output: "out/NAME/{name}"
 )";
-    t.write("pipeline.yaml", std::regex_replace(yaml, std::regex("NAME"), "tex"));
+    t.write("pipeline.yaml", filled(yaml, "NAME", "tex"));
     Run r = run_in(t.path(), "build");
     INFO(r.out);
     REQUIRE(r.code == 0);
     REQUIRE(fs::exists(t / "out/tex/a.png"));
-    t.write("pipeline.yaml", std::regex_replace(yaml, std::regex("NAME"), "textures"));
+    t.write("pipeline.yaml", filled(yaml, "NAME", "textures"));
     Run renamed = run_in(t.path(), "build");
     INFO(renamed.out);
     CHECK(renamed.code == 0);
@@ -711,24 +645,24 @@ jobs:
     REQUIRE(first.code == 0);
     const std::string v1 = slurp(t / "out/world.pages");
     REQUIRE(v1 != slurp(world));
-
-    SECTION("a replacement file's content changes") {
-        t.copy(p130, "repl/0_6_0.bin");
+    // The next build, which must run the repack again: its world.pages.
+    auto rebuilt = [&] {
         Run r = run_in(t.path(), "build");
         INFO(r.out);
         CHECK(r.code == 0);
         CHECK_THAT(r.out, !Catch::Contains("0 built"));
-        const std::string v2 = slurp(t / "out/world.pages");
+        return slurp(t / "out/world.pages");
+    };
+
+    SECTION("a replacement file's content changes") {
+        t.copy(p130, "repl/0_6_0.bin");
+        const std::string v2 = rebuilt();
         CHECK(v2 != v1);
         CHECK(v2 == reference({{"0_6_0.bin", p130}}));
     }
     SECTION("a replacement file is added") {
         t.copy(p070, "repl/0_6_1.bin");
-        Run r = run_in(t.path(), "build");
-        INFO(r.out);
-        CHECK(r.code == 0);
-        CHECK_THAT(r.out, !Catch::Contains("0 built"));
-        const std::string v2 = slurp(t / "out/world.pages");
+        const std::string v2 = rebuilt();
         CHECK(v2 != v1);
         CHECK(v2 == reference({{"0_6_0.bin", p070}, {"0_6_1.bin", p070}}));
     }

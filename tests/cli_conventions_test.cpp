@@ -15,7 +15,17 @@ using af::test::slurp;
 
 namespace {
 const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+
+// A project whose one action (mips and high-quality BC7 of a 1024² picture)
+// runs long enough for the progress output to be seen while it runs.
+void one_long_action(const af::test::TempDir& t) {
+    t.copy(kImages / "a_palm_128.png", "seed.png");
+    REQUIRE(run_in(t.path(), "convert seed.png src/big.png --resize 1024x1024").code == 0);
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+                             "    steps: [ mips, { encode: { format: bc7, quality: high } } ]\n"
+                             "    output: \"out/{stem}.dds\"\n");
 }
+} // namespace
 
 TEST_CASE("cli: a mistyped command suggests the right one") {
     auto r = run_cli("buidl");
@@ -95,11 +105,7 @@ TEST_CASE("cli: every plugin subcommand takes --help, and info points .pages fil
 
 TEST_CASE("cli: a piped build says what is still running during a long action; -v prints each step") {
     af::test::TempDir t;
-    t.copy(kImages / "a_palm_128.png", "seed.png");
-    REQUIRE(run_in(t.path(), "convert seed.png src/big.png --resize 1024x1024").code == 0);
-    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
-                             "    steps: [ mips, { encode: { format: bc7, quality: high } } ]\n"
-                             "    output: \"out/{stem}.dds\"\n");
+    one_long_action(t);
     // Heartbeats every 100 ms instead of 10 s, so one BC7 action is long enough to see them.
     const std::string cmd = "cd '" + t.path().string() + "' && ASSETFORGE_HEARTBEAT_MS=100 " + AF_EXE + " build -j1 -v";
     const auto sh = af::test::run_shell(cmd);
@@ -130,11 +136,7 @@ TEST_CASE("cli: failures are red only when asked or on a terminal") {
 
 TEST_CASE("cli: on a terminal the status line names the action running now and is redrawn while it runs") {
     af::test::TempDir t;
-    t.copy(kImages / "a_palm_128.png", "seed.png");
-    REQUIRE(run_in(t.path(), "convert seed.png src/big.png --resize 1024x1024").code == 0);
-    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
-                             "    steps: [ mips, { encode: { format: bc7, quality: high } } ]\n"
-                             "    output: \"out/{stem}.dds\"\n");
+    one_long_action(t);
     // util-linux `script` gives the build a pseudo-terminal.
     const std::string cmd = "cd '" + t.path().string() + "' && script -qec '" + AF_EXE + " build -j1' /dev/null";
     const auto sh = af::test::run_shell(cmd);

@@ -4,6 +4,7 @@
 // `stoi`, `[json.exception…]`), and never pass a control character to the
 // terminal.
 #include "cli_run.hpp"
+#include "support/project.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,13 +15,13 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using af::test::kRockImage;
 using af::test::run_cli;
 using af::test::run_shell;
 using af::test::TempDir;
 
 namespace {
 
-const fs::path kImage = fs::path(AF_TEST_DATA) / "images" / "n_stk_generic_rock_crop128.png";
 const fs::path kSet = fs::path(AF_SOURCE_DIR) / "plugins/evr/tests/data/s7q"; // quirks, 3 parts, raw BC files
 const std::string kSetName = "f2a74de452e6b438";
 const fs::path kPages = fs::path(AF_SOURCE_DIR) / "plugins/vtpages/tests/data/l3_s2_bfs.pages";
@@ -67,7 +68,7 @@ TEST_CASE("every command's failure output names its context and no library text"
     t.write("garbage.xtf", std::string(300, '\x01'));
     t.write("garbage.vtf", std::string("VTF\0", 4) + std::string(80, '\xff'));
     t.write("garbage.pages", std::string(64, '\x04'));
-    t.copy(kImage, "a.png");
+    t.copy(kRockImage, "a.png");
     fs::copy(kSet, t / "set", fs::copy_options::recursive);
     // The modder's normal case: --from holds only the file they changed (an edited raw BC texture, whose
     // metadata entry is in the full tree only).
@@ -125,7 +126,7 @@ TEST_CASE("names holding escape sequences are printed escaped everywhere", "[err
     t.write(esc + ".dds", "junk");
     t.write(esc + ".pages", "junk");
     fs::create_directories(t / (esc + "-set"));
-    t.copy(kImage, "a.png");
+    t.copy(kRockImage, "a.png");
     const std::string q = "'" + esc + "'";
     run_cases(t, {{"info " + q + ".dds", "x\\x1b[2J"},
                   {"convert " + q + ".dds out.png", "x\\x1b[2J"},

@@ -2,33 +2,22 @@
 // machine-readable output stays valid (JSON parses, JUnit XML is well formed)
 // and still names the file (U+FFFD for the bad byte, the raw bytes in base64).
 #include "cli_run.hpp"
+#include "support/project.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
-using af::test::run_cli;
-using af::test::run_shell;
-using af::test::TempDir;
+using namespace af::test;
 
 namespace {
 
-const fs::path kImage = fs::path(AF_TEST_DATA) / "images" / "n_stk_generic_rock_crop128.png";
 const std::string kBadName = "b\xff";              // not UTF-8: a lone 0xff byte
 const std::string kBadBase64 = "c3JjL2L/LnBuZw=="; // "src/b\xff.png"
-
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 nlohmann::json parse(const std::string& text) {
     try {
@@ -47,16 +36,10 @@ bool xml_well_formed(const fs::path& file) {
 }
 
 void project(const TempDir& t) {
-    t.copy(kImage, "src/a.png");
-    t.copy(kImage, "src/" + kBadName + ".png");
+    t.copy(kRockImage, "src/a.png");
+    t.copy(kRockImage, "src/" + kBadName + ".png");
     t.write("src/c" + kBadName + ".png", "not a png"); // fails: the name is in the failure's text too
-    t.write("pipeline.yaml", R"(assetforge: 1
-jobs:
-  textures:
-    inputs: "src/*.png"
-    steps: [ mips ]
-    output: "out/{stem}.dds"
-  package:
+    t.write("pipeline.yaml", std::string(kMipsPipeline) + R"(  package:
     from: textures
     gather:
       zip: { manifest: manifest.json }

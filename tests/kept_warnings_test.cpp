@@ -15,23 +15,9 @@
 #include <filesystem>
 
 namespace fs = std::filesystem;
-using af::test::run_cli;
-using af::test::run_shell;
-using af::test::slurp;
-using af::test::TempDir;
+using namespace af::test;
 
 namespace {
-
-// A colour PNG whose alpha holds data, made by the independent tool (tests/tools/make_normal_png.py).
-void lossy_project(const TempDir& dir) {
-    af::test::make_normal_png(dir / "in/glass.png", "--kind colour --alpha data");
-    dir.write("pipeline.yaml", "assetforge: 1\n"
-                               "jobs:\n"
-                               "  j:\n"
-                               "    inputs: \"in/*.png\"\n"
-                               "    steps: [ { encode: { format: bc5 } } ]\n"
-                               "    output: \"out/{stem}.dds\"\n");
-}
 
 size_t count(const std::string& text, const std::string& what) {
     size_t n = 0;

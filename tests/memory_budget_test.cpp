@@ -2,6 +2,7 @@
 // large images build, and the build's peak RSS (wait4) stays under M plus the
 // fixed overhead stated in docs/memory.md.
 #include "cli_run.hpp"
+#include "support/project.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -38,14 +39,8 @@ jobs:
     output: "out/{stem}.dds"
 )";
 
-// Large images: mips alone, whose estimate is closest to what it holds.
-const char* kMipsPipeline = R"(assetforge: 1
-jobs:
-  textures:
-    inputs: "src/*.png"
-    steps: [ mips ]
-    output: "out/{stem}.dds"
-)";
+// Large images: mips alone (kMipsPipeline), whose estimate is closest to what it holds.
+using af::test::kMipsPipeline;
 
 // A legitimate large PNG, made by the CLI itself from a test image with real
 // alpha (mips then filter premultiplied: the larger working set).

@@ -1,42 +1,22 @@
 // File names as they come from disk: as long as the file system allows, and
 // holding control characters that must not forge lines in what a build prints.
 #include "cli_run.hpp"
+#include "support/project.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
-using af::test::run_cli;
-using af::test::TempDir;
-
-namespace {
-
-const fs::path kImage = fs::path(AF_TEST_DATA) / "images" / "n_stk_generic_rock_crop128.png";
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> v;
-    std::stringstream ss(text);
-    for (std::string l; std::getline(ss, l);) v.push_back(l);
-    return v;
-}
-
-} // namespace
+using namespace af::test;
 
 TEST_CASE("build: an output name of 255 bytes builds", "[build][names]") {
     TempDir t("af-names-test");
     const std::string stem(251, 'n');
-    t.copy(kImage, "src/" + stem + ".png");
-    t.write("pipeline.yaml", R"(assetforge: 1
-jobs:
-  textures:
-    inputs: "src/*.png"
-    steps: [ mips ]
-    output: "out/{stem}.dds"
-)");
+    t.copy(kRockImage, "src/" + stem + ".png");
+    t.write("pipeline.yaml", kMipsPipeline);
     auto r = run_cli("build", t.path());
     INFO(r.out);
     CHECK(r.code == 0);
@@ -50,15 +30,9 @@ jobs:
 TEST_CASE("build and status: control characters in names are escaped, they cannot forge lines", "[build][names]") {
     TempDir t("af-names-test");
     t.write("src/a\nFAKE: x.png", "not a png");          // fails: in the progress line and the failure summary
-    t.copy(kImage, "src/b\nFAKE: y.png");                // builds: in the progress line
+    t.copy(kRockImage, "src/b\nFAKE: y.png");            // builds: in the progress line
     t.write("src/c\x1b[2J\x1b]0;title\x07.png", "junk"); // ESC sequences: clear screen, set title
-    t.write("pipeline.yaml", R"(assetforge: 1
-jobs:
-  textures:
-    inputs: "src/*.png"
-    steps: [ mips ]
-    output: "out/{stem}.dds"
-)");
+    t.write("pipeline.yaml", kMipsPipeline);
     auto check = [](const std::string& out) {
         for (const auto& l : lines_of(out)) {
             INFO(l);

@@ -22,7 +22,6 @@ using af::test::TempDir;
 
 namespace {
 
-
 std::string q(const fs::path& p) { return af::test::quoted(p); }
 
 void make_png(const fs::path& out, const std::string& args) { af::test::make_normal_png(out, args); }
@@ -121,13 +120,7 @@ TEST_CASE("build: normal_maps patterns decide, and the rule is in --explain and 
 
 TEST_CASE("build: discarded alpha is warned, reported and fails CI with --warnings-as-errors") {
     TempDir dir("af-nm-warn");
-    make_png(dir / "in/glass.png", "--kind colour --alpha data");
-    dir.write("pipeline.yaml", "assetforge: 1\n"
-                               "jobs:\n"
-                               "  j:\n"
-                               "    inputs: \"in/*.png\"\n"
-                               "    steps: [ { encode: { format: bc5 } } ]\n"
-                               "    output: \"out/{stem}.dds\"\n");
+    af::test::lossy_project(dir);
     auto r = run_cli("build --report report.json", dir.path());
     INFO(r.out);
     REQUIRE(r.code == 0);

@@ -26,19 +26,8 @@ namespace {
 
 const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
 
-const char* kPipeline = R"(assetforge: 1
-jobs:
-  textures:
-    inputs: "src/*.png"
-    steps:
-      - mips
-      - encode: { format: bc1, quality: fast }
-    output: "out/{stem}.dds"
-  pack:
-    from: textures
-    gather: { zip: { compression: store } }
-    output: "out/mod.zip"
-)";
+// Shared with slurm/slurm_shard_test.sh, which builds the same project on a cluster.
+const std::string kPipeline = slurp(fs::path(AF_SOURCE_DIR) / "tests/support/cached_pipeline.yaml");
 
 // A checkout of the project: sources and pipeline, no outputs, no state.
 void checkout(const TempDir& t) {
@@ -139,7 +128,7 @@ TEST_CASE("remote cache: the URL may come from the environment or the pipeline f
     CHECK_THAT(out, Catch::Contains("0 built, 5 from cache"));
     TempDir e;
     checkout(e);
-    e.write("pipeline.yaml", "remote_cache: http://user:secret@127.0.0.1:1/\n" + std::string(kPipeline));
+    e.write("pipeline.yaml", "remote_cache: http://user:secret@127.0.0.1:1/\n" + kPipeline);
     auto bad = run_in(e.path(), "build pipeline.yaml");
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Catch::Contains("no credentials in the pipeline file"));

@@ -44,20 +44,7 @@ for i in range(n):
     with open("%s/t%03d.png" % (out, i), "wb") as f:
         f.write(png)
 PY
-cat >"$work/seed/pipeline.yaml" <<'YAML'
-assetforge: 1
-jobs:
-  textures:
-    inputs: "src/*.png"
-    steps:
-      - mips
-      - encode: { format: bc1, quality: fast }
-    output: "out/{stem}.dds"
-  pack:
-    from: textures
-    gather: { zip: { compression: store } }
-    output: "out/mod.zip"
-YAML
+cp "$here/../support/cached_pipeline.yaml" "$work/seed/pipeline.yaml" # remote_cache_build_test.cpp builds it too
 
 # The one-machine build to compare with (no cache).
 cp -r "$work/seed" "$work/one"

@@ -34,6 +34,27 @@ void three_inputs(TestProject& t) {
     t.write_png("src/sub/b.png", 4, 4, 2);
     t.write_png("src/sub/c.png", 2, 6, 3);
 }
+// pngs (invert every src/**/*.png) gathered by package into build/mod.zip with `gather`.
+std::string pngs_then_package(const std::string& gather) {
+    return R"(assetforge: 1
+jobs:
+  pngs:
+    inputs: "src/**/*.png"
+    steps: [ invert ]
+    output: "build/png/{dir}/{stem}.png"
+  package:
+    from: pngs
+    gather: )" +
+           gather + R"(
+    output: "build/mod.zip"
+)";
+}
+
+// The three inputs, built once: the start of every test of what a change rebuilds.
+void built_once(TestProject& t) {
+    three_inputs(t);
+    t.build(kTwoJobs);
+}
 } // namespace
 
 TEST_CASE("first build runs every action, a second does nothing", "[incremental]") {
@@ -81,8 +102,7 @@ TEST_CASE("the report records each action", "[incremental][report]") {
 
 TEST_CASE("changing one input rebuilds exactly its chain", "[incremental]") {
     TestProject t;
-    three_inputs(t);
-    t.build(kTwoJobs);
+    built_once(t);
     t.write_png("src/sub/b.png", 4, 4, 9);
     auto s = t.build(kTwoJobs);
     CHECK(with_status(s, "built") == Strings{"first:src/sub/b.png", "second:build/first/sub/b.png"});
@@ -91,8 +111,7 @@ TEST_CASE("changing one input rebuilds exactly its chain", "[incremental]") {
 
 TEST_CASE("touching an input without changing it rebuilds nothing", "[incremental]") {
     TestProject t;
-    three_inputs(t);
-    t.build(kTwoJobs);
+    built_once(t);
     std::string bytes = t.read("src/a.png");
     std::filesystem::remove(t.path("src/a.png"));
     t.write("src/a.png", bytes); // new inode and mtime, same content
@@ -102,8 +121,7 @@ TEST_CASE("touching an input without changing it rebuilds nothing", "[incrementa
 
 TEST_CASE("changing a step parameter rebuilds that job only", "[incremental]") {
     TestProject t;
-    three_inputs(t);
-    t.build(kTwoJobs);
+    built_once(t);
     std::string changed = kTwoJobs;
     changed.replace(changed.find("amount: 200"), 11, "amount: 100");
     BuildOptions opt;
@@ -118,8 +136,7 @@ TEST_CASE("changing a step parameter rebuilds that job only", "[incremental]") {
 
 TEST_CASE("a deleted output is rebuilt", "[incremental]") {
     TestProject t;
-    three_inputs(t);
-    t.build(kTwoJobs);
+    built_once(t);
     std::filesystem::remove(t.path("build/second/sub/c.png"));
     auto s = t.build(kTwoJobs);
     CHECK(with_status(s, "built") == Strings{"second:build/first/sub/c.png"});
@@ -130,8 +147,7 @@ TEST_CASE("a deleted output is rebuilt", "[incremental]") {
 
 TEST_CASE("an output edited by hand is never replaced silently", "[incremental][promise]") {
     TestProject t;
-    three_inputs(t);
-    t.build(kTwoJobs);
+    built_once(t);
     std::string good = t.read("build/first/a.png");
     t.write("build/first/a.png", "edited by hand");
     // The action fails, naming the file and the way out; the edit stays.
@@ -158,8 +174,7 @@ TEST_CASE("an output edited by hand is never replaced silently", "[incremental][
 
 TEST_CASE("removing an input removes its outputs", "[incremental]") {
     TestProject t;
-    three_inputs(t);
-    t.build(kTwoJobs);
+    built_once(t);
     std::filesystem::remove(t.path("src/sub/b.png"));
     auto s = t.build(kTwoJobs);
     CHECK(s.removed == 2);
@@ -317,17 +332,7 @@ jobs:
 TEST_CASE("zip gather is byte-identical across clean builds and tracks its inputs", "[zip]") {
     TestProject t;
     three_inputs(t);
-    const char* yaml = R"(assetforge: 1
-jobs:
-  pngs:
-    inputs: "src/**/*.png"
-    steps: [ invert ]
-    output: "build/png/{dir}/{stem}.png"
-  package:
-    from: pngs
-    gather: { zip: { manifest: manifest.json } }
-    output: "build/mod.zip"
-)";
+    const std::string yaml = pngs_then_package("{ zip: { manifest: manifest.json } }");
     auto s1 = t.build(yaml);
     CHECK(s1.built == 4);
     std::string zip1 = t.read("build/mod.zip");
@@ -354,17 +359,7 @@ TEST_CASE("gather does not run when an upstream action failed", "[zip][failure]"
     TestProject t;
     three_inputs(t);
     t.write("src/bad.png", "broken");
-    auto s = t.build(R"(assetforge: 1
-jobs:
-  pngs:
-    inputs: "src/**/*.png"
-    steps: [ invert ]
-    output: "build/png/{dir}/{stem}.png"
-  package:
-    from: pngs
-    gather: zip
-    output: "build/mod.zip"
-)");
+    auto s = t.build(pngs_then_package("zip"));
     CHECK(s.failed == 1);
     CHECK(with_status(s, "not-run") == Strings{"package:*"});
     CHECK_FALSE(t.exists("build/mod.zip"));
@@ -394,8 +389,7 @@ jobs:
 
 TEST_CASE("clean removes recorded outputs", "[clean]") {
     TestProject t;
-    three_inputs(t);
-    t.build(kTwoJobs);
+    built_once(t);
     Pipeline p = load_pipeline(t.path("pipeline.yaml"), {}, t.steps());
     auto c = clean_outputs(p, {});
     CHECK(c.removed_files == 6);
@@ -406,8 +400,7 @@ TEST_CASE("clean removes recorded outputs", "[clean]") {
 
 TEST_CASE("a changed plugin identity rebuilds what it produced", "[incremental]") {
     TestProject t;
-    three_inputs(t);
-    t.build(kTwoJobs);
+    built_once(t);
     BuildOptions opt;
     opt.report_file = t.path("r.json").string();
     t.write("pipeline.yaml", kTwoJobs);

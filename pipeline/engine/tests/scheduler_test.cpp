@@ -162,15 +162,20 @@ void seed(Graph& g, FakeExecutor& ex, MemoryDisk& disk, const std::string& job, 
         }
 }
 
+// decode → encode (file by file) → zip (a gather of all encode's outputs).
+void decode_encode_zip(Graph& g) {
+    g.job("decode");
+    g.job("encode", {"decode"});
+    g.job("zip", {"encode"}, {}, true);
+    g.wire();
+}
+
 } // namespace
 
 TEST_CASE("scheduler: outputs flow file by file into `from` jobs, and a gather runs once on all of them") {
     MemoryDisk disk;
     Graph g;
-    g.job("decode");
-    g.job("encode", {"decode"});
-    g.job("zip", {"encode"}, {}, true);
-    g.wire();
+    decode_encode_zip(g);
     FakeExecutor ex(disk);
     seed(g, ex, disk, "decode", 40);
     Run r;
@@ -286,10 +291,7 @@ TEST_CASE("scheduler: up-to-date actions are counted, not run, and still feed th
 TEST_CASE("scheduler: a shard runs its own chains whole, skips the rest and every gather") {
     MemoryDisk disk;
     Graph g;
-    g.job("decode");
-    g.job("encode", {"decode"});
-    g.job("zip", {"encode"}, {}, true);
-    g.wire();
+    decode_encode_zip(g);
     FakeExecutor ex(disk);
     seed(g, ex, disk, "decode", 30);
     Run r;

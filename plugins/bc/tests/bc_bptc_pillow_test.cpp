@@ -31,18 +31,6 @@ void write_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
     out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
-std::optional<std::vector<std::vector<uint8_t>>> decode_or_skip(const std::vector<fs::path>& files) {
-    std::string why;
-    auto r = test::pillow_decode(files, why);
-    if (!r) {
-        if (why.rfind("skip:", 0) == 0)
-            WARN("Pillow cross-check skipped: " << why);
-        else
-            FAIL(why);
-    }
-    return r;
-}
-
 // Texel (x, y) of a w-wide image from block-linear data decoded by `decode_block`.
 template <class DecodeBlock>
 std::vector<uint8_t> decode_surface_rgba8(const std::vector<uint8_t>& blocks, int w, int h, DecodeBlock decode_block) {
@@ -84,7 +72,7 @@ TEST_CASE("bc7 random blocks of every mode decode exactly like Pillow", "[bc7][p
         write_file(files.back(), test::make_dds_dx10(w, h, 98, blocks));
         datas.push_back(std::move(blocks));
     }
-    auto ref = decode_or_skip(files);
+    auto ref = test::decode_or_skip(files);
     if (!ref) return;
     for (int mode = 0; mode < 8; ++mode) {
         CAPTURE(mode);
@@ -125,7 +113,7 @@ TEST_CASE("bc6h random blocks of every mode agree with Pillow within its 8-bit c
             write_file(files.back(), test::make_dds_dx10(w, h, is_signed ? 96 : 95, c.blocks));
             cases.push_back(std::move(c));
         }
-    auto ref = decode_or_skip(files);
+    auto ref = test::decode_or_skip(files);
     if (!ref) return;
     for (size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];

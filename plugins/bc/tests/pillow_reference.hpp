@@ -15,6 +15,10 @@ namespace af::bc::test {
 std::optional<std::vector<std::vector<uint8_t>>> pillow_decode(const std::vector<std::filesystem::path>& dds_files,
                                                                std::string& why_not);
 
+// pillow_decode for a Catch test: nullopt, after a warning, when Pillow is
+// not installed (the caller skips its cross-check); any other failure fails the test.
+std::optional<std::vector<std::vector<uint8_t>>> decode_or_skip(const std::vector<std::filesystem::path>& dds_files);
+
 // A fresh directory under the system temp dir, removed with the object.
 struct ScratchDir {
     std::filesystem::path path;

@@ -152,13 +152,7 @@ TEST_CASE("round trip: every format the table has, every shape, every header sty
 namespace {
 af::dds::RawHeader header_of(uint32_t fmt, uint32_t w, uint32_t h, uint32_t mips, Dx10Mode mode = Dx10Mode::Auto,
                              uint32_t layers = 1, uint32_t faces = 1, uint32_t alpha = AF_ALPHA_UNKNOWN) {
-    af::TextureDesc d;
-    d.format = fmt;
-    d.width = w;
-    d.height = h;
-    d.mips = mips;
-    d.layers = layers;
-    d.faces = faces;
+    af::TextureDesc d = dds_test::desc_of(fmt, w, h, mips, layers, faces);
     d.alpha_mode = alpha;
     return af::dds::make_header(d, {mode});
 }

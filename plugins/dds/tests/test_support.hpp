@@ -38,6 +38,19 @@ std::string python_pillow_missing();
 std::string tool_missing(const char* exe);
 inline const char* kPython = "/usr/bin/python3";
 
+// The description of a texture of `fmt`, w×h, with that many mips, layers and faces.
+inline af::TextureDesc desc_of(uint32_t fmt, uint32_t w, uint32_t h, uint32_t mips, uint32_t layers = 1,
+                               uint32_t faces = 1) {
+    af::TextureDesc d;
+    d.format = fmt;
+    d.width = w;
+    d.height = h;
+    d.mips = mips;
+    d.layers = layers;
+    d.faces = faces;
+    return d;
+}
+
 // A texture with deterministic pseudo-random bytes.
 af::Texture random_texture(const af::TextureDesc& d, uint32_t seed);
 

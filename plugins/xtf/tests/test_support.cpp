@@ -80,29 +80,31 @@ af_status convert(const af_surface* src, af_surface* dst, const af_options* opts
         if (!si || !di) af::sdk::unsupported("unknown format");
         const uint64_t texels = uint64_t(src->width) * src->height * src->depth;
         std::vector<float> rgba(texels * 4);
+        // The texels between the two formats: RGBA float, src's size.
+        auto float_rgba = [&] {
+            return af_surface{af::FMT_R32G32B32A32_FLOAT,
+                              src->width,
+                              src->height,
+                              src->depth,
+                              reinterpret_cast<uint8_t*>(rgba.data()),
+                              rgba.size() * 4};
+        };
+        auto codec_of = [](uint32_t format, const af::FormatInfo& info) {
+            const af_codec* c = bc_codec(format);
+            if (!c) af::sdk::unsupported("no codec for " + std::string(info.name));
+            return c;
+        };
         if (si->compressed()) {
-            const af_codec* c = bc_codec(src->format);
-            if (!c) af::sdk::unsupported("no codec for " + std::string(si->name));
-            af_surface tmp{af::FMT_R32G32B32A32_FLOAT,
-                           src->width,
-                           src->height,
-                           src->depth,
-                           reinterpret_cast<uint8_t*>(rgba.data()),
-                           rgba.size() * 4};
+            const af_codec* c = codec_of(src->format, *si);
+            af_surface tmp = float_rgba();
             if (auto s = c->decode(fake().get(), src, &tmp, opts, err); s != AF_OK)
                 throw af::sdk::Error(s, err->message, err->offset);
         } else {
             af::decode_texels(src->format, src->data, src->size, src->width, src->height * src->depth, rgba.data());
         }
         if (di->compressed()) {
-            const af_codec* c = bc_codec(dst->format);
-            if (!c) af::sdk::unsupported("no codec for " + std::string(di->name));
-            af_surface tmp{af::FMT_R32G32B32A32_FLOAT,
-                           src->width,
-                           src->height,
-                           src->depth,
-                           reinterpret_cast<uint8_t*>(rgba.data()),
-                           rgba.size() * 4};
+            const af_codec* c = codec_of(dst->format, *di);
+            af_surface tmp = float_rgba();
             if (auto s = c->encode(fake().get(), &tmp, dst, opts, err); s != AF_OK)
                 throw af::sdk::Error(s, err->message, err->offset);
         } else {

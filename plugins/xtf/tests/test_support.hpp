@@ -5,6 +5,7 @@
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"
 #include "core/image.hpp"
+#include "xtf_writer.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,14 @@ struct ByteSink {
                      return AF_OK;
                  }};
 };
+
+// Write options for VTF format id `vf`, all else as a user leaves it.
+inline af::xtf::XtfWriteOptions xtftest_opts(int32_t vf, bool nomip = false) {
+    af::xtf::XtfWriteOptions o;
+    o.format = vf;
+    o.nomip = nomip;
+    return o;
+}
 
 // Decodes one surface to RGBA8 (through host()->convert for compressed ones).
 af::Image surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip);

@@ -12,15 +12,9 @@
 #include <set>
 
 using namespace af::xtf;
+using xtftest::xtftest_opts;
 
 namespace {
-
-XtfWriteOptions xtftest_opts(int32_t vf, bool nomip = false) {
-    XtfWriteOptions o;
-    o.format = vf;
-    o.nomip = nomip;
-    return o;
-}
 
 struct Failure {
     af_status status = AF_OK;

@@ -22,6 +22,17 @@ struct Collected {
     }
 };
 
+// A stage's io over one input item (`inputs`, which must outlive it), collecting into `out`.
+af_stage_io one_input_io(const af_item* const* inputs, Collected& out) {
+    af_stage_io io{};
+    af::sdk::init_header(io);
+    io.inputs = inputs;
+    io.input_count = 1;
+    io.ctx = &out;
+    io.emit = Collected::emit;
+    return io;
+}
+
 } // namespace
 
 TEST_CASE("plugin: registers xtf and vtf containers and three stages", "[plugin]") {
@@ -155,12 +166,7 @@ TEST_CASE("plugin: swizzle and deswizzle stages", "[plugin][swizzle]") {
     item.size = raw.size();
     const af_item* inputs[] = {&item};
     Collected out;
-    af_stage_io io{};
-    af::sdk::init_header(io);
-    io.inputs = inputs;
-    io.input_count = 1;
-    io.ctx = &out;
-    io.emit = Collected::emit;
+    af_stage_io io = one_input_io(inputs, out);
     af_kv kv[] = {{"width", "8"}, {"height", "4"}, {"bpp", "32"}};
     af_options p{kv, 3};
     af_error err{};
@@ -197,12 +203,7 @@ TEST_CASE("plugin: xtf.write stage", "[plugin]") {
     item.texture = &ct;
     const af_item* inputs[] = {&item};
     Collected out;
-    af_stage_io io{};
-    af::sdk::init_header(io);
-    io.inputs = inputs;
-    io.input_count = 1;
-    io.ctx = &out;
-    io.emit = Collected::emit;
+    af_stage_io io = one_input_io(inputs, out);
     af_kv kv[] = {{"format", "BGRA8888"}, {"fallback", "4"}, {"lowres", "false"}, {"nomip", "true"}};
     af_options p{kv, 4};
     af_error err{};

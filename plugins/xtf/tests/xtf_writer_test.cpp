@@ -12,15 +12,9 @@
 #include <random>
 
 using namespace af::xtf;
+using xtftest::xtftest_opts;
 
 namespace {
-
-XtfWriteOptions xtftest_opts(int32_t vf, bool nomip = false) {
-    XtfWriteOptions o;
-    o.format = vf;
-    o.nomip = nomip;
-    return o;
-}
 
 af::Texture random_texture(uint32_t fmt, uint32_t w, uint32_t h, uint32_t d, uint32_t mips, uint32_t layers,
                            uint32_t faces, uint32_t seed) {

@@ -10,11 +10,13 @@ and keeps its files.
 
 usage: repack_property.py ASSETFORGE [--cases N] [--seed S] [--keep DIR]
 """
-import argparse, os, random, shutil, struct, subprocess, sys, tempfile
+import os, struct, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "tests", "tools"))
 from pages_read import read_pages  # noqa: E402
+from property_driver import drive  # noqa: E402
 
 PREFIX = bytes.fromhex("7100a3c60a3c60a3c600ff00000100")
 
@@ -119,29 +121,10 @@ DEFAULT_COMP = 5  # repack's --compression default, for added pages
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("assetforge")
-    ap.add_argument("--cases", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep", help="folder for failing cases' files")
-    a = ap.parse_args()
-    rnd = random.Random(a.seed)
-    failures = 0
-    for i in range(a.cases):
-        work = tempfile.mkdtemp(prefix="pages-prop-")
-        try:
-            bad = one_case(a.assetforge, rnd, work)
-        except Exception as e:  # the generator or the reader on the input: a broken case, not a pass
-            bad = (None, None, None, "case %d crashed: %r" % (i, e))
-        if bad:
-            failures += 1
-            params, kind, edits, why = bad
-            print("FAIL case %d: %s\n  params %s\n  edits (%s) %s" % (i, why, params, kind, edits))
-            if a.keep:
-                shutil.copytree(work, os.path.join(a.keep, "case%d" % i))
-        shutil.rmtree(work, ignore_errors=True)
-    print("%d cases, %d failed (seed %d)" % (a.cases, failures, a.seed))
-    return 1 if failures else 0
+    return drive(one_case, "pages-prop-",
+                 # the generator or the reader on the input: a broken case, not a pass
+                 lambda i, e: (None, None, None, "case %d crashed: %r" % (i, e)),
+                 lambda bad: "%s\n  params %s\n  edits (%s) %s" % (bad[3], bad[0], bad[1], bad[2]))
 
 
 if __name__ == "__main__":

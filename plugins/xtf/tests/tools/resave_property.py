@@ -9,11 +9,13 @@ give the same bytes. A failing case prints its parameters and keeps its files.
 
 usage: resave_property.py ASSETFORGE [--cases N] [--seed S] [--keep DIR]
 """
-import argparse, os, random, shutil, struct, subprocess, sys, tempfile, io
+import io, os, struct, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "tests", "tools"))
 from xtf_read import read_xtf  # noqa: E402
+from property_driver import drive  # noqa: E402
 from PIL import Image  # noqa: E402
 
 # typed name → (VTF id stored, bytes of a texel as (R, G, B, A) indices into the picture, or None)
@@ -121,28 +123,10 @@ def one_case(af, rnd, work):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("assetforge")
-    ap.add_argument("--cases", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep", help="folder for failing cases' files")
-    a = ap.parse_args()
-    rnd = random.Random(a.seed)
-    failures = 0
-    for i in range(a.cases):
-        work = tempfile.mkdtemp(prefix="xtf-prop-")
-        try:
-            bad = one_case(a.assetforge, rnd, work)
-        except Exception as e:  # a crash of the reader or of Pillow on the output is a failure too
-            bad = ({}, "case crashed: %r" % e)
-        if bad:
-            failures += 1
-            print("FAIL case %d: %s\n  params %s" % (i, bad[1], bad[0]))
-            if a.keep:
-                shutil.copytree(work, os.path.join(a.keep, "case%d" % i))
-        shutil.rmtree(work, ignore_errors=True)
-    print("%d cases, %d failed (seed %d)" % (a.cases, failures, a.seed))
-    return 1 if failures else 0
+    return drive(one_case, "xtf-prop-",
+                 # a crash of the reader or of Pillow on the output is a failure too
+                 lambda i, e: ({}, "case crashed: %r" % e),
+                 lambda bad: "%s\n  params %s" % (bad[1], bad[0]))
 
 
 if __name__ == "__main__":
