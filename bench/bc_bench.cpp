@@ -24,7 +24,7 @@
 #include "assetforge/formats.hpp"
 #include "bc_surface.hpp"
 #include "simd_path.hpp"
-#include "core/half.hpp"
+#include "assetforge/half.hpp"
 #include "core/png_io.hpp"
 
 #include "bptc.hpp"

@@ -9,7 +9,7 @@
 // source, peak = log2(1 + max of the source); encoded as UF16 and SF16.
 #include "bptc.hpp"
 
-#include "core/half.hpp"
+#include "assetforge/half.hpp"
 #include "core/png_io.hpp"
 
 #include <algorithm>

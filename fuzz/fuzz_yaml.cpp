@@ -6,9 +6,9 @@
 // Includes resolve only among the files this harness writes to its own temp
 // directory: an input whose top-level include: names anything else is
 // rejected before the loader sees it, so the fuzzer never reads other files.
-#include "engine/config.hpp"
-#include "engine/output_template.hpp"
-#include "engine/step.hpp"
+#include "base/output_template.hpp"
+#include "load/config.hpp"
+#include "steps/step.hpp"
 
 #include <yaml-cpp/yaml.h>
 

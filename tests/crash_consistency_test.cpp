@@ -9,7 +9,7 @@
 // the delays they give also adapt to the machine's build times, so where the
 // kills land in a build differs from machine to machine (the warning at the
 // end says how many landed and how many builds beat their kill).
-#include "core/atomic_file.hpp"
+#include "assetforge/atomic_file.hpp"
 #include "core/content_hash.hpp"
 #include "core/image.hpp"
 #include "core/png_io.hpp"
@@ -110,7 +110,7 @@ Tree scan(const fs::path& root) {
     for (const auto& e : fs::recursive_directory_iterator(root / "build")) {
         if (!e.is_regular_file()) continue;
         std::string rel = e.path().lexically_relative(root).generic_string();
-        if (e.path().filename().string().rfind(af::kTempPrefix, 0) == 0)
+        if (e.path().filename().string().rfind(af::sdk::kTempPrefix, 0) == 0)
             t.temporaries.push_back(rel);
         else
             t.outputs[rel] = slurp(e.path());
@@ -124,7 +124,8 @@ std::set<std::string> state_records(const fs::path& root) {
     std::set<std::string> v;
     for (const auto& r : store.all_actions()) {
         std::string s = r.job + " | " + r.input + " | " + r.key.hex() + " | " + r.input_hash.hex() + " | " +
-                        r.params_hash.hex() + " | " + r.tools + " | " + r.status + " | " + r.error;
+                        r.params_hash.hex() + " | " + r.tools + " | " +
+                        (r.status == af::engine::ActionRecord::Status::Failed ? "failed" : "built") + " | " + r.error;
         for (const auto& o : r.outputs) s += " | " + o.path + "=" + o.hash.hex();
         v.insert(s);
     }
@@ -190,7 +191,7 @@ struct Reference {
 Reference clean_build(const fs::path& root, bool set_b) {
     fs::create_directories(root);
     write_inputs(root, set_b);
-    af::write_file_atomic(root / "pipeline.yaml", std::string(kPipeline));
+    af::sdk::write_file_atomic(root / "pipeline.yaml", std::string(kPipeline));
     Reference r;
     auto s = spawn_build(root);
     REQUIRE(finish(s, root) == 0);
@@ -298,7 +299,7 @@ TEST_CASE("SIGKILL at random points: outputs stay complete and the next build co
 
     const fs::path root = base / "killed";
     fs::create_directories(root);
-    af::write_file_atomic(root / "pipeline.yaml", std::string(kPipeline));
+    af::sdk::write_file_atomic(root / "pipeline.yaml", std::string(kPipeline));
     int kills = 0, finished_before_kill = 0, rounds = 0;
     size_t max_temporaries = 0;
     while (kills < kKills) {

@@ -8,7 +8,7 @@
 #include "assetforge/output_rules.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
-#include "engine/name_text.hpp"
+#include "base/name_text.hpp"
 #include "host/texture_io.hpp"
 #include "texture/image_diff.hpp"
 #include "texture/texture_ops.hpp"

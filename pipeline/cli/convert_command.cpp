@@ -12,14 +12,14 @@
 #include "cli/cli_options.hpp"
 #include "cli/memory_budget_option.hpp"
 
+#include "assetforge/atomic_file.hpp"
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
-#include "core/atomic_file.hpp"
 #include "engine/action_memory.hpp"
-#include "engine/pipeline_steps.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
+#include "steps/pipeline_steps.hpp"
 #include "texture/format_names.hpp"
 #include "texture/information_loss.hpp"
 #include "texture/texture_ops.hpp"
@@ -170,7 +170,7 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
                            a))
             return false;
     }
-    write_file_atomic(a.out, bytes);
+    sdk::write_file_atomic(a.out, bytes);
     std::printf("%s: %ux%u %s → %s (the %s writer chooses the format%s)\n", a.in.string().c_str(), input.desc.width,
                 input.desc.height, name_of(input.desc.format).c_str(), a.out.string().c_str(),
                 a.out.extension().string().c_str(), wopts.count("format") ? (": " + wopts["format"]).c_str() : "");

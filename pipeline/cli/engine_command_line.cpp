@@ -2,14 +2,14 @@
 
 #include "assetforge/user_text.hpp"
 
+#include "cli/load_interrupt.hpp"
 #include "engine/build.hpp"
-#include "engine/html_report.hpp"
-#include "engine/job_selection.hpp"
-#include "engine/load_interrupt.hpp"
-#include "engine/pipeline_steps.hpp"
 #include "engine/shard.hpp"
-#include "engine/texture_steps.hpp"
 #include "host/host_services.hpp"
+#include "load/job_selection.hpp"
+#include "report/html_report.hpp"
+#include "steps/pipeline_steps.hpp"
+#include "steps/texture_steps.hpp"
 
 #include <boost/program_options.hpp>
 

@@ -1,10 +1,10 @@
 // `assetforge info FILE…`: asks the plugin that claims each file to describe it.
 #include "cli/cli_options.hpp"
 
+#include "assetforge/mapped_file.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
-#include "core/mapped_file.hpp"
-#include "engine/name_text.hpp"
+#include "base/name_text.hpp"
 #include "host/host_services.hpp"
 #include "host/texture_io.hpp"
 #include "texture/levels.hpp"
@@ -28,7 +28,7 @@ struct InfoResult {
 InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap& opts) {
     InfoResult r;
     try {
-        MappedFile file(path);
+        sdk::MappedFile file(path);
         auto c = ctx.registry.container_for(path, file.data(), std::min<uint64_t>(file.size(), 4096));
         if (!c) {
             // Some files are a plugin command's business, not a container's (`.pages`: `assetforge pages`).

@@ -3,7 +3,7 @@
 #include "cli/command.hpp"
 
 #include "assetforge/user_text.hpp"
-#include "engine/config_error.hpp"
+#include "base/config_error.hpp"
 #include "host/host_services.hpp"
 
 #include <algorithm>

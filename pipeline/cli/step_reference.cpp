@@ -1,6 +1,6 @@
 #include "cli/step_reference.hpp"
 
-#include "engine/config_error.hpp"
+#include "base/config_error.hpp"
 
 #include <sstream>
 

@@ -1,10 +1,10 @@
 // `assetforge steps`: every step a pipeline can name (built in, or a loaded
 // plugin's stage), its parameters and who provides it.
+#include "base/config_error.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/step_reference.hpp"
-#include "engine/config_error.hpp"
-#include "engine/pipeline_steps.hpp"
-#include "engine/step_listing.hpp"
+#include "steps/pipeline_steps.hpp"
+#include "steps/step_listing.hpp"
 
 #include <algorithm>
 #include <cstdio>

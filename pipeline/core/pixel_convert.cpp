@@ -1,8 +1,8 @@
 #include "core/pixel_convert.hpp"
 
 #include "assetforge/formats.hpp"
+#include "assetforge/half.hpp"
 #include "assetforge/plugin.hpp"
-#include "core/half.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -136,24 +136,6 @@ const FormatInfo& need_format(uint32_t id) {
 }
 
 } // namespace
-
-bool core_can_convert(uint32_t id) {
-    const FormatInfo* f = format_info(id);
-    if (!f) return false;
-    switch (f->layout) {
-    case Layout::Plain:
-    case Layout::Palette:
-    case Layout::Packed422:
-        return true;
-    case Layout::Special:
-        return id == FMT_R11G11B10_FLOAT || id == FMT_R9G9B9E5_SHAREDEXP || id == FMT_R1_UNORM ||
-               id == FMT_D32_FLOAT_S8X24_UINT || id == FMT_R32_FLOAT_X8X24_TYPELESS || id == FMT_R32G8X24_TYPELESS ||
-               id == FMT_R24G8_TYPELESS || id == FMT_R10G10B10_XR_BIAS_A2_UNORM || id == FMT_X32_TYPELESS_G8X24_UINT;
-    case Layout::Block4x4:
-        return false;
-    }
-    return false;
-}
 
 void decode_texels(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t w, uint32_t h, float* out,
                    const uint8_t* palette) {

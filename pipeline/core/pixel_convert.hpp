@@ -9,9 +9,6 @@
 
 namespace af {
 
-// True when the core can convert this format without a codec.
-bool core_can_convert(uint32_t format);
-
 // Decodes `count` texels (a surface's rows back to back: w*h*d) to RGBA32F.
 // Missing channels read as 0 (colour) / 1 (alpha); luminance is replicated;
 // SNORM maps to [-1, 1], integer formats to their numeric value.

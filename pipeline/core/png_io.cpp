@@ -1,7 +1,7 @@
 #include "core/png_io.hpp"
 
+#include "assetforge/atomic_file.hpp"
 #include "assetforge/plugin.hpp"
-#include "core/atomic_file.hpp"
 #include "core/png_write.hpp"
 
 #include <png.h>
@@ -286,7 +286,7 @@ std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt) {
 }
 
 void write_png_file(const std::filesystem::path& path, const Image& img, const PngWriteOptions& opt) {
-    write_file_atomic(path, encode_png(img, opt));
+    sdk::write_file_atomic(path, encode_png(img, opt));
 }
 
 } // namespace af

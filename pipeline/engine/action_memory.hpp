@@ -4,7 +4,7 @@
 // their size: a 69-byte PNG can declare 20000x20000 16-bit RGBA.
 #pragma once
 
-#include "engine/config.hpp"
+#include "load/config.hpp"
 
 #include <cstdint>
 #include <string>

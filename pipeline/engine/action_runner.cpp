@@ -1,7 +1,7 @@
 #include "engine/action_runner.hpp"
 
-#include "engine/config.hpp"
-#include "engine/output_template.hpp"
+#include "base/output_template.hpp"
+#include "load/config.hpp"
 
 #include <set>
 

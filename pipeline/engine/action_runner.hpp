@@ -7,10 +7,10 @@
 #pragma once
 
 #include "core/content_hash.hpp"
-#include "engine/item.hpp"
 #include "engine/project_paths.hpp"
-#include "engine/step.hpp"
-#include "engine/trace.hpp"
+#include "report/trace.hpp"
+#include "steps/item.hpp"
+#include "steps/step.hpp"
 
 #include <nlohmann/json.hpp>
 

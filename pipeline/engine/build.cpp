@@ -5,31 +5,31 @@
 #include "engine/build.hpp"
 
 #include "assetforge/user_text.hpp"
+#include "base/config_error.hpp"
+#include "base/glob.hpp"
+#include "base/link_guard.hpp"
 #include "engine/action_memory.hpp"
 #include "engine/action_runner.hpp"
-#include "engine/action_warnings.hpp"
 #include "engine/build_lock.hpp"
-#include "engine/build_status.hpp"
 #include "engine/cached_entry_paths.hpp"
-#include "engine/config_error.hpp"
 #include "engine/dirty_scan.hpp"
 #include "engine/disk.hpp"
-#include "engine/glob.hpp"
 #include "engine/job_run.hpp"
-#include "engine/link_guard.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/output_commit.hpp"
 #include "engine/plan.hpp"
 #include "engine/project_paths.hpp"
 #include "engine/remote_cache_keys.hpp"
-#include "engine/report_images.hpp"
 #include "engine/reserved_paths.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/shard.hpp"
 #include "engine/state_store.hpp"
-#include "engine/trace.hpp"
 #include "remote/remote_cache.hpp"
+#include "report/action_warnings.hpp"
+#include "report/build_status.hpp"
+#include "report/report_images.hpp"
+#include "report/trace.hpp"
 
 #include <tbb/global_control.h>
 
@@ -530,7 +530,7 @@ class Build final : public ActionExecutor {
             for (const auto& o : rec->outputs)
                 if (std::none_of(written.begin(), written.end(), [&](auto& w) { return w.path == o.path; }))
                     nr.outputs.push_back(o);
-        nr.status = "failed";
+        nr.status = ActionRecord::Status::Failed;
         nr.error = step + ": " + res.error;
         nr.duration_ms = res.duration_ms;
         store_->put_action(nr);
@@ -700,7 +700,7 @@ ActionOutcome Build::execute(JobRun& j, std::vector<Input> inputs, bool check_on
         nr.params_hash = j.signature;
         nr.tools = join_tools(trail.tools);
         nr.outputs = written;
-        nr.status = "built";
+        nr.status = ActionRecord::Status::Built;
         nr.warnings = warnings_in(res.metrics);
         res.duration_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         nr.duration_ms = res.duration_ms;

@@ -3,10 +3,10 @@
 // by file into the jobs that take them `from` it, and the state is updated.
 #pragma once
 
-#include "engine/action_status.hpp"
-#include "engine/config.hpp"
-#include "engine/report_figures.hpp"
-#include "engine/step.hpp"
+#include "base/build_options.hpp"
+#include "base/build_result.hpp"
+#include "load/config.hpp"
+#include "steps/step.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,76 +18,6 @@
 #include <vector>
 
 namespace af::engine {
-
-struct BuildOptions {
-    int threads = 0;        // 0 = all cores
-    bool explain = false;   // print why each action runs
-    bool fail_fast = false; // stop starting actions after the first failure
-    // An action that discarded information (warnings: alpha, a channel, bit
-    // depth) fails the build's exit code, for CI; its outputs are still written.
-    bool warnings_as_errors = false;
-    bool quiet = false;
-    bool dry_run = false;          // `status`: decide, never run
-    bool status_json = false;      // `status --json`: every action as JSON instead of the per-job summary
-    bool overwrite_edited = false; // replace outputs that differ from what the build last wrote
-    int progress = -1;             // 1 refreshing line, 0 plain lines, -1 decide by isatty
-    int color = -1;                // 1 always, 0 never, -1 on a terminal unless NO_COLOR is set
-    bool verbose = false;          // build -v: each step of each action, with its time
-    int heartbeat_ms = 10000;      // piped: the longest silence before a line says what is running
-    std::string trace_file, report_file;
-    // The report is HTML: texture actions also leave pictures of their source
-    // and result, and per-channel PSNR, in `<report_file>.d/`. Off, nothing
-    // is decoded for it and no texture outlives its step.
-    bool report_images = false;
-    uint64_t memory_budget = 2ull << 30; // bytes of images in flight
-    std::function<bool()> cancelled;     // polled between steps (Ctrl-C)
-    // Current identity ("name@version#hash") of a plugin by name; "" when not loaded.
-    std::function<std::string(const std::string&)> tool_identity;
-    std::ostream* out = nullptr; // progress, explain, summary (default std::cout)
-    std::ostream* err = nullptr; // failures (default std::cerr)
-    // The process exits right after this build (the CLI): the state database
-    // is closed, but the in-memory state (10,000s of records) is left for the
-    // OS to reclaim; freeing it piece by piece was a visible part of a no-op build.
-    bool exiting_after = false;
-    // A shared cache speaking Bazel's HTTP remote-cache protocol ("" = none):
-    // an out-of-date action first looks its key up there; built outputs are
-    // uploaded unless remote_upload is false (read-only consumers).
-    std::string remote_cache;
-    bool remote_upload = true;
-    // The URL came from the pipeline file, which anyone who can change the
-    // project controls: the environment's credentials are not sent to it
-    // unless its host is trusted (RemoteCacheOptions::url_from_pipeline).
-    bool remote_cache_from_pipeline = false;
-    // --shard I/N: only the actions of shard I of N run (count 0: all).
-    int shard_index = 0, shard_count = 0;
-    // Every loaded plugin's identity ("name@version#hash"), sorted and joined:
-    // part of the remote cache key, which must not depend on what a machine
-    // happens to record locally.
-    std::string plugin_identities;
-};
-
-struct ActionResult {
-    std::string job, input;          // input relative to the root ("*" for a gather)
-    std::vector<std::string> inputs; // every input file (several for a gather)
-    std::vector<std::string> outputs;
-    std::string key;
-    ActionStatus status = ActionStatus::NotRun;
-    std::string reason; // why it ran (explain)
-    std::string failed_step, error;
-    double duration_ms = 0;
-    nlohmann::json metrics;                      // null until a step reports something
-    std::shared_ptr<const ReportFigures> images; // BuildOptions::report_images, texture actions that ran
-};
-
-struct BuildSummary {
-    size_t built = 0, cached = 0, up_to_date = 0, failed = 0, removed = 0, not_run = 0, skipped = 0;
-    bool cancelled = false;
-    size_t warnings = 0;               // warning lines of the actions, kept ones of up-to-date actions too
-    bool warnings_fail = false;        // BuildOptions::warnings_as_errors and there were some
-    int plan_exit = 0;                 // the plan refused the build: 2 broken promise, 1 empty input
-    std::vector<ActionResult> actions; // in completion order
-    int exit_code() const { return plan_exit ? plan_exit : failed || cancelled || warnings_fail ? 1 : 0; }
-};
 
 // Throws std::runtime_error for problems with the state database itself.
 BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt);

@@ -6,7 +6,7 @@
 // where no template points.
 #pragma once
 
-#include "engine/output_template.hpp"
+#include "base/output_template.hpp"
 
 #include <functional>
 #include <map>

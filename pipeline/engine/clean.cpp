@@ -56,7 +56,7 @@ CleanSummary clean_outputs(const Pipeline& p, const CleanOptions& o) {
         } else {
             ActionRecord kept = rec;
             kept.outputs = left;
-            kept.status = "failed";
+            kept.status = ActionRecord::Status::Failed;
             kept.key = Hash128{};
             store.put_action(kept);
         }

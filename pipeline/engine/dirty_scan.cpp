@@ -64,7 +64,7 @@ std::string DirtyScan::out_of_date(const Job& job, const std::shared_ptr<const A
                                    const Hash128& params, const Hash128& input_hash,
                                    std::optional<ActionRecord>& refreshed, std::string& edited) {
     if (!rec) return "new input";
-    if (rec->status == "failed" || rec->key == Hash128{}) return "failed last time";
+    if (rec->status == ActionRecord::Status::Failed || rec->key == Hash128{}) return "failed last time";
     if (rec->params_hash != params) return "parameters changed";
     if (rec->input_hash != input_hash) return "input changed";
     if (auto t = plugins_changed(rec->tools); !t.empty()) return t;

@@ -1,7 +1,7 @@
 #include "engine/disk.hpp"
 
-#include "core/atomic_file.hpp"
-#include "engine/link_guard.hpp"
+#include "assetforge/atomic_file.hpp"
+#include "base/link_guard.hpp"
 #include "engine/output_root_guard.hpp"
 
 #include <fcntl.h>
@@ -64,7 +64,7 @@ std::vector<uint8_t> RealDisk::read(const std::string& abs, const std::string& w
 Hash128 RealDisk::hash(const std::string& abs) const { return hash_file(abs); }
 
 void RealDisk::write_atomic(const std::string& abs, std::span<const uint8_t> bytes) {
-    AtomicFile f(fs::path(abs), {.within = output_root_});
+    sdk::AtomicFile f(fs::path(abs), {.within = output_root_});
     f.write(bytes.data(), bytes.size());
     f.commit();
 }

@@ -4,9 +4,9 @@
 // decides and runs each action.
 #pragma once
 
+#include "base/output_template.hpp"
 #include "core/content_hash.hpp"
 #include "engine/build.hpp"
-#include "engine/output_template.hpp"
 #include "engine/param_inputs.hpp"
 
 #include <optional>

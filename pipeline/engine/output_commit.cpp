@@ -1,7 +1,7 @@
 #include "engine/output_commit.hpp"
 
-#include "engine/config_error.hpp"
-#include "engine/glob.hpp"
+#include "base/config_error.hpp"
+#include "base/glob.hpp"
 #include "engine/run_marker.hpp"
 
 #include <algorithm>
@@ -214,7 +214,7 @@ void OutputCommit::took_over(const OutputRecord& o) {
         store_.erase_action(r.job, r.input, r.owner); // nothing of it left: gone, not an empty orphan
         return;
     }
-    r.status = "failed";
+    r.status = ActionRecord::Status::Failed;
     r.key = Hash128{};
     r.error = "output " + o.path + " was rebuilt by another configuration";
     store_.put_action(r);

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "engine/action_runner.hpp"
-#include "engine/build_status.hpp"
 #include "engine/disk.hpp"
 #include "engine/job_run.hpp"
 #include "engine/param_inputs.hpp"
@@ -15,6 +14,7 @@
 #include "engine/project_paths.hpp"
 #include "engine/reserved_paths.hpp"
 #include "engine/state_store.hpp"
+#include "report/build_status.hpp"
 
 #include <filesystem>
 #include <mutex>

@@ -1,6 +1,6 @@
 #include "engine/output_root_guard.hpp"
 
-#include "engine/output_template.hpp"
+#include "base/output_template.hpp"
 
 #include <stdexcept>
 #include <system_error>

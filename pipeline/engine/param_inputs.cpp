@@ -1,7 +1,7 @@
 #include "engine/param_inputs.hpp"
 
-#include "engine/link_guard.hpp"
-#include "engine/output_template.hpp"
+#include "base/link_guard.hpp"
+#include "base/output_template.hpp"
 
 #include <sys/stat.h>
 

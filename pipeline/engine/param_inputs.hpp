@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/content_hash.hpp"
-#include "engine/config.hpp"
 #include "engine/state_store.hpp"
+#include "load/config.hpp"
 
 #include <filesystem>
 #include <string>

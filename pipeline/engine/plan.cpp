@@ -1,7 +1,7 @@
 #include "engine/plan.hpp"
 
-#include "engine/pattern_overlap.hpp"
 #include "engine/reserved_paths.hpp"
+#include "load/pattern_overlap.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -4,10 +4,10 @@
 // path, no pattern that matches nothing.
 #pragma once
 
-#include "engine/config.hpp"
-#include "engine/glob.hpp"
-#include "engine/output_template.hpp"
+#include "base/glob.hpp"
+#include "base/output_template.hpp"
 #include "engine/state_store.hpp"
+#include "load/config.hpp"
 
 #include <filesystem>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "engine/reserved_paths.hpp"
 
-#include "engine/glob.hpp"
+#include "base/glob.hpp"
 
 namespace af::engine {
 namespace fs = std::filesystem;

@@ -5,8 +5,8 @@
 // read back as an input, and a `--state-dir` whose folder holds inputs.
 #pragma once
 
-#include "engine/config.hpp"
 #include "engine/plan.hpp"
+#include "load/config.hpp"
 
 #include <filesystem>
 #include <string>

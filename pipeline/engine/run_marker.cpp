@@ -1,6 +1,6 @@
 #include "engine/run_marker.hpp"
 
-#include "core/atomic_file.hpp"
+#include "assetforge/atomic_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -22,7 +22,7 @@ RunMarker::RunMarker(const fs::path& state_dir) : file_(state_dir / "running") {
         previous_killed_ = !alive;
     }
     fs::create_directories(state_dir, ec);
-    write_file_atomic(file_, std::to_string(getpid()) + "\n");
+    sdk::write_file_atomic(file_, std::to_string(getpid()) + "\n");
 }
 
 RunMarker::~RunMarker() {
@@ -31,7 +31,7 @@ RunMarker::~RunMarker() {
 }
 
 bool is_own_temporary(std::string_view name) {
-    const std::string_view prefix = kTempPrefix;
+    const std::string_view prefix = sdk::kTempPrefix;
     if (name.size() != prefix.size() + 16 || !name.starts_with(prefix)) return false;
     return std::all_of(name.begin() + long(prefix.size()), name.end(),
                        [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });

@@ -6,8 +6,8 @@
 // scheduler only moves inputs and counts, so its tests need no disk.
 #pragma once
 
-#include "engine/build_status.hpp"
 #include "engine/job_run.hpp"
+#include "report/build_status.hpp"
 
 #include <tbb/task_group.h>
 

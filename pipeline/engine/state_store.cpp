@@ -345,7 +345,7 @@ void StateStore::open_and_load(const fs::path& file) {
             r.tools = q.text(6);
             if (auto p = static_cast<const unsigned char*>(sqlite3_column_blob(q.s, 7)))
                 r.outputs = outputs_from(p, size_t(sqlite3_column_bytes(q.s, 7)));
-            r.status = q.text(8);
+            r.status = q.text(8) == "failed" ? ActionRecord::Status::Failed : ActionRecord::Status::Built;
             r.duration_ms = sqlite3_column_double(q.s, 9);
             r.error = q.text(10);
             r.warnings_known = sqlite3_column_type(q.s, 11) != SQLITE_NULL;
@@ -548,7 +548,8 @@ void StateStore::flush_locked() {
                 sqlite3_bind_text(s, 7, r->tools.c_str(), -1, SQLITE_TRANSIENT);
                 std::string outs = outputs_blob(r->outputs);
                 sqlite3_bind_blob(s, 8, outs.data(), int(outs.size()), SQLITE_TRANSIENT);
-                sqlite3_bind_text(s, 9, r->status.c_str(), -1, SQLITE_TRANSIENT);
+                sqlite3_bind_text(s, 9, r->status == ActionRecord::Status::Failed ? "failed" : "built", -1,
+                                  SQLITE_STATIC);
                 sqlite3_bind_double(s, 10, r->duration_ms);
                 sqlite3_bind_text(s, 11, r->error.c_str(), -1, SQLITE_TRANSIENT);
                 if (r->warnings_known)

@@ -55,7 +55,8 @@ struct ActionRecord {
     Hash128 input_hash, params_hash;
     std::string tools; // "name@version#binhash;…" of plugins the action used
     std::vector<OutputRecord> outputs;
-    std::string status; // "built" or "failed"
+    // What the last run of the action ended as; text ("built"/"failed") only in the database.
+    enum class Status : uint8_t { Built, Failed } status = Status::Built;
     double duration_ms = 0;
     std::string error;
     // What the action discarded (alpha, a channel, bit depth), as it said when

@@ -1,10 +1,10 @@
 #include "host/texture_io.hpp"
 
+#include "assetforge/atomic_file.hpp"
+#include "assetforge/mapped_file.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
 #include "assetforge/write_texture.hpp"
-#include "core/atomic_file.hpp"
-#include "core/mapped_file.hpp"
 #include "core/pixel_convert.hpp"
 #include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
@@ -58,7 +58,7 @@ struct VectorSink {
 };
 
 struct FileSink {
-    AtomicFile* file;
+    sdk::AtomicFile* file;
     std::string error;
     static af_status write(void* ctx, const void* data, uint64_t size) {
         auto* s = static_cast<FileSink*>(ctx);
@@ -148,9 +148,9 @@ ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name
 }
 
 ReadResult read_texture(const PluginRegistry& reg, const std::filesystem::path& path, const OptionMap& opts) {
-    MappedFile file;
+    sdk::MappedFile file;
     try {
-        file = MappedFile(path);
+        file = sdk::MappedFile(path);
     } catch (const sdk::Error& e) {
         throw sdk::Error(e.status(), path.string() + ": " + e.what());
     }
@@ -173,7 +173,7 @@ std::vector<uint8_t> encode_texture(const PluginRegistry& reg, const std::string
 void write_texture(const PluginRegistry& reg, const std::filesystem::path& path, const Texture& tex,
                    const std::string& container, const OptionMap& opts) {
     auto c = writer_for(reg, container, path.extension().string());
-    AtomicFile file(path);
+    sdk::AtomicFile file(path);
     FileSink sink{&file, {}};
     af_sink s{&sink, FileSink::write};
     sdk::TextureView t(tex); // metadata included: a writer can keep what the reader recorded

@@ -1,4 +1,4 @@
-#include "core/atomic_file.hpp"
+#include "assetforge/atomic_file.hpp"
 
 #include "assetforge/plugin.hpp"
 
@@ -15,13 +15,13 @@ TEST_CASE("atomic file appears only on commit") {
     fs::remove_all(dir);
     fs::path target = dir / "sub" / "out.bin";
     {
-        AtomicFile f(target);
+        sdk::AtomicFile f(target);
         f.write("abc", 3);
         CHECK_FALSE(fs::exists(target));
     } // destroyed without commit
     CHECK_FALSE(fs::exists(target));
     CHECK(fs::is_empty(dir / "sub"));
-    write_file_atomic(target, std::string("hello"));
+    sdk::write_file_atomic(target, std::string("hello"));
     std::ifstream in(target);
     std::string s;
     in >> s;
@@ -36,13 +36,13 @@ TEST_CASE("an output name of 255 bytes commits: the temporary's name does not gr
     const std::string name = std::string(251, 'n') + ".bin";
     REQUIRE(name.size() == 255);
     {
-        AtomicFile f(dir / name);
+        sdk::AtomicFile f(dir / name);
         f.write("abc", 3);
         // The temporary sits beside the target, recognisable by its prefix.
         std::vector<std::string> names;
         for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
         REQUIRE(names.size() == 1);
-        CHECK(names[0].rfind(kTempPrefix, 0) == 0);
+        CHECK(names[0].rfind(sdk::kTempPrefix, 0) == 0);
         CHECK(names[0].size() == 24);
         f.commit();
     }
@@ -60,7 +60,7 @@ TEST_CASE("an atomic file never writes through a link: not at its temporary's na
     // A folder inside the root that is a link out of it.
     fs::create_symlink(base / "elsewhere", base / "root/linked");
     try {
-        AtomicFile f(base / "root/linked/out.bin", {.within = base / "root"});
+        sdk::AtomicFile f(base / "root/linked/out.bin", {.within = base / "root"});
         FAIL("written through the link");
     } catch (const std::exception& e) {
         CHECK_THAT(e.what(), Catch::Contains("outside") && Catch::Contains("root/linked"));
@@ -69,7 +69,7 @@ TEST_CASE("an atomic file never writes through a link: not at its temporary's na
     // Inside the root, and a link at the target's name: replaced, its target untouched.
     fs::create_symlink(base / "elsewhere/victim.txt", base / "root/out.bin");
     {
-        AtomicFile f(base / "root/out.bin", {.within = base / "root"});
+        sdk::AtomicFile f(base / "root/out.bin", {.within = base / "root"});
         f.write("new", 3);
         f.commit();
     }

@@ -1,4 +1,4 @@
-#include "core/half.hpp"
+#include "assetforge/half.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

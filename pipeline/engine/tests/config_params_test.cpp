@@ -1,7 +1,7 @@
 // Step parameters, output placeholders and repeated keys are checked when the
 // pipeline loads: every mistake is a ConfigError naming file:line:column, the
 // valid names and the closest one, never a silent default or a run-time failure.
-#include "engine/pipeline_steps.hpp"
+#include "steps/pipeline_steps.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
+#include "base/link_guard.hpp"
 #include "engine/disk.hpp"
-#include "engine/link_guard.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-#include "engine/glob.hpp"
+#include "base/glob.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>

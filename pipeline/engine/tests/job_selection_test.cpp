@@ -1,4 +1,4 @@
-#include "engine/job_selection.hpp"
+#include "load/job_selection.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // name_text.hpp: names that are not UTF-8 in JSON and XML outputs.
-#include "engine/markup_text.hpp"
-#include "engine/name_text.hpp"
+#include "base/markup_text.hpp"
+#include "base/name_text.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "engine/output_template.hpp"
+#include "base/output_template.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,11 +3,11 @@
 // in the output tree say.
 #include "test_project.hpp"
 
+#include "base/output_template.hpp"
 #include "engine/output_root_guard.hpp"
-#include "engine/output_template.hpp"
-#include "engine/texture_steps.hpp"
-#include "engine/zip_writer.hpp"
 #include "host/plugin_registry.hpp"
+#include "steps/texture_steps.hpp"
+#include "steps/zip_writer.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The plan's checks on their own: patterns against templates, and the
 // promises a pipeline can break before anything runs.
-#include "engine/pattern_overlap.hpp"
 #include "engine/plan.hpp"
+#include "load/pattern_overlap.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>

@@ -2,8 +2,8 @@
 // parameters, metadata keys) is checked when the pipeline loads; a stage built
 // against an older API declares nothing and keeps accepting anything.
 #include "assetforge/plugin.hpp"
-#include "engine/config.hpp"
-#include "engine/texture_steps.hpp"
+#include "load/config.hpp"
+#include "steps/texture_steps.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // printable_name(): the one escaping function for names the engine prints.
-#include "engine/config_error.hpp"
+#include "base/config_error.hpp"
 
 #include <catch2/catch.hpp>
 

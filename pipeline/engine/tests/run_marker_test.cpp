@@ -1,7 +1,7 @@
 #include "engine/run_marker.hpp"
 #include "test_project.hpp"
 
-#include "core/atomic_file.hpp"
+#include "assetforge/atomic_file.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -51,7 +51,7 @@ TEST_CASE("the run marker tells a killed build from a running or finished one", 
 
 TEST_CASE("only old temporaries directly in the given folders are swept", "[cancel][marker]") {
     af::engine::test::TestProject t;
-    const std::string tmp = af::kTempPrefix;
+    const std::string tmp = af::sdk::kTempPrefix;
     t.write("out/" + tmp + "00000000000000a1", "old");
     t.write("out/a.png", "output");
     t.write("out/sub/" + tmp + "00000000000000b2", "old, but in a folder not asked for");
@@ -69,7 +69,7 @@ TEST_CASE("only old temporaries directly in the given folders are swept", "[canc
 
 TEST_CASE("the sweep removes only the tool's own temporaries, named .af-tmp- and 16 hex digits", "[cancel][marker]") {
     af::engine::test::TestProject t;
-    const std::string tmp = af::kTempPrefix;
+    const std::string tmp = af::sdk::kTempPrefix;
     const std::vector<std::string> users = {tmp + "notes.txt", tmp + "0123456789ABCDEF", tmp + "0123456789abcdef0",
                                             tmp + "0123456789abcde", tmp + "0123456789abcdeg"};
     for (const auto& n : users) t.write("out/" + n, "a user's file");

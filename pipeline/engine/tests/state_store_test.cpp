@@ -19,7 +19,7 @@ TEST_CASE("state store persists actions and the stat cache", "[state]") {
         r.input = "in.txt";
         r.key = af::hash_string("k");
         r.outputs = {{"out/a b.txt", af::hash_string("o"), FileStat{12, -5, 77}}};
-        r.status = "built";
+        r.status = ActionRecord::Status::Built;
         s.put_action(r);
     }
     StateStore s(t.path(".assetforge"));
@@ -51,7 +51,7 @@ TEST_CASE("a damaged state database is moved aside and replaced", "[state][promi
             ActionRecord r;
             r.job = "j";
             r.input = "in.txt";
-            r.status = "built";
+            r.status = ActionRecord::Status::Built;
             s.put_action(r);
         }
         auto db = t.path(".assetforge/state.db");
@@ -81,7 +81,7 @@ TEST_CASE("records belong to configurations", "[state][promise]") {
         r.job = "j";
         r.input = "modA/x.png";
         r.outputs = {{"out/x.png", af::hash_string("x"), {}}};
-        r.status = "built";
+        r.status = ActionRecord::Status::Built;
         a.put_action(r);
     }
     StateStore b(t.path(".assetforge"), {"B", "p (src=modB)"});
@@ -117,7 +117,7 @@ TEST_CASE("a state from before configurations is adopted by the first that opens
         auto r = s.action("j", "in.png");
         REQUIRE(r);
         CHECK(r->owner == "me");
-        CHECK(r->status == "built");
+        CHECK(r->status == ActionRecord::Status::Built);
     }
     StateStore again(t.path(".assetforge"), {"me", "pipeline.yaml"});
     CHECK(again.action("j", "in.png"));
@@ -132,7 +132,7 @@ TEST_CASE("an action's warnings are kept with its record", "[state]") {
         ActionRecord r;
         r.job = "j";
         r.input = "glass.png";
-        r.status = "built";
+        r.status = ActionRecord::Status::Built;
         r.warnings = {"alpha dropped (BC5_UNORM keeps none)", "blue dropped, \"quoted\"\nsecond line"};
         s.put_action(r);
     }
@@ -170,7 +170,7 @@ TEST_CASE("a state from before warnings were kept keeps its records", "[state]")
         StateStore s(t.path(".assetforge"), {"me", "pipeline.yaml"});
         auto r = s.action("j", "in.png");
         REQUIRE(r);
-        CHECK(r->status == "built");
+        CHECK(r->status == ActionRecord::Status::Built);
         CHECK(r->warnings.empty());
         CHECK_FALSE(r->warnings_known); // not "none": the build that made it did not say
         ActionRecord w = *r;

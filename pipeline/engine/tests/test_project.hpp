@@ -3,8 +3,8 @@
 #pragma once
 
 #include "engine/build.hpp"
-#include "engine/config.hpp"
-#include "engine/step.hpp"
+#include "load/config.hpp"
+#include "steps/step.hpp"
 
 #include <filesystem>
 #include <string>
@@ -13,7 +13,7 @@
 namespace af::engine::test {
 
 class TestProject {
-public:
+  public:
     TestProject();
     ~TestProject();
     const std::filesystem::path& root() const { return root_; }
@@ -28,7 +28,7 @@ public:
     BuildSummary build(const std::string& yaml, BuildOptions opt = {}, const Defines& defines = {});
     const StepTable& steps() const { return steps_; }
 
-private:
+  private:
     std::filesystem::path root_;
     StepTable steps_;
 };

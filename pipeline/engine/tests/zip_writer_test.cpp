@@ -1,4 +1,4 @@
-#include "engine/zip_writer.hpp"
+#include "steps/zip_writer.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,0 +1,79 @@
+// pipeline.yaml → Pipeline: vars expanded, includes merged, presets inlined,
+// every step checked against the step table and its parameters normalised.
+#pragma once
+
+#include "base/config_error.hpp"
+#include "steps/item.hpp"
+#include "steps/step.hpp"
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace af::engine {
+
+struct StepUse {
+    std::string name;
+    Params params; // normalised: defaults filled in, keys sorted
+    SourcePos pos;
+    const StepDef* def = nullptr;
+};
+
+struct Job {
+    std::string name;
+    SourcePos pos;
+    std::vector<std::string> patterns; // globs relative to the project root
+    std::vector<std::string> excludes;
+    std::vector<std::string> from;  // jobs whose outputs are this job's inputs, file by file
+    std::vector<std::string> needs; // jobs that must finish before `patterns` are expanded
+    std::vector<StepUse> steps;     // map steps
+    StepUse gather;                 // name empty unless N → 1
+    std::string output;             // template, vars expanded
+    SourcePos output_pos;
+    bool keep_edits = false;          // write outputs that are missing; never replace an existing one
+    bool follow_links = false;        // read inputs through links that lead out of the input root
+    bool allow_empty = false;         // an input pattern may match nothing
+    std::filesystem::path input_root; // links must resolve inside (absolute; empty: see GlobOptions)
+
+    bool is_gather() const { return !gather.name.empty(); }
+};
+
+struct Pipeline {
+    std::filesystem::path file;        // the pipeline YAML
+    std::filesystem::path root;        // its directory: inputs, outputs and state are relative to it
+    std::filesystem::path output_root; // outputs must stay inside (default: root)
+    std::map<std::string, std::string> vars;
+    std::vector<Job> jobs; // in dependency order
+    // Jobs `--job` left out: they do not run, but the plan still counts
+    // their outputs (a selected job may not read them undeclared).
+    std::vector<Job> unselected;
+    std::vector<std::filesystem::path> includes; // every file `include:` read (absolute, normal)
+    std::filesystem::path state_dir;             // where the build state lives (default: <output_root>/.assetforge)
+    std::string remote_cache;                    // `remote_cache:` URL of a shared Bazel HTTP cache ("" = none)
+
+    const Job* job(std::string_view name) const;
+};
+
+using Defines = std::vector<std::pair<std::string, std::string>>;
+// The environment variables `${env:NAME}` may read. A pipeline file is code that whoever can change it controls,
+// and the environment holds secrets (CI tokens): it reads only the names the user lists (--allow-env,
+// ASSETFORGE_ALLOW_ENV); any other name is a ConfigError.
+using EnvAllowList = std::set<std::string>;
+
+// Throws ConfigError.
+Pipeline load_pipeline(const std::filesystem::path& file, const Defines& defines, const StepTable& steps,
+                       const EnvAllowList& allowed_env = {});
+Pipeline parse_pipeline(const std::string& yaml_text, const std::filesystem::path& file, const Defines& defines,
+                        const StepTable& steps, const EnvAllowList& allowed_env = {});
+
+// "${name}" and "${env:NAME}" ("${env:NAME:-default}") in `text`; "$$" is a literal "$".
+std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos,
+                        const EnvAllowList& allowed_env = {});
+
+// The names in a list separated by commas or white space (ASSETFORGE_ALLOW_ENV="CI_MODE, GAME_DIR").
+EnvAllowList parse_env_allow_list(const std::string& text);
+
+} // namespace af::engine

@@ -1,0 +1,49 @@
+// What a build tells as it goes and at the end: the progress line, the
+// counts of the summary, `status`'s per-job account and the JSON report.
+#pragma once
+
+#include "base/build_options.hpp"
+#include "base/build_result.hpp"
+#include "load/config.hpp"
+#include "report/progress.hpp"
+
+#include <iosfwd>
+#include <string>
+
+namespace af::engine {
+
+class BuildStatus {
+  public:
+    BuildStatus(const BuildOptions& opt, std::ostream& out, std::ostream& err);
+
+    Progress& progress() { return progress_; }
+    BuildSummary& summary() { return summary_; }
+    std::ostream& err() { return err_; }
+    const BuildOptions& options() const { return opt_; }
+
+    // Counts a finished action. Returns false when it was counted quietly
+    // (up to date, skipped): the caller reports those to the progress line in
+    // bulk. Not locked: callers hold the scheduler's lock.
+    bool add(ActionResult r);
+    // A message above the progress line (not when quiet).
+    void note(const std::string& text);
+    void explain(const ActionResult& r);
+
+    // At the end: the failures, then a one-line summary (or `status`'s account).
+    void print_summary(const Pipeline& p, double secs);
+    void write_report(const Pipeline& p, double secs, const std::string& file) const;
+
+  private:
+    void print_status(const Pipeline& p);
+    Progress::Mode mode() const;
+    bool colour(int fd) const;
+
+    const BuildOptions& opt_;
+    std::ostream& out_;
+    std::ostream& err_;
+    bool colour_err_;
+    Progress progress_;
+    BuildSummary summary_;
+};
+
+} // namespace af::engine

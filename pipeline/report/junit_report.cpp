@@ -1,0 +1,75 @@
+#include "report/junit_report.hpp"
+
+#include "base/markup_text.hpp"
+#include "report/action_warnings.hpp"
+
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace af::engine {
+
+namespace {
+
+std::string seconds_text(double s) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.3f", s);
+    return buf;
+}
+
+// The action's warnings (what it discarded), one per line.
+std::string warnings_of(const ActionResult& a) {
+    std::string out;
+    for (const auto& w : warning_lines(a)) out += (out.empty() ? "" : "\n") + std::string("warning: ") + w;
+    return out;
+}
+
+} // namespace
+
+std::string junit_xml(const BuildSummary& s, double seconds) {
+    std::map<std::string, std::vector<const ActionResult*>> by_job;
+    for (const auto& a : s.actions)
+        if (a.status != ActionStatus::Removed && a.status != ActionStatus::WouldRemove) by_job[a.job].push_back(&a);
+    size_t tests = 0, failures = 0, skipped = 0;
+    std::string suites;
+    for (const auto& [job, actions] : by_job) {
+        size_t f = 0, sk = 0;
+        double t = 0;
+        std::string cases;
+        for (const ActionResult* a : actions) {
+            t += a->duration_ms / 1000;
+            cases += "    <testcase classname=\"" + markup_text(job) + "\" name=\"" + markup_text(a->input) +
+                     "\" time=\"" + seconds_text(a->duration_ms / 1000) + "\"";
+            if (a->status == ActionStatus::Failed) {
+                ++f;
+                cases += ">\n      <failure message=\"" + markup_text(a->failed_step + ": " + a->error) + "\" type=\"" +
+                         markup_text(a->failed_step) + "\">" + markup_text(a->error) + "</failure>\n    </testcase>\n";
+            } else if (a->status == ActionStatus::NotRun || a->status == ActionStatus::Skipped) {
+                ++sk;
+                cases += ">\n      <skipped message=\"" + markup_text(a->reason) + "\"/>\n    </testcase>\n";
+            } else if (const std::string w = warnings_of(*a); !w.empty()) {
+                // CI shows system-err beside the case; under --warnings-as-errors it is a failure.
+                cases += ">\n";
+                if (s.warnings_fail) {
+                    ++f;
+                    cases += "      <failure message=\"" + markup_text(w.substr(0, w.find('\n'))) +
+                             "\" type=\"warning\">" + markup_text(w) + "</failure>\n";
+                }
+                cases += "      <system-err>" + markup_text(w) + "</system-err>\n    </testcase>\n";
+            } else {
+                cases += "/>\n";
+            }
+        }
+        tests += actions.size();
+        failures += f;
+        skipped += sk;
+        suites += "  <testsuite name=\"" + markup_text(job) + "\" tests=\"" + std::to_string(actions.size()) +
+                  "\" failures=\"" + std::to_string(f) + "\" errors=\"0\" skipped=\"" + std::to_string(sk) +
+                  "\" time=\"" + seconds_text(t) + "\">\n" + cases + "  </testsuite>\n";
+    }
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"assetforge build\" tests=\"" +
+           std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
+           std::to_string(skipped) + "\" time=\"" + seconds_text(seconds) + "\">\n" + suites + "</testsuites>\n";
+}
+
+} // namespace af::engine

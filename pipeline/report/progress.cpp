@@ -1,0 +1,148 @@
+#include "report/progress.hpp"
+
+#include "base/config_error.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace af::engine {
+
+using Clock = std::chrono::steady_clock;
+
+Progress::Progress(std::ostream& out, Mode mode, bool colour, std::chrono::milliseconds heartbeat)
+    : out_(out), mode_(mode), colour_(colour), heartbeat_(heartbeat) {
+    start_ = last_draw_ = last_output_ = Clock::now();
+    if (mode_ != Mode::Quiet) ticker_ = std::thread([this] { tick(); });
+}
+
+Progress::~Progress() { finish(); }
+
+void Progress::add_total(size_t n) {
+    std::lock_guard lk(mu_);
+    total_ += n;
+}
+
+void Progress::adjust_total(int64_t delta) {
+    std::lock_guard lk(mu_);
+    total_ = delta < 0 && size_t(-delta) > total_ ? 0 : size_t(int64_t(total_) + delta);
+}
+
+void Progress::started(const std::string& what) {
+    if (mode_ == Mode::Quiet) return;
+    std::lock_guard lk(mu_);
+    running_.emplace(printable_name(what), Clock::now());
+    if (mode_ == Mode::Terminal) redraw_locked(false);
+}
+
+void Progress::finished(const std::string& what, bool ran, bool failed) {
+    std::lock_guard lk(mu_);
+    ++done_;
+    if (ran) ++ran_;
+    if (mode_ == Mode::Quiet) return;
+    const std::string name = printable_name(what);
+    running_.erase(name);
+    if (mode_ == Mode::Plain && ran) {
+        out_ << "[" << done_ << "/" << total_ << "] "
+             << (failed ? (colour_ ? "\033[1;31mFAILED\033[0m " : "FAILED ") : "") << name << "\n";
+        last_output_ = Clock::now();
+    } else if (mode_ == Mode::Terminal) {
+        if (failed) {
+            // A failure stays on screen above the status line.
+            if (drawn_) out_ << "\r\033[K";
+            out_ << (colour_ ? "\033[1;31mFAILED\033[0m " : "FAILED ") << name << "\n";
+            drawn_ = false;
+        }
+        redraw_locked(failed);
+    }
+}
+
+void Progress::up_to_date(size_t n) {
+    if (n == 0) return;
+    std::lock_guard lk(mu_);
+    if (mode_ == Mode::Terminal) redraw_locked(false);
+}
+
+void Progress::line(const std::string& text) {
+    std::lock_guard lk(mu_);
+    if (mode_ == Mode::Quiet) return;
+    if (mode_ == Mode::Terminal && drawn_) out_ << "\r\033[K";
+    out_ << printable_name(text) << "\n";
+    last_output_ = Clock::now();
+    if (mode_ == Mode::Terminal) redraw_locked(true);
+}
+
+// "a.png (12s), b.png (3s) +2 more": longest-running first.
+std::string Progress::running_text_locked(Clock::time_point now, size_t max) const {
+    std::vector<std::pair<Clock::time_point, const std::string*>> v;
+    for (const auto& [what, since] : running_) v.emplace_back(since, &what);
+    std::sort(v.begin(), v.end());
+    std::string s;
+    for (size_t i = 0; i < v.size() && i < max; ++i) {
+        const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now - v[i].first).count();
+        s += (i ? ", " : "") + *v[i].second + " (" + std::to_string(secs) + "s)";
+    }
+    if (v.size() > max) s += " +" + std::to_string(v.size() - max) + " more";
+    return s;
+}
+
+void Progress::redraw_locked(bool force) {
+    auto now = Clock::now();
+    if (!force && now - last_draw_ < std::chrono::milliseconds(100)) return;
+    last_draw_ = now;
+    double secs = std::chrono::duration<double>(now - start_).count();
+    double rate = secs > 0 ? double(ran_) / secs : 0;
+    char buf[160];
+    std::string eta = "--";
+    if (rate > 0 && total_ > done_) {
+        double left = double(total_ - done_) / rate;
+        char e[32];
+        snprintf(e, sizeof e, "%dm%02ds", int(left) / 60, int(left) % 60);
+        eta = e;
+    }
+    snprintf(buf, sizeof buf, "[%zu/%zu] %.1f/s ETA %s ", done_, total_, rate, eta.c_str());
+    std::string cur = running_text_locked(now, 2);
+    if (cur.size() > 70) {
+        // Cut at a character boundary: a stray UTF-8 continuation byte is a C1 control to some terminals.
+        size_t from = cur.size() - 69;
+        while (from < cur.size() && (static_cast<unsigned char>(cur[from]) & 0xc0) == 0x80) ++from;
+        cur = "…" + cur.substr(from);
+    }
+    out_ << "\r\033[K" << buf << cur << std::flush;
+    drawn_ = true;
+}
+
+// Terminal: redraws a few times a second, so the running times move while
+// one long action runs. Piped: after `heartbeat_` of silence, one line.
+void Progress::tick() {
+    std::unique_lock lk(mu_);
+    const auto period = mode_ == Mode::Terminal
+                            ? std::chrono::milliseconds(250)
+                            : std::min<std::chrono::milliseconds>(heartbeat_, std::chrono::seconds(1));
+    while (!stop_) {
+        wake_.wait_for(lk, period);
+        if (stop_ || running_.empty()) continue;
+        const auto now = Clock::now();
+        if (mode_ == Mode::Terminal) {
+            redraw_locked(true);
+        } else if (now - last_output_ >= heartbeat_) {
+            out_ << "[" << done_ << "/" << total_ << "] still running: " << running_text_locked(now, 4) << "\n"
+                 << std::flush;
+            last_output_ = now;
+        }
+    }
+}
+
+void Progress::finish() {
+    {
+        std::lock_guard lk(mu_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    if (ticker_.joinable()) ticker_.join();
+    std::lock_guard lk(mu_);
+    if (mode_ == Mode::Terminal && drawn_) out_ << "\r\033[K" << std::flush;
+    drawn_ = false;
+}
+
+} // namespace af::engine

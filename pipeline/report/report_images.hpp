@@ -1,0 +1,77 @@
+// The HTML report's pictures (`--report build.html`): for each texture action
+// that ran, mip 0 of its source and of its result as thumbnails and at full
+// size, written into `build.html.d/` beside the report as the action
+// finishes, with per-channel PSNR and max error from the same decode. (The
+// page draws the difference itself, result over source in CSS's
+// `difference` blend: a third full-size PNG per texture cost more than
+// everything else the report does.) Only a build that asks for an HTML report makes any of it:
+// without one, nothing is decoded a second time and no texture is kept.
+#pragma once
+
+#include "assetforge/texture.hpp"
+#include "base/report_figures.hpp"
+#include "core/image.hpp"
+#include "report/picture_writer.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+
+namespace af::engine {
+
+// Largest side of a thumbnail, in texels (the page shows them at this size).
+inline constexpr uint32_t kThumbnailSide = 96;
+
+// Mip 0 of a texture as an Image (RGBA8, or RGBA32F with signed data mapped to 0..1).
+using TopImage = std::function<Image(const Texture&)>;
+
+// Textures that fit a thumbnail are their own: the page shows the full-size
+// pictures there, and two files per action fewer are made (the quickstart's
+// textures are 32 to 64 px: that is half the cost of its report).
+inline bool has_thumbnails(const ReportFigures& f) {
+    return std::max({f.width, f.height, f.result_width, f.result_height}) > kThumbnailSide;
+}
+
+class ReportImages {
+  public:
+    // The folder is `<report>.d`; it belongs to the report, not to any job:
+    // the build never records, cleans or reads from it. Throws when it is
+    // a link out of `project` (or not a folder): nothing is written then.
+    ReportImages(const std::filesystem::path& report_file, const std::filesystem::path& project);
+
+    // Creates the folder (once the plan has accepted the build); before it, add() must not be called.
+    void open();
+
+    const std::filesystem::path& dir() const { return dir_; }
+
+    // Safe on worker threads (each action its own files, written by the
+    // PictureWriter). Never throws: a picture that could not be made is a
+    // note in the figures.
+    // `input_file`: the action's input file ("" for a gather); a PNG there
+    // is copied as the full-size source rather than encoded again.
+    ReportFigures add(const std::string& job, const std::string& input, const std::filesystem::path& input_file,
+                      const Texture& source, const Texture& result, const TopImage& top_image) const;
+
+    // Waits until every picture is in place (before the page is written);
+    // returns what could not be written, one line each.
+    std::vector<std::string> finish() const;
+
+    // After the report is written: pictures an earlier build wrote (listed in
+    // the folder's manifest, and unchanged since) that the report does not
+    // show are removed; any other file is left.
+    void sweep(const std::set<std::string>& shown) const;
+
+  private:
+    void check_folder() const;
+
+    std::filesystem::path project_, dir_, real_; // real_: resolved, once open()
+    std::unique_ptr<PictureWriter> writer_;
+};
+
+// The folder as the report links it: its name, percent-encoded, and a slash.
+std::string report_images_href(const std::filesystem::path& report_file);
+
+} // namespace af::engine

@@ -1,0 +1,35 @@
+// What flows through a job's steps: raw bytes or a texture, with metadata
+// that output templates read ({mip}, {face}, …).
+#pragma once
+
+#include "assetforge/texture.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace af::engine {
+
+using Params = std::map<std::string, std::string>;
+
+struct Item {
+    std::string name;                                  // relative name, "sub/dir/file.png"
+    std::shared_ptr<const std::vector<uint8_t>> bytes; // raw form (set when texture is null)
+    std::shared_ptr<const Texture> texture;            // decoded form
+    std::map<std::string, std::string> meta;           // template values beyond {dir}/{stem}/…
+    std::string container;                             // set by `write`: container to encode with
+    Params write_options;
+
+    bool is_texture() const { return texture != nullptr; }
+};
+
+inline Item bytes_item(std::string name, std::vector<uint8_t> data) {
+    Item it;
+    it.name = std::move(name);
+    it.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(data));
+    return it;
+}
+
+} // namespace af::engine

@@ -1,0 +1,102 @@
+// The step table: every YAML step name maps to a StepDef, built in
+// (engine_steps.cpp, texture_steps.cpp) or adapted from a plugin af_stage.
+#pragma once
+
+#include "core/image.hpp"
+#include "steps/item.hpp"
+#include "steps/param_spec.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace af::engine {
+
+// Everything a step may touch while running one action.
+struct StepContext {
+    const Params& params;
+    std::filesystem::path base_dir;  // where relative paths in parameters resolve
+    std::string output_ext;          // extension of the job's output template (no dot), for `write`
+    std::vector<std::string>& tools; // plugin identities used ("dds@1.0#hash"), part of the up-to-date check
+    nlohmann::json& metrics;         // quality figures a step reports (PSNR, chosen format, …)
+    std::function<bool()> cancelled;
+};
+
+enum class StepKind { Map, Gather };
+
+struct StepDef {
+    std::string name{}, description{};
+    uint32_t version = 1; // bump when output bytes change
+    StepKind kind = StepKind::Map;
+    std::vector<ParamSpec> params{};
+    std::string provider = "engine"; // identity mixed into action keys
+    // The plugin whose af_stage this is, and its file: empty for built-in
+    // steps. Listings and name clashes name them.
+    std::string plugin{};
+    std::filesystem::path plugin_file{};
+    bool takes_texture = false; // byte items are read (probed) into textures first
+    // Map: called once per item; Gather: once with every item of the job.
+    std::function<std::vector<Item>(StepContext&, std::vector<Item>)> run{};
+    // Parameters beyond `params` that the step hands on to a container or
+    // codec (read, encode, write), given its own normalised parameters and the
+    // extension of the job's output template ("" when a placeholder names it).
+    // Unset: no others.
+    std::function<PassThrough(const Params& own, const std::string& output_ext)> pass_through{};
+    // Metadata keys the step may set on items (what output placeholders can
+    // name). nullopt: undeclared (a plugin stage built against plugin API
+    // < 1.2), so output templates of jobs using the step go unchecked.
+    std::optional<std::vector<std::string>> meta_keys{};
+    // Each item comes out as one item under its own name, so a job's output
+    // paths are known before it runs (the plan checks them).
+    bool keeps_names = false;
+};
+
+// Turns a byte item into a texture item (the implicit `read`), recording
+// the plugin it used in `tools`.
+using TextureReader = std::function<Item(const Item&, std::vector<std::string>& tools)>;
+// Encodes a texture item for an output path (the implicit `write`). A
+// container that picks its own format (XTF, VTF) may discard information:
+// `warnings` receives what (the action's metrics carry it into reports).
+using TextureWriter =
+    std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools,
+                                       std::vector<std::string>& warnings)>;
+
+// Two steps with one name: a pipeline could not say which it means, so the
+// table refuses the second one rather than letting either win silently.
+class StepNameTaken : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+class StepTable {
+  public:
+    // Throws StepNameTaken, naming both sides, when `def.name` is taken.
+    void add(StepDef def);
+    const StepDef* find(std::string_view name) const;
+    // Marks built-in steps that pass each item on under its own name.
+    void keeps_names(std::initializer_list<std::string_view> names);
+    std::vector<std::string> names() const;
+
+    TextureReader reader;
+    TextureWriter writer;
+    // Mip 0 as an Image, for the HTML report's pictures and PSNR (unset
+    // without the plugin host: then the report has none).
+    std::function<Image(const Texture&)> top_image;
+    // Metadata keys `reader` may set (from the containers); nullopt: undeclared.
+    std::optional<std::vector<std::string>> reader_meta_keys;
+
+  private:
+    std::map<std::string, std::unique_ptr<StepDef>, std::less<>> steps_;
+};
+
+// Steps that need no plugin host: copy, zip.
+void add_engine_steps(StepTable& table);
+
+} // namespace af::engine
