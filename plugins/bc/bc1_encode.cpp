@@ -274,6 +274,7 @@ inline void search_three(const Texels& t, const AxisOrder& o, TopSplits& top) {
     const auto& P = o.P;
     const float w0 = t.wr, w1 = t.wg, w2 = t.wb;
     const float T0 = 2.0f * P[0][n], T1 = 2.0f * P[1][n], T2 = 2.0f * P[2][n];
+    float worst = top.worst; // a local copy the loop can keep in a register
     for (int i = 0; i <= n; ++i)
         for (int j = i; j <= n; ++j) {
             const float ax0 = P[0][i] + P[0][j], ax1 = P[1][i] + P[1][j], ax2 = P[2][i] + P[2][j];
@@ -285,7 +286,10 @@ inline void search_three(const Texels& t, const AxisOrder& o, TopSplits& top) {
             const float num = w0 * (B * ax0 * ax0 - 2 * C * ax0 * bx0 + A * bx0 * bx0) +
                               w1 * (B * ax1 * ax1 - 2 * C * ax1 * bx1 + A * bx1 * bx1) +
                               w2 * (B * ax2 * ax2 - 2 * C * ax2 * bx2 + A * bx2 * bx2);
-            if (num > top.worst * D) top.offer(num / D, i, j, n); // divide only the few that qualify
+            if (num > worst * D) { // divide only the few that qualify
+                top.offer(num / D, i, j, n);
+                worst = top.worst;
+            }
         }
 }
 
@@ -303,6 +307,7 @@ inline void search_four(const Texels& t, const AxisOrder& o, TopSplits& top) {
     const __m128 vw0 = _mm_set1_ps(t.wr), vw1 = _mm_set1_ps(t.wg), vw2 = _mm_set1_ps(t.wb);
     const __m128 vT0 = _mm_set1_ps(T0), vT1 = _mm_set1_ps(T1), vT2 = _mm_set1_ps(T2);
     const __m128 lane = _mm_setr_ps(0, 1, 2, 3);
+    float worst = top.worst; // a local copy the loop can keep in a register
     for (int i = 0; i <= n; ++i)
         for (int j = i; j <= n; ++j) {
             const float pij0 = P[0][i] + P[0][j], pij1 = P[1][i] + P[1][j], pij2 = P[2][i] + P[2][j];
@@ -327,7 +332,7 @@ inline void search_four(const Texels& t, const AxisOrder& o, TopSplits& top) {
                 };
                 const __m128 num = _mm_add_ps(_mm_add_ps(term(vp0, vT0, Pk[0], vw0), term(vp1, vT1, Pk[1], vw1)),
                                               term(vp2, vT2, Pk[2], vw2));
-                __m128 ok = _mm_and_ps(_mm_cmpgt_ps(num, _mm_mul_ps(_mm_set1_ps(top.worst), D)),
+                __m128 ok = _mm_and_ps(_mm_cmpgt_ps(num, _mm_mul_ps(_mm_set1_ps(worst), D)),
                                        _mm_cmpgt_ps(D, _mm_set1_ps(0.5f)));
                 ok = _mm_and_ps(ok, _mm_cmple_ps(vk, _mm_set1_ps(float(n))));
                 int mask = _mm_movemask_ps(ok);
@@ -336,7 +341,10 @@ inline void search_four(const Texels& t, const AxisOrder& o, TopSplits& top) {
                 _mm_store_ps(nv, num);
                 _mm_store_ps(dv, D);
                 for (int l = 0; l < 4; ++l)
-                    if (((mask >> l) & 1) && nv[l] > top.worst * dv[l]) top.offer(nv[l] / dv[l], i, j, k + l);
+                    if (((mask >> l) & 1) && nv[l] > worst * dv[l]) {
+                        top.offer(nv[l] / dv[l], i, j, k + l);
+                        worst = top.worst;
+                    }
             }
         }
 }
