@@ -66,9 +66,9 @@ void evaluate(const Texels& t, uint16_t c0, uint16_t c1, bool force_four, Candid
             bi = _mm_blendv_epi8(bi, _mm_set1_epi32(k), _mm_castps_si128(lt));
         }
         if (t.opaque_mask != 0xffff) {
-            __m128i opaque = _mm_setr_epi32(-int((t.opaque_mask >> (4 * q)) & 1), -int((t.opaque_mask >> (4 * q + 1)) & 1),
-                                            -int((t.opaque_mask >> (4 * q + 2)) & 1),
-                                            -int((t.opaque_mask >> (4 * q + 3)) & 1));
+            __m128i opaque =
+                _mm_setr_epi32(-int((t.opaque_mask >> (4 * q)) & 1), -int((t.opaque_mask >> (4 * q + 1)) & 1),
+                               -int((t.opaque_mask >> (4 * q + 2)) & 1), -int((t.opaque_mask >> (4 * q + 3)) & 1));
             be = _mm_and_ps(be, _mm_castsi128_ps(opaque));
             bi = _mm_blendv_epi8(_mm_set1_epi32(3), bi, opaque);
         }
@@ -92,8 +92,7 @@ void evaluate(const Texels& t, uint16_t c0, uint16_t c1, bool force_four, Candid
 
 // Tries a pair of float endpoints in the requested palette mode, ordering the
 // stored codes so the decoder picks that mode.
-void try_endpoints(const Texels& t, const float e0[3], const float e1[3], bool four, bool force_four,
-                   Candidate& best) {
+void try_endpoints(const Texels& t, const float e0[3], const float e1[3], bool four, bool force_four, Candidate& best) {
     uint16_t a = quantise(e0[0], e0[1], e0[2]), b = quantise(e1[0], e1[1], e1[2]);
     if (force_four) {
         evaluate(t, a, b, true, best);
@@ -126,9 +125,15 @@ bool refine(const Texels& t, Candidate& best, bool force_four) {
         float s = w[(best.idx >> (2 * i)) & 3];
         if (s < 0) continue;
         float u = 1 - s;
-        aa += s * s; ab += s * u; bb += u * u;
-        ax[0] += s * t.r[i]; ax[1] += s * t.g[i]; ax[2] += s * t.b[i];
-        bx[0] += u * t.r[i]; bx[1] += u * t.g[i]; bx[2] += u * t.b[i];
+        aa += s * s;
+        ab += s * u;
+        bb += u * u;
+        ax[0] += s * t.r[i];
+        ax[1] += s * t.g[i];
+        ax[2] += s * t.b[i];
+        bx[0] += u * t.r[i];
+        bx[1] += u * t.g[i];
+        bx[2] += u * t.b[i];
     }
     float det = aa * bb - ab * ab;
     if (std::fabs(det) < 1e-4f) return false;
@@ -183,9 +188,12 @@ void principal_axis(const Texels& t, float mean[3], float axis[3]) {
     const float cov[6] = {c0, c1, c2, c3, c4, c5};
     // Power iteration from the row of largest variance.
     float v[3];
-    if (cov[0] >= cov[3] && cov[0] >= cov[5]) v[0] = cov[0], v[1] = cov[1], v[2] = cov[2];
-    else if (cov[3] >= cov[5]) v[0] = cov[1], v[1] = cov[3], v[2] = cov[4];
-    else v[0] = cov[2], v[1] = cov[4], v[2] = cov[5];
+    if (cov[0] >= cov[3] && cov[0] >= cov[5])
+        v[0] = cov[0], v[1] = cov[1], v[2] = cov[2];
+    else if (cov[3] >= cov[5])
+        v[0] = cov[1], v[1] = cov[3], v[2] = cov[4];
+    else
+        v[0] = cov[2], v[1] = cov[4], v[2] = cov[5];
     for (int it = 0; it < 4; ++it) {
         float x = cov[0] * v[0] + cov[1] * v[1] + cov[2] * v[2];
         float y = cov[1] * v[0] + cov[3] * v[1] + cov[4] * v[2];
@@ -193,7 +201,9 @@ void principal_axis(const Texels& t, float mean[3], float axis[3]) {
         float l = std::max({std::fabs(x), std::fabs(y), std::fabs(z)});
         if (l < 1e-12f) break;
         float inv = 1.0f / l;
-        v[0] = x * inv; v[1] = y * inv; v[2] = z * inv;
+        v[0] = x * inv;
+        v[1] = y * inv;
+        v[2] = z * inv;
     }
     float l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (l < 1e-12f) v[0] = v[1] = v[2] = 0.57735f, l = 1;
@@ -211,65 +221,97 @@ void principal_axis(const Texels& t, float mean[3], float axis[3]) {
 // (3 colours: weights 1, 1/2, 0, AX = P[i] + P[j], BX = 2·P[n] − AX,
 //  A = 4c0 + c1, C = c1, B = 4c2 + c1.) The best `keep` splits are solved,
 // quantised, scored exactly and refined.
-void cluster_fit(const Texels& t, const float axis[3], bool four, bool force_four, int keep, Candidate& best) {
+// The opaque texels ordered along the axis, as prefix sums per channel.
+struct AxisOrder {
+    int n = 0;
+    float P[3][17];
+};
+
+inline void order_along_axis(const Texels& t, const float axis[3], AxisOrder& o) {
     int order[16], n = 0;
     float key[16];
     for (int i = 0; i < 16; ++i)
         if ((t.opaque_mask >> i) & 1) key[n] = t.r[i] * axis[0] + t.g[i] * axis[1] + t.b[i] * axis[2], order[n++] = i;
     for (int i = 1; i < n; ++i) // insertion sort: n <= 16
-        for (int j = i; j > 0 && key[j] < key[j - 1]; --j) std::swap(key[j], key[j - 1]), std::swap(order[j], order[j - 1]);
-    float P[3][17];
-    P[0][0] = P[1][0] = P[2][0] = 0;
+        for (int j = i; j > 0 && key[j] < key[j - 1]; --j)
+            std::swap(key[j], key[j - 1]), std::swap(order[j], order[j - 1]);
+    o.n = n;
+    o.P[0][0] = o.P[1][0] = o.P[2][0] = 0;
     for (int i = 0; i < n; ++i) {
         int k = order[i];
-        P[0][i + 1] = P[0][i] + t.r[k], P[1][i + 1] = P[1][i] + t.g[k], P[2][i + 1] = P[2][i] + t.b[k];
+        o.P[0][i + 1] = o.P[0][i] + t.r[k], o.P[1][i + 1] = o.P[1][i] + t.g[k], o.P[2][i + 1] = o.P[2][i] + t.b[k];
     }
-    const float w0 = t.wr, w1 = t.wg, w2 = t.wb;
-    struct Split { float q; int i, j, k; };
+}
+
+// The best `keep` splits seen so far, ranked by how much they lower the residual.
+struct TopSplits {
+    struct Split {
+        float q;
+        int i, j, k;
+    };
     Split top[8];
-    int ntop = 0;
-    keep = std::clamp(keep, 1, 8);
-    float worst = -1;
-    auto offer = [&](float q, int i, int j, int k) {
-        if (ntop < keep) {
-            top[ntop++] = {q, i, j, k};
+    int n = 0, keep = 1;
+    float worst = -1; // the bar a split must pass; -1 until `keep` are held
+
+    void offer(float q, int i, int j, int k) {
+        if (n < keep) {
+            top[n++] = {q, i, j, k};
         } else {
             int wi = 0;
-            for (int x = 1; x < ntop; ++x) if (top[x].q < top[wi].q) wi = x;
+            for (int x = 1; x < n; ++x)
+                if (top[x].q < top[wi].q) wi = x;
             top[wi] = {q, i, j, k};
         }
         worst = top[0].q;
-        for (int x = 1; x < ntop; ++x) worst = std::min(worst, top[x].q);
-        if (ntop < keep) worst = -1;
-    };
-    const float mul = four ? 3.0f : 2.0f;
-    const float T0 = mul * P[0][n], T1 = mul * P[1][n], T2 = mul * P[2][n];
+        for (int x = 1; x < n; ++x) worst = std::min(worst, top[x].q);
+        if (n < keep) worst = -1;
+    }
+};
+
+// 3 colours: every (i, j), with k = n.
+inline void search_three(const Texels& t, const AxisOrder& o, TopSplits& top) {
+    const int n = o.n;
+    const auto& P = o.P;
+    const float w0 = t.wr, w1 = t.wg, w2 = t.wb;
+    const float T0 = 2.0f * P[0][n], T1 = 2.0f * P[1][n], T2 = 2.0f * P[2][n];
+    float worst = top.worst; // a local copy the loop can keep in a register
+    for (int i = 0; i <= n; ++i)
+        for (int j = i; j <= n; ++j) {
+            const float ax0 = P[0][i] + P[0][j], ax1 = P[1][i] + P[1][j], ax2 = P[2][i] + P[2][j];
+            const float c0 = float(i), c1 = float(j - i);
+            const float A = 4 * c0 + c1, C = c1, B = 4 * float(n - j) + c1;
+            const float D = A * B - C * C;
+            if (D <= 0.5f) continue;
+            const float bx0 = T0 - ax0, bx1 = T1 - ax1, bx2 = T2 - ax2;
+            const float num = w0 * (B * ax0 * ax0 - 2 * C * ax0 * bx0 + A * bx0 * bx0) +
+                              w1 * (B * ax1 * ax1 - 2 * C * ax1 * bx1 + A * bx1 * bx1) +
+                              w2 * (B * ax2 * ax2 - 2 * C * ax2 * bx2 + A * bx2 * bx2);
+            if (num > worst * D) { // divide only the few that qualify
+                top.offer(num / D, i, j, n);
+                worst = top.worst;
+            }
+        }
+}
+
+// 4 colours: every (i, j), and k = j … n four at a time (A, B, C are linear in k).
+inline void search_four(const Texels& t, const AxisOrder& o, TopSplits& top) {
+    const int n = o.n;
+    const auto& P = o.P;
+    const float T0 = 3.0f * P[0][n], T1 = 3.0f * P[1][n], T2 = 3.0f * P[2][n];
     // Padded copies so the 4-wide loop over k may read past n (lanes beyond n are masked off).
     alignas(16) float Pk[3][20];
     for (int c = 0; c < 3; ++c) {
         for (int x = 0; x <= n; ++x) Pk[c][x] = P[c][x];
         for (int x = n + 1; x < 20; ++x) Pk[c][x] = P[c][n];
     }
-    const __m128 vw0 = _mm_set1_ps(w0), vw1 = _mm_set1_ps(w1), vw2 = _mm_set1_ps(w2);
+    const __m128 vw0 = _mm_set1_ps(t.wr), vw1 = _mm_set1_ps(t.wg), vw2 = _mm_set1_ps(t.wb);
     const __m128 vT0 = _mm_set1_ps(T0), vT1 = _mm_set1_ps(T1), vT2 = _mm_set1_ps(T2);
     const __m128 lane = _mm_setr_ps(0, 1, 2, 3);
+    float worst = top.worst; // a local copy the loop can keep in a register
     for (int i = 0; i <= n; ++i)
         for (int j = i; j <= n; ++j) {
             const float pij0 = P[0][i] + P[0][j], pij1 = P[1][i] + P[1][j], pij2 = P[2][i] + P[2][j];
             const float c0 = float(i), c1 = float(j - i);
-            if (!four) {
-                const float A = 4 * c0 + c1, C = c1, B = 4 * float(n - j) + c1;
-                const float D = A * B - C * C;
-                if (D <= 0.5f) continue;
-                const float ax0 = pij0, ax1 = pij1, ax2 = pij2;
-                const float bx0 = T0 - ax0, bx1 = T1 - ax1, bx2 = T2 - ax2;
-                const float num = w0 * (B * ax0 * ax0 - 2 * C * ax0 * bx0 + A * bx0 * bx0) +
-                                  w1 * (B * ax1 * ax1 - 2 * C * ax1 * bx1 + A * bx1 * bx1) +
-                                  w2 * (B * ax2 * ax2 - 2 * C * ax2 * bx2 + A * bx2 * bx2);
-                if (num > worst * D) offer(num / D, i, j, n); // divide only the few that qualify
-                continue;
-            }
-            // 4 colours: k = j … n, four at a time. A, B, C are linear in k.
             const __m128 vp0 = _mm_set1_ps(pij0), vp1 = _mm_set1_ps(pij1), vp2 = _mm_set1_ps(pij2);
             for (int k = j; k <= n; k += 4) {
                 const __m128 vk = _mm_add_ps(_mm_set1_ps(float(k)), lane);
@@ -283,8 +325,9 @@ void cluster_fit(const Texels& t, const float axis[3], bool four, bool force_fou
                 auto term = [&](__m128 p, __m128 T, const float* Pc, __m128 w) {
                     __m128 ax = _mm_add_ps(p, _mm_loadu_ps(Pc + k));
                     __m128 bx = _mm_sub_ps(T, ax);
-                    __m128 x = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(B, _mm_mul_ps(ax, ax)), _mm_mul_ps(A, _mm_mul_ps(bx, bx))),
-                                          _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(2), C), _mm_mul_ps(ax, bx)));
+                    __m128 x =
+                        _mm_sub_ps(_mm_add_ps(_mm_mul_ps(B, _mm_mul_ps(ax, ax)), _mm_mul_ps(A, _mm_mul_ps(bx, bx))),
+                                   _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(2), C), _mm_mul_ps(ax, bx)));
                     return _mm_mul_ps(w, x);
                 };
                 const __m128 num = _mm_add_ps(_mm_add_ps(term(vp0, vT0, Pk[0], vw0), term(vp1, vT1, Pk[1], vw1)),
@@ -298,15 +341,28 @@ void cluster_fit(const Texels& t, const float axis[3], bool four, bool force_fou
                 _mm_store_ps(nv, num);
                 _mm_store_ps(dv, D);
                 for (int l = 0; l < 4; ++l)
-                    if (((mask >> l) & 1) && nv[l] > worst * dv[l]) offer(nv[l] / dv[l], i, j, k + l);
+                    if (((mask >> l) & 1) && nv[l] > worst * dv[l]) {
+                        top.offer(nv[l] / dv[l], i, j, k + l);
+                        worst = top.worst;
+                    }
             }
         }
-    for (int s = 0; s < ntop; ++s) {
-        const int i = top[s].i, j = top[s].j, k = top[s].k;
+}
+
+// Each kept split: its least-squares endpoints, quantised, scored exactly and refined.
+inline void solve_splits(const Texels& t, const AxisOrder& o, const TopSplits& top, bool four, bool force_four,
+                         Candidate& best) {
+    const int n = o.n;
+    const auto& P = o.P;
+    const float mul = four ? 3.0f : 2.0f;
+    for (int s = 0; s < top.n; ++s) {
+        const int i = top.top[s].i, j = top.top[s].j, k = top.top[s].k;
         const float c0 = float(i), c1 = float(j - i), c2 = float(k - j), c3 = float(n - k);
         float A, B, C;
-        if (four) A = 9 * c0 + 4 * c1 + c2, C = 2 * (c1 + c2), B = 9 * c3 + c1 + 4 * c2;
-        else A = 4 * c0 + c1, C = c1, B = 4 * float(n - j) + c1;
+        if (four)
+            A = 9 * c0 + 4 * c1 + c2, C = 2 * (c1 + c2), B = 9 * c3 + c1 + 4 * c2;
+        else
+            A = 4 * c0 + c1, C = c1, B = 4 * float(n - j) + c1;
         const float D = A * B - C * C;
         float e0[3], e1[3];
         for (int ch = 0; ch < 3; ++ch) {
@@ -322,6 +378,18 @@ void cluster_fit(const Texels& t, const float axis[3], bool four, bool force_fou
     }
 }
 
+void cluster_fit(const Texels& t, const float axis[3], bool four, bool force_four, int keep, Candidate& best) {
+    AxisOrder o;
+    order_along_axis(t, axis, o);
+    TopSplits top;
+    top.keep = std::clamp(keep, 1, 8);
+    if (four)
+        search_four(t, o, top);
+    else
+        search_three(t, o, top);
+    solve_splits(t, o, top, four, force_four, best);
+}
+
 // Exact (or nearest) single colour via the interpolant tables.
 void solid(const Texels& t, int r, int g, int b, bool four_allowed, bool three_allowed, bool force_four,
            Candidate& best) {
@@ -329,9 +397,12 @@ void solid(const Texels& t, int r, int g, int b, bool four_allowed, bool three_a
     if (four_allowed) {
         uint16_t hi = pack565(kThird5[r].hi, kThird6[g].hi, kThird5[b].hi);
         uint16_t lo = pack565(kThird5[r].lo, kThird6[g].lo, kThird5[b].lo);
-        if (hi > lo || force_four) evaluate(t, hi, lo, force_four, best); // index 2 of (hi, lo)
-        else if (hi < lo) evaluate(t, lo, hi, false, best);                // index 3 of (lo, hi): same value
-        else evaluate(t, hi, lo, false, best);                             // one colour, exact endpoint
+        if (hi > lo || force_four)
+            evaluate(t, hi, lo, force_four, best); // index 2 of (hi, lo)
+        else if (hi < lo)
+            evaluate(t, lo, hi, false, best); // index 3 of (lo, hi): same value
+        else
+            evaluate(t, hi, lo, false, best); // one colour, exact endpoint
     }
     if (three_allowed) {
         uint16_t x = pack565(kHalf5[r].hi, kHalf6[g].hi, kHalf5[b].hi);
@@ -343,8 +414,10 @@ void solid(const Texels& t, int r, int g, int b, bool four_allowed, bool three_a
 void store(const Candidate& c, uint8_t out[8]) {
     uint32_t idx = c.idx;
     if (c.four && c.c0 == c.c1) idx = 0; // only under force_four: every entry is the same colour
-    out[0] = uint8_t(c.c0); out[1] = uint8_t(c.c0 >> 8);
-    out[2] = uint8_t(c.c1); out[3] = uint8_t(c.c1 >> 8);
+    out[0] = uint8_t(c.c0);
+    out[1] = uint8_t(c.c0 >> 8);
+    out[2] = uint8_t(c.c1);
+    out[3] = uint8_t(c.c1 >> 8);
     std::memcpy(out + 4, &idx, 4);
 }
 
@@ -387,8 +460,11 @@ inline ColourWeights channel_weights(const uint8_t rgba[64], const EncodeOptions
     if (opt.srgb) {
         int m[3] = {};
         for (int i = 0; i < 16; ++i) m[0] += rgba[4 * i], m[1] += rgba[4 * i + 1], m[2] += rgba[4 * i + 2];
-        float s0 = linear_slope(float(m[0]) / 16), s1 = linear_slope(float(m[1]) / 16), s2 = linear_slope(float(m[2]) / 16);
-        w.r *= s0 * s0; w.g *= s1 * s1; w.b *= s2 * s2;
+        float s0 = linear_slope(float(m[0]) / 16), s1 = linear_slope(float(m[1]) / 16),
+              s2 = linear_slope(float(m[2]) / 16);
+        w.r *= s0 * s0;
+        w.g *= s1 * s1;
+        w.b *= s2 * s2;
     }
     return w;
 }
@@ -412,7 +488,9 @@ bool one_colour(const uint8_t rgba[64]) {
     const __m128i first = _mm_and_si128(_mm_set1_epi32(int(uint32_t(rgba[0]) | rgba[1] << 8 | rgba[2] << 16)), mask);
     __m128i diff = _mm_setzero_si128();
     for (int i = 0; i < 4; ++i)
-        diff = _mm_or_si128(diff, _mm_xor_si128(_mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rgba + 16 * i)), mask), first));
+        diff = _mm_or_si128(
+            diff, _mm_xor_si128(_mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rgba + 16 * i)), mask),
+                                first));
     return _mm_testz_si128(diff, diff);
 }
 
@@ -425,8 +503,10 @@ void solid_opaque(int r, int g, int b, const ColourWeights& w, bool force_four, 
     uint16_t c0 = pack565(kThird5[r].hi, kThird6[g].hi, kThird5[b].hi);
     uint16_t c1 = pack565(kThird5[r].lo, kThird6[g].lo, kThird5[b].lo);
     uint32_t idx = 0xaaaaaaaa; // index 2 everywhere
-    if (c0 == c1) idx = 0;
-    else if (c0 < c1 && !force_four) std::swap(c0, c1), idx = 0xffffffff; // index 3 of (c1, c0): same value
+    if (c0 == c1)
+        idx = 0;
+    else if (c0 < c1 && !force_four)
+        std::swap(c0, c1), idx = 0xffffffff; // index 3 of (c1, c0): same value
     auto sq = [](int e) { return float(e * e); };
     if (three_allowed) {
         const float e4 = w.r * sq(kThird5[r].err) + w.g * sq(kThird6[g].err) + w.b * sq(kThird5[b].err);
@@ -437,9 +517,104 @@ void solid_opaque(int r, int g, int b, const ColourWeights& w, bool force_four, 
             c0 = std::min(x, y), c1 = std::max(x, y), idx = x == y ? 0 : 0xaaaaaaaa; // 3-colour (c0 <= c1)
         }
     }
-    out[0] = uint8_t(c0); out[1] = uint8_t(c0 >> 8);
-    out[2] = uint8_t(c1); out[3] = uint8_t(c1 >> 8);
+    out[0] = uint8_t(c0);
+    out[1] = uint8_t(c0 >> 8);
+    out[2] = uint8_t(c1);
+    out[3] = uint8_t(c1 >> 8);
     std::memcpy(out + 4, &idx, 4);
+}
+
+// Which palettes a block may use.
+struct Palettes {
+    bool four;       // the 4-colour palette (every texel opaque, or BC2/3 colour)
+    bool three;      // the 3-colour palette
+    bool force_four; // BC2/3 colour: 4 colours whatever the endpoint order
+};
+
+// Splits the texels into R, G, B float lanes, 4 texels per SSE load; true
+// when every texel has the RGB of texel 0.
+inline bool load_texels(const uint8_t rgba[64], Texels& t) {
+    bool solid_block = true;
+    const __m128i rgb_mask = _mm_set1_epi32(0x00ffffff);
+    const __m128i first = _mm_set1_epi32(int(uint32_t(rgba[0]) | rgba[1] << 8 | rgba[2] << 16));
+    for (int q = 0; q < 4; ++q) {
+        __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rgba + 16 * q));
+        _mm_store_ps(t.r + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(x, _mm_set1_epi32(0xff))));
+        _mm_store_ps(t.g + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(x, 8), _mm_set1_epi32(0xff))));
+        _mm_store_ps(t.b + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0xff))));
+        solid_block = solid_block && _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(x, rgb_mask), first)) == 0xffff;
+    }
+    return solid_block;
+}
+
+// Solid colour over the opaque texels: the table lookup is optimal, so it is
+// the answer when it applies (true).
+inline bool solid_over_opaque(const Texels& t, const Palettes& p, Candidate& best) {
+    const uint32_t opaque = t.opaque_mask;
+    int first = __builtin_ctz(opaque);
+    bool same = true;
+    for (int i = 0; i < 16 && same; ++i)
+        if ((opaque >> i) & 1) same = t.r[i] == t.r[first] && t.g[i] == t.g[first] && t.b[i] == t.b[first];
+    if (!same) return false;
+    solid(t, int(t.r[first]), int(t.g[first]), int(t.b[first]), p.four, p.three, p.force_four, best);
+    return true;
+}
+
+// The colour line: mean, principal axis, and the endpoints at the extremes of
+// the opaque texels' projections onto it.
+struct ColourLine {
+    float mean[3], axis[3];
+    float hi[3], lo[3];
+};
+
+inline void fit_line(const Texels& t, ColourLine& line) {
+    principal_axis(t, line.mean, line.axis);
+    const float* mean = line.mean;
+    const float* axis = line.axis;
+    float tmin = 3.4e38f, tmax = -3.4e38f;
+    for (int i = 0; i < 16; ++i) { // transparent texels are pushed to the projection's middle (0)
+        float m = float((t.opaque_mask >> i) & 1);
+        float p = m * ((t.r[i] - mean[0]) * axis[0] + (t.g[i] - mean[1]) * axis[1] + (t.b[i] - mean[2]) * axis[2]);
+        tmin = std::min(tmin, p), tmax = std::max(tmax, p);
+    }
+    for (int c = 0; c < 3; ++c) {
+        line.hi[c] = std::clamp(mean[c] + axis[c] * tmax, 0.0f, 255.0f);
+        line.lo[c] = std::clamp(mean[c] + axis[c] * tmin, 0.0f, 255.0f);
+    }
+}
+
+// Least squares from the line's extremes, in each allowed palette.
+inline void least_squares(const Texels& t, const ColourLine& line, const Effort& e, const Palettes& p,
+                          Candidate& best) {
+    if (p.four) {
+        Candidate c;
+        try_endpoints(t, line.hi, line.lo, true, p.force_four, c);
+        for (int i = 0; i < e.ls_iters && refine(t, c, p.force_four); ++i) {
+        }
+        if (c.err < best.err) best = c;
+    }
+    if (p.three && (e.three_ls || !p.four)) {
+        Candidate c;
+        try_endpoints(t, line.hi, line.lo, false, false, c);
+        for (int i = 0; i < e.ls_iters && refine(t, c, false); ++i) {
+        }
+        if (c.err < best.err) best = c;
+    }
+}
+
+// Cluster fit rounds, each along the direction of the best endpoints so far.
+inline void cluster_rounds(const Texels& t, const float axis[3], const Effort& e, const Palettes& p, Candidate& best) {
+    float ax[3] = {axis[0], axis[1], axis[2]};
+    for (int r = 0; r < e.cf_rounds; ++r) {
+        if (p.four) cluster_fit(t, ax, true, p.force_four, e.cf_keep, best);
+        if (p.three && (e.cf_three || !p.four)) cluster_fit(t, ax, false, false, e.cf_keep, best);
+        uint8_t pal[16];
+        bc1_palette(best.c0, best.c1, true, pal);
+        float d[3] = {float(pal[0]) - pal[4], float(pal[1]) - pal[5], float(pal[2]) - pal[6]};
+        float l = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (l < 1e-3f) break;
+        for (int c = 0; c < 3; ++c) ax[c] = d[c] / l;
+    }
 }
 
 void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& opt, bool force_four) {
@@ -448,7 +623,8 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
     const int level = std::clamp(opt.level, 0, 10);
     if (opaque == 0xffff) {
         if (one_colour(rgba)) {
-            solid_opaque(rgba[0], rgba[1], rgba[2], channel_weights(rgba, opt), force_four, !force_four && opt.bc1_3color, out);
+            solid_opaque(rgba[0], rgba[1], rgba[2], channel_weights(rgba, opt), force_four,
+                         !force_four && opt.bc1_3color, out);
             return;
         }
         if (level == 0) {
@@ -458,19 +634,7 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
     }
 
     Texels t;
-    bool solid_block = true;
-    {
-        // 4 texels per SSE load: split into R, G, B float lanes; compare RGB with texel 0.
-        const __m128i rgb_mask = _mm_set1_epi32(0x00ffffff);
-        const __m128i first = _mm_set1_epi32(int(uint32_t(rgba[0]) | rgba[1] << 8 | rgba[2] << 16));
-        for (int q = 0; q < 4; ++q) {
-            __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rgba + 16 * q));
-            _mm_store_ps(t.r + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(x, _mm_set1_epi32(0xff))));
-            _mm_store_ps(t.g + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(x, 8), _mm_set1_epi32(0xff))));
-            _mm_store_ps(t.b + 4 * q, _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0xff))));
-            solid_block = solid_block && _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(x, rgb_mask), first)) == 0xffff;
-        }
-    }
+    const bool solid_block = load_texels(rgba, t);
     t.opaque_mask = opaque;
     t.count = __builtin_popcount(opaque);
     if (t.count == 0) { // all transparent: 3-colour mode, every index 3
@@ -481,68 +645,23 @@ void encode_colour(const uint8_t rgba[64], uint8_t out[8], const EncodeOptions& 
     const ColourWeights w = channel_weights(rgba, opt);
     t.wr = w.r, t.wg = w.g, t.wb = w.b;
     // Translucent texels force the 3-colour palette; otherwise both are allowed.
-    const bool four_allowed = force_four || t.count == 16;
-    const bool three_allowed = !force_four && (t.count < 16 || opt.bc1_3color);
+    const Palettes p{force_four || t.count == 16, !force_four && (t.count < 16 || opt.bc1_3color), force_four};
 
     Candidate best;
-    // Solid colour (over the opaque texels): table lookup is optimal.
-    if (opaque != 0xffff || solid_block) {
-        int first = __builtin_ctz(opaque);
-        bool same = true;
-        for (int i = 0; i < 16 && same; ++i)
-            if ((opaque >> i) & 1)
-                same = t.r[i] == t.r[first] && t.g[i] == t.g[first] && t.b[i] == t.b[first];
-        if (same) {
-            solid(t, int(t.r[first]), int(t.g[first]), int(t.b[first]), four_allowed, three_allowed, force_four, best);
-            store(best, out);
-            return;
-        }
+    if ((opaque != 0xffff || solid_block) && solid_over_opaque(t, p, best)) {
+        store(best, out);
+        return;
     }
 
-    float mean[3], axis[3];
-    principal_axis(t, mean, axis);
-    float tmin = 3.4e38f, tmax = -3.4e38f;
-    for (int i = 0; i < 16; ++i) { // transparent texels are pushed to the projection's middle (0)
-        float m = float((opaque >> i) & 1);
-        float p = m * ((t.r[i] - mean[0]) * axis[0] + (t.g[i] - mean[1]) * axis[1] + (t.b[i] - mean[2]) * axis[2]);
-        tmin = std::min(tmin, p), tmax = std::max(tmax, p);
-    }
-    float hi[3], lo[3];
-    for (int c = 0; c < 3; ++c) {
-        hi[c] = std::clamp(mean[c] + axis[c] * tmax, 0.0f, 255.0f);
-        lo[c] = std::clamp(mean[c] + axis[c] * tmin, 0.0f, 255.0f);
-    }
+    ColourLine line;
+    fit_line(t, line);
     const Effort& e = kEffort[level];
-    if (four_allowed) {
-        Candidate c;
-        try_endpoints(t, hi, lo, true, force_four, c);
-        for (int i = 0; i < e.ls_iters && refine(t, c, force_four); ++i) {}
-        if (c.err < best.err) best = c;
-    }
-    if (three_allowed && (e.three_ls || !four_allowed)) {
-        Candidate c;
-        try_endpoints(t, hi, lo, false, false, c);
-        for (int i = 0; i < e.ls_iters && refine(t, c, false); ++i) {}
-        if (c.err < best.err) best = c;
-    }
+    least_squares(t, line, e, p, best);
     // The mean colour reproduced exactly (single-colour tables): smooth blocks whose extent
     // is below the 565 steps are often best served by it, and the searches below start from it.
-    solid(t, int(mean[0] + 0.5f), int(mean[1] + 0.5f), int(mean[2] + 0.5f), four_allowed, three_allowed, force_four,
+    solid(t, int(line.mean[0] + 0.5f), int(line.mean[1] + 0.5f), int(line.mean[2] + 0.5f), p.four, p.three, force_four,
           best);
-    if (e.cf_keep) {
-        float ax[3] = {axis[0], axis[1], axis[2]};
-        for (int r = 0; r < e.cf_rounds; ++r) {
-            if (four_allowed) cluster_fit(t, ax, true, force_four, e.cf_keep, best);
-            if (three_allowed && (e.cf_three || !four_allowed)) cluster_fit(t, ax, false, false, e.cf_keep, best);
-            // Iterate along the direction of the best endpoints found so far.
-            uint8_t pal[16];
-            bc1_palette(best.c0, best.c1, true, pal);
-            float d[3] = {float(pal[0]) - pal[4], float(pal[1]) - pal[5], float(pal[2]) - pal[6]};
-            float l = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-            if (l < 1e-3f) break;
-            for (int c = 0; c < 3; ++c) ax[c] = d[c] / l;
-        }
-    }
+    if (e.cf_keep) cluster_rounds(t, line.axis, e, p, best);
     if (e.perturb_passes) {
         perturb(t, best, force_four, e.perturb_passes, e.perturb_reach);
         refine(t, best, force_four);

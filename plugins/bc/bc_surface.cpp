@@ -274,6 +274,135 @@ void decode_surface(const af_host* host, const af_surface& src, af_surface& dst)
     });
 }
 
+namespace {
+
+// What the encode loop knows about the surface, shared by every block.
+struct EncodeGeometry {
+    BcFormat fmt;
+    Pixels kind;
+    uint32_t w, h;
+    size_t pitch;
+    bool float_in;   // the input is RGBA32F
+    bool need_float; // a kernel reads floats: float input, or BC5 normal maps
+};
+
+// One block's texels: bytes, and floats where a kernel needs them (`fpx` is
+// left unset otherwise, to keep the per-block cost of the byte paths low).
+struct BlockTexels {
+    alignas(16) uint8_t px[64];
+    float fpx[64];
+};
+
+// Gathers the 4×4 texels, clamping coordinates at the right and bottom edges.
+inline void gather_block(const EncodeGeometry& g, const uint8_t* slice_in, uint32_t bx, uint32_t by, BlockTexels& t) {
+    if (!g.float_in && bx * 4 + 4 <= g.w && by * 4 + 4 <= g.h) {
+        for (int y = 0; y < 4; ++y) std::memcpy(t.px + 16 * y, slice_in + (by * 4 + y) * g.pitch + size_t(bx) * 16, 16);
+    } else {
+        for (int y = 0; y < 4; ++y) {
+            uint32_t sy = std::min(by * 4 + y, g.h - 1);
+            for (int x = 0; x < 4; ++x) {
+                uint32_t sx = std::min(bx * 4 + x, g.w - 1);
+                const uint8_t* p = slice_in + sy * g.pitch + size_t(sx) * pixel_bytes(g.kind);
+                int i = 4 * (4 * y + x);
+                if (g.float_in)
+                    std::memcpy(t.fpx + i, p, 16);
+                else
+                    std::memcpy(t.px + i, p, 4);
+            }
+        }
+    }
+    if (g.need_float && !g.float_in)
+        for (int i = 0; i < 64; ++i) t.fpx[i] = t.px[i] * (1.0f / 255.0f);
+}
+
+// BC1/2/3/7 read RGBA8; float input is converted (sRGB-encoded for sRGB formats).
+inline void encode_rgba8_block(const EncodeGeometry& g, BlockTexels& t, uint8_t* blk, const SurfaceOptions& opt) {
+    const BcFormat& fmt = g.fmt;
+    if (g.float_in)
+        for (int i = 0; i < 64; ++i)
+            t.px[i] = to_byte((fmt.srgb && (i & 3) != 3) ? linear_to_srgb(t.fpx[i]) : t.fpx[i]);
+    if (fmt.family == Family::BC1)
+        encode_bc1(t.px, blk, opt.block);
+    else if (fmt.family == Family::BC2)
+        encode_bc2(t.px, blk, opt.block);
+    else if (fmt.family == Family::BC3)
+        encode_bc3(t.px, blk, opt.block);
+    else {
+        Bc7Options o;
+        o.level = opt.block.level;
+        o.perceptual = opt.block.perceptual;
+        o.opaque = true;
+        for (int i = 0; i < 16; ++i) o.opaque = o.opaque && t.px[4 * i + 3] == 255;
+        encode_bc7_block(t.px, blk, o);
+    }
+}
+
+// BC4/5 read one or two channels; the float path handles signed formats and
+// renormalises BC5 normal maps.
+inline void encode_rg_block(const EncodeGeometry& g, const BlockTexels& t, uint8_t* blk, const SurfaceOptions& opt) {
+    const BcFormat& fmt = g.fmt;
+    const float* fpx = t.fpx;
+    const uint8_t* px = t.px;
+    uint8_t r[16], gc[16];
+    if (!g.need_float) {
+        split_rg(px, fmt.is_signed, r, gc); // the kernels clamp signed bytes to 1..255
+    } else
+        for (int i = 0; i < 16; ++i) {
+            // Vector components in [-1, 1] for normal maps and signed formats.
+            float x, y, z;
+            if (fmt.is_signed) {
+                x = g.float_in ? fpx[4 * i] : (int(px[4 * i]) - 128) / 127.0f;
+                y = g.float_in ? fpx[4 * i + 1] : (int(px[4 * i + 1]) - 128) / 127.0f;
+                z = g.float_in ? fpx[4 * i + 2] : (int(px[4 * i + 2]) - 128) / 127.0f;
+            } else {
+                x = fpx[4 * i] * 2 - 1, y = fpx[4 * i + 1] * 2 - 1, z = fpx[4 * i + 2] * 2 - 1;
+            }
+            if (opt.normal_map && fmt.family == Family::BC5) {
+                float l = std::sqrt(x * x + y * y + z * z);
+                if (l > 1e-6f) x /= l, y /= l;
+            }
+            if (fmt.is_signed)
+                r[i] = to_signed_byte(x), gc[i] = to_signed_byte(y);
+            else
+                r[i] = to_byte((x + 1) * 0.5f), gc[i] = to_byte((y + 1) * 0.5f);
+        }
+    if (fmt.family == Family::BC4)
+        encode_bc4(r, fmt.is_signed, blk, opt.block.level);
+    else
+        encode_bc5(r, gc, fmt.is_signed, blk, opt.block.level);
+}
+
+// BC6H reads float RGB; alpha is dropped.
+inline void encode_hdr_block(const EncodeGeometry& g, const BlockTexels& t, uint8_t* blk, const SurfaceOptions& opt) {
+    float rgb[48];
+    for (int i = 0; i < 16; ++i)
+        for (int c = 0; c < 3; ++c) rgb[3 * i + c] = t.fpx[4 * i + c];
+    Bc6hOptions o;
+    o.level = opt.block.level;
+    o.is_signed = g.fmt.is_signed;
+    encode_bc6h_block(rgb, blk, o);
+}
+
+inline void encode_block(const EncodeGeometry& g, BlockTexels& t, uint8_t* blk, const SurfaceOptions& opt) {
+    switch (g.fmt.family) {
+    case Family::BC1:
+    case Family::BC2:
+    case Family::BC3:
+    case Family::BC7:
+        encode_rgba8_block(g, t, blk, opt);
+        break;
+    case Family::BC4:
+    case Family::BC5:
+        encode_rg_block(g, t, blk, opt);
+        break;
+    case Family::BC6H:
+        encode_hdr_block(g, t, blk, opt);
+        break;
+    }
+}
+
+} // namespace
+
 void encode_surface(const af_host* host, const af_surface& src, af_surface& dst, const SurfaceOptions& opt) {
     auto f = classify(dst.format);
     if (!f) sdk::unsupported(format("bc: format %u is not a BC format", dst.format));
@@ -283,8 +412,14 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
     const uint32_t w = src.width, h = src.height, d = std::max(src.depth, 1u);
     const uint32_t bw = (w + 3) / 4, bh = (h + 3) / 4;
     const uint64_t rows = uint64_t(bh) * d;
-    const BcFormat fmt = *f;
-    const size_t pitch = size_t(w) * pixel_bytes(kind);
+    const bool float_in = kind == Pixels::RGBA32F;
+    const EncodeGeometry g{*f,
+                           kind,
+                           w,
+                           h,
+                           size_t(w) * pixel_bytes(kind),
+                           float_in,
+                           float_in || (opt.normal_map && f->family == Family::BC5)};
     const uint8_t* in = src.data;
     uint8_t* out = dst.data;
     // Coarse grains for slow levels keep the scheduling overhead negligible either way.
@@ -295,100 +430,12 @@ void encode_surface(const af_host* host, const af_surface& src, af_surface& dst,
             check_cancel(host);
             const uint64_t slice = row / bh;
             const uint32_t by = uint32_t(row % bh);
-            const uint8_t* slice_in = in + slice * pitch * h;
-            uint8_t* blk = out + row * bw * fmt.block_bytes;
-            for (uint32_t bx = 0; bx < bw; ++bx, blk += fmt.block_bytes) {
-                // Gather the 4×4 texels, clamping coordinates at the right and bottom edges.
-                // Floats are made only where a kernel needs them.
-                const bool float_in = kind == Pixels::RGBA32F;
-                const bool need_float = float_in || (opt.normal_map && fmt.family == Family::BC5);
-                alignas(16) uint8_t px[64];
-                float fpx[64];
-                if (!float_in && bx * 4 + 4 <= w && by * 4 + 4 <= h) {
-                    for (int y = 0; y < 4; ++y)
-                        std::memcpy(px + 16 * y, slice_in + (by * 4 + y) * pitch + size_t(bx) * 16, 16);
-                } else {
-                    for (int y = 0; y < 4; ++y) {
-                        uint32_t sy = std::min(by * 4 + y, h - 1);
-                        for (int x = 0; x < 4; ++x) {
-                            uint32_t sx = std::min(bx * 4 + x, w - 1);
-                            const uint8_t* p = slice_in + sy * pitch + size_t(sx) * pixel_bytes(kind);
-                            int i = 4 * (4 * y + x);
-                            if (float_in)
-                                std::memcpy(fpx + i, p, 16);
-                            else
-                                std::memcpy(px + i, p, 4);
-                        }
-                    }
-                }
-                if (need_float && !float_in)
-                    for (int i = 0; i < 64; ++i) fpx[i] = px[i] * (1.0f / 255.0f);
-                switch (fmt.family) {
-                case Family::BC1:
-                case Family::BC2:
-                case Family::BC3:
-                case Family::BC7: {
-                    if (float_in)
-                        for (int i = 0; i < 64; ++i)
-                            px[i] = to_byte((fmt.srgb && (i & 3) != 3) ? linear_to_srgb(fpx[i]) : fpx[i]);
-                    if (fmt.family == Family::BC1)
-                        encode_bc1(px, blk, opt.block);
-                    else if (fmt.family == Family::BC2)
-                        encode_bc2(px, blk, opt.block);
-                    else if (fmt.family == Family::BC3)
-                        encode_bc3(px, blk, opt.block);
-                    else {
-                        Bc7Options o;
-                        o.level = opt.block.level;
-                        o.perceptual = opt.block.perceptual;
-                        o.opaque = true;
-                        for (int i = 0; i < 16; ++i) o.opaque = o.opaque && px[4 * i + 3] == 255;
-                        encode_bc7_block(px, blk, o);
-                    }
-                    break;
-                }
-                case Family::BC4:
-                case Family::BC5: {
-                    uint8_t r[16], g[16];
-                    if (!need_float) {
-                        split_rg(px, fmt.is_signed, r, g); // the kernels clamp signed bytes to 1..255
-                    } else
-                        for (int i = 0; i < 16; ++i) {
-                            // Vector components in [-1, 1] for normal maps and signed formats.
-                            float x, y, z;
-                            if (fmt.is_signed) {
-                                x = float_in ? fpx[4 * i] : (int(px[4 * i]) - 128) / 127.0f;
-                                y = float_in ? fpx[4 * i + 1] : (int(px[4 * i + 1]) - 128) / 127.0f;
-                                z = float_in ? fpx[4 * i + 2] : (int(px[4 * i + 2]) - 128) / 127.0f;
-                            } else {
-                                x = fpx[4 * i] * 2 - 1, y = fpx[4 * i + 1] * 2 - 1, z = fpx[4 * i + 2] * 2 - 1;
-                            }
-                            if (opt.normal_map && fmt.family == Family::BC5) {
-                                float l = std::sqrt(x * x + y * y + z * z);
-                                if (l > 1e-6f) x /= l, y /= l;
-                            }
-                            if (fmt.is_signed)
-                                r[i] = to_signed_byte(x), g[i] = to_signed_byte(y);
-                            else
-                                r[i] = to_byte((x + 1) * 0.5f), g[i] = to_byte((y + 1) * 0.5f);
-                        }
-                    if (fmt.family == Family::BC4)
-                        encode_bc4(r, fmt.is_signed, blk, opt.block.level);
-                    else
-                        encode_bc5(r, g, fmt.is_signed, blk, opt.block.level);
-                    break;
-                }
-                case Family::BC6H: {
-                    float rgb[48];
-                    for (int i = 0; i < 16; ++i)
-                        for (int c = 0; c < 3; ++c) rgb[3 * i + c] = fpx[4 * i + c];
-                    Bc6hOptions o;
-                    o.level = opt.block.level;
-                    o.is_signed = fmt.is_signed;
-                    encode_bc6h_block(rgb, blk, o);
-                    break;
-                }
-                }
+            const uint8_t* slice_in = in + slice * g.pitch * h;
+            uint8_t* blk = out + row * bw * g.fmt.block_bytes;
+            for (uint32_t bx = 0; bx < bw; ++bx, blk += g.fmt.block_bytes) {
+                BlockTexels t;
+                gather_block(g, slice_in, bx, by, t);
+                encode_block(g, t, blk, opt);
             }
         }
     });

@@ -134,35 +134,13 @@ std::string raw_header_text(const RawHeader& h) {
     return t;
 }
 
-} // namespace
+const char* dimension_name(const DdsLayout& l) {
+    return l.dimension == 1 ? "1D" : l.dimension == 3 ? "volume" : l.desc.faces == 6 ? "cube" : "2D";
+}
 
-InfoReport info_report(const uint8_t* data, uint64_t size, const Limits& limits) {
-    RawHeader raw = parse_raw_header(data, size); // no header at all: nothing to report
-    json j;
-    std::string text;
-    j["container"] = "dds";
-    j["file_size"] = size;
-    j["header"] = raw_header_json(raw);
-    text += format("file:        %llu bytes, %s header\n", (ull)size, raw.dx10 ? "DX10" : "legacy");
-    text += raw_header_text(raw);
-
-    DdsLayout l;
-    try {
-        // Permissive so that wrong structure sizes are reported as problems, not a failure.
-        l = describe(data, size, limits, true);
-    } catch (const sdk::Error& e) {
-        j["valid"] = false;
-        j["error"] = {{"code", int(e.status())},
-                      {"offset", e.offset() == AF_NO_OFFSET ? json(nullptr) : json(e.offset())},
-                      {"message", e.what()}};
-        text += format("ERROR:       %s\n", e.what());
-        return {j.dump(2), text};
-    }
+json format_json(const DdsLayout& l, const RawHeader& raw) {
     const TextureDesc& d = l.desc;
     const FormatInfo* f = format_info(d.format);
-    std::vector<Problem> problems = consistency_problems(l);
-    bool short_file = l.available_bytes() < l.data_bytes;
-    j["valid"] = !short_file;
     json fj = {{"id", d.format},
                {"name", std::string(f->name)},
                {"dxgi", d.format < FMT_AF_BASE},
@@ -172,9 +150,13 @@ InfoReport info_report(const uint8_t* data, uint64_t size, const Limits& limits)
     if (!raw.dx10 && !d3d.empty()) fj["d3dfmt"] = d3d;
     fj["compressed"] = f->compressed();
     fj["srgb"] = f->srgb();
-    j["format"] = fj;
-    const char* kind = l.dimension == 1 ? "1D" : l.dimension == 3 ? "volume" : d.faces == 6 ? "cube" : "2D";
-    j["dimension"] = kind;
+    return fj;
+}
+
+// Shape, data extent, per-mip placement and problems, after "format".
+void add_layout_json(json& j, const DdsLayout& l, uint64_t size, const std::vector<Problem>& problems) {
+    const TextureDesc& d = l.desc;
+    j["dimension"] = dimension_name(l);
     j["width"] = d.width;
     j["height"] = d.height;
     j["depth"] = d.depth;
@@ -205,20 +187,27 @@ InfoReport info_report(const uint8_t* data, uint64_t size, const Limits& limits)
     for (const auto& p : problems)
         pj.push_back({{"offset", p.offset == AF_NO_OFFSET ? json(nullptr) : json(p.offset)}, {"message", p.message}});
     j["problems"] = pj;
+}
 
+// The same as text: the D3DFMT name is added when the format was not found through it.
+std::string layout_text(const DdsLayout& l, const RawHeader& raw, uint64_t size, const std::vector<Problem>& problems) {
+    const TextureDesc& d = l.desc;
+    const FormatInfo* f = format_info(d.format);
+    const std::string d3d = d3dfmt_name(d.format);
+    std::string text;
     std::string fmt_line =
         format("%s (%s %u)", std::string(f->name).c_str(), d.format < FMT_AF_BASE ? "DXGI" : "AssetForge id", d.format);
     text +=
         format("format:      %s, from %s%s%s\n", fmt_line.c_str(), l.format_source.c_str(),
                (!raw.dx10 && !d3d.empty() && l.format_source.find("D3DFMT") == std::string::npos) ? ", " : "",
                (!raw.dx10 && !d3d.empty() && l.format_source.find("D3DFMT") == std::string::npos) ? d3d.c_str() : "");
-    text += format("shape:       %s %u×%u", kind, d.width, d.height);
+    text += format("shape:       %s %u×%u", dimension_name(l), d.width, d.height);
     if (l.dimension == 3) text += format("×%u", d.depth);
     text += format(", %u mip%s, %u layer%s, %u face%s, alpha %s\n", d.mips, d.mips == 1 ? "" : "s", d.layers,
                    d.layers == 1 ? "" : "s", d.faces, d.faces == 1 ? "" : "s", alpha_name(d.alpha_mode));
     text += format("data:        at %llu, %llu bytes expected, %llu present\n", (ull)l.data_offset, (ull)l.data_bytes,
                    (ull)l.available_bytes());
-    offset = l.data_offset;
+    uint64_t offset = l.data_offset;
     for (uint32_t m = 0; m < d.mips; ++m) {
         text += format("  mip %2u:    %u×%u", m, mip_extent(d.width, m), mip_extent(d.height, m));
         if (l.dimension == 3) text += format("×%u", mip_extent(d.depth, m));
@@ -236,6 +225,38 @@ InfoReport info_report(const uint8_t* data, uint64_t size, const Limits& limits)
         else
             text += format("problem:     @%llu: %s\n", (ull)p.offset, p.message.c_str());
     }
+    return text;
+}
+
+} // namespace
+
+InfoReport info_report(const uint8_t* data, uint64_t size, const Limits& limits) {
+    RawHeader raw = parse_raw_header(data, size); // no header at all: nothing to report
+    json j;
+    std::string text;
+    j["container"] = "dds";
+    j["file_size"] = size;
+    j["header"] = raw_header_json(raw);
+    text += format("file:        %llu bytes, %s header\n", (ull)size, raw.dx10 ? "DX10" : "legacy");
+    text += raw_header_text(raw);
+
+    DdsLayout l;
+    try {
+        // Permissive so that wrong structure sizes are reported as problems, not a failure.
+        l = describe(data, size, limits, true);
+    } catch (const sdk::Error& e) {
+        j["valid"] = false;
+        j["error"] = {{"code", int(e.status())},
+                      {"offset", e.offset() == AF_NO_OFFSET ? json(nullptr) : json(e.offset())},
+                      {"message", e.what()}};
+        text += format("ERROR:       %s\n", e.what());
+        return {j.dump(2), text};
+    }
+    std::vector<Problem> problems = consistency_problems(l);
+    j["valid"] = !(l.available_bytes() < l.data_bytes); // a short file
+    j["format"] = format_json(l, raw);
+    add_layout_json(j, l, size, problems);
+    text += layout_text(l, raw, size, problems);
     return {j.dump(2), text};
 }
 

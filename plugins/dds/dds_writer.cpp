@@ -23,10 +23,16 @@ HeaderKind header_kind(const char* v) {
     return s == "legacy" ? HeaderKind::Legacy : s == "dx10" ? HeaderKind::Dx10 : HeaderKind::Unknown;
 }
 
-RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
-    const FormatInfo* f = format_info(d.format);
-    if (!f) sdk::unsupported(format("format id %u is not in the format table", d.format));
-    std::string name(f->name);
+namespace {
+
+// What the texture is, in the terms a DDS header can say.
+struct Shape {
+    bool volume;
+    bool cube;
+};
+
+// Refuses what DDS cannot hold (or the writer does not write).
+Shape check_shape(const TextureDesc& d, const FormatInfo* f) {
     if (f->layout == Layout::Palette) sdk::unsupported("DDS output of palettized (P8) textures");
     if (d.width == 0 || d.height == 0 || d.depth == 0)
         sdk::usage(format("cannot write a %u×%u×%u texture", d.width, d.height, d.depth));
@@ -35,51 +41,80 @@ RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
         sdk::usage(format("%u mips for a %u×%u×%u texture (at most %u)", d.mips, d.width, d.height, d.depth, full));
     if (d.faces != 1 && d.faces != 6) sdk::unsupported(format("%u faces (DDS holds 1 or a 6-face cube)", d.faces));
     if (d.layers == 0) sdk::usage("texture with 0 layers");
-    bool volume = d.depth > 1 || (d.flags & AF_TEX_VOLUME);
-    bool cube = d.faces == 6;
-    if (volume && (cube || d.layers > 1)) sdk::unsupported("volume cubemaps or volume arrays (DDS has neither)");
+    Shape s{d.depth > 1 || (d.flags & AF_TEX_VOLUME) != 0, d.faces == 6};
+    if (s.volume && (s.cube || d.layers > 1)) sdk::unsupported("volume cubemaps or volume arrays (DDS has neither)");
+    return s;
+}
 
+// Which header: DX10, or legacy with this pixel format.
+struct HeaderChoice {
+    bool dx10 = false;
+    std::optional<PixelFormat> legacy;
+};
+
+HeaderChoice choose_header(const TextureDesc& d, const WriteOptions& opt, const std::string& name) {
     bool premultiplied = d.alpha_mode == AF_ALPHA_PREMULTIPLIED || (d.flags & AF_TEX_PREMULTIPLIED);
-    auto legacy = legacy_pixel_format(d.format, premultiplied);
+    HeaderChoice c;
+    c.legacy = legacy_pixel_format(d.format, premultiplied);
     // A legacy header cannot say sRGB: an sRGB BC1–BC3 or RGBA8 written without
     // DX10 (dx10=never, or a re-export of a legacy original) uses the FourCC of
     // its linear twin, as texconv -dx9 does; the bytes are the same.
-    auto legacy_twin = legacy ? legacy : legacy_pixel_format(with_srgb(d.format, false), premultiplied);
+    auto legacy_twin = c.legacy ? c.legacy : legacy_pixel_format(with_srgb(d.format, false), premultiplied);
     bool legacy_keeps_alpha_mode = !premultiplied || d.format == FMT_BC2_UNORM || d.format == FMT_BC3_UNORM;
     bool has_dxgi = d.format < FMT_AF_BASE;
 
-    bool dx10 = false;
     switch (opt.dx10) {
     case Dx10Mode::Always:
         if (!has_dxgi)
             sdk::unsupported(format("%s has no DXGI format id, so no DX10 header (use dx10=auto)", name.c_str()));
-        dx10 = true;
+        c.dx10 = true;
         break;
     case Dx10Mode::Never:
         if (!legacy_twin) sdk::unsupported(format("%s has no legacy DDS pixel format (use dx10=auto)", name.c_str()));
         if (d.layers > 1) sdk::unsupported("texture arrays need the DX10 header (use dx10=auto)");
-        legacy = legacy_twin;
+        c.legacy = legacy_twin;
         break;
     case Dx10Mode::Auto:
         if (opt.original == HeaderKind::Legacy && legacy_twin && d.layers == 1 && legacy_keeps_alpha_mode) {
-            legacy = legacy_twin;
+            c.legacy = legacy_twin;
             break;
         }
         if (opt.original == HeaderKind::Dx10 && has_dxgi) {
-            dx10 = true;
+            c.dx10 = true;
             break;
         }
-        dx10 = !(legacy && legacy_preferred(d.format) && d.layers == 1 && legacy_keeps_alpha_mode);
-        if (dx10 && !has_dxgi) {
-            if (!legacy)
+        c.dx10 = !(c.legacy && legacy_preferred(d.format) && d.layers == 1 && legacy_keeps_alpha_mode);
+        if (c.dx10 && !has_dxgi) {
+            if (!c.legacy)
                 sdk::unsupported(format("%s has neither a DXGI id nor a legacy DDS pixel format", name.c_str()));
             if (d.layers > 1)
                 sdk::unsupported(
                     format("%s array: arrays need the DX10 header, which cannot name %s", name.c_str(), name.c_str()));
-            dx10 = false;
+            c.dx10 = false;
         }
         break;
     }
+    return c;
+}
+
+Dx10Header dx10_header(const TextureDesc& d, const Shape& s) {
+    Dx10Header x;
+    x.dxgi_format = d.format;
+    x.dimension = s.volume ? kDimTexture3D : kDimTexture2D;
+    x.misc_flag = s.cube ? kMiscTextureCube : 0;
+    x.array_size = d.layers;
+    x.misc_flags2 = d.alpha_mode & kMiscFlags2AlphaMask;
+    if (x.misc_flags2 == AF_ALPHA_UNKNOWN && (d.flags & AF_TEX_PREMULTIPLIED)) x.misc_flags2 = AF_ALPHA_PREMULTIPLIED;
+    return x;
+}
+
+} // namespace
+
+RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
+    const FormatInfo* f = format_info(d.format);
+    if (!f) sdk::unsupported(format("format id %u is not in the format table", d.format));
+    const Shape s = check_shape(d, f);
+    const HeaderChoice choice = choose_header(d, opt, std::string(f->name));
 
     RawHeader h;
     h.flags = hflag::required | hflag::mipmapcount;
@@ -95,30 +130,22 @@ RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
     }
     h.caps = caps::texture;
     if (d.mips > 1) h.caps |= caps::complex | caps::mipmap;
-    if (cube) {
+    if (s.cube) {
         h.caps |= caps::complex;
         h.caps2 |= caps2::cubemap | caps2::all_faces;
     }
-    if (volume) {
+    if (s.volume) {
         h.flags |= hflag::depth;
         h.depth = d.depth;
         h.caps |= caps::complex;
         h.caps2 |= caps2::volume;
     }
-    if (dx10) {
+    if (choice.dx10) {
         h.pf.flags = pfflag::fourcc;
         h.pf.fourcc = kFourccDx10;
-        Dx10Header x;
-        x.dxgi_format = d.format;
-        x.dimension = volume ? kDimTexture3D : kDimTexture2D;
-        x.misc_flag = cube ? kMiscTextureCube : 0;
-        x.array_size = d.layers;
-        x.misc_flags2 = d.alpha_mode & kMiscFlags2AlphaMask;
-        if (x.misc_flags2 == AF_ALPHA_UNKNOWN && (d.flags & AF_TEX_PREMULTIPLIED))
-            x.misc_flags2 = AF_ALPHA_PREMULTIPLIED;
-        h.dx10 = x;
+        h.dx10 = dx10_header(d, s);
     } else {
-        h.pf = *legacy;
+        h.pf = *choice.legacy;
     }
     return h;
 }

@@ -150,32 +150,52 @@ void order_nodes(std::vector<LayoutNode>& nodes, NodeOrder order) {
     std::stable_sort(nodes.begin(), nodes.end(), dfs_less);
 }
 
-void emit(const Layout& l, const ByteSink& sink) {
+namespace {
+
+// The nodes sorted by key, for the child and parent links.
+class KeyIndex {
+  public:
+    explicit KeyIndex(const Layout& l) {
+        index_.reserve(l.nodes.size());
+        for (uint32_t i = 0; i < l.nodes.size(); ++i) index_.emplace_back(l.nodes[i].key.packed(), i);
+        std::sort(index_.begin(), index_.end());
+        for (size_t i = 1; i < index_.size(); ++i)
+            if (index_[i].first == index_[i - 1].first)
+                usage(format("page %s appears twice", key_text(l.nodes[index_[i].second].key).c_str()));
+    }
+
+    // The node's position in the layout, or -1 when there is no such page.
+    int64_t find(PageKey k) const {
+        auto it = std::lower_bound(index_.begin(), index_.end(), std::pair<uint64_t, uint32_t>{k.packed(), 0});
+        return it != index_.end() && it->first == k.packed() ? int64_t(it->second) : -1;
+    }
+
+  private:
+    std::vector<std::pair<uint64_t, uint32_t>> index_;
+};
+
+PageKey top_key(const Layout& l) { return {uint16_t(l.header.num_levels - 1), 0, 0}; }
+
+struct Placement {
+    std::vector<uint32_t> units; // each node's offset in scale units
+    uint64_t file_size = 0;
+};
+
+// Offsets (in scale units) and per-node checks: on the grid, with a parent,
+// a reservation links can describe, a start a u32 link can address.
+Placement place_nodes(const Layout& l, const KeyIndex& index) {
     const uint32_t scale = l.scale();
-    const int levels = l.header.num_levels;
-    if (l.nodes.empty()) usage("no pages to write");
-    // Index by key for the child links.
-    std::vector<std::pair<uint64_t, uint32_t>> index;
-    index.reserve(l.nodes.size());
-    for (uint32_t i = 0; i < l.nodes.size(); ++i) index.emplace_back(l.nodes[i].key.packed(), i);
-    std::sort(index.begin(), index.end());
-    for (size_t i = 1; i < index.size(); ++i)
-        if (index[i].first == index[i - 1].first)
-            usage(format("page %s appears twice", key_text(l.nodes[index[i].second].key).c_str()));
-    auto lookup = [&](PageKey k) -> int64_t {
-        auto it = std::lower_bound(index.begin(), index.end(), std::pair<uint64_t, uint32_t>{k.packed(), 0});
-        return it != index.end() && it->first == k.packed() ? int64_t(it->second) : -1;
-    };
-    // Offsets (in scale units) and per-node checks.
-    std::vector<uint32_t> units(l.nodes.size());
+    Placement p;
+    p.units.resize(l.nodes.size());
     uint64_t at = kFirstNodeOffset;
     if (at % scale) sdk::unsupported(format("scale %u does not divide 72, the offset of the first page", scale));
-    const PageKey top{uint16_t(levels - 1), 0, 0};
-    if (lookup(top) < 0) usage("the top page (level numLevels-1, 0, 0) is missing");
+    const PageKey top = top_key(l);
+    if (index.find(top) < 0) usage("the top page (level numLevels-1, 0, 0) is missing");
     for (size_t i = 0; i < l.nodes.size(); ++i) {
         const LayoutNode& n = l.nodes[i];
         check_on_grid(l, n.key);
-        if (!(n.key == top) && lookup({uint16_t(n.key.level + 1), uint16_t(n.key.x >> 1), uint16_t(n.key.y >> 1)}) < 0)
+        if (!(n.key == top) &&
+            index.find({uint16_t(n.key.level + 1), uint16_t(n.key.x >> 1), uint16_t(n.key.y >> 1)}) < 0)
             usage(format("page %s has no parent page", key_text(n.key).c_str()));
         if (n.reservation < n.used() || n.reservation % scale || n.reservation / scale > kMaxChildUnits)
             usage(format("page %s: reservation %llu must hold %llu bytes, be a multiple of %u and at most %u × %u",
@@ -183,39 +203,47 @@ void emit(const Layout& l, const ByteSink& sink) {
         if (at / scale > UINT32_MAX)
             usage(format("page %s would start at %llu, beyond what a u32 × scale %u link can address",
                          key_text(n.key).c_str(), ull(at), scale));
-        units[i] = uint32_t(at / scale);
+        p.units[i] = uint32_t(at / scale);
         at += n.reservation;
     }
-    FileHeader h = l.header;
-    h.total_file_size = int64_t(at);
+    p.file_size = at;
+    return p;
+}
 
-    std::vector<uint8_t> buf;
-    buf.reserve(1 << 20);
-    auto flush = [&] {
-        if (!buf.empty()) sink(buf.data(), buf.size());
-        buf.clear();
-    };
-    auto put = [&](const uint8_t* p, uint64_t n) {
+// Small writes gather in a 1 MiB buffer; large ones go straight to the sink.
+class BufferedSink {
+  public:
+    explicit BufferedSink(const ByteSink& sink) : sink_(sink) { buf_.reserve(1 << 20); }
+
+    void flush() {
+        if (!buf_.empty()) sink_(buf_.data(), buf_.size());
+        buf_.clear();
+    }
+    void put(const uint8_t* p, uint64_t n) {
         if (n >= (1u << 19)) {
             flush();
-            sink(p, n);
+            sink_(p, n);
             return;
         }
-        if (buf.size() + n > buf.capacity()) flush();
-        buf.insert(buf.end(), p, p + n);
-    };
-    auto fill = [&](uint8_t v, uint64_t n) {
+        if (buf_.size() + n > buf_.capacity()) flush();
+        buf_.insert(buf_.end(), p, p + n);
+    }
+    void fill(uint8_t v, uint64_t n) {
         while (n) {
-            if (buf.size() == buf.capacity()) flush();
-            const uint64_t k = std::min<uint64_t>(n, buf.capacity() - buf.size());
-            buf.insert(buf.end(), k, v);
+            if (buf_.size() == buf_.capacity()) flush();
+            const uint64_t k = std::min<uint64_t>(n, buf_.capacity() - buf_.size());
+            buf_.insert(buf_.end(), k, v);
             n -= k;
         }
-    };
-    uint8_t raw[kNodeHeaderSize];
-    encode_file_header(h, raw);
-    put(raw, kFileHeaderSize);
+    }
 
+  private:
+    const ByteSink& sink_;
+    std::vector<uint8_t> buf_;
+};
+
+// The root pointer (kept from the source when there is one) links the top page.
+void write_root(const Layout& l, const KeyIndex& index, const Placement& p, BufferedSink& out) {
     NodeHeader root;
     if (l.root_src)
         root = decode_node_header(l.root_src);
@@ -223,55 +251,84 @@ void emit(const Layout& l, const ByteSink& sink) {
         root.magic = kNodeMagic;
         root.compression = kCompNone;
     }
-    const int64_t ti = lookup(top);
-    root.child_offset[0] = units[ti];
-    root.child_length[0] = uint16_t(l.nodes[ti].reservation / scale);
+    const int64_t ti = index.find(top_key(l));
+    root.child_offset[0] = p.units[ti];
+    root.child_length[0] = uint16_t(l.nodes[ti].reservation / l.scale());
+    uint8_t raw[kNodeHeaderSize];
     encode_node_header(root, raw);
-    put(raw, kNodeHeaderSize);
+    out.put(raw, kNodeHeaderSize);
+}
+
+// A node's header: kept from the source where there is one, with its key,
+// compression and child links set to the new layout.
+NodeHeader node_header(const Layout& l, const LayoutNode& n, const KeyIndex& index, const Placement& p) {
+    NodeHeader nh;
+    if (n.header_src) nh = decode_node_header(n.header_src);
+    nh.magic = kNodeMagic;
+    nh.compression = n.compression;
+    nh.x = n.key.x;
+    nh.y = n.key.y;
+    nh.level = n.key.level;
+    for (int s = 0; s < 4; ++s) {
+        int64_t c = -1;
+        if (n.key.level > 0)
+            c = index.find(
+                {uint16_t(n.key.level - 1), uint16_t(2 * n.key.x + (s & 1)), uint16_t(2 * n.key.y + (s >> 1))});
+        if (c >= 0) {
+            nh.child_offset[s] = p.units[c];
+            nh.child_length[s] = uint16_t(l.nodes[c].reservation / l.scale());
+        } else {
+            if (nh.child_length[s] != 0) nh.child_offset[s] = 0; // a child that went away
+            nh.child_length[s] = 0;
+        }
+    }
+    return nh;
+}
+
+// Payload (from memory or its file; `loaded` is reused across nodes), the
+// even-padding byte, then the slack: kept from the source, else 0xFF.
+void write_node_body(const Layout& l, const LayoutNode& n, std::vector<uint8_t>& loaded, BufferedSink& out) {
+    std::span<const uint8_t> payload = n.payload;
+    if (n.payload_path >= 0) {
+        const auto& path = l.paths[n.payload_path];
+        std::ifstream in(path, std::ios::binary);
+        if (!in) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, "cannot open payload " + path.string());
+        loaded.assign(std::istreambuf_iterator<char>(in), {});
+        payload = loaded;
+    }
+    const uint64_t from_src = std::min<uint64_t>(payload.size(), n.payload_size);
+    out.put(payload.data(), from_src);
+    out.fill(0, n.payload_size - from_src);
+    const uint64_t slack = n.reservation - n.used();
+    const uint64_t kept = std::min<uint64_t>(slack, n.slack_src.size());
+    out.put(n.slack_src.data(), kept);
+    out.fill(0xFF, slack - kept);
+}
+
+} // namespace
+
+void emit(const Layout& l, const ByteSink& sink) {
+    if (l.nodes.empty()) usage("no pages to write");
+    const KeyIndex index(l);
+    const Placement placed = place_nodes(l, index);
+    FileHeader h = l.header;
+    h.total_file_size = int64_t(placed.file_size);
+
+    BufferedSink out(sink);
+    uint8_t raw[kNodeHeaderSize];
+    encode_file_header(h, raw);
+    out.put(raw, kFileHeaderSize);
+    write_root(l, index, placed, out);
 
     std::vector<uint8_t> loaded;
     for (size_t i = 0; i < l.nodes.size(); ++i) {
         const LayoutNode& n = l.nodes[i];
         if (l.source && i % 512 == 511) l.source->drop_resident();
-        NodeHeader nh;
-        if (n.header_src) nh = decode_node_header(n.header_src);
-        nh.magic = kNodeMagic;
-        nh.compression = n.compression;
-        nh.x = n.key.x;
-        nh.y = n.key.y;
-        nh.level = n.key.level;
-        for (int s = 0; s < 4; ++s) {
-            int64_t c = -1;
-            if (n.key.level > 0)
-                c = lookup(
-                    {uint16_t(n.key.level - 1), uint16_t(2 * n.key.x + (s & 1)), uint16_t(2 * n.key.y + (s >> 1))});
-            if (c >= 0) {
-                nh.child_offset[s] = units[c];
-                nh.child_length[s] = uint16_t(l.nodes[c].reservation / scale);
-            } else {
-                if (nh.child_length[s] != 0) nh.child_offset[s] = 0; // a child that went away
-                nh.child_length[s] = 0;
-            }
-        }
-        encode_node_header(nh, raw);
-        put(raw, kNodeHeaderSize);
-        std::span<const uint8_t> payload = n.payload;
-        if (n.payload_path >= 0) {
-            const auto& path = l.paths[n.payload_path];
-            std::ifstream in(path, std::ios::binary);
-            if (!in) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, "cannot open payload " + path.string());
-            loaded.assign(std::istreambuf_iterator<char>(in), {});
-            payload = loaded;
-        }
-        const uint64_t from_src = std::min<uint64_t>(payload.size(), n.payload_size);
-        put(payload.data(), from_src);
-        fill(0, n.payload_size - from_src); // the even-padding byte
-        const uint64_t slack = n.reservation - n.used();
-        const uint64_t kept = std::min<uint64_t>(slack, n.slack_src.size());
-        put(n.slack_src.data(), kept);
-        fill(0xFF, slack - kept);
+        encode_node_header(node_header(l, n, index, placed), raw);
+        out.put(raw, kNodeHeaderSize);
+        write_node_body(l, n, loaded, out);
     }
-    flush();
+    out.flush();
 }
 
 void emit_to_file(const Layout& layout, const std::filesystem::path& out) {

@@ -32,63 +32,49 @@ void block_lines(std::string& t, const char* title, const std::vector<XtfBlock>&
                     (unsigned long long)b.size);
 }
 
-} // namespace
+json xtf_header_json(const XtfHeader& h, const std::string& fmt_name) {
+    return {{"signature", "XTF\\0"},
+            {"version", {h.version_major, h.version_minor}},
+            {"header_size", h.header_size},
+            {"flags", h.flags},
+            {"flags_hex", hex32(h.flags)},
+            {"flag_names", flag_names(h.flags, true)},
+            {"width", h.width},
+            {"height", h.height},
+            {"depth", h.depth},
+            {"frames", h.frames},
+            {"preload_size", h.preload_size},
+            {"image_offset", h.image_offset},
+            {"reflectivity", {h.reflectivity[0], h.reflectivity[1], h.reflectivity[2]}},
+            {"bumpmap_scale", h.bumpmap_scale},
+            {"image_format", h.image_format},
+            {"image_format_name", fmt_name},
+            {"lowres_width", h.lowres_width},
+            {"lowres_height", h.lowres_height},
+            {"fallback_width", h.fallback_width},
+            {"fallback_height", h.fallback_height},
+            {"mip_skip", h.mip_skip},
+            {"padding_byte", h.padding}};
+}
 
-InfoReport describe_xtf(const uint8_t* data, uint64_t size) {
-    const XtfHeader h = parse_xtf_header(data, size);
-    const XtfLayout L = xtf_layout(h, size);
-    InfoReport r;
-    const std::string fmt_name(vtf_format_name(h.image_format));
-    const FormatInfo* fi = format_info(L.format);
-    json header = {{"signature", "XTF\\0"},
-                   {"version", {h.version_major, h.version_minor}},
-                   {"header_size", h.header_size},
-                   {"flags", h.flags},
-                   {"flags_hex", hex32(h.flags)},
-                   {"flag_names", flag_names(h.flags, true)},
-                   {"width", h.width},
-                   {"height", h.height},
-                   {"depth", h.depth},
-                   {"frames", h.frames},
-                   {"preload_size", h.preload_size},
-                   {"image_offset", h.image_offset},
-                   {"reflectivity", {h.reflectivity[0], h.reflectivity[1], h.reflectivity[2]}},
-                   {"bumpmap_scale", h.bumpmap_scale},
-                   {"image_format", h.image_format},
-                   {"image_format_name", fmt_name},
-                   {"lowres_width", h.lowres_width},
-                   {"lowres_height", h.lowres_height},
-                   {"fallback_width", h.fallback_width},
-                   {"fallback_height", h.fallback_height},
-                   {"mip_skip", h.mip_skip},
-                   {"padding_byte", h.padding}};
-    json derived = {{"mip_count", L.mips},
-                    {"face_count", L.faces},
-                    {"fallback_mip_count", L.fallback_mips},
-                    {"nomip_repaired", L.nomip_repaired},
-                    {"swizzled", !fi->compressed()},
-                    {"assetforge_format", std::string(fi->name)},
-                    {"assetforge_format_id", L.format}};
-    if (L.lowres_size == 3)
-        derived["lowres_rgb"] = {data[L.lowres_offset], data[L.lowres_offset + 1], data[L.lowres_offset + 2]};
-    json layout = {{"lowres", {{"offset", L.lowres_offset}, {"size", L.lowres_size}}},
-                   {"palette", L.palette_size ? json{{"offset", L.palette_offset}, {"size", L.palette_size}} : json()},
-                   {"fallback",
-                    L.fallback_size
-                        ? json{{"offset", L.fallback_offset}, {"size", L.fallback_size}, {"mip_count", L.fallback_mips}}
-                        : json()},
-                   {"preload_end", L.preload_end},
-                   {"image", {{"offset", L.image_offset}, {"size", L.image_size}}},
-                   {"end_of_data", L.end_of_data},
-                   {"file_size", L.file_size},
-                   {"actual_file_size", size}};
-    json image = json::array(), fallback = json::array();
-    for (const auto& b : L.image) image.push_back(block_json(b));
-    for (const auto& b : L.fallback) fallback.push_back(block_json(b));
-    r.json = {{"container", "xtf"}, {"header", header},      {"derived", derived},
-              {"layout", layout},   {"image_blocks", image}, {"fallback_blocks", fallback}};
+// Where every part of the file lies, and each block of the image and the fallback.
+json xtf_layout_json(const XtfLayout& L, uint64_t size) {
+    return {{"lowres", {{"offset", L.lowres_offset}, {"size", L.lowres_size}}},
+            {"palette", L.palette_size ? json{{"offset", L.palette_offset}, {"size", L.palette_size}} : json()},
+            {"fallback",
+             L.fallback_size
+                 ? json{{"offset", L.fallback_offset}, {"size", L.fallback_size}, {"mip_count", L.fallback_mips}}
+                 : json()},
+            {"preload_end", L.preload_end},
+            {"image", {{"offset", L.image_offset}, {"size", L.image_size}}},
+            {"end_of_data", L.end_of_data},
+            {"file_size", L.file_size},
+            {"actual_file_size", size}};
+}
 
-    std::string& t = r.text;
+std::string xtf_text(const XtfHeader& h, const XtfLayout& L, const FormatInfo* fi, const std::string& fmt_name,
+                     uint64_t size) {
+    std::string t;
     t += "container: xtf (Half-Life 2 original Xbox texture)\n";
     t += format("version: %u.%u, header size %u\n", h.version_major, h.version_minor, h.header_size);
     t += format("size: %ux%ux%u, %u frame(s), %u face(s), %u mip(s)%s\n", h.width, h.height, h.depth, h.frames, L.faces,
@@ -114,6 +100,33 @@ InfoReport describe_xtf(const uint8_t* data, uint64_t size) {
                 (unsigned long long)size);
     if (!L.fallback.empty()) block_lines(t, "fallback blocks", L.fallback);
     block_lines(t, "image blocks", L.image);
+    return t;
+}
+
+} // namespace
+
+InfoReport describe_xtf(const uint8_t* data, uint64_t size) {
+    const XtfHeader h = parse_xtf_header(data, size);
+    const XtfLayout L = xtf_layout(h, size);
+    InfoReport r;
+    const std::string fmt_name(vtf_format_name(h.image_format));
+    const FormatInfo* fi = format_info(L.format);
+    json derived = {{"mip_count", L.mips},
+                    {"face_count", L.faces},
+                    {"fallback_mip_count", L.fallback_mips},
+                    {"nomip_repaired", L.nomip_repaired},
+                    {"swizzled", !fi->compressed()},
+                    {"assetforge_format", std::string(fi->name)},
+                    {"assetforge_format_id", L.format}};
+    if (L.lowres_size == 3)
+        derived["lowres_rgb"] = {data[L.lowres_offset], data[L.lowres_offset + 1], data[L.lowres_offset + 2]};
+    json image = json::array(), fallback = json::array();
+    for (const auto& b : L.image) image.push_back(block_json(b));
+    for (const auto& b : L.fallback) fallback.push_back(block_json(b));
+    r.json = {{"container", "xtf"},    {"header", xtf_header_json(h, fmt_name)},
+              {"derived", derived},    {"layout", xtf_layout_json(L, size)},
+              {"image_blocks", image}, {"fallback_blocks", fallback}};
+    r.text = xtf_text(h, L, fi, fmt_name, size);
     return r;
 }
 

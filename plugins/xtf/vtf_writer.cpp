@@ -115,43 +115,39 @@ VtfWriteOptions parse_vtf_write_options(const af_options* options) {
     return w;
 }
 
-std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const VtfWriteOptions& opt) {
-    const TextureDesc& d = in.desc;
-    if (d.faces != 1 && d.faces != 6)
-        usage(format("VTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
-    if (d.width > 65535 || d.height > 65535 || d.depth > 65535 || d.layers > 65535)
-        usage("VTF extents and frame counts are 16-bit");
+namespace {
+
+// The VTF format the file will hold, and whether its DXT1 carries 1-bit alpha.
+struct VtfFormatChoice {
     int32_t vf = 0;
     bool one_bit = false;
+};
+
+VtfFormatChoice choose_vtf_format(const af_host* host, const Texture& in, const VtfWriteOptions& opt) {
+    const TextureDesc& d = in.desc;
+    VtfFormatChoice c;
     if (opt.format) {
-        vf = *opt.format;
+        c.vf = *opt.format;
     } else if (in.meta.count("vtf_format") || in.meta.count("xtf_format")) {
         // A texture read from a VTF or an XTF keeps its format (a re-save must not re-encode).
-        vf = int32_t(auto_vtf_format(d.format == FMT_P8 ? FMT_B8G8R8A8_UNORM : d.format));
+        c.vf = int32_t(auto_vtf_format(d.format == FMT_P8 ? FMT_B8G8R8A8_UNORM : d.format));
     } else {
         // Anything else is chosen as for XTF: DXT by the alpha it holds, float kept as float.
         const AutoFormat a = d.format == FMT_P8 ? auto_by_content(host, in) : auto_xtf_format(host, in);
-        vf = a.vtf_format;
-        one_bit = a.one_bit_alpha;
+        c.vf = a.vtf_format;
+        c.one_bit = a.one_bit_alpha;
     }
-    if (vf == VTF_DXT1_ONEBITALPHA) {
-        vf = VTF_DXT1;
-        one_bit = true;
+    if (c.vf == VTF_DXT1_ONEBITALPHA) {
+        c.vf = VTF_DXT1;
+        c.one_bit = true;
     }
-    if (vf == VTF_P8) usage("VTF cannot store P8 (no palette in the file); pick another format");
-    const auto tfo = af_format_of(vf);
-    if (!tfo) usage(format("format id %d is not a VTF format", vf));
-    const uint32_t tf = *tfo;
+    if (c.vf == VTF_P8) usage("VTF cannot store P8 (no palette in the file); pick another format");
+    return c;
+}
+
+// Given flags, or alpha flags from the format; the shape bits always follow the texture.
+uint32_t vtf_flags(const VtfWriteOptions& opt, const TextureDesc& d, uint32_t tf, uint32_t mips, bool one_bit) {
     const FormatInfo* fi = format_info(tf);
-    if (fi->compressed() && ((d.width % 4 && d.width > 2) || (d.height % 4 && d.height > 2)))
-        usage(format("%ux%u: DXT VTF images need sizes that are multiples of 4", d.width, d.height));
-    const bool nomip = opt.nomip || (opt.flags && (*opt.flags & vtfflag::nomip));
-    const uint32_t mips = nomip ? 1 : (d.mips > 1 ? d.mips : full_mip_count(d.width, d.height, d.depth));
-
-    XtfWriteOptions conv;
-    conv.resampling.filter = opt.filter;
-    const Texture img = convert_texture(host, in, tf, mips, conv);
-
     uint32_t flags = 0;
     if (opt.flags) {
         flags = *opt.flags;
@@ -163,34 +159,78 @@ std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const Vtf
     if (d.faces == 6) flags |= vtfflag::envmap;
     if (mips == 1) flags |= vtfflag::nomip;
     if (one_bit) flags |= vtfflag::onebitalpha;
+    return flags;
+}
 
-    const std::array<float, 3> refl = opt.reflectivity ? *opt.reflectivity : compute_reflectivity(host, img);
-    uint8_t tw = 0, th = 0;
-    const std::vector<uint8_t> thumb = make_thumbnail(host, img, opt.thumbnail, tw, th);
+// What the header says beyond the texture's own extents.
+struct VtfHeaderFields {
+    uint32_t flags;
+    std::array<float, 3> refl;
+    float bumpmap_scale;
+    int32_t vf;
+    uint32_t mips;
+    bool has_thumb;
+    uint8_t tw, th;
+};
 
-    // VTF 7.2 header, field after field (byte offsets in the comments).
-    sdk::ByteWriter w(kVtf72HeaderSize + thumb.size() + img.data.size());
+// VTF 7.2 header, field after field (byte offsets in the comments).
+void write_vtf72_header(const TextureDesc& d, const VtfHeaderFields& f, sdk::ByteWriter& w) {
     w.append("VTF\0", 4);
     w.u32(7); // 4: version 7.2
     w.u32(2);
     w.u32(kVtf72HeaderSize);
     w.u16(uint16_t(d.width)); // 16
     w.u16(uint16_t(d.height));
-    w.u32(flags); // 20
+    w.u32(f.flags); // 20
     w.u16(uint16_t(d.layers));
     // 26: 7.1–7.4 readers expect a seventh (spheremap) face unless the start frame is 0xFFFF.
     w.u16(d.faces == 6 ? 0xFFFF : 0);
     w.fill(0, 4);
-    for (int i = 0; i < 3; ++i) w.f32(refl[i]); // 32
+    for (int i = 0; i < 3; ++i) w.f32(f.refl[i]); // 32
     w.fill(0, 4);
-    w.f32(opt.bumpmap_scale); // 48
-    w.u32(uint32_t(vf));
-    w.u8(uint8_t(mips)); // 56
-    w.u32(thumb.empty() ? 0xFFFFFFFFu : uint32_t(VTF_DXT1));
-    w.u8(tw); // 61
-    w.u8(th);
+    w.f32(f.bumpmap_scale); // 48
+    w.u32(uint32_t(f.vf));
+    w.u8(uint8_t(f.mips)); // 56
+    w.u32(f.has_thumb ? uint32_t(VTF_DXT1) : 0xFFFFFFFFu);
+    w.u8(f.tw); // 61
+    w.u8(f.th);
     w.u16(uint16_t(d.depth)); // 63
     w.fill(0, kVtf72HeaderSize - w.size());
+}
+
+} // namespace
+
+std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const VtfWriteOptions& opt) {
+    const TextureDesc& d = in.desc;
+    if (d.faces != 1 && d.faces != 6)
+        usage(format("VTF holds 1 face or a 6-face cubemap, the texture has %u", d.faces));
+    if (d.width > 65535 || d.height > 65535 || d.depth > 65535 || d.layers > 65535)
+        usage("VTF extents and frame counts are 16-bit");
+    const VtfFormatChoice choice = choose_vtf_format(host, in, opt);
+    const auto tfo = af_format_of(choice.vf);
+    if (!tfo) usage(format("format id %d is not a VTF format", choice.vf));
+    const uint32_t tf = *tfo;
+    if (format_info(tf)->compressed() && ((d.width % 4 && d.width > 2) || (d.height % 4 && d.height > 2)))
+        usage(format("%ux%u: DXT VTF images need sizes that are multiples of 4", d.width, d.height));
+    const bool nomip = opt.nomip || (opt.flags && (*opt.flags & vtfflag::nomip));
+    const uint32_t mips = nomip ? 1 : (d.mips > 1 ? d.mips : full_mip_count(d.width, d.height, d.depth));
+
+    XtfWriteOptions conv;
+    conv.resampling.filter = opt.filter;
+    const Texture img = convert_texture(host, in, tf, mips, conv);
+
+    VtfHeaderFields f;
+    f.flags = vtf_flags(opt, d, tf, mips, choice.one_bit);
+    f.refl = opt.reflectivity ? *opt.reflectivity : compute_reflectivity(host, img);
+    f.bumpmap_scale = opt.bumpmap_scale;
+    f.vf = choice.vf;
+    f.mips = mips;
+    f.tw = f.th = 0;
+    const std::vector<uint8_t> thumb = make_thumbnail(host, img, opt.thumbnail, f.tw, f.th);
+    f.has_thumb = !thumb.empty();
+
+    sdk::ByteWriter w(kVtf72HeaderSize + thumb.size() + img.data.size());
+    write_vtf72_header(d, f, w);
     w.append(thumb);
     for (int m = int(mips) - 1; m >= 0; --m)
         for (uint32_t fr = 0; fr < d.layers; ++fr)

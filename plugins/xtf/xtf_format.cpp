@@ -118,63 +118,47 @@ void xtf_writer_offsets(const XtfHeader& h, uint64_t& preload_end, uint64_t& ima
     image_offset = xtf_has_fallback(h) ? round_up(off, kSector) : off;
 }
 
-XtfLayout xtf_layout(const XtfHeader& h, uint64_t file_size, bool blocks) {
-    XtfLayout L;
-    L.format = *af_format_of(h.image_format);
-    L.faces = xtf_face_count(h);
-    const bool nomip = h.flags & vtfflag::nomip;
-    L.mips = nomip ? 1 : full_mip_count(h.width, h.height, h.depth);
+namespace {
 
-    L.lowres_offset = kXtfHeaderSize;
-    L.lowres_size = (h.lowres_width && h.lowres_height) ? uint64_t(h.lowres_width) * h.lowres_height * 3 : 0;
-    L.palette_offset = L.lowres_offset + L.lowres_size;
-    L.palette_size = h.image_format == VTF_P8 ? uint64_t(kPaletteBytes) * h.frames : 0;
-    L.fallback_offset = L.palette_offset + L.palette_size;
-    if (xtf_has_fallback(h)) {
-        L.fallback_mips = nomip ? 1 : full_mip_count(h.fallback_width, h.fallback_height);
-        L.fallback_size = fallback_bytes(h, L.format, L.faces, L.fallback_mips);
-        const uint64_t full_end = L.fallback_offset + L.fallback_size;
-        if (full_end != h.preload_size) {
-            // Spec §11: shipped files that hold one mip but lack NOMIP.
-            const uint64_t one_end = L.fallback_offset + fallback_bytes(h, L.format, L.faces, 1);
-            if (nomip || one_end != h.preload_size)
-                invalid(xtfoff::preload_size,
-                        nomip ? format("preload size: expected %llu (end of the fallback), got %u",
-                                       (unsigned long long)full_end, h.preload_size)
-                              : format("preload size: expected %llu (end of a fallback with %u mips) or %llu "
-                                       "(single-mip file without NOMIP), got %u",
-                                       (unsigned long long)full_end, L.fallback_mips, (unsigned long long)one_end,
-                                       h.preload_size));
-            L.nomip_repaired = true;
-            L.mips = 1;
-            L.fallback_mips = 1;
-            L.fallback_size = one_end - L.fallback_offset;
-        }
-    }
-    L.preload_end = L.fallback_offset + L.fallback_size;
-    if (L.preload_end > file_size)
-        invalid(file_size, format("truncated: the header's low-res image, palettes and fallback end at %llu, file "
-                                  "has %llu bytes",
-                                  (unsigned long long)L.preload_end, (unsigned long long)file_size));
-    if (h.image_offset < L.preload_end)
-        invalid(xtfoff::image_offset, format("image offset: expected at least %llu (end of the preload data), got %u",
-                                             (unsigned long long)L.preload_end, h.image_offset));
-    L.image_offset = h.image_offset;
+// The fallback's mips and size, with the spec §11 repair: shipped files that
+// hold one mip but lack NOMIP are recognised by their preload size.
+void size_fallback(const XtfHeader& h, bool nomip, XtfLayout& L) {
+    L.fallback_mips = nomip ? 1 : full_mip_count(h.fallback_width, h.fallback_height);
+    L.fallback_size = fallback_bytes(h, L.format, L.faces, L.fallback_mips);
+    const uint64_t full_end = L.fallback_offset + L.fallback_size;
+    if (full_end == h.preload_size) return;
+    const uint64_t one_end = L.fallback_offset + fallback_bytes(h, L.format, L.faces, 1);
+    if (nomip || one_end != h.preload_size)
+        invalid(xtfoff::preload_size,
+                nomip ? format("preload size: expected %llu (end of the fallback), got %u",
+                               (unsigned long long)full_end, h.preload_size)
+                      : format("preload size: expected %llu (end of a fallback with %u mips) or %llu "
+                               "(single-mip file without NOMIP), got %u",
+                               (unsigned long long)full_end, L.fallback_mips, (unsigned long long)one_end,
+                               h.preload_size));
+    L.nomip_repaired = true;
+    L.mips = 1;
+    L.fallback_mips = 1;
+    L.fallback_size = one_end - L.fallback_offset;
+}
 
-    if (blocks && L.fallback_size) {
-        uint64_t off = L.fallback_offset;
-        const auto fs = mip_sizes(L.format, h.fallback_width, h.fallback_height, 1, L.fallback_mips);
-        for (uint32_t f = 0; f < h.frames; ++f)
-            for (uint32_t face = 0; face < L.faces; ++face)
-                for (uint32_t m = 0; m < L.fallback_mips; ++m) {
-                    L.fallback.push_back(
-                        {f, face, m, mip_extent(h.fallback_width, m), mip_extent(h.fallback_height, m), 1, off, fs[m]});
-                    off += fs[m];
-                }
-    }
+// Fallback blocks: frame → face → mip, packed.
+void list_fallback_blocks(const XtfHeader& h, XtfLayout& L) {
+    uint64_t off = L.fallback_offset;
+    const auto fs = mip_sizes(L.format, h.fallback_width, h.fallback_height, 1, L.fallback_mips);
+    for (uint32_t f = 0; f < h.frames; ++f)
+        for (uint32_t face = 0; face < L.faces; ++face)
+            for (uint32_t m = 0; m < L.fallback_mips; ++m) {
+                L.fallback.push_back(
+                    {f, face, m, mip_extent(h.fallback_width, m), mip_extent(h.fallback_height, m), 1, off, fs[m]});
+                off += fs[m];
+            }
+}
 
-    // High-res: frame → face → mip; a frame after which more than 512 bytes of
-    // the block have been written is padded to the next multiple of 512.
+// High-res: frame → face → mip; a frame after which more than 512 bytes of
+// the block have been written is padded to the next multiple of 512. Every
+// block is checked against the file size, listed only when `blocks`.
+void place_image(const XtfHeader& h, uint64_t file_size, bool blocks, XtfLayout& L) {
     const auto ms = mip_sizes(L.format, h.width, h.height, h.depth, L.mips);
     uint64_t rel = 0;
     for (uint32_t f = 0; f < h.frames; ++f) {
@@ -197,6 +181,35 @@ XtfLayout xtf_layout(const XtfHeader& h, uint64_t file_size, bool blocks) {
     L.image_size = rel;
     L.end_of_data = L.image_offset + rel;
     L.file_size = L.end_of_data > kSector ? round_up(L.end_of_data, kSector) : L.end_of_data;
+}
+
+} // namespace
+
+XtfLayout xtf_layout(const XtfHeader& h, uint64_t file_size, bool blocks) {
+    XtfLayout L;
+    L.format = *af_format_of(h.image_format);
+    L.faces = xtf_face_count(h);
+    const bool nomip = h.flags & vtfflag::nomip;
+    L.mips = nomip ? 1 : full_mip_count(h.width, h.height, h.depth);
+
+    L.lowres_offset = kXtfHeaderSize;
+    L.lowres_size = (h.lowres_width && h.lowres_height) ? uint64_t(h.lowres_width) * h.lowres_height * 3 : 0;
+    L.palette_offset = L.lowres_offset + L.lowres_size;
+    L.palette_size = h.image_format == VTF_P8 ? uint64_t(kPaletteBytes) * h.frames : 0;
+    L.fallback_offset = L.palette_offset + L.palette_size;
+    if (xtf_has_fallback(h)) size_fallback(h, nomip, L);
+    L.preload_end = L.fallback_offset + L.fallback_size;
+    if (L.preload_end > file_size)
+        invalid(file_size, format("truncated: the header's low-res image, palettes and fallback end at %llu, file "
+                                  "has %llu bytes",
+                                  (unsigned long long)L.preload_end, (unsigned long long)file_size));
+    if (h.image_offset < L.preload_end)
+        invalid(xtfoff::image_offset, format("image offset: expected at least %llu (end of the preload data), got %u",
+                                             (unsigned long long)L.preload_end, h.image_offset));
+    L.image_offset = h.image_offset;
+
+    if (blocks && L.fallback_size) list_fallback_blocks(h, L);
+    place_image(h, file_size, blocks, L);
     return L;
 }
 

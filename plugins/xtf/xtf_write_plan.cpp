@@ -77,15 +77,9 @@ void plan_fallback(const TextureDesc& d, const XtfWriteOptions& opt, const XtfSo
     p.fallback_mips = p.nomip ? 1 : full_mip_count(fw, fh);
 }
 
-} // namespace
-
-XtfWritePlan plan_xtf_write(const af_host* host, const Texture& in, const XtfWriteOptions& opt,
-                            const std::optional<XtfSource>& source) {
-    const TextureDesc& d = in.desc;
-    check_shape(d);
-    XtfWritePlan p;
-    const XtfSource* src = source ? &*source : nullptr;
-
+// The format: given, the source's, a VTF source's, or chosen by content.
+void plan_format(const af_host* host, const Texture& in, const XtfWriteOptions& opt, const XtfSource* src,
+                 XtfWritePlan& p) {
     int32_t vf = 0;
     if (opt.format) {
         vf = *opt.format;
@@ -106,18 +100,23 @@ XtfWritePlan plan_xtf_write(const af_host* host, const Texture& in, const XtfWri
     if (!tf) usage(format("format id %d is not a VTF format", vf));
     p.vtf_format = vf;
     p.format = *tf;
-    const FormatInfo* fi = format_info(p.format);
-    const bool same_format = src && (src->format == VTF_DXT1_ONEBITALPHA ? VTF_DXT1 : src->format) == vf;
+}
 
+void check_extents(const TextureDesc& d, const XtfWritePlan& p) {
+    const FormatInfo* fi = format_info(p.format);
     if (!fi->compressed() && !swizzle_representable(d.width, d.height, d.depth))
         usage(format("%ux%ux%u is not a power-of-two size: uncompressed XTF images (%s) are Xbox-swizzled, which "
                      "only power-of-two sizes can be; resize the texture or write DXT1/DXT3/DXT5",
-                     d.width, d.height, d.depth, std::string(vtf_format_name(vf)).c_str()));
+                     d.width, d.height, d.depth, std::string(vtf_format_name(p.vtf_format)).c_str()));
     if (fi->compressed()) {
         check_dxt_extent(d.width, "width");
         check_dxt_extent(d.height, "height");
     }
+}
 
+// NOMIP and the mip count, then the flags: given, or the source's, or the format's alpha flags.
+void plan_mips_and_flags(const TextureDesc& d, const XtfWriteOptions& opt, const XtfSource* src, bool same_format,
+                         XtfWritePlan& p) {
     const uint32_t full = full_mip_count(d.width, d.height, d.depth);
     if (opt.nomip)
         p.nomip = *opt.nomip || (opt.flags && (*opt.flags & vtfflag::nomip));
@@ -133,25 +132,22 @@ XtfWritePlan plan_xtf_write(const af_host* host, const Texture& in, const XtfWri
         p.flags = same_format ? src->flags : (src->flags & ~kAlphaFlags) | default_alpha_flags(p.format);
     else
         p.flags = default_alpha_flags(p.format);
+}
 
-    // The source's derived data describes these pixels only while mip 0 (and,
-    // for P8, the palettes) are what the reader handed out, in the same format.
-    if (same_format && src->pixels == mip0_digest(in) &&
-        (vf != VTF_P8 || src->palettes.size() == size_t(d.layers) * kPaletteBytes))
-        p.kept = src;
+// The kept fallback is reused only when it has exactly the planned shape.
+bool kept_fallback_fits(const TextureDesc& d, const XtfWritePlan& p) {
+    TextureDesc fd = d;
+    fd.format = p.format;
+    fd.width = p.fallback_width;
+    fd.height = p.fallback_height;
+    fd.depth = 1;
+    fd.mips = p.fallback_mips;
+    return p.kept->fallback_width == p.fallback_width && p.kept->fallback_height == p.fallback_height &&
+           p.kept->fallback_mips == p.fallback_mips && p.kept->fallback.size() == texture_bytes(fd);
+}
 
-    plan_fallback(d, opt, src, p);
-    if (p.kept && p.fallback_mips) {
-        TextureDesc fd = d;
-        fd.format = p.format;
-        fd.width = p.fallback_width;
-        fd.height = p.fallback_height;
-        fd.depth = 1;
-        fd.mips = p.fallback_mips;
-        p.keep_fallback = p.kept->fallback_width == p.fallback_width && p.kept->fallback_height == p.fallback_height &&
-                          p.kept->fallback_mips == p.fallback_mips && p.kept->fallback.size() == texture_bytes(fd);
-    }
-
+// Header values: given, else the source's, else the defaults.
+void plan_header_values(const XtfWriteOptions& opt, const XtfSource* src, XtfWritePlan& p) {
     p.mip_skip = opt.mip_skip ? *opt.mip_skip : src ? src->mip_skip : 0;
     p.bumpmap_scale = opt.bumpmap_scale ? *opt.bumpmap_scale : src ? src->bumpmap_scale : 1.0f;
     if (opt.reflectivity)
@@ -162,6 +158,32 @@ XtfWritePlan plan_xtf_write(const af_host* host, const Texture& in, const XtfWri
     // Another tool may have stored an average colour, or a bigger image: keep
     // it unless the reflectivity it would follow was given anew.
     p.keep_lowres = p.lowres && p.kept && !opt.reflectivity && !p.kept->lowres.empty();
+}
+
+} // namespace
+
+XtfWritePlan plan_xtf_write(const af_host* host, const Texture& in, const XtfWriteOptions& opt,
+                            const std::optional<XtfSource>& source) {
+    const TextureDesc& d = in.desc;
+    check_shape(d);
+    XtfWritePlan p;
+    const XtfSource* src = source ? &*source : nullptr;
+
+    plan_format(host, in, opt, src, p);
+    const int32_t vf = p.vtf_format;
+    const bool same_format = src && (src->format == VTF_DXT1_ONEBITALPHA ? VTF_DXT1 : src->format) == vf;
+    check_extents(d, p);
+    plan_mips_and_flags(d, opt, src, same_format, p);
+
+    // The source's derived data describes these pixels only while mip 0 (and,
+    // for P8, the palettes) are what the reader handed out, in the same format.
+    if (same_format && src->pixels == mip0_digest(in) &&
+        (vf != VTF_P8 || src->palettes.size() == size_t(d.layers) * kPaletteBytes))
+        p.kept = src;
+
+    plan_fallback(d, opt, src, p);
+    if (p.kept && p.fallback_mips) p.keep_fallback = kept_fallback_fits(d, p);
+    plan_header_values(opt, src, p);
     return p;
 }
 

@@ -283,17 +283,8 @@ void write_p8_frame(const af_host* host, const Texture& in, const XtfWritePlan& 
             std::memcpy(c.fallback.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
 }
 
-} // namespace
-
-XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt) {
-    const TextureDesc& d = in.desc;
-    const std::optional<XtfSource> source = parse_resave_meta(in.meta);
-    const XtfWritePlan p = plan_xtf_write(host, in, opt, source);
-    const uint32_t tf = p.format;
-    const bool has_fb = p.fallback_mips > 0;
-
-    XtfContent c;
-    XtfHeader& h = c.header;
+// The header fields the plan decides, and the flags before the images are known.
+uint32_t fill_planned_header(const TextureDesc& d, const XtfWritePlan& p, XtfHeader& h) {
     h.width = uint16_t(d.width);
     h.height = uint16_t(d.height);
     h.depth = uint16_t(d.depth);
@@ -307,9 +298,15 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
     if (d.faces == 6) flags |= vtfflag::envmap;
     if (p.nomip) flags |= vtfflag::nomip;
     if (p.one_bit_alpha) flags |= vtfflag::onebitalpha;
+    return flags;
+}
 
+// The fallback texture: given by the caller (checked against the plan), kept
+// from the source, or allocated to be made here (true).
+bool set_up_fallback(const TextureDesc& d, const XtfWritePlan& p, const XtfWriteOptions& opt, XtfContent& c) {
+    const bool has_fb = p.fallback_mips > 0;
     TextureDesc fd = d;
-    fd.format = tf;
+    fd.format = p.format;
     fd.width = p.fallback_width;
     fd.height = p.fallback_height;
     fd.depth = 1;
@@ -318,18 +315,25 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
     const bool given_fb = has_fb && opt.fallback_images;
     if (given_fb) {
         const TextureDesc& g = opt.fallback_images->desc;
-        if (g.format != tf || g.width != fd.width || g.height != fd.height || g.mips != fd.mips ||
+        if (g.format != p.format || g.width != fd.width || g.height != fd.height || g.mips != fd.mips ||
             g.layers != d.layers || g.faces != d.faces)
             usage(format("given fallback images are %ux%u with %u mips in format %u; the file needs %ux%u, %u mips, "
                          "format %u",
-                         g.width, g.height, g.mips, g.format, fd.width, fd.height, fd.mips, tf));
+                         g.width, g.height, g.mips, g.format, fd.width, fd.height, fd.mips, p.format));
         c.fallback = *opt.fallback_images;
     } else if (has_fb) {
         c.fallback = Texture(fd);
         if (p.keep_fallback) c.fallback.data = p.kept->fallback;
     }
-    const bool make_fallback = has_fb && !given_fb && !p.keep_fallback;
+    return has_fb && !given_fb && !p.keep_fallback;
+}
 
+// Main images (and the fallback when it is made here) in the target format;
+// P8 frames share one palette between image and fallback.
+void encode_images(const af_host* host, const Texture& in, const XtfWritePlan& p, const XtfWriteOptions& opt,
+                   bool make_fallback, XtfContent& c) {
+    const TextureDesc& d = in.desc;
+    const uint32_t tf = p.format;
     if (tf == FMT_P8) {
         TextureDesc od = d;
         od.format = FMT_P8;
@@ -337,29 +341,28 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
         c.image = Texture(od);
         for (uint32_t l = 0; l < d.layers; ++l) write_p8_frame(host, in, p, opt, make_fallback, l, c);
         c.palettes = rgba_to_bgra(c.image.palette);
-        if (has_fb) c.fallback.palette = c.image.palette;
-    } else {
-        c.image = convert_texture(host, in, tf, p.mips, opt);
-        if (make_fallback) {
-            const uint64_t surfaces = uint64_t(d.layers) * d.faces;
-            sdk::parallel_for(host, surfaces, 1, [&](uint64_t b, uint64_t e) {
-                for (uint64_t i = b; i < e; ++i) {
-                    const uint32_t l = uint32_t(i / d.faces), f = uint32_t(i % d.faces);
-                    auto levels =
-                        fallback_images(host, in, l, f, p.fallback_width, p.fallback_height, p.fallback_mips, opt);
-                    for (uint32_t m = 0; m < p.fallback_mips; ++m) {
-                        SurfaceRef s = c.fallback.surface(l, f, m);
-                        encode_surface(host, levels[m], tf, s.data, s.size, s.width, s.height, 1);
-                    }
-                }
-            });
-        }
+        if (p.fallback_mips > 0) c.fallback.palette = c.image.palette;
+        return;
     }
-    // However DXT1 was chosen, transparent texels need the flag for the engine to alpha-test.
-    if (dxt1_texture_has_cutout(c.image) || (has_fb && dxt1_texture_has_cutout(c.fallback)))
-        flags |= vtfflag::onebitalpha;
-    h.flags = flags;
+    c.image = convert_texture(host, in, tf, p.mips, opt);
+    if (!make_fallback) return;
+    const uint64_t surfaces = uint64_t(d.layers) * d.faces;
+    sdk::parallel_for(host, surfaces, 1, [&](uint64_t b, uint64_t e) {
+        for (uint64_t i = b; i < e; ++i) {
+            const uint32_t l = uint32_t(i / d.faces), f = uint32_t(i % d.faces);
+            auto levels = fallback_images(host, in, l, f, p.fallback_width, p.fallback_height, p.fallback_mips, opt);
+            for (uint32_t m = 0; m < p.fallback_mips; ++m) {
+                SurfaceRef s = c.fallback.surface(l, f, m);
+                encode_surface(host, levels[m], tf, s.data, s.size, s.width, s.height, 1);
+            }
+        }
+    });
+}
 
+// Reflectivity (given or measured) and the low-resolution image: kept from
+// the source, or one texel of the reflectivity colour.
+void set_reflectivity_and_lowres(const af_host* host, const XtfWritePlan& p, XtfContent& c) {
+    XtfHeader& h = c.header;
     const std::array<float, 3> refl = p.reflectivity ? *p.reflectivity : compute_reflectivity(host, c.image);
     for (int i = 0; i < 3; ++i) h.reflectivity[i] = refl[i];
     if (p.keep_lowres) {
@@ -371,6 +374,23 @@ XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOpt
         auto px = reflectivity_pixel(refl);
         c.lowres.assign(px.begin(), px.end());
     }
+}
+
+} // namespace
+
+XtfContent prepare_xtf(const af_host* host, const Texture& in, const XtfWriteOptions& opt) {
+    const std::optional<XtfSource> source = parse_resave_meta(in.meta);
+    const XtfWritePlan p = plan_xtf_write(host, in, opt, source);
+
+    XtfContent c;
+    uint32_t flags = fill_planned_header(in.desc, p, c.header);
+    const bool make_fallback = set_up_fallback(in.desc, p, opt, c);
+    encode_images(host, in, p, opt, make_fallback, c);
+    // However DXT1 was chosen, transparent texels need the flag for the engine to alpha-test.
+    if (dxt1_texture_has_cutout(c.image) || (p.fallback_mips > 0 && dxt1_texture_has_cutout(c.fallback)))
+        flags |= vtfflag::onebitalpha;
+    c.header.flags = flags;
+    set_reflectivity_and_lowres(host, p, c);
     return c;
 }
 
