@@ -53,6 +53,20 @@ TEST_CASE("cli: convert refuses to replace an existing output unless -y") {
     CHECK(run_in(t.path(), "convert out.dds all.png --all-surfaces --overwrite").code == 0);
 }
 
+TEST_CASE("cli: convert never writes over its input, even with -y (by name or through a link)") {
+    af::test::TempDir t;
+    t.copy(kImages / "a_palm_128.png", "a.png");
+    const std::string before = slurp(t / "a.png");
+    fs::create_symlink("a.png", t / "link.png");
+    for (const std::string out : {"a.png", "link.png"}) {
+        auto r = run_in(t.path(), "convert a.png " + out + " -y");
+        INFO(out << "\n" << r.out);
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Catch::Contains("is the input a.png"));
+        CHECK(slurp(t / "a.png") == before);
+    }
+}
+
 TEST_CASE("cli: build --dry-run says what would run, runs nothing, and exits as status does") {
     af::test::TempDir t;
     t.copy(kImages / "a_palm_128.png", "src/a.png");

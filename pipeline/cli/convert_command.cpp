@@ -14,6 +14,7 @@
 
 #include "assetforge/atomic_file.hpp"
 #include "assetforge/formats.hpp"
+#include "assetforge/output_rules.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/user_text.hpp"
 #include "engine/action_memory.hpp"
@@ -66,12 +67,11 @@ bool is_png(const fs::path& p) { return lower(p.extension().string()) == ".png";
 
 std::string name_of(uint32_t format) { return std::string(format_info(format)->name); }
 
-// texconv's rule: an existing output is replaced only with -y. Checked for
-// every file before the first is written.
+// The one output rule of commands (assetforge/output_rules.hpp): never the
+// input, an existing file only with -y. Checked for every file before the
+// first is written.
 void refuse_existing(const std::vector<fs::path>& outs, const ConvertArgs& a) {
-    if (a.overwrite) return;
-    for (const auto& p : outs)
-        if (fs::exists(p)) sdk::usage(p.string() + " exists; pass -y (--overwrite) to replace it");
+    for (const auto& p : outs) sdk::check_output_name(p, {a.in}, a.overwrite);
 }
 
 void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
