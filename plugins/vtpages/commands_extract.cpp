@@ -18,10 +18,6 @@ namespace fs = std::filesystem;
 
 namespace af::vtpages {
 
-using json = nlohmann::json;
-using sdk::format;
-using ull = unsigned long long;
-
 namespace {
 
 struct Located {

@@ -17,10 +17,6 @@ namespace fs = std::filesystem;
 
 namespace af::vtpages {
 
-using json = nlohmann::json;
-using sdk::format;
-using ull = unsigned long long;
-
 namespace {
 
 // Reads the written file back: a writer bug must never pass silently.

@@ -2,12 +2,20 @@
 #pragma once
 
 #include "assetforge/command_args.hpp"
+#include "assetforge/error.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <set>
 #include <string>
 #include <vector>
 
 namespace af::vtpages {
+
+// What every subcommand file speaks: JSON reports, printf-style text, 64-bit counts.
+using json = nlohmann::json;
+using sdk::format;
+using ull = unsigned long long;
 
 // io.host may be null: then work runs serially, and DXT pixels and PNG output are unavailable.
 using sdk::CommandArgs;
