@@ -1,6 +1,7 @@
 // What an image holds, as far as choosing a format needs to know: one pass
-// over the top level, the same for every route (pipeline steps, convert, the
-// XTF writer's DXT choice).
+// over the top level, the same for the pipeline's steps and `convert`. (The
+// XTF plugin still classifies alpha for its own DXT choice; one rule for both
+// is open work.)
 #pragma once
 
 #include "core/image.hpp"
