@@ -5,6 +5,7 @@
 #include "dds_writer.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/write_texture.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -15,28 +16,12 @@ namespace {
 
 // `t` written again through the container's write, as the host calls it.
 std::optional<std::vector<uint8_t>> write_again(const af::Texture& t) {
-    af_texture c{};
-    af::sdk::init_header(c);
-    c.format = t.desc.format;
-    c.width = t.desc.width;
-    c.height = t.desc.height;
-    c.depth = t.desc.depth;
-    c.mip_count = t.desc.mips;
-    c.layer_count = t.desc.layers;
-    c.face_count = t.desc.faces;
-    c.flags = t.desc.flags;
-    c.alpha_mode = t.desc.alpha_mode;
-    c.data = const_cast<uint8_t*>(t.data.data());
-    c.data_size = t.data.size();
-    std::vector<uint8_t> out;
-    af_sink sink{&out, [](void* ctx, const void* p, uint64_t n) {
-                     auto* o = static_cast<std::vector<uint8_t>*>(ctx);
-                     o->insert(o->end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
-                     return AF_OK;
-                 }};
+    const af::sdk::TextureView c(t);
+    af::sdk::VectorSink out;
+    af_sink sink = out.sink();
     af_error err{};
-    if (af::dds::write_container(nullptr, &c, nullptr, &sink, &err) != AF_OK) return std::nullopt;
-    return out;
+    if (af::dds::write_container(nullptr, c.get(), nullptr, &sink, &err) != AF_OK) return std::nullopt;
+    return std::move(out.bytes);
 }
 
 } // namespace

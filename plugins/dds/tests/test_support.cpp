@@ -1,6 +1,7 @@
 #include "test_support.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/write_texture.hpp"
 
 #include <algorithm>
 #include <array>
@@ -94,40 +95,18 @@ namespace dds_test {
 const af_container* dds_container() { return assetforge_plugin_entry(nullptr)->containers[0]; }
 
 std::vector<uint8_t> write_dds(const af::Texture& tex, af::dds::Dx10Mode mode) {
-    af_texture c{};
-    af::sdk::init_header(c);
-    c.format = tex.desc.format;
-    c.width = tex.desc.width;
-    c.height = tex.desc.height;
-    c.depth = tex.desc.depth;
-    c.mip_count = tex.desc.mips;
-    c.layer_count = tex.desc.layers;
-    c.face_count = tex.desc.faces;
-    c.flags = tex.desc.flags;
-    c.alpha_mode = tex.desc.alpha_mode;
-    c.data = const_cast<uint8_t*>(tex.data.data());
-    c.data_size = tex.data.size();
-    std::vector<af_kv> meta;
-    for (const auto& [k, v] : tex.meta) meta.push_back({k.c_str(), v.c_str()});
-    c.meta = meta.data();
-    c.meta_count = uint32_t(meta.size());
+    const af::sdk::TextureView c(tex);
     af::sdk::OptionList options;
     options.set("dx10", mode == af::dds::Dx10Mode::Always  ? "always"
                         : mode == af::dds::Dx10Mode::Never ? "never"
                                                            : "auto");
     af_options view = options.view();
-    std::vector<uint8_t> out;
-    af_sink sink{};
-    sink.ctx = &out;
-    sink.write = [](void* ctx, const void* p, uint64_t n) -> af_status {
-        auto* o = static_cast<std::vector<uint8_t>*>(ctx);
-        o->insert(o->end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
-        return AF_OK;
-    };
+    af::sdk::VectorSink out;
+    af_sink sink = out.sink();
     af_error err{};
-    af_status s = dds_container()->write(nullptr, &c, &view, &sink, &err);
+    af_status s = dds_container()->write(nullptr, c.get(), &view, &sink, &err);
     if (s != AF_OK) throw af::sdk::Error(s, err.message, err.offset);
-    return out;
+    return std::move(out.bytes);
 }
 
 } // namespace dds_test
