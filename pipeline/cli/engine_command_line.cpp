@@ -197,7 +197,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         return 2;
     } catch (const ConfigError& e) {
-        std::cerr << printable_name(e.what()) << "\n";
+        for (const auto& line : config_error_lines(e)) std::cerr << line << "\n";
         return 2;
     }
     if (!state_dir.empty()) p.state_dir = fs::absolute(state_dir).lexically_normal();

@@ -1,6 +1,7 @@
 #include "load/config.hpp"
 
 #include "base/output_template.hpp"
+#include "load/config_errors.hpp"
 #include "load/config_source.hpp"
 #include "load/output_placeholders.hpp"
 #include "steps/step_params.hpp"
@@ -207,10 +208,25 @@ class Resolver {
 
     // Inside a preset its parameters shadow variables of the same name.
     std::string expand(const std::string& s, const SourcePos& p) const {
-        if (scope_.empty()) return expand_vars(s, values_, p, allowed_env_);
+        if (scope_.empty()) return expand_vars(s, values_, p, allowed_env_, &referenced_);
         auto merged = values_;
         for (const auto& [k, v] : scope_) merged[k] = v;
-        return expand_vars(s, merged, p, allowed_env_);
+        return expand_vars(s, merged, p, allowed_env_, &referenced_);
+    }
+
+    // -D names the pipeline neither declares nor reads: a typo (-D scr=… for src) would otherwise change nothing
+    // without a word. Call after every string has been expanded.
+    void check_defines_used(const Defines& defines, const std::string& file, ConfigErrorCollector& errors) const {
+        std::vector<std::string> known;
+        for (const auto& [k, _] : raw_.vars) known.push_back(k);
+        for (const auto& k : referenced_)
+            if (!raw_.vars.count(k)) known.push_back(k);
+        for (const auto& [k, _] : defines) {
+            if (raw_.vars.count(k) || referenced_.count(k)) continue;
+            errors.add(ConfigError({file, 0, 0}, "-D " + k + "=...: the pipeline has no variable '" + k + "'" +
+                                                     (known.empty() ? std::string(" (it uses none)")
+                                                                    : "; " + not_one_of("variable", k, known))));
+        }
     }
 
     std::vector<StepUse> steps(const Src& list, StepKind want, std::vector<std::string>& preset_stack) const {
@@ -221,7 +237,11 @@ class Resolver {
         }
         if (!list.node.IsSequence())
             throw ConfigError(list.pos(), "'steps' must be a list: [decode, {mips: {filter: kaiser}}]");
-        for (const auto& e : list.node) append_step({list.file, e}, list, want, out, preset_stack);
+        // Each step is checked even after a bad one, so one run names every mistake in the list.
+        ConfigErrorCollector errors;
+        for (const auto& e : list.node)
+            errors.attempt([&] { append_step({list.file, e}, list, want, out, preset_stack); });
+        errors.throw_if_any();
         return out;
     }
 
@@ -367,6 +387,7 @@ class Resolver {
                 size_t end = v.find('}', i);
                 if (end == std::string::npos) throw ConfigError(p, "unterminated '${' in '" + v + "'");
                 std::string name = v.substr(i + 2, end - i - 2);
+                referenced_.insert(name);
                 if (name.rfind("env:", 0) != 0 && raw_.vars.count(name) && !defined_.count(name)) {
                     if (seen.count(name)) throw ConfigError(p, "variable '" + name + "' refers to itself");
                     seen.insert(name);
@@ -390,6 +411,8 @@ class Resolver {
     // Parameters of the presets being expanded (mutable: set around each preset's body).
     mutable std::map<std::string, std::string> scope_;
     mutable std::string output_ext_;
+    // Every ${name} looked up while loading (env: ones included, harmless): which -D values were used.
+    mutable std::set<std::string> referenced_;
 };
 
 // ".dds" of "out/{dir}/{stem}.dds"; "" when a placeholder names it or it cannot be told yet.
@@ -408,29 +431,25 @@ std::string output_extension(const Src& s, const Resolver& r) {
     return last.substr(dot);
 }
 
-Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
-    Job j;
-    j.name = name;
-    j.pos = s.pos();
-    if (!s.node.IsMap()) throw ConfigError(s.pos(), "job '" + name + "' must be a map with inputs, steps and output");
-    check_keys(s, kJobKeys, "key of job '" + name + "'");
-    auto expand_all = [&](const YAML::Node& n, std::string_view what) {
-        std::vector<std::string> v = string_list({s.file, n}, what);
-        for (auto& x : v) x = r.expand(x, pos_of(s.file, n));
-        return v;
-    };
+std::vector<std::string> expand_list(const Src& s, const YAML::Node& n, std::string_view what, const Resolver& r) {
+    std::vector<std::string> v = string_list({s.file, n}, what);
+    for (auto& x : v) x = r.expand(x, pos_of(s.file, n));
+    return v;
+}
+
+void parse_inputs(const Src& s, const Resolver& r, Job& j) {
     if (auto in = s.node["inputs"]) {
         if (in.IsMap()) {
             check_keys({s.file, in}, {"include", "exclude", "from"}, "key of 'inputs'");
-            if (in["include"]) j.patterns = expand_all(in["include"], "inputs.include");
-            if (in["exclude"]) j.excludes = expand_all(in["exclude"], "inputs.exclude");
+            if (in["include"]) j.patterns = expand_list(s, in["include"], "inputs.include", r);
+            if (in["exclude"]) j.excludes = expand_list(s, in["exclude"], "inputs.exclude", r);
             if (in["from"]) j.from = string_list({s.file, in["from"]}, "inputs.from");
         } else {
-            j.patterns = expand_all(in, "inputs");
+            j.patterns = expand_list(s, in, "inputs", r);
         }
     }
     if (auto n = s.node["exclude"]) {
-        auto v = expand_all(n, "exclude");
+        auto v = expand_list(s, n, "exclude", r);
         j.excludes.insert(j.excludes.end(), v.begin(), v.end());
     }
     if (auto n = s.node["from"]) {
@@ -439,47 +458,52 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     }
     if (auto n = s.node["needs"]) j.needs = string_list({s.file, n}, "needs");
     if (j.patterns.empty() && j.from.empty())
-        throw ConfigError(s.pos(), "job '" + name + "' has no inputs: add 'inputs: \"dir/**/*.png\"' or 'from: <job>'");
+        throw ConfigError(s.pos(), "job '" + j.name + "' has no inputs: add 'inputs: \"dir/**/*.png\"' or 'from: <job>'");
     for (const auto& p : j.patterns)
-        if (p.empty()) throw ConfigError(s.pos(), "job '" + name + "': empty input pattern");
-    r.set_output_ext(output_extension(s, r));
-    if (auto st = s.node["steps"]) {
-        std::vector<std::string> stack;
-        j.steps = r.steps({s.file, st}, StepKind::Map, stack);
+        if (p.empty()) throw ConfigError(s.pos(), "job '" + j.name + "': empty input pattern");
+}
+
+void parse_gather(const Src& s, const Resolver& r, Job& j) {
+    auto g = s.node["gather"];
+    if (!g) return;
+    Src gs{s.file, g};
+    if (g.IsMap() && g["step"]) {
+        std::string step = scalar({s.file, g["step"]}, "gather.step");
+        j.gather = r.make_use(step, {s.file, g["step"]}, gs, StepKind::Gather);
+    } else {
+        j.gather = r.one_step(gs, StepKind::Gather);
     }
-    if (auto g = s.node["gather"]) {
-        Src gs{s.file, g};
-        if (g.IsMap() && g["step"]) {
-            std::string step = scalar({s.file, g["step"]}, "gather.step");
-            j.gather = r.make_use(step, {s.file, g["step"]}, gs, StepKind::Gather);
-        } else {
-            j.gather = r.one_step(gs, StepKind::Gather);
-        }
-    }
-    auto flag = [&](const char* key) {
-        auto n = s.node[key];
-        if (!n) return false;
-        std::string v = r.expand(scalar({s.file, n}, key), pos_of(s.file, n));
-        if (v == "true" || v == "yes" || v == "on") return true;
-        if (v == "false" || v == "no" || v == "off") return false;
-        throw ConfigError(pos_of(s.file, n),
-                          "'" + std::string(key) + "' of job '" + name + "' is true or false, not '" + v + "'");
-    };
+}
+
+bool parse_flag(const Src& s, const Resolver& r, const Job& j, const char* key) {
+    auto n = s.node[key];
+    if (!n) return false;
+    std::string v = r.expand(scalar({s.file, n}, key), pos_of(s.file, n));
+    if (v == "true" || v == "yes" || v == "on") return true;
+    if (v == "false" || v == "no" || v == "off") return false;
+    throw ConfigError(pos_of(s.file, n), "'" + std::string(key) + "' of job '" + j.name + "' is true or false, not '" +
+                                             v + "'");
+}
+
+void parse_options(const Src& s, const Resolver& r, Job& j) {
     if (auto n = s.node["normal_maps"]) {
-        std::vector<std::string> pats = expand_all(n, "normal_maps");
+        std::vector<std::string> pats = expand_list(s, n, "normal_maps", r);
         for (const auto& p : pats)
             if (p.empty() || p == "!")
-                throw ConfigError(pos_of(s.file, n), "job '" + name + "': empty normal_maps pattern");
+                throw ConfigError(pos_of(s.file, n), "job '" + j.name + "': empty normal_maps pattern");
         apply_normal_maps(j, pats);
     }
-    j.keep_edits = flag("keep_edits");
-    j.follow_links = flag("follow_links");
-    j.allow_empty = flag("allow_empty");
+    j.keep_edits = parse_flag(s, r, j, "keep_edits");
+    j.follow_links = parse_flag(s, r, j, "follow_links");
+    j.allow_empty = parse_flag(s, r, j, "allow_empty");
     if (auto n = s.node["input_root"]) {
         j.input_root = r.expand(scalar({s.file, n}, "input_root"), pos_of(s.file, n)); // made absolute below
     }
+}
+
+void parse_output(const Src& s, const Resolver& r, Job& j) {
     auto out = s.node["output"];
-    if (!out) throw ConfigError(s.pos(), "job '" + name + "' has no 'output' (e.g. \"build/{dir}/{stem}.png\")");
+    if (!out) throw ConfigError(s.pos(), "job '" + j.name + "' has no 'output' (e.g. \"build/{dir}/{stem}.png\")");
     j.output_pos = pos_of(s.file, out);
     j.output = r.expand(scalar({s.file, out}, "output"), j.output_pos);
     try {
@@ -487,6 +511,26 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     } catch (const std::invalid_argument& e) {
         throw ConfigError(j.output_pos, e.what());
     }
+}
+
+// Each part of a job is checked even when another failed, so one run names every mistake.
+Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
+    Job j;
+    j.name = name;
+    j.pos = s.pos();
+    if (!s.node.IsMap()) throw ConfigError(s.pos(), "job '" + name + "' must be a map with inputs, steps and output");
+    ConfigErrorCollector errors;
+    errors.attempt([&] { check_keys(s, kJobKeys, "key of job '" + name + "'"); });
+    errors.attempt([&] { parse_inputs(s, r, j); });
+    errors.attempt([&] { r.set_output_ext(output_extension(s, r)); });
+    errors.attempt([&] {
+        std::vector<std::string> stack;
+        if (auto st = s.node["steps"]) j.steps = r.steps({s.file, st}, StepKind::Map, stack);
+    });
+    errors.attempt([&] { parse_gather(s, r, j); });
+    errors.attempt([&] { parse_options(s, r, j); });
+    errors.attempt([&] { parse_output(s, r, j); });
+    errors.throw_if_any();
     check_output_placeholders(j, r.step_table());
     return j;
 }
@@ -557,7 +601,7 @@ EnvAllowList parse_env_allow_list(const std::string& text) {
 }
 
 std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos,
-                        const EnvAllowList& allowed_env) {
+                        const EnvAllowList& allowed_env, std::set<std::string>* referenced) {
     std::string out;
     out.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
@@ -597,6 +641,7 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
                                            ":-default} to give a default)");
             out += v ? v : def;
         } else {
+            if (referenced) referenced->insert(name);
             auto it = vars.find(name);
             if (it == vars.end()) {
                 std::vector<std::string> names;
@@ -658,11 +703,17 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
             if (x.empty() || x == "!") throw ConfigError(raw.normal_maps->pos(), "empty normal_maps pattern");
         }
     }
+    ConfigErrorCollector errors;
     for (const auto& [name, src] : raw.jobs) {
-        p.jobs.push_back(parse_job(name, src, r));
-        // Before the job's own: prepended, so the job's patterns come later and win.
-        apply_normal_maps(p.jobs.back(), normal_maps);
+        errors.attempt([&] {
+            p.jobs.push_back(parse_job(name, src, r));
+            // Before the job's own: prepended, so the job's patterns come later and win.
+            apply_normal_maps(p.jobs.back(), normal_maps);
+        });
     }
+    // Only on an otherwise good file: a job that failed part-way may not have read its variables yet.
+    if (errors.empty()) r.check_defines_used(defines, fname, errors);
+    errors.throw_if_any();
     for (auto& j : p.jobs)
         if (!j.input_root.empty())
             j.input_root = (j.input_root.is_absolute() ? j.input_root : p.root / j.input_root).lexically_normal();

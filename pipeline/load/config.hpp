@@ -70,8 +70,9 @@ Pipeline parse_pipeline(const std::string& yaml_text, const std::filesystem::pat
                         const StepTable& steps, const EnvAllowList& allowed_env = {});
 
 // "${name}" and "${env:NAME}" ("${env:NAME:-default}") in `text`; "$$" is a literal "$".
+// `referenced` (if given) collects the names looked up.
 std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos,
-                        const EnvAllowList& allowed_env = {});
+                        const EnvAllowList& allowed_env = {}, std::set<std::string>* referenced = nullptr);
 
 // The names in a list separated by commas or white space (ASSETFORGE_ALLOW_ENV="CI_MODE, GAME_DIR").
 EnvAllowList parse_env_allow_list(const std::string& text);

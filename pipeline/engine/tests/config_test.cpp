@@ -1,3 +1,4 @@
+#include "load/config_errors.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>
@@ -261,4 +262,65 @@ presets:
     e = error_of("assetforge: 1\npresets:\n  p: { params: { a: 1 }, stepz: [ invert ] }\njobs:\n  a: { inputs: x, "
                  "steps: [ p ], output: \"o/{stem}\" }\n");
     CHECK(e.find("'stepz' is not a valid key of preset 'p'") != std::string::npos);
+}
+
+TEST_CASE("a -D the pipeline never uses is an error that suggests the variable meant", "[config]") {
+    const char* yaml = "assetforge: 1\nvars: { out: build }\njobs:\n  a:\n    inputs: \"${src}/*.png\"\n"
+                       "    output: \"${out}/{stem}.png\"\n";
+    StepTable steps = png_test_steps();
+    // Declared, or only read: both are uses.
+    CHECK(parse_pipeline(yaml, "/proj/pipeline.yaml", {{"src", "tex"}, {"out", "o"}}, steps).jobs[0].output ==
+          "o/{stem}.png");
+    std::string e = error_of(yaml, {{"src", "tex"}, {"scr", "tex"}});
+    CHECK(e.find("-D scr=...: the pipeline has no variable 'scr'") != std::string::npos);
+    CHECK(e.find("did you mean 'src'?") != std::string::npos);
+    // Read inside another variable's value counts too.
+    const char* nested = "assetforge: 1\nvars: { out: \"${root}/build\" }\njobs:\n  a:\n    inputs: \"*.png\"\n"
+                         "    output: \"${out}/{stem}.png\"\n";
+    CHECK(error_of(nested, {{"root", "r"}}).empty());
+}
+
+TEST_CASE("every mistake of a pipeline file is reported in one run, up to a cap", "[config]") {
+    StepTable steps = png_test_steps();
+    std::string yaml = R"(assetforge: 1
+jobs:
+  a:
+    inputs: "*.png"
+    steps: [ invrt, { invert: { amont: 3 } } ]
+    output: "out/{stem}.png"
+  b:
+    inputz: "*.png"
+    output: "out/b/{stem}.png"
+  c:
+    inputs: "*.png"
+    output: "out/c/{stm}.png"
+)";
+    try {
+        parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps);
+        FAIL("no error");
+    } catch (const ConfigError& err) {
+        auto lines = config_error_lines(err);
+        std::string all;
+        for (const auto& l : lines) all += l + "\n";
+        INFO(all);
+        CHECK(lines.size() >= 4);
+        CHECK(all.find("pipeline.yaml:5:14: 'invrt' is not a valid step") != std::string::npos);
+        CHECK(all.find("'amont' is not a valid parameter of step 'invert'") != std::string::npos);
+        CHECK(all.find("pipeline.yaml:8:5: 'inputz' is not a valid key of job 'b'") != std::string::npos);
+        CHECK(all.find("pipeline.yaml:12:") != std::string::npos);
+        // The first is still what() and pos(), for callers that show one.
+        CHECK(std::string(err.what()).find("'invrt' is not a valid step") != std::string::npos);
+    }
+    std::string many = "assetforge: 1\njobs:\n";
+    for (int i = 0; i < 30; ++i)
+        many += "  j" + std::to_string(i) + ":\n    inputs: \"*.png\"\n    steps: [ nope" + std::to_string(i) +
+                " ]\n    output: \"o" + std::to_string(i) + "/{stem}.png\"\n";
+    try {
+        parse_pipeline(many, "/proj/pipeline.yaml", {}, steps);
+        FAIL("no error");
+    } catch (const ConfigError& err) {
+        auto lines = config_error_lines(err);
+        REQUIRE(lines.size() == ConfigErrorCollector::kCap + 1);
+        CHECK(lines.back() == "... and 10 more errors");
+    }
 }

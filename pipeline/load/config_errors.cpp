@@ -1,0 +1,35 @@
+#include "load/config_errors.hpp"
+
+namespace af::engine {
+
+ConfigErrorList::ConfigErrorList(std::vector<ConfigError> errors, size_t left_out)
+    : ConfigError(errors.front()), errors_(std::move(errors)), left_out_(left_out) {}
+
+void ConfigErrorCollector::add(const ConfigError& e) {
+    // The same mistake reached twice (a preset used by two jobs) is said once.
+    for (const auto& seen : errors_)
+        if (std::string_view(seen.what()) == e.what()) return;
+    if (errors_.size() < kCap)
+        errors_.push_back(e);
+    else
+        ++left_out_;
+}
+
+void ConfigErrorCollector::throw_if_any() const {
+    if (errors_.empty()) return;
+    if (errors_.size() == 1 && left_out_ == 0) throw errors_.front();
+    throw ConfigErrorList(errors_, left_out_);
+}
+
+std::vector<std::string> config_error_lines(const ConfigError& e) {
+    std::vector<std::string> lines;
+    const auto* list = dynamic_cast<const ConfigErrorList*>(&e);
+    if (!list) return {printable_name(e.what())};
+    for (const auto& one : list->all()) lines.push_back(printable_name(one.what()));
+    if (list->left_out() > 0)
+        lines.push_back("... and " + std::to_string(list->left_out()) + " more error" +
+                        (list->left_out() == 1 ? "" : "s"));
+    return lines;
+}
+
+} // namespace af::engine

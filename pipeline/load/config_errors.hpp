@@ -1,0 +1,55 @@
+// Every mistake of a pipeline file at once, not one per run: the loader keeps
+// going past a bad step, a bad job or an unused -D, and throws them together.
+#pragma once
+
+#include "base/config_error.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace af::engine {
+
+// A ConfigError that stands for several: what() and pos() are the first one's,
+// so callers that print one error still print a true one; `all()` has each.
+class ConfigErrorList : public ConfigError {
+  public:
+    ConfigErrorList(std::vector<ConfigError> errors, size_t left_out);
+    const std::vector<ConfigError>& all() const { return errors_; }
+    size_t left_out() const { return left_out_; } // past the cap, counted but not kept
+
+  private:
+    std::vector<ConfigError> errors_;
+    size_t left_out_ = 0;
+};
+
+// Collects errors up to a cap (a file with 300 copies of one mistake needs
+// the first few and a count, not 300 lines).
+class ConfigErrorCollector {
+  public:
+    static constexpr size_t kCap = 20;
+
+    template <class F> void attempt(F&& f) {
+        try {
+            f();
+        } catch (const ConfigErrorList& list) {
+            for (const auto& e : list.all()) add(e);
+            left_out_ += list.left_out();
+        } catch (const ConfigError& e) {
+            add(e);
+        }
+    }
+    void add(const ConfigError& e);
+    bool empty() const { return errors_.empty(); }
+    // Throws the one error itself, or a ConfigErrorList of several.
+    void throw_if_any() const;
+
+  private:
+    std::vector<ConfigError> errors_;
+    size_t left_out_ = 0;
+};
+
+// One line per error (each through printable_name), and "… and N more".
+std::vector<std::string> config_error_lines(const ConfigError& e);
+
+} // namespace af::engine
