@@ -7,6 +7,8 @@
 # tests as a regression case once fixed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/packages.sh
+ensure_packages "${build_packages[@]}" "${fuzz_packages[@]}"
 runs=20000 secs=0
 while getopts "r:t:" o; do
   case $o in r) runs=$OPTARG ;; t) secs=$OPTARG ;; *) exit 2 ;; esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the whole tree with AddressSanitizer + UndefinedBehaviorSanitizer into
-# build-asan and runs the full test suite there (after scripts/setup.sh).
+# build-asan and runs the full test suite there (after scripts/test.sh, which installs the test packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # -O1 -g1, asserts on: builds in under half the time of -O2 -g, and line

@@ -1,5 +1,10 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (build first with scripts/setup.sh).
+# Installs what the tests need (scripts/setup.sh first), builds the test suite into ./build and runs it.
+#   scripts/test.sh [ctest arguments, e.g. -R 'evr:']
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/packages.sh
+ensure_packages "${build_packages[@]}" "${test_packages[@]}"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DAF_WERROR=ON -DAF_BUILD_TESTS=ON ${AF_CMAKE_ARGS:-} > /dev/null
+cmake --build build -j "${AF_JOBS:-2}"
 ctest --test-dir build --output-on-failure -j "${AF_JOBS:-2}" "$@"

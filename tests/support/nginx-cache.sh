@@ -26,7 +26,7 @@ die() {
 find_nginx() {
     # /usr/sbin is not on every user's PATH.
     command -v nginx 2>/dev/null || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } ||
-        die "nginx is not installed (scripts/setup.sh installs it)"
+        die "nginx is not installed (scripts/test.sh installs it)"
 }
 
 write_conf() { # DIR PORT NONCE
