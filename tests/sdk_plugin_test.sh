@@ -38,4 +38,72 @@ if "$af" --help | grep -q ' convert '; then
   "$af" convert "$work/t.png" "$work/back.afr" --like "$work/t.afr"
   cmp "$work/t.afr" "$work/back.afr"
 fi
+
+# The TGA plugin built beside it: its FakeHost tests, then every kind Pillow writes, read by us and compared with
+# Pillow's own reading; and our files (raw and RLE) read by Pillow.
+grep -q '^tga 1.0.0' "$work/plugins.txt"
+if [ -x "$work/build/tga/tga_tests" ]; then "$work/build/tga/tga_tests"; fi
+mkdir -p "$work/tga/src"
+python3 - "$work/tga/src" <<'PY'
+import os, sys
+from PIL import Image
+d = sys.argv[1]
+w, h = 37, 23  # odd sizes: no row padding assumptions
+base = Image.new("RGBA", (w, h))
+base.putdata([((x * 7) % 256, (y * 11) % 256, ((x + y) * 5) % 256, 255 if (x + y) % 5 else (x * 3) % 256)
+              for y in range(h) for x in range(w)])
+flat = Image.new("RGBA", (w, h), (30, 60, 90, 255))
+flat.paste((200, 10, 10, 128), (5, 5, 30, 15))
+for name, img in (("noise", base), ("flat", flat)):
+    for mode in ("L", "RGB", "RGBA", "P"):
+        m = img.convert(mode) if mode != "P" else img.convert("RGB").quantize(64)
+        for comp in (None, "tga_rle"):
+            for orient in (1, -1):
+                m.save(os.path.join(d, f"{name}_{mode}_{comp or 'raw'}_{'top' if orient > 0 else 'bottom'}.tga"),
+                       compression=comp, orientation=orient)
+PY
+n=0
+for f in "$work"/tga/src/*.tga; do
+  "$af" convert "$f" "${f%.tga}.png" > /dev/null
+  n=$((n + 1))
+done
+[ "$n" -eq 32 ] || { echo "expected 32 Pillow TGA files, got $n"; exit 1; }
+# Our files: a pipeline writes each PNG back as TGA, raw and RLE.
+cat > "$work/tga/pipeline.yaml" <<'YAML'
+assetforge: 1
+jobs:
+  raw:
+    inputs: "src/*.png"
+    output: "raw/{stem}.tga"
+  rle:
+    inputs: "src/*.png"
+    steps: [ { write: { rle: true } } ]
+    output: "rle/{stem}.tga"
+  back:
+    inputs: "src/*.tga"
+    output: "back/{stem}.png"
+YAML
+(cd "$work/tga" && "$af" build -q)
+python3 - "$work/tga" <<'PY'
+import glob, os, sys
+from PIL import Image
+root = sys.argv[1]
+bad = []
+for tga in sorted(glob.glob(os.path.join(root, "src", "*.tga"))):
+    stem = os.path.basename(tga)[:-4]
+    want = list(Image.open(tga).convert("RGBA").getdata())
+    for got_file in (os.path.join(root, "src", stem + ".png"), os.path.join(root, "back", stem + ".png")):
+        if list(Image.open(got_file).convert("RGBA").getdata()) != want:
+            bad.append(f"{stem}: our reading ({os.path.relpath(got_file, root)}) differs from Pillow's")
+    for kind in ("raw", "rle"):
+        ours = os.path.join(root, kind, stem + ".tga")
+        if list(Image.open(ours).convert("RGBA").getdata()) != want:
+            bad.append(f"{stem}: Pillow reads our {kind} TGA differently")
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+print("tga: 32 Pillow files read as Pillow reads them; our raw and RLE files read back by Pillow")
+PY
+[ "$(stat -c %s "$work/tga/rle/flat_RGBA_raw_top.tga")" -lt "$(stat -c %s "$work/tga/raw/flat_RGBA_raw_top.tga")" ] ||
+  { echo "RLE did not shrink a flat image"; exit 1; }
 echo "sdk plugin test passed"
