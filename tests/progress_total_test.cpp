@@ -102,3 +102,42 @@ jobs:
     CHECK(lines == 16);
     CHECK(last_total == 16);
 }
+
+TEST_CASE("build: the progress never shows more done than its total, also when a job waits on a failed one") {
+    af::test::TempDir t;
+    const fs::path images = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+    for (const char* f : {"a_palm_128", "d_rock_128", "n_rock_128"})
+        t.copy(images / (std::string(f) + ".png"), std::string("src/") + f + ".png");
+    t.write("src/broken.png", "not a png at all");
+    for (const char* f : {"d_wallpaper_128", "g_caustics_128"})
+        t.copy(images / (std::string(f) + ".png"), std::string("late/") + f + ".png");
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  textures:
+    inputs: "src/*.png"
+    steps: [ { encode: { format: bc1, quality: fast } } ]
+    output: "out/{stem}.dds"
+  previews:
+    from: textures
+    steps: [ decode ]
+    output: "out/prev/{stem}.png"
+  later:
+    needs: [ textures ]
+    inputs: "late/*.png"
+    steps: [ { encode: { format: bc1, quality: fast } } ]
+    output: "out/late/{stem}.dds"
+)");
+    auto r = af::test::run_in(t.path(), "build pipeline.yaml");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    static const std::regex line(R"(^\[(\d+)/(\d+)\] )");
+    std::istringstream in(r.out);
+    int lines = 0;
+    for (std::string s; std::getline(in, s);) {
+        std::smatch m;
+        if (!std::regex_search(s, m, line)) continue;
+        ++lines;
+        CHECK(std::stoi(m[1]) <= std::stoi(m[2]));
+    }
+    CHECK(lines >= 4);
+}

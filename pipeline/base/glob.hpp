@@ -28,6 +28,10 @@ struct GlobOptions {
     // the project (an absolute path given with -D) is its own root.
     std::filesystem::path input_root;
     bool follow_links = false; // enter linked folders and read links wherever they point
+    // Folders the user named on the command line (-D src=game; absolute, normal). A link at one of them is the
+    // user's own choice, as if the folder it leads to had been given: followed, and that folder is then the
+    // root links inside must stay in. Only a link on the named path itself: links found below are not trusted.
+    std::vector<std::filesystem::path> named_folders;
 };
 
 // {a,b} alternatives as separate patterns (nesting allowed). Throws

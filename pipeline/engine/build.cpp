@@ -348,6 +348,7 @@ class Build final : public ActionExecutor {
         GlobOptions go;
         go.input_root = j.input_root;
         go.follow_links = j.follow_links;
+        go.named_folders = j.named_folders;
         auto matches = expand_globs(p_.root, j.patterns, j.excludes, go, per_pattern);
         // The state may live inside the project (--state-dir): never an
         // input. Its own files are skipped; anything else there is an input

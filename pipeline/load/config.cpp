@@ -204,6 +204,16 @@ class Resolver {
         }
     }
     const std::map<std::string, std::string>& vars() const { return values_; }
+
+    // The -D value an input pattern starts with ("${src}/**/*.png" with -D src=game: "game"), else "".
+    std::string command_line_folder(const std::string& raw_pattern) const {
+        if (raw_pattern.rfind("${", 0) != 0) return "";
+        const size_t end = raw_pattern.find('}');
+        if (end == std::string::npos || (end + 1 < raw_pattern.size() && raw_pattern[end + 1] != '/')) return "";
+        const std::string name = raw_pattern.substr(2, end - 2);
+        if (!defined_.count(name) || scope_.count(name)) return "";
+        return values_.at(name);
+    }
     const StepTable& step_table() const { return steps_; }
 
     // Inside a preset its parameters shadow variables of the same name.
@@ -437,15 +447,25 @@ std::vector<std::string> expand_list(const Src& s, const YAML::Node& n, std::str
     return v;
 }
 
+void note_command_line_folders(const Src& s, const YAML::Node& n, std::string_view what, const Resolver& r,
+                               Job& j) {
+    for (const auto& raw : string_list({s.file, n}, what))
+        if (auto folder = r.command_line_folder(raw); !folder.empty()) j.named_folders.emplace_back(folder);
+}
+
 void parse_inputs(const Src& s, const Resolver& r, Job& j) {
     if (auto in = s.node["inputs"]) {
         if (in.IsMap()) {
             check_keys({s.file, in}, {"include", "exclude", "from"}, "key of 'inputs'");
-            if (in["include"]) j.patterns = expand_list(s, in["include"], "inputs.include", r);
+            if (in["include"]) {
+                j.patterns = expand_list(s, in["include"], "inputs.include", r);
+                note_command_line_folders(s, in["include"], "inputs.include", r, j);
+            }
             if (in["exclude"]) j.excludes = expand_list(s, in["exclude"], "inputs.exclude", r);
             if (in["from"]) j.from = string_list({s.file, in["from"]}, "inputs.from");
         } else {
             j.patterns = expand_list(s, in, "inputs", r);
+            note_command_line_folders(s, in, "inputs", r, j);
         }
     }
     if (auto n = s.node["exclude"]) {
@@ -714,9 +734,14 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     // Only on an otherwise good file: a job that failed part-way may not have read its variables yet.
     if (errors.empty()) r.check_defines_used(defines, fname, errors);
     errors.throw_if_any();
-    for (auto& j : p.jobs)
+    for (auto& j : p.jobs) {
         if (!j.input_root.empty())
             j.input_root = (j.input_root.is_absolute() ? j.input_root : p.root / j.input_root).lexically_normal();
+        for (auto& f : j.named_folders) {
+            f = (f.is_absolute() ? f : p.root / f).lexically_normal();
+            if (f.has_filename() == false) f = f.parent_path(); // "game/" names the folder "game"
+        }
+    }
     order_jobs(p);
     check_output_roots(p);
     return p;

@@ -37,6 +37,9 @@ struct Job {
     bool follow_links = false;        // read inputs through links that lead out of the input root
     bool allow_empty = false;         // an input pattern may match nothing
     std::filesystem::path input_root; // links must resolve inside (absolute; empty: see GlobOptions)
+    // Folders an input pattern starts with that came from -D (absolute once loaded): a link there is followed,
+    // as the user named it (GlobOptions::named_folders).
+    std::vector<std::filesystem::path> named_folders;
 
     bool is_gather() const { return !gather.name.empty(); }
 };

@@ -43,7 +43,7 @@ void Progress::finished(const std::string& what, bool ran, bool failed) {
     const std::string name = printable_name(what);
     running_.erase(name);
     if (mode_ == Mode::Plain && ran) {
-        out_ << "[" << done_ << "/" << total_ << "] "
+        out_ << "[" << done_ << "/" << shown_total_locked() << "] "
              << (failed ? (colour_ ? "\033[1;31mFAILED\033[0m " : "FAILED ") : "") << name << "\n";
         last_output_ = Clock::now();
     } else if (mode_ == Mode::Terminal) {
@@ -56,6 +56,10 @@ void Progress::finished(const std::string& what, bool ran, bool failed) {
         redraw_locked(failed);
     }
 }
+
+// The estimate can fall behind (an action nobody expected, a job waiting on a failed one): what is done or running
+// is known for certain, so the total shown is never below it.
+size_t Progress::shown_total_locked() const { return std::max(total_, done_ + running_.size()); }
 
 void Progress::up_to_date(size_t n) {
     if (n == 0) return;
@@ -72,15 +76,31 @@ void Progress::line(const std::string& text) {
     if (mode_ == Mode::Terminal) redraw_locked(true);
 }
 
-// "a.png (12s), b.png (3s) +2 more": longest-running first.
-std::string Progress::running_text_locked(Clock::time_point now, size_t max) const {
+namespace {
+// "job: …/end/of/a/long/path.png" in at most `width` bytes: the job and the file's own name are what tell
+// actions apart, so the middle goes. Cut at a character boundary: a stray UTF-8 continuation byte is a C1
+// control to some terminals.
+std::string shorten(const std::string& what, size_t width) {
+    if (what.size() <= width) return what;
+    size_t colon = what.find(": ");
+    std::string head = colon != std::string::npos && colon + 2 <= width / 2 ? what.substr(0, colon + 2) : "";
+    size_t from = what.size() - (width - head.size() - 1);
+    while (from < what.size() && (static_cast<unsigned char>(what[from]) & 0xc0) == 0x80) ++from;
+    return head + "…" + what.substr(from);
+}
+} // namespace
+
+// "job: a.png (12s), job: b.png (3s) +2 more": longest-running first, each shortened to fit its share of `width`.
+std::string Progress::running_text_locked(Clock::time_point now, size_t max, size_t width) const {
     std::vector<std::pair<Clock::time_point, const std::string*>> v;
     for (const auto& [what, since] : running_) v.emplace_back(since, &what);
     std::sort(v.begin(), v.end());
     std::string s;
-    for (size_t i = 0; i < v.size() && i < max; ++i) {
+    const size_t shown = std::min(v.size(), max);
+    const size_t each = shown ? std::max<size_t>(24, width / shown - 8) : width;
+    for (size_t i = 0; i < shown; ++i) {
         const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now - v[i].first).count();
-        s += (i ? ", " : "") + *v[i].second + " (" + std::to_string(secs) + "s)";
+        s += (i ? ", " : "") + shorten(*v[i].second, each) + " (" + std::to_string(secs) + "s)";
     }
     if (v.size() > max) s += " +" + std::to_string(v.size() - max) + " more";
     return s;
@@ -94,21 +114,14 @@ void Progress::redraw_locked(bool force) {
     double rate = secs > 0 ? double(ran_) / secs : 0;
     char buf[160];
     std::string eta = "--";
-    if (rate > 0 && total_ > done_) {
-        double left = double(total_ - done_) / rate;
+    if (rate > 0 && shown_total_locked() > done_) {
+        double left = double(shown_total_locked() - done_) / rate;
         char e[32];
         snprintf(e, sizeof e, "%dm%02ds", int(left) / 60, int(left) % 60);
         eta = e;
     }
-    snprintf(buf, sizeof buf, "[%zu/%zu] %.1f/s ETA %s ", done_, total_, rate, eta.c_str());
-    std::string cur = running_text_locked(now, 2);
-    if (cur.size() > 70) {
-        // Cut at a character boundary: a stray UTF-8 continuation byte is a C1 control to some terminals.
-        size_t from = cur.size() - 69;
-        while (from < cur.size() && (static_cast<unsigned char>(cur[from]) & 0xc0) == 0x80) ++from;
-        cur = "…" + cur.substr(from);
-    }
-    out_ << "\r\033[K" << buf << cur << std::flush;
+    snprintf(buf, sizeof buf, "[%zu/%zu] %.1f/s ETA %s ", done_, shown_total_locked(), rate, eta.c_str());
+    out_ << "\r\033[K" << buf << running_text_locked(now, 2, 70) << std::flush;
     drawn_ = true;
 }
 
@@ -126,7 +139,8 @@ void Progress::tick() {
         if (mode_ == Mode::Terminal) {
             redraw_locked(true);
         } else if (now - last_output_ >= heartbeat_) {
-            out_ << "[" << done_ << "/" << total_ << "] still running: " << running_text_locked(now, 4) << "\n"
+            out_ << "[" << done_ << "/" << shown_total_locked() << "] still running: " << running_text_locked(now, 4, 200)
+                 << "\n"
                  << std::flush;
             last_output_ = now;
         }

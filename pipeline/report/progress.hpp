@@ -44,7 +44,8 @@ class Progress {
   private:
     void redraw_locked(bool force);
     void tick();
-    std::string running_text_locked(std::chrono::steady_clock::time_point now, size_t max) const;
+    std::string running_text_locked(std::chrono::steady_clock::time_point now, size_t max, size_t width) const;
+    size_t shown_total_locked() const;
 
     std::ostream& out_;
     Mode mode_;

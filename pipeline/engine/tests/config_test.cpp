@@ -324,3 +324,15 @@ jobs:
         CHECK(lines.back() == "... and 10 more errors");
     }
 }
+
+TEST_CASE("input folders given with -D are known to the job (a link there is the user's choice)", "[config]") {
+    StepTable steps = png_test_steps();
+    const char* yaml = "assetforge: 1\nvars: { src: tex }\njobs:\n  a:\n    inputs: [\"${src}/**/*.png\", "
+                       "\"other/*.png\"]\n    output: \"out/{stem}.png\"\n";
+    auto p = parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps);
+    CHECK(p.jobs[0].named_folders.empty()); // the file's own default is not the command line
+    p = parse_pipeline(yaml, "/proj/pipeline.yaml", {{"src", "game/"}}, steps);
+    CHECK(p.jobs[0].named_folders == std::vector<std::filesystem::path>{"/proj/game"});
+    p = parse_pipeline(yaml, "/proj/pipeline.yaml", {{"src", "/mnt/game"}}, steps);
+    CHECK(p.jobs[0].named_folders == std::vector<std::filesystem::path>{"/mnt/game"});
+}

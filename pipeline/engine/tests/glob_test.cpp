@@ -103,3 +103,39 @@ TEST_CASE("links out of the input root are reported, not read", "[glob][promise]
     REQUIRE(m.size() == 1);
     CHECK(m[0].link_escape.empty());
 }
+
+TEST_CASE("a linked game folder named on the command line is read; links found inside it still are not",
+          "[glob][promise][symlink]") {
+    af::engine::test::TestProject t;
+    af::engine::test::TestProject game;
+    af::engine::test::TestProject secrets;
+    game.write("textures/wall.dds", "w");
+    game.write("textures/sub/floor.dds", "f");
+    secrets.write("key.txt", "k");
+    fs::create_symlink(secrets.path("key.txt"), game.path("textures/planted.dds"));
+    fs::create_symlink(game.path("textures/wall.dds"), game.path("textures/alias.dds")); // stays in the game
+    fs::create_directory_symlink(game.root(), t.path("game"));
+
+    // Named in the pipeline file only: one failing input that says what to do.
+    auto m = expand_globs(t.root(), {"game/**/*.dds"}, {});
+    REQUIRE(m.size() == 1);
+    CHECK_THAT(m[0].link_escape, Catch::Contains("-D <variable>=") && Catch::Contains("follow_links"));
+
+    GlobOptions named;
+    named.named_folders = {(t.root() / "game").lexically_normal()};
+    m = expand_globs(t.root(), {"game/**/*.dds"}, {}, named);
+    std::map<std::string, std::string> by_name;
+    for (const auto& x : m) by_name[x.name] = x.link_escape;
+    CHECK(by_name.size() == 4);
+    CHECK(by_name["textures/wall.dds"].empty());
+    CHECK(by_name["textures/sub/floor.dds"].empty());
+    CHECK(by_name["textures/alias.dds"].empty());
+    CHECK_THAT(by_name["textures/planted.dds"], Catch::Contains("key.txt"));
+    // A named folder below the link, and a pattern the named folder does not cover.
+    named.named_folders = {(t.root() / "game/textures").lexically_normal()};
+    CHECK(expand_globs(t.root(), {"game/textures/*.dds"}, {}, named).size() == 3);
+    named.named_folders = {(t.root() / "other").lexically_normal()};
+    m = expand_globs(t.root(), {"game/**/*.dds"}, {}, named);
+    REQUIRE(m.size() == 1);
+    CHECK_FALSE(m[0].link_escape.empty());
+}
