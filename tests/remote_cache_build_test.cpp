@@ -180,6 +180,31 @@ TEST_CASE("remote cache: a cache that is down or failing is a warning, once, and
     }
 }
 
+TEST_CASE("remote cache: --remote-cache-required (or the pipeline key) makes a failing cache fail the build") {
+    af::test::NginxServer cache;
+    for (const std::string& url : {std::string("http://127.0.0.1:1"), cache.url() + "/err500"}) {
+        TempDir a;
+        checkout(a);
+        auto r = run_in(a.path(), "build pipeline.yaml --remote-cache-required --remote-cache " + url);
+        INFO(r.out);
+        CHECK(r.code == 1);
+        CHECK_THAT(r.out, Catch::Contains("5 built, 0 from cache"));  // the outputs are still made
+        CHECK_THAT(r.out, Catch::Contains("error: remote cache"));
+        CHECK_THAT(r.out, Catch::Contains("--remote-cache-required"));
+        CHECK(fs::exists(a / "out"));
+    }
+    TempDir b;
+    checkout(b);
+    b.write("pipeline.yaml", "remote_cache_required: true\n" + kPipeline);
+    auto r = run_in(b.path(), "build pipeline.yaml --remote-cache http://127.0.0.1:1");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    // A working cache passes.
+    TempDir c;
+    checkout(c);
+    CHECK(run_in(c.path(), "build pipeline.yaml --remote-cache-required --remote-cache " + cache.url()).code == 0);
+}
+
 TEST_CASE("remote cache: garbage, truncated, wrong or hostile entries are never committed") {
     af::test::NginxServer cache;
     Reference ref(cache);

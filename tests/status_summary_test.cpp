@@ -42,3 +42,19 @@ TEST_CASE("status summarises per job; -v lists each action, --json every action"
         if (a.at("input") == "src/b.png") seen = a.at("status") == "would-run" && a.at("reason") != "";
     CHECK(seen);
 }
+
+TEST_CASE("status counts stale outputs without a line each; -v lists them", "[status][e2e]") {
+    TempDir t("af-status-stale");
+    for (int i = 0; i < 6; ++i) t.copy(kData / "images" / "a_palm_b.png", "src/t" + std::to_string(i) + ".png");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
+                             "    steps: [ { encode: { format: bc1 } } ]\n    output: \"out/{stem}.dds\"\n");
+    REQUIRE(run_cli("build", t.path()).code == 0);
+    for (int i = 0; i < 5; ++i) fs::remove(t.path() / ("src/t" + std::to_string(i) + ".png"));
+    auto r = run_cli("status", t.path());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("would remove") == std::string::npos);
+    CHECK_THAT(r.out, Catch::Contains("5 stale to remove (-v lists them)"));
+    r = run_cli("status -v", t.path());
+    CHECK_THAT(r.out, Catch::Contains("would remove 1 output(s) of vanished input dds: src/t3.png"));
+}

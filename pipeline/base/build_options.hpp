@@ -45,6 +45,9 @@ struct BuildOptions {
     // uploaded unless remote_upload is false (read-only consumers).
     std::string remote_cache;
     bool remote_upload = true;
+    // CI that must notice a broken cache: any cache failure (unreachable, refused uploads, bad entries) fails the
+    // build, whose outputs are still written (--remote-cache-required, `remote_cache_required: true`).
+    bool remote_cache_required = false;
     // The URL came from the pipeline file, which anyone who can change the
     // project controls: the environment's credentials are not sent to it
     // unless its host is trusted (RemoteCacheOptions::url_from_pipeline).

@@ -32,9 +32,12 @@ struct BuildSummary {
     bool cancelled = false;
     size_t warnings = 0;               // warning lines of the actions, kept ones of up-to-date actions too
     bool warnings_fail = false;        // BuildOptions::warnings_as_errors and there were some
+    bool remote_cache_fail = false;    // BuildOptions::remote_cache_required and the cache failed
     int plan_exit = 0;                 // the plan refused the build: 2 broken promise, 1 empty input
     std::vector<ActionResult> actions; // in completion order
-    int exit_code() const { return plan_exit ? plan_exit : failed || cancelled || warnings_fail ? 1 : 0; }
+    int exit_code() const {
+        return plan_exit ? plan_exit : failed || cancelled || warnings_fail || remote_cache_fail ? 1 : 0;
+    }
 };
 
 } // namespace af::engine

@@ -6,6 +6,7 @@
 #include "engine/build.hpp"
 #include "engine/shard.hpp"
 #include "host/host_services.hpp"
+#include "load/config_errors.hpp"
 #include "load/job_selection.hpp"
 #include "report/html_report.hpp"
 #include "steps/pipeline_steps.hpp"
@@ -116,6 +117,8 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             "report-pictures", po::value<bool>(&report_pictures)->default_value(true),
             "with --report FILE.html: thumbnails and full-size pictures of each texture action's source and result "
             "in FILE.html.d/, and PSNR per channel (false: the page without them, and no decoding for them)")(
+            "remote-cache-required", "fail the build when the remote cache fails (CI: a broken cache must not go "
+                                     "unnoticed); also `remote_cache_required: true` in the pipeline")(
             "remote-upload", po::value<bool>(&a.opt.remote_upload)->default_value(true),
             "upload built outputs to the remote cache (false: read only, e.g. for untrusted pull requests)")(
             "shard", po::value<std::string>(&shard),
@@ -238,6 +241,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         a.opt.remote_cache = p.remote_cache;
         a.opt.remote_cache_from_pipeline = true;
     }
+    a.opt.remote_cache_required = vm.count("remote-cache-required") || p.remote_cache_required;
     a.opt.dry_run = kind == CommandKind::Status || dry_run;
     if (a.opt.dry_run) a.opt.explain = verbose || a.opt.explain;
     a.opt.cancelled = [] { return host::cancel_requested(); };

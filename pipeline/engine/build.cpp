@@ -176,10 +176,16 @@ class Build final : public ActionExecutor {
         ro.upload = opt_.remote_upload && !opt_.dry_run;
         // Called one at a time (the client serialises them), each problem once.
         ro.warn = [this](const std::string& msg) {
-            status_.err() << "assetforge: warning: remote cache: " << printable_name(msg) << "\n" << std::flush;
+            status_.err() << "assetforge: " << (opt_.remote_cache_required ? "error" : "warning")
+                          << ": remote cache: " << printable_name(msg) << "\n"
+                          << std::flush;
+            if (opt_.remote_cache_required) status_.summary().remote_cache_fail = true;
         };
         remote_ = std::make_unique<remote::RemoteCache>(std::move(ro));
-        if (!remote_->enabled()) remote_.reset();
+        if (!remote_->enabled()) {
+            if (opt_.remote_cache_required) status_.summary().remote_cache_fail = true;
+            remote_.reset();
+        }
     }
 
     // The outputs the shared cache holds for this action, hash-checked, or

@@ -243,7 +243,7 @@ void OutputCommit::remove_vanished_jobs(const std::set<std::string>& names) {
         remove_records(rec, r);
         if (!opt_.dry_run) store_.erase_action(rec.job, rec.input);
         status_.explain(r);
-        status_.note((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
+        status_.note_removal((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
                      " output(s) of job '" + printable_name(rec.job) + "', no longer in the pipeline");
         status_.add(std::move(r));
     }
@@ -272,7 +272,7 @@ void OutputCommit::remove_stale(const JobRun& j) {
             if (rec.input != "*" && !disk_.stat(rec.input, paths_.abs_of(rec.input))) store_.forget_file(rec.input);
         }
         status_.explain(r);
-        status_.note((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
+        status_.note_removal((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
                      " output(s) of vanished input " + rec.job + ": " + rec.input);
         status_.add(std::move(r));
     }

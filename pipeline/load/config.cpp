@@ -57,7 +57,7 @@ constexpr size_t kMaxStepsPerJob = 256;         // after presets are inlined
 constexpr size_t kMaxIncludeLoads = 256;        // include files read, counting repeats
 
 const std::vector<std::string> kTopKeys = {"assetforge", "vars",        "include",      "presets",
-                                           "jobs",       "output_root", "remote_cache", "normal_maps"};
+                                           "jobs",       "output_root", "remote_cache", "remote_cache_required", "normal_maps"};
 const std::vector<std::string> kJobKeys = {"inputs",      "exclude",    "from",        "needs",      "steps",
                                            "gather",      "output",     "description", "keep_edits", "follow_links",
                                            "allow_empty", "input_root", "normal_maps"};
@@ -90,6 +90,7 @@ struct Raw {
     std::vector<std::pair<std::string, Src>> jobs; // in file order
     std::optional<Src> output_root;
     std::optional<Src> remote_cache;
+    std::optional<Src> remote_cache_required;
     std::optional<Src> normal_maps;
     std::vector<fs::path> includes;
 };
@@ -168,6 +169,7 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
     }
     if (auto r = doc["output_root"]) raw.output_root = Src{file, r};
     if (auto r = doc["remote_cache"]) raw.remote_cache = Src{file, r};
+    if (auto r = doc["remote_cache_required"]) raw.remote_cache_required = Src{file, r};
     if (auto r = doc["normal_maps"]) raw.normal_maps = Src{file, r};
 }
 
@@ -713,6 +715,13 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
             throw ConfigError(raw.remote_cache->pos(),
                               "remote_cache: no credentials in the pipeline file (set ASSETFORGE_REMOTE_CACHE_TOKEN, "
                               "or ASSETFORGE_REMOTE_CACHE_USER and _PASSWORD, or use a netrc)");
+    }
+    if (raw.remote_cache_required) {
+        const std::string v = r.expand(scalar(*raw.remote_cache_required, "remote_cache_required"),
+                                       raw.remote_cache_required->pos());
+        if (v != "true" && v != "false")
+            throw ConfigError(raw.remote_cache_required->pos(), "remote_cache_required is true or false, not '" + v + "'");
+        p.remote_cache_required = v == "true";
     }
     if (raw.jobs.empty()) throw ConfigError({fname, 1, 1}, "no jobs: add a 'jobs:' map");
     std::vector<std::string> normal_maps;

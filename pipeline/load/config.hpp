@@ -56,6 +56,7 @@ struct Pipeline {
     std::vector<std::filesystem::path> includes; // every file `include:` read (absolute, normal)
     std::filesystem::path state_dir;             // where the build state lives (default: <output_root>/.assetforge)
     std::string remote_cache;                    // `remote_cache:` URL of a shared Bazel HTTP cache ("" = none)
+    bool remote_cache_required = false;          // `remote_cache_required: true`: a cache failure fails the build
 
     const Job* job(std::string_view name) const;
 };

@@ -95,6 +95,11 @@ void BuildStatus::note(const std::string& text) {
     if (!opt_.quiet) progress_.line(text);
 }
 
+void BuildStatus::note_removal(const std::string& text) {
+    if (opt_.dry_run && !opt_.explain) return;
+    note(text);
+}
+
 void BuildStatus::explain(const ActionResult& r) {
     if (opt_.explain) progress_.line("explain: " + r.job + ": " + r.input + ": " + r.reason);
 }
@@ -151,6 +156,9 @@ void BuildStatus::print_summary(const Pipeline& p, double secs) {
     if (summary_.warnings_fail)
         err_ << summary_.warnings << " warning(s) treated as errors (--warnings-as-errors): information was discarded; "
              << "the outputs are written, the exit code fails\n";
+    if (summary_.remote_cache_fail)
+        err_ << "the remote cache failed and it is required (--remote-cache-required): the outputs are written, "
+             << "the exit code fails\n";
     if (opt_.quiet) return;
     if (opt_.dry_run) return print_status(p);
     char buf[64];

@@ -27,6 +27,9 @@ class BuildStatus {
     bool add(ActionResult r);
     // A message above the progress line (not when quiet).
     void note(const std::string& text);
+    // An output removed (or, in `status`, to be removed): one line each in a build; in `status` only with -v,
+    // the summary counts them (a tree that lost 300 files must not print 300 lines under "(-v lists them)").
+    void note_removal(const std::string& text);
     void explain(const ActionResult& r);
 
     // At the end: the failures, then a one-line summary (or `status`'s account).
