@@ -111,6 +111,14 @@ Worker spawn(const LoadedPlugin& p, std::string& why) {
 
 class Pool {
   public:
+    Pool() = default;
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
+    // At exit: idle workers see their socket close and leave; reaping them hands their CPU time to whoever
+    // waits for assetforge, and leaves no orphans behind.
+    ~Pool() {
+        for (Worker& w : idle_) reap(w, false);
+    }
     // A live worker, or one with pid -1 and `why` set.
     Worker acquire(const LoadedPlugin& p, std::string& why) {
         std::unique_lock lock(m_);
