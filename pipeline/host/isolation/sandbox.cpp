@@ -27,67 +27,27 @@ bool limit_heap(uint64_t bytes, std::string& why) {
     return true;
 }
 
+// System calls a worker may not make; each fails with EACCES.
+// clang-format off
+const char* const kDenied[] = {
+    "open", "openat", "openat2", "creat", "open_by_handle_at", "name_to_handle_at",              // files
+    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",                    // network
+    "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev",    // processes
+    "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir",        // file system
+    "link", "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "chown", "lchown", "fchownat",
+    "truncate", "mknod", "mknodat", "utimes", "utimensat",
+    "mount", "umount2", "chroot", "pivot_root", "unshare", "setns",                              // the system
+    "init_module", "finit_module", "bpf", "perf_event_open", "io_uring_setup"};
+// clang-format on
+
 bool enter_sandbox(std::string& why) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
         why = "seccomp_init failed";
         return false;
     }
-    static const char* const denied[] = {"open",
-                                         "openat",
-                                         "openat2",
-                                         "creat",
-                                         "open_by_handle_at",
-                                         "name_to_handle_at", // files
-                                         "socket",
-                                         "socketpair",
-                                         "connect",
-                                         "bind",
-                                         "listen",
-                                         "accept",
-                                         "accept4", // network
-                                         "execve",
-                                         "execveat",
-                                         "fork",
-                                         "vfork",
-                                         "ptrace",
-                                         "process_vm_readv",
-                                         "process_vm_writev", // processes
-                                         "unlink",
-                                         "unlinkat",
-                                         "rename",
-                                         "renameat",
-                                         "renameat2",
-                                         "mkdir",
-                                         "mkdirat",
-                                         "rmdir",
-                                         "link",
-                                         "linkat",
-                                         "symlink",
-                                         "symlinkat",
-                                         "chmod",
-                                         "fchmodat",
-                                         "chown",
-                                         "lchown",
-                                         "fchownat",
-                                         "truncate",
-                                         "mknod",
-                                         "mknodat",
-                                         "utimes",
-                                         "utimensat",
-                                         "mount",
-                                         "umount2",
-                                         "chroot",
-                                         "pivot_root",
-                                         "unshare",
-                                         "setns",
-                                         "init_module",
-                                         "finit_module",
-                                         "bpf",
-                                         "perf_event_open",
-                                         "io_uring_setup"};
     int rc = 0;
-    for (const char* name : denied) {
+    for (const char* name : kDenied) {
         const int nr = seccomp_syscall_resolve_name(name);
         if (nr == __NR_SCMP_ERROR) continue; // not on this architecture
         rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0);
