@@ -16,6 +16,7 @@ build_packages=(
   libzip-dev                                    # mod packages
   libzstd-dev                                   # Echo VR package sets (plugins/evr): manifest and frames are zstd
   libssl-dev                                    # SHA-256: remote cache digests, XTF fixture blocks and EVR extracts
+  libseccomp-dev                                # plugin workers: the seccomp-bpf sandbox (no file opening, sockets, exec)
   libcurl4-openssl-dev                          # remote cache: HTTP(S) client
   libprotobuf-dev protobuf-compiler             # remote cache: REAPI ActionResult entries
   python3                                       # man page and bash completion from --help; the example lists its zip

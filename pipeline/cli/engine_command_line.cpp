@@ -2,11 +2,13 @@
 
 #include "assetforge/user_text.hpp"
 
+#include "cli/isolation_options.hpp"
 #include "cli/load_interrupt.hpp"
 #include "engine/build.hpp"
 #include "engine/shard.hpp"
 #include "host/host_services.hpp"
 #include "load/config_errors.hpp"
+#include "host/load_failures.hpp"
 #include "load/job_selection.hpp"
 #include "report/html_report.hpp"
 #include "steps/pipeline_steps.hpp"
@@ -125,6 +127,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             "run only shard I of N (I/N, from 0): each source file's chain of actions runs in one shard, "
             "gathers run in the build without --shard; share the results through --remote-cache");
     }
+    if (kind == CommandKind::Build) add_isolation_options(desc);
     po::positional_options_description pos;
     pos.add("file", 1);
     po::variables_map vm;
@@ -157,6 +160,11 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         }
         a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
     }
+    if (kind == CommandKind::Build)
+        if (std::string why = apply_isolation_options(vm, a.opt.memory_budget, a.opt.threads); !why.empty()) {
+            std::cerr << "assetforge: " << why << "\n";
+            return 2;
+        }
     if (!shard.empty()) {
         try {
             auto spec = parse_shard(shard);
@@ -200,9 +208,14 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         return 2;
     } catch (const ConfigError& e) {
+        // A step or option no loaded plugin provides may be a plugin's that failed to load.
         for (const auto& line : config_error_lines(e)) std::cerr << line << "\n";
+        if (const std::string note = host::failed_loads_note(reg); !note.empty())
+            std::cerr << "assetforge:" << printable_name(note) << "\n";
         return 2;
     }
+    if (kind == CommandKind::Build && !vm.count("action-timeout") && p.action_timeout > 0)
+        host::isolation::settings().action_timeout = p.action_timeout;
     if (!state_dir.empty()) p.state_dir = fs::absolute(state_dir).lexically_normal();
     a.opt.overwrite_edited = overwrite_edited;
     if (kind == CommandKind::Clean) {

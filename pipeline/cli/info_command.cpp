@@ -6,6 +6,7 @@
 #include "assetforge/user_text.hpp"
 #include "base/name_text.hpp"
 #include "host/host_services.hpp"
+#include "host/load_failures.hpp"
 #include "host/texture_io.hpp"
 #include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
@@ -41,7 +42,8 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
                                          "not a texture container: ." + ext + " files are read by the `" + ext +
                                              "` command of plugin " + pl->name + " (try `assetforge " + ext +
                                              " header " + path + "`, or `assetforge " + ext + " --help`)");
-            throw sdk::Error(AF_ERR_UNSUPPORTED, "unknown format (no plugin recognises its first bytes or extension)");
+            throw sdk::Error(AF_ERR_UNSUPPORTED, "unknown format (no plugin recognises its first bytes or extension)" +
+                                                     host::failed_loads_note(ctx.registry));
         }
         std::vector<af_kv> kv;
         for (const auto& [k, v] : opts) kv.push_back({k.c_str(), v.c_str()});

@@ -5,6 +5,9 @@
 #include "assetforge/user_text.hpp"
 #include "base/config_error.hpp"
 #include "host/host_services.hpp"
+#include "host/isolation/crash_handler.hpp"
+#include "host/isolation/isolation.hpp"
+#include "host/isolation/worker_main.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -86,6 +89,10 @@ int parse_limits(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // A plugin worker (see host/isolation) loads one plugin, not the search path.
+    if (argc > 1 && std::strcmp(argv[1], host::isolation::kWorkerCommand) == 0)
+        return host::isolation::run_plugin_worker(argc, argv);
+    host::isolation::install_crash_handler();
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
     int consumed = parse_limits(argc, argv);
@@ -98,6 +105,7 @@ int main(int argc, char** argv) {
     host::PluginRegistry registry;
     host::set_registry(&registry);
     registry.load_default();
+    host::isolation::install(registry);
 
     if (argc < 2) {
         print_usage(registry);

@@ -2,10 +2,13 @@
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 #include "cli/cli_options.hpp"
+#include "steps/pipeline_steps.hpp"
+#include "steps/step.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <map>
 
 namespace af::cli {
 namespace {
@@ -54,6 +57,60 @@ nlohmann::json names_json(const char* const* list) {
     nlohmann::json out = nlohmann::json::array();
     for (const char* const* k = list; *k; ++k) out.push_back(*k);
     return out;
+}
+
+// Names two plugins both claim: containers by name, step names (a plugin stage against a built-in step or another
+// stage). Either makes some pipeline or file ambiguous, so `plugins` reports them as it reports failed loads.
+std::vector<std::string> clashes(const host::PluginRegistry& reg) {
+    std::vector<std::string> out;
+    std::map<std::string, std::string> containers;
+    for (const auto& p : reg.plugins())
+        for (const auto& c : p->containers)
+            if (auto [it, fresh] = containers.emplace(c.name, p->name); !fresh)
+                out.push_back("container '" + std::string(c.name) + "' is in plugins '" + it->second + "' and '" +
+                              p->name + "'");
+    try {
+        (void)engine::pipeline_steps(reg);
+    } catch (const engine::StepNameTaken& e) {
+        out.push_back(e.what());
+    }
+    return out;
+}
+
+// The listing for people: each plugin and what it provides, then failures and clashes.
+void print_text(const nlohmann::json& out) {
+    for (const auto& j : out["plugins"]) {
+        std::printf("%s %s  (API %s)  %s\n", j["name"].get<std::string>().c_str(),
+                    j["version"].get<std::string>().c_str(), j["api"].get<std::string>().c_str(),
+                    j["path"].get<std::string>().c_str());
+        if (j.contains("containers"))
+            for (const auto& c : j["containers"])
+                std::printf("  container %-8s %-14s [%s] %s\n", c["name"].get<std::string>().c_str(),
+                            c["extensions"].get<std::string>().c_str(), c["caps"].get<std::string>().c_str(),
+                            c["description"].get<std::string>().c_str());
+        if (j.contains("codecs"))
+            for (const auto& c : j["codecs"]) {
+                std::string fm;
+                for (const auto& f : c["formats"]) fm += f.get<std::string>() + " ";
+                std::printf("  codec     %-8s %s%s: %s\n", c["name"].get<std::string>().c_str(),
+                            c["decode"].get<bool>() ? "decode " : "", c["encode"].get<bool>() ? "encode" : "",
+                            fm.c_str());
+            }
+        if (j.contains("stages"))
+            for (const auto& s : j["stages"])
+                std::printf("  stage     %-14s (%s) %s\n", s["name"].get<std::string>().c_str(),
+                            s["kind"].get<std::string>().c_str(), s["description"].get<std::string>().c_str());
+        if (j.contains("commands"))
+            for (const auto& c : j["commands"])
+                std::printf("  command   %-8s %s\n", c["name"].get<std::string>().c_str(),
+                            c["summary"].get<std::string>().c_str());
+    }
+    for (const auto& f : out["failures"])
+        std::printf("FAILED %s: %s\n", f["path"].get<std::string>().c_str(), f["reason"].get<std::string>().c_str());
+    for (const auto& c : out["clashes"]) std::printf("CLASH %s\n", c.get<std::string>().c_str());
+    std::printf("searched:");
+    for (const auto& d : out["search_path"]) std::printf(" %s", d.get<std::string>().c_str());
+    std::printf("\n");
 }
 
 int run(Context& ctx, const std::vector<std::string>& args) {
@@ -110,42 +167,16 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     for (const auto& f : ctx.registry.failures())
         out["failures"].push_back({{"path", f.path.string()}, {"reason", f.reason}});
 
+    out["clashes"] = nlohmann::json::array();
+    for (const auto& c : clashes(ctx.registry)) out["clashes"].push_back(c);
+    // A failed load or a clash is a broken installation: scripts and CI see it in the exit status.
+    const int code = out["failures"].empty() && out["clashes"].empty() ? kExitOk : kExitInputFailed;
     if (vm.count("json")) {
         std::printf("%s\n", out.dump(2).c_str());
-        return kExitOk;
+        return code;
     }
-    for (const auto& j : out["plugins"]) {
-        std::printf("%s %s  (API %s)  %s\n", j["name"].get<std::string>().c_str(),
-                    j["version"].get<std::string>().c_str(), j["api"].get<std::string>().c_str(),
-                    j["path"].get<std::string>().c_str());
-        if (j.contains("containers"))
-            for (const auto& c : j["containers"])
-                std::printf("  container %-8s %-14s [%s] %s\n", c["name"].get<std::string>().c_str(),
-                            c["extensions"].get<std::string>().c_str(), c["caps"].get<std::string>().c_str(),
-                            c["description"].get<std::string>().c_str());
-        if (j.contains("codecs"))
-            for (const auto& c : j["codecs"]) {
-                std::string fm;
-                for (const auto& f : c["formats"]) fm += f.get<std::string>() + " ";
-                std::printf("  codec     %-8s %s%s: %s\n", c["name"].get<std::string>().c_str(),
-                            c["decode"].get<bool>() ? "decode " : "", c["encode"].get<bool>() ? "encode" : "",
-                            fm.c_str());
-            }
-        if (j.contains("stages"))
-            for (const auto& s : j["stages"])
-                std::printf("  stage     %-14s (%s) %s\n", s["name"].get<std::string>().c_str(),
-                            s["kind"].get<std::string>().c_str(), s["description"].get<std::string>().c_str());
-        if (j.contains("commands"))
-            for (const auto& c : j["commands"])
-                std::printf("  command   %-8s %s\n", c["name"].get<std::string>().c_str(),
-                            c["summary"].get<std::string>().c_str());
-    }
-    for (const auto& f : out["failures"])
-        std::printf("FAILED %s: %s\n", f["path"].get<std::string>().c_str(), f["reason"].get<std::string>().c_str());
-    std::printf("searched:");
-    for (const auto& d : out["search_path"]) std::printf(" %s", d.get<std::string>().c_str());
-    std::printf("\n");
-    return kExitOk;
+    print_text(out);
+    return code;
 }
 
 RegisterCommand reg{"plugins", "List loaded plugins, their capabilities, and load failures", run};

@@ -4,6 +4,8 @@
 #include "core/image_ops.hpp"
 #include "core/pixel_convert.hpp"
 #include "host/builtin_png.hpp"
+#include "host/isolation/crash_handler.hpp"
+#include "host/isolation/shared_memory.hpp"
 #include "host/plugin_registry.hpp"
 
 #include <tbb/blocked_range.h>
@@ -30,13 +32,23 @@ void* svc_alloc(uint64_t size) {
     return std::malloc(size ? size : 1);
 }
 
-void svc_free(void* p) { std::free(p); }
+// Texture data from a plugin worker arrives as shared memory the host maps.
+void svc_free(void* p) {
+    if (!isolation::release_shared(p)) std::free(p);
+}
 
+// A line from a plugin running in process names the file of the call it is in, and the plugin.
 void svc_log(int32_t level, const char* msg) {
     static const char* names[] = {"debug", "info", "warning", "error"};
     if (level < AF_LOG_INFO && !std::getenv("ASSETFORGE_DEBUG")) return;
+    const isolation::PluginCall call = isolation::current_call();
     std::lock_guard lock(g_log_mutex);
-    std::fprintf(stderr, "assetforge: %s: %s\n", names[level < 0 ? 0 : level > 3 ? 3 : level], msg ? msg : "");
+    const char* level_name = names[level < 0 ? 0 : level > 3 ? 3 : level];
+    if (call.plugin)
+        std::fprintf(stderr, "assetforge: %s: %s%s%s (plugin '%s')\n", level_name, call.input ? call.input : "",
+                     call.input ? ": " : "", msg ? msg : "", call.plugin);
+    else
+        std::fprintf(stderr, "assetforge: %s: %s\n", level_name, msg ? msg : "");
 }
 
 int32_t svc_cancelled() { return g_cancel.load(std::memory_order_relaxed) ? 1 : 0; }
@@ -297,6 +309,8 @@ const af_host* services() {
     g_services.max_items = settings().max_items;
     return &g_services;
 }
+
+af_host& service_table() { return g_services; }
 
 void set_registry(const PluginRegistry* r) { g_registry = r; }
 const PluginRegistry* registry() { return g_registry; }

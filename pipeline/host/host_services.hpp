@@ -28,6 +28,8 @@ HostSettings& settings();
 // instead of filling an af_error (the C table wraps this).
 void convert_surface(const af_surface& src, af_surface& dst, const af_options* options = nullptr);
 const af_host* services();
+// The table itself, for a plugin worker that serves alloc, log and friends its own way.
+af_host& service_table();
 
 // Ctrl-C sets this; plugins see it through af_host.cancelled.
 void request_cancel();

@@ -8,6 +8,7 @@
 #include "core/pixel_convert.hpp"
 #include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
+#include "host/load_failures.hpp"
 
 #include <cstring>
 
@@ -108,7 +109,8 @@ ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name
     auto c = reg.container_for(name, bytes.data(), std::min<uint64_t>(bytes.size(), 4096));
     if (!c || !(c.item->caps & AF_CAN_READ))
         throw sdk::Error(AF_ERR_UNSUPPORTED,
-                         name + ": unknown format (no plugin recognises its first bytes or extension)");
+                         name + ": unknown format (no plugin recognises its first bytes or extension)" +
+                             failed_loads_note(reg));
     ReadResult result;
     result.container = c.item->name;
     af_input in{};

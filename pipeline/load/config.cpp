@@ -56,8 +56,10 @@ constexpr size_t kMaxExpandedBytes = 64u << 10; // growth of one value by expans
 constexpr size_t kMaxStepsPerJob = 256;         // after presets are inlined
 constexpr size_t kMaxIncludeLoads = 256;        // include files read, counting repeats
 
-const std::vector<std::string> kTopKeys = {"assetforge", "vars",        "include",      "presets",
-                                           "jobs",       "output_root", "remote_cache", "remote_cache_required", "normal_maps"};
+const std::vector<std::string> kTopKeys = {"assetforge",   "vars",         "include",
+                                           "presets",      "jobs",         "output_root",
+                                           "remote_cache", "remote_cache_required", "normal_maps",
+                                           "action_timeout"};
 const std::vector<std::string> kJobKeys = {"inputs",      "exclude",    "from",        "needs",      "steps",
                                            "gather",      "output",     "description", "keep_edits", "follow_links",
                                            "allow_empty", "input_root", "normal_maps"};
@@ -92,6 +94,7 @@ struct Raw {
     std::optional<Src> remote_cache;
     std::optional<Src> remote_cache_required;
     std::optional<Src> normal_maps;
+    std::optional<Src> action_timeout;
     std::vector<fs::path> includes;
 };
 
@@ -171,6 +174,7 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
     if (auto r = doc["remote_cache"]) raw.remote_cache = Src{file, r};
     if (auto r = doc["remote_cache_required"]) raw.remote_cache_required = Src{file, r};
     if (auto r = doc["normal_maps"]) raw.normal_maps = Src{file, r};
+    if (auto r = doc["action_timeout"]) raw.action_timeout = Src{file, r};
 }
 
 // `normal_maps:` of the pipeline and of a job reach every step of the job
@@ -606,6 +610,16 @@ void check_output_roots(const Pipeline& p) {
     }
 }
 
+// `action_timeout:` a positive number of seconds (the command line's --action-timeout wins).
+double action_timeout_seconds(const Resolver& r, const Src& s) {
+    const std::string text = r.expand(scalar(s, "action_timeout"), s.pos());
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end || !(v > 0) || v > 1e9)
+        throw ConfigError(s.pos(), "action_timeout must be a positive number of seconds, got '" + text + "'");
+    return v;
+}
+
 } // namespace
 
 EnvAllowList parse_env_allow_list(const std::string& text) {
@@ -723,6 +737,7 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
             throw ConfigError(raw.remote_cache_required->pos(), "remote_cache_required is true or false, not '" + v + "'");
         p.remote_cache_required = v == "true";
     }
+    if (raw.action_timeout) p.action_timeout = action_timeout_seconds(r, *raw.action_timeout);
     if (raw.jobs.empty()) throw ConfigError({fname, 1, 1}, "no jobs: add a 'jobs:' map");
     std::vector<std::string> normal_maps;
     if (raw.normal_maps) {

@@ -57,6 +57,7 @@ struct Pipeline {
     std::filesystem::path state_dir;             // where the build state lives (default: <output_root>/.assetforge)
     std::string remote_cache;                    // `remote_cache:` URL of a shared Bazel HTTP cache ("" = none)
     bool remote_cache_required = false;          // `remote_cache_required: true`: a cache failure fails the build
+    double action_timeout = 0;                   // `action_timeout:` seconds one plugin call may take (0 = none)
 
     const Job* job(std::string_view name) const;
 };

@@ -1,0 +1,288 @@
+#include "host/isolation/container_proxy.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "host/host_services.hpp"
+#include "host/isolation/crash_handler.hpp"
+#include "host/isolation/isolation.hpp"
+#include "host/isolation/shared_memory.hpp"
+#include "host/isolation/texture_wire.hpp"
+#include "host/isolation/worker_pool.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace af::host::isolation {
+namespace {
+
+struct Slot {
+    const LoadedPlugin* plugin = nullptr;
+    af_container real{};
+    uint32_t index = 0;
+    bool third_party = false; // decided once: the check resolves paths
+};
+
+bool isolated(const Slot& s) {
+    const Mode m = settings().mode;
+    return m == Mode::All || (m == Mode::ThirdParty && s.third_party);
+}
+
+constexpr size_t kSlots = 256;
+std::array<Slot, kSlots> g_slots;
+std::atomic<size_t> g_used{0};
+
+void set_error(af_error* e, int status, const std::string& text) {
+    if (!e) return;
+    e->code = status;
+    e->offset = AF_NO_OFFSET;
+    std::snprintf(e->message, sizeof e->message, "%s", text.c_str());
+}
+
+// A worker's error reply: status, offset, message.
+af_status read_status(Reader& r, af_error* e) {
+    const af_status st = af_status(r.i32());
+    const uint64_t offset = r.u64();
+    const std::string msg = r.str();
+    if (st != AF_OK && e) {
+        e->code = st;
+        e->offset = offset;
+        std::snprintf(e->message, sizeof e->message, "%s", msg.c_str());
+    }
+    return st;
+}
+
+// Log lines and read warnings from a worker, attributed to the file of the call.
+auto notes_for(const Slot& s, const af_input* in) {
+    return [&s, in](const Message& m) {
+        Reader r(m.body);
+        if (m.op == Op::Log) {
+            const int32_t level = r.i32();
+            const std::string text = r.str();
+            const std::string line = (in && in->path ? std::string(in->path) + ": " : std::string()) + text +
+                                     " (plugin '" + s.plugin->name + "')";
+            services()->log(level, line.c_str());
+        } else if (m.op == Op::Warn && in && in->warn) {
+            const uint64_t offset = r.u64();
+            const std::string text = r.str();
+            in->warn(in->diag_ctx, offset, text.c_str());
+        }
+    };
+}
+
+// The input's bytes in a memfd: the one copy the crossing costs.
+int input_fd(const af_input* in) {
+    void* map;
+    int fd = make_shared(in->size, &map);
+    if (fd < 0) return -1;
+    if (in->size) std::memcpy(map, in->data, in->size);
+    ::munmap(map, in->size ? in->size : 1);
+    return fd;
+}
+
+std::string what_of(const char* call, const af_input* in) {
+    return std::string(call) + (in && in->path ? std::string(" of ") + in->path : std::string());
+}
+
+int32_t do_probe(const Slot& s, const uint8_t* head, uint64_t size, const char* path) {
+    if (!isolated(s)) {
+        CallScope scope(s.plugin->name.c_str(), "probe", path);
+        return s.real.probe(head, size, path);
+    }
+    Writer w;
+    w.u32(s.index).str(path ? path : "").u64(size).raw(head, size);
+    CallOutcome o = call_worker(*s.plugin, Op::Probe, w.bytes(), {}, std::string("probe of ") + (path ? path : "?"),
+                                notes_for(s, nullptr));
+    if (!o.ok) {
+        // A probe that crashes claims nothing; the read that follows says why when the file is the plugin's.
+        services()->log(AF_LOG_WARN, o.failure.c_str());
+        return AF_PROBE_NO;
+    }
+    close_fds(o.reply.fds);
+    Reader r(o.reply.body);
+    return r.i32();
+}
+
+// Sends a call whose request is (index, path, options, input size) + the input memfd.
+CallOutcome call_with_input(const Slot& s, Op op, const char* call, const af_input* in, const af_options* opts) {
+    Writer w;
+    w.u32(s.index).str(in->path ? in->path : "");
+    put_options(w, opts);
+    w.u64(in->size);
+    int fd = input_fd(in);
+    if (fd < 0) {
+        CallOutcome o;
+        o.status = AF_ERR_NO_MEMORY;
+        o.failure = "cannot share the input with the plugin worker";
+        return o;
+    }
+    CallOutcome o = call_worker(*s.plugin, op, w.bytes(), {fd}, what_of(call, in), notes_for(s, in));
+    ::close(fd);
+    return o;
+}
+
+af_status do_read(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_texture* out,
+                  af_error* e) {
+    if (!isolated(s)) {
+        CallScope scope(s.plugin->name.c_str(), "read", in ? in->path : nullptr);
+        return s.real.read(host, in, opts, out, e);
+    }
+    CallOutcome o = call_with_input(s, Op::Read, "read", in, opts);
+    if (!o.ok) {
+        set_error(e, o.status, o.failure);
+        return af_status(o.status);
+    }
+    try {
+        Reader r(o.reply.body);
+        const af_status st = read_status(r, e);
+        if (st != AF_OK) {
+            close_fds(o.reply.fds);
+            return st;
+        }
+        thread_local KvStore meta; // af_texture.meta stays valid until this thread's next read
+        get_texture_desc(r, *out, meta);
+        size_t next = 0;
+        auto adopt = [&](uint64_t size) -> uint8_t* {
+            if (next >= o.reply.fds.size()) throw std::runtime_error("a buffer is missing");
+            int fd = std::exchange(o.reply.fds[next++], -1);
+            auto* p = static_cast<uint8_t*>(adopt_shared(fd, size));
+            if (!p) throw std::runtime_error("cannot map a buffer");
+            return p;
+        };
+        if (out->data_size) out->data = adopt(out->data_size);
+        if (out->palette_size) out->palette = adopt(out->palette_size);
+        close_fds(o.reply.fds);
+        return AF_OK;
+    } catch (const std::exception& x) {
+        close_fds(o.reply.fds);
+        set_error(e, AF_ERR_INTERNAL, "plugin '" + s.plugin->name + "' worker answered badly: " + x.what());
+        return AF_ERR_INTERNAL;
+    }
+}
+
+af_status do_info(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_info_text* out,
+                  af_error* e) {
+    if (!isolated(s)) {
+        CallScope scope(s.plugin->name.c_str(), "info", in ? in->path : nullptr);
+        return s.real.info(host, in, opts, out, e);
+    }
+    CallOutcome o = call_with_input(s, Op::Info, "info", in, opts);
+    if (!o.ok) {
+        set_error(e, o.status, o.failure);
+        return af_status(o.status);
+    }
+    Reader r(o.reply.body);
+    const af_status st = read_status(r, e);
+    if (st == AF_OK) {
+        const uint64_t json = r.u64(), text = r.u64();
+        size_t next = 0;
+        if (json && next < o.reply.fds.size())
+            out->json = static_cast<char*>(adopt_shared(std::exchange(o.reply.fds[next++], -1), json));
+        if (text && next < o.reply.fds.size())
+            out->text = static_cast<char*>(adopt_shared(std::exchange(o.reply.fds[next++], -1), text));
+    }
+    close_fds(o.reply.fds);
+    return st;
+}
+
+// A copy of a texture buffer in a memfd, or -1.
+int buffer_fd(const uint8_t* data, uint64_t size) {
+    void* map;
+    int fd = make_shared(size, &map);
+    if (fd < 0) return -1;
+    std::memcpy(map, data, size);
+    ::munmap(map, size ? size : 1);
+    return fd;
+}
+
+af_status do_write(const Slot& s, const af_host* host, const af_texture* tex, const af_options* opts, af_sink* sink,
+                   af_error* e) {
+    if (!isolated(s)) {
+        CallScope scope(s.plugin->name.c_str(), "write", nullptr);
+        return s.real.write(host, tex, opts, sink, e);
+    }
+    Writer w;
+    w.u32(s.index);
+    put_options(w, opts);
+    put_texture_desc(w, *tex);
+    std::vector<int> fds;
+    if (tex->data && tex->data_size) fds.push_back(buffer_fd(tex->data, tex->data_size));
+    if (tex->palette && tex->palette_size) fds.push_back(buffer_fd(tex->palette, tex->palette_size));
+    if (std::find(fds.begin(), fds.end(), -1) != fds.end()) {
+        close_fds(fds);
+        set_error(e, AF_ERR_NO_MEMORY, "cannot share the texture with the plugin worker");
+        return AF_ERR_NO_MEMORY;
+    }
+    const std::string what =
+        std::string("write of a ") + std::to_string(tex->width) + "x" + std::to_string(tex->height) + " texture";
+    CallOutcome o = call_worker(*s.plugin, Op::Write, w.bytes(), fds, what, notes_for(s, nullptr));
+    close_fds(fds);
+    if (!o.ok) {
+        set_error(e, o.status, o.failure);
+        return af_status(o.status);
+    }
+    Reader r(o.reply.body);
+    af_status st = read_status(r, e);
+    if (st == AF_OK) {
+        const uint64_t size = r.u64();
+        const void* bytes = o.reply.fds.empty() ? nullptr : map_shared(o.reply.fds[0], size, false);
+        if (!bytes) {
+            set_error(e, AF_ERR_INTERNAL, "cannot map the bytes the plugin worker wrote");
+            st = AF_ERR_INTERNAL;
+        } else {
+            st = sink->write(sink->ctx, bytes, size);
+            if (st != AF_OK) set_error(e, st, "writing the output failed");
+            ::munmap(const_cast<void*>(bytes), size ? size : 1);
+        }
+    }
+    close_fds(o.reply.fds);
+    return st;
+}
+
+template <size_t N> int32_t probe_at(const uint8_t* head, uint64_t size, const char* path) {
+    return do_probe(g_slots[N], head, size, path);
+}
+template <size_t N>
+af_status read_at(const af_host* h, const af_input* in, const af_options* o, af_texture* out, af_error* e) {
+    return do_read(g_slots[N], h, in, o, out, e);
+}
+template <size_t N>
+af_status info_at(const af_host* h, const af_input* in, const af_options* o, af_info_text* out, af_error* e) {
+    return do_info(g_slots[N], h, in, o, out, e);
+}
+template <size_t N>
+af_status write_at(const af_host* h, const af_texture* t, const af_options* o, af_sink* out, af_error* e) {
+    return do_write(g_slots[N], h, t, o, out, e);
+}
+
+struct Entry {
+    decltype(af_container::probe) probe;
+    decltype(af_container::read) read;
+    decltype(af_container::info) info;
+    decltype(af_container::write) write;
+};
+
+template <size_t... I> constexpr std::array<Entry, sizeof...(I)> make_entries(std::index_sequence<I...>) {
+    return {Entry{&probe_at<I>, &read_at<I>, &info_at<I>, &write_at<I>}...};
+}
+constexpr auto kEntries = make_entries(std::make_index_sequence<kSlots>{});
+
+} // namespace
+
+void route_container(const LoadedPlugin& plugin, uint32_t index, af_container& c) {
+    const size_t n = g_used.fetch_add(1);
+    if (n >= kSlots) return;
+    g_slots[n] = {&plugin, c, index, third_party(plugin)};
+    c.probe = kEntries[n].probe;
+    if (c.read) c.read = kEntries[n].read;
+    if (c.info) c.info = kEntries[n].info;
+    if (c.write) c.write = kEntries[n].write;
+}
+
+} // namespace af::host::isolation

@@ -1,0 +1,94 @@
+#include "host/isolation/isolation.hpp"
+
+#include "host/isolation/call_scopes.hpp"
+#include "host/isolation/container_proxy.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace af::host::isolation {
+namespace fs = std::filesystem;
+
+Settings& settings() {
+    static Settings s;
+    return s;
+}
+
+std::optional<Mode> parse_mode(std::string_view text) {
+    if (text == "none") return Mode::None;
+    if (text == "third-party") return Mode::ThirdParty;
+    if (text == "all") return Mode::All;
+    return std::nullopt;
+}
+
+const char* mode_name(Mode m) {
+    switch (m) {
+    case Mode::None:
+        return "none";
+    case Mode::ThirdParty:
+        return "third-party";
+    case Mode::All:
+        return "all";
+    }
+    return "?";
+}
+
+namespace {
+
+// The folders the host's own plugins are installed or built in (not $ASSETFORGE_PLUGIN_PATH).
+std::vector<fs::path> own_plugin_dirs() {
+    std::vector<fs::path> dirs;
+    char buf[4096];
+    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0)
+        dirs.push_back(fs::path(std::string(buf, size_t(n))).parent_path() / ".." / "lib" / "assetforge" / "plugins");
+#ifdef AF_INSTALL_PLUGIN_DIR
+    dirs.emplace_back(AF_INSTALL_PLUGIN_DIR);
+#endif
+#ifdef AF_BUILD_PLUGIN_DIR
+    dirs.emplace_back(AF_BUILD_PLUGIN_DIR);
+#endif
+    for (auto& d : dirs) {
+        std::error_code ec;
+        fs::path c = fs::weakly_canonical(d, ec);
+        if (!ec) d = c;
+    }
+    return dirs;
+}
+
+} // namespace
+
+bool third_party(const LoadedPlugin& p) {
+    if (p.path == "<built-in>") return false;
+    static const std::vector<fs::path> own = own_plugin_dirs();
+    std::error_code ec;
+    fs::path dir = fs::weakly_canonical(p.path, ec).parent_path();
+    if (ec) return true;
+    return std::find(own.begin(), own.end(), dir) == own.end();
+}
+
+bool isolated(const LoadedPlugin& p) {
+    switch (settings().mode) {
+    case Mode::None:
+        return false;
+    case Mode::All:
+        return p.path != "<built-in>";
+    case Mode::ThirdParty:
+        return third_party(p);
+    }
+    return false;
+}
+
+void install(PluginRegistry& registry) {
+    for (const auto& p : registry.plugins()) {
+        if (p->path == "<built-in>") continue;
+        for (uint32_t i = 0; i < p->containers.size(); ++i) route_container(*p, i, p->containers[i]);
+        for (auto& c : p->codecs) scope_codec(*p, c);
+        for (auto& s : p->stages) scope_stage(*p, s);
+    }
+}
+
+} // namespace af::host::isolation

@@ -1,0 +1,41 @@
+// Plugin isolation: which plugins' calls run in worker processes, and the
+// settings the workers run under. See docs/plugin-isolation.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace af::host {
+class PluginRegistry;
+struct LoadedPlugin;
+} // namespace af::host
+
+namespace af::host::isolation {
+
+enum class Mode { None, ThirdParty, All };
+
+struct Settings {
+    Mode mode = Mode::ThirdParty;
+    double action_timeout = 0;             // seconds one plugin call may take; 0 = no limit
+    uint64_t memory_limit = 2048ull << 20; // bytes a worker's heap may hold (the memory budget)
+    int workers = 0;                       // workers per plugin; 0 = one per core
+};
+
+Settings& settings();
+
+std::optional<Mode> parse_mode(std::string_view text);
+const char* mode_name(Mode m);
+
+// A plugin that did not come from the host's own plugin directory (nor is built in).
+bool third_party(const LoadedPlugin& p);
+// Whether calls into p go to a worker under the current settings.
+bool isolated(const LoadedPlugin& p);
+
+// Routes every call into the registry's plugins (containers' probe, read,
+// write, info) through the isolation layer, which runs it in a worker or, in
+// process, under the crash handler. Call once, after loading.
+void install(PluginRegistry& registry);
+
+} // namespace af::host::isolation

@@ -1,0 +1,19 @@
+// What a plugin worker may do once its plugin is loaded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace af::host::isolation {
+
+// Caps the heap (RLIMIT_DATA: brk and private mappings) at what the process
+// holds now plus `bytes`. Shared memory from af_host.alloc is counted by the
+// worker's allocator instead.
+bool limit_heap(uint64_t bytes, std::string& why);
+
+// seccomp-bpf: no opening of files, no sockets, no exec or fork, no file
+// system changes, no signals to other processes. A denied call fails with
+// EACCES (the plugin sees an ordinary error, not a kill).
+bool enter_sandbox(std::string& why);
+
+} // namespace af::host::isolation

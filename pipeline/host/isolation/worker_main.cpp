@@ -1,0 +1,299 @@
+#include "host/isolation/worker_main.hpp"
+
+#include "assetforge/plugin.hpp"
+#include "host/host_services.hpp"
+#include "host/isolation/sandbox.hpp"
+#include "host/isolation/texture_wire.hpp"
+#include "host/isolation/wire.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace af::host::isolation {
+namespace {
+
+constexpr int kSock = 3;
+
+// af_host.alloc in a worker: every block is a memfd, so what the plugin hands
+// over crosses to the host as a descriptor, not as a copy.
+struct Block {
+    int fd;
+    uint64_t size;
+};
+std::mutex g_blocks_mutex;
+std::map<void*, Block> g_blocks;
+uint64_t g_held = 0;
+uint64_t g_limit = 0;
+
+void* worker_alloc(uint64_t size) {
+    const uint64_t per_call = host::settings().max_texture_bytes;
+    if (per_call && size > per_call) return nullptr;
+    std::lock_guard lock(g_blocks_mutex);
+    if (g_limit && (size > g_limit || g_held > g_limit - size)) return nullptr;
+    void* p;
+    int fd = make_shared(size, &p);
+    if (fd < 0) return nullptr;
+    g_blocks[p] = {fd, size ? size : 1};
+    g_held += size ? size : 1;
+    return p;
+}
+
+void worker_free(void* p) {
+    if (!p) return;
+    std::lock_guard lock(g_blocks_mutex);
+    auto it = g_blocks.find(p);
+    if (it == g_blocks.end()) return; // not ours: a plugin bug the host's free would not survive either
+    ::munmap(p, it->second.size);
+    ::close(it->second.fd);
+    g_held -= it->second.size;
+    g_blocks.erase(it);
+}
+
+// The memfd behind a block, or a new one holding a copy when the plugin
+// handed over memory it did not get from alloc.
+int block_fd(const void* p, uint64_t size) {
+    {
+        std::lock_guard lock(g_blocks_mutex);
+        auto it = g_blocks.find(const_cast<void*>(p));
+        if (it != g_blocks.end() && it->second.size >= size) return it->second.fd;
+    }
+    void* copy = worker_alloc(size);
+    if (!copy) return -1;
+    std::memcpy(copy, p, size);
+    return g_blocks[copy].fd;
+}
+
+void worker_log(int32_t level, const char* msg) {
+    Writer w;
+    w.i32(level).str(msg ? std::string_view(msg).substr(0, 16000) : "");
+    send_message(kSock, Op::Log, w.bytes());
+}
+
+void worker_warn(void*, uint64_t offset, const char* msg) {
+    Writer w;
+    w.u64(offset).str(msg ? std::string_view(msg).substr(0, 16000) : "");
+    send_message(kSock, Op::Warn, w.bytes());
+}
+
+int32_t worker_cancelled() { return 0; } // the host stops a worker by killing it
+
+// One worker per concurrent action: the plugin's loops run on this thread.
+void worker_parallel_for(uint64_t begin, uint64_t end, uint64_t, af_range_fn fn, void* ctx) {
+    if (begin < end) fn(ctx, begin, end);
+}
+
+void reply_error(Writer& w, af_status st, const af_error& e) {
+    w.i32(st).u64(e.offset).str(st == AF_OK ? "" : e.message);
+}
+
+void serve_probe(const LoadedPlugin& p, Reader& r) {
+    const af_container& c = p.containers.at(r.u32());
+    const std::string path = r.str();
+    const uint64_t n = r.u64();
+    std::string_view head = r.raw(n);
+    Writer w;
+    w.i32(c.probe(reinterpret_cast<const uint8_t*>(head.data()), n, path.c_str()));
+    send_message(kSock, Op::Reply, w.bytes());
+}
+
+struct Input {
+    std::string path;
+    KvStore options;
+    const uint8_t* data = nullptr;
+    uint64_t size = 0;
+    af_input in{};
+    Input(Reader& r, const std::vector<int>& fds) {
+        path = r.str();
+        options.fill(r);
+        size = r.u64();
+        if (!fds.empty() && size) data = static_cast<const uint8_t*>(map_shared(fds[0], size, false));
+        if (size && !data) throw std::runtime_error("cannot map the input");
+        sdk::init_header(in);
+        in.path = path.c_str();
+        in.data = data;
+        in.size = size;
+        in.warn = worker_warn;
+    }
+    ~Input() {
+        if (data) ::munmap(const_cast<uint8_t*>(data), size);
+    }
+};
+
+void serve_read(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
+    const af_container& c = p.containers.at(r.u32());
+    Input input(r, fds);
+    const af_options opts = input.options.options();
+    af_texture out{};
+    af_error e{};
+    af_status st = c.read(services(), &input.in, &opts, &out, &e);
+    Writer w;
+    reply_error(w, st, e);
+    std::vector<int> give;
+    if (st == AF_OK) {
+        put_texture_desc(w, out);
+        if (out.data) give.push_back(block_fd(out.data, out.data_size));
+        if (out.palette) give.push_back(block_fd(out.palette, out.palette_size));
+    }
+    send_message(kSock, Op::Reply, w.bytes(), give);
+    worker_free(out.data);
+    worker_free(out.palette);
+}
+
+void serve_info(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
+    const af_container& c = p.containers.at(r.u32());
+    Input input(r, fds);
+    const af_options opts = input.options.options();
+    af_info_text out{};
+    af_error e{};
+    af_status st = c.info(services(), &input.in, &opts, &out, &e);
+    Writer w;
+    reply_error(w, st, e);
+    std::vector<int> give;
+    if (st == AF_OK) {
+        const uint64_t json = out.json ? std::strlen(out.json) + 1 : 0, text = out.text ? std::strlen(out.text) + 1 : 0;
+        w.u64(json).u64(text);
+        if (json) give.push_back(block_fd(out.json, json));
+        if (text) give.push_back(block_fd(out.text, text));
+    }
+    send_message(kSock, Op::Reply, w.bytes(), give);
+    worker_free(out.json);
+    worker_free(out.text);
+}
+
+void serve_write(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
+    const af_container& c = p.containers.at(r.u32());
+    KvStore options, meta;
+    options.fill(r);
+    af_texture t{};
+    get_texture_desc(r, t, meta);
+    size_t next = 0;
+    if (t.data_size) t.data = static_cast<uint8_t*>(map_shared(fds.at(next++), t.data_size, false));
+    if (t.palette_size) t.palette = static_cast<uint8_t*>(map_shared(fds.at(next++), t.palette_size, false));
+    std::vector<uint8_t> bytes;
+    af_sink sink{&bytes, [](void* ctx, const void* d, uint64_t n) {
+                     auto* b = static_cast<std::vector<uint8_t>*>(ctx);
+                     b->insert(b->end(), static_cast<const uint8_t*>(d), static_cast<const uint8_t*>(d) + n);
+                     return AF_OK;
+                 }};
+    const af_options opts = options.options();
+    af_error e{};
+    af_status st = c.write(services(), &t, &opts, &sink, &e);
+    if (t.data) ::munmap(t.data, t.data_size);
+    if (t.palette) ::munmap(t.palette, t.palette_size);
+    Writer w;
+    reply_error(w, st, e);
+    std::vector<int> give;
+    void* out = nullptr;
+    if (st == AF_OK) {
+        w.u64(bytes.size());
+        out = worker_alloc(bytes.size());
+        if (!out) {
+            Writer no;
+            af_error oom{};
+            std::snprintf(oom.message, sizeof oom.message, "%s", "out of memory handing the written bytes over");
+            reply_error(no, AF_ERR_NO_MEMORY, oom);
+            send_message(kSock, Op::Reply, no.bytes());
+            return;
+        }
+        if (!bytes.empty()) std::memcpy(out, bytes.data(), bytes.size());
+        give.push_back(block_fd(out, bytes.size()));
+    }
+    send_message(kSock, Op::Reply, w.bytes(), give);
+    worker_free(out);
+}
+
+void serve(const LoadedPlugin& p) {
+    for (;;) {
+        Message m;
+        if (!recv_message(kSock, m)) return; // the host is done (or gone)
+        Reader r(m.body);
+        switch (m.op) {
+        case Op::Probe:
+            serve_probe(p, r);
+            break;
+        case Op::Read:
+            serve_read(p, r, m.fds);
+            break;
+        case Op::Info:
+            serve_info(p, r, m.fds);
+            break;
+        case Op::Write:
+            serve_write(p, r, m.fds);
+            break;
+        default:
+            return;
+        }
+        close_fds(m.fds);
+    }
+}
+
+void say_loaded(af_status st, const std::string& why) {
+    Writer w;
+    w.i32(st).str(why);
+    send_message(kSock, Op::Reply, w.bytes());
+}
+
+uint64_t arg_number(char** argv, int i) { return std::strtoull(argv[i], nullptr, 10); }
+
+} // namespace
+
+int run_plugin_worker(int argc, char** argv) {
+    // A worker never outlives its host, even one killed with SIGKILL.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // Only stdin, stdout, stderr and the socket: a descriptor the host had open (the state database, an output
+    // being written) must not be the plugin's to write.
+    ::close_range(kSock + 1, ~0u, 0);
+    if (argc < 8) return 2;
+    const std::string path = argv[2];
+    g_limit = arg_number(argv, 3);
+    HostSettings& hs = host::settings();
+    hs.max_texture_bytes = arg_number(argv, 4);
+    hs.max_dimension = uint32_t(arg_number(argv, 5));
+    hs.max_surfaces = uint32_t(arg_number(argv, 6));
+    hs.max_items = uint32_t(arg_number(argv, 7));
+    af_host& table = service_table();
+    table.alloc = worker_alloc;
+    table.free = worker_free;
+    table.log = worker_log;
+    table.cancelled = worker_cancelled;
+    table.parallel_for = worker_parallel_for;
+
+    PluginRegistry reg;
+    set_registry(&reg);
+    const LoadedPlugin* plugin = nullptr;
+    if (reg.load_file(path))
+        for (const auto& p : reg.plugins())
+            if (p->path == path) plugin = p.get();
+    if (!plugin) {
+        say_loaded(AF_ERR_USAGE, reg.failures().empty() ? "not loaded" : reg.failures().back().reason);
+        return 1;
+    }
+    std::string why;
+    if (!limit_heap(g_limit, why) || !enter_sandbox(why)) {
+        say_loaded(AF_ERR_INTERNAL, "cannot sandbox the worker: " + why);
+        return 1;
+    }
+    say_loaded(AF_OK, "");
+    int code = 0;
+    try {
+        serve(*plugin);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "assetforge: plugin worker for %s: %s\n", plugin->name.c_str(), e.what());
+        code = 1;
+    }
+    // No exit handlers: in the sandbox they could not open what they look for (a leak checker's /proc reads).
+    std::fflush(nullptr);
+    ::_exit(code);
+}
+
+} // namespace af::host::isolation

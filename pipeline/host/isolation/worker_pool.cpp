@@ -1,0 +1,227 @@
+#include "host/isolation/worker_pool.hpp"
+
+#include "assetforge/plugin_abi.h"
+#include "host/host_services.hpp"
+#include "host/isolation/isolation.hpp"
+#include "host/plugin_registry.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+extern char** environ;
+
+namespace af::host::isolation {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Worker {
+    pid_t pid = -1;
+    int sock = -1;
+};
+
+// What ended a worker: "crashed (SIGSEGV)", "exited with status 3".
+std::string reap(Worker& w, bool kill_first) {
+    if (w.sock >= 0) ::close(w.sock);
+    w.sock = -1;
+    if (w.pid <= 0) return "ended";
+    if (kill_first) ::kill(w.pid, SIGKILL);
+    int status = 0;
+    pid_t r;
+    do r = ::waitpid(w.pid, &status, 0);
+    while (r < 0 && errno == EINTR);
+    w.pid = -1;
+    if (r < 0) return "ended";
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        const char* name = sigabbrev_np(sig);
+        return std::string("crashed (") + (name ? std::string("SIG") + name : "signal " + std::to_string(sig)) + ")";
+    }
+    return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+std::string self_exe() {
+    char buf[4096];
+    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    return std::string(buf, size_t(n));
+}
+
+// Starts `assetforge __plugin-worker …` on a socketpair (its end as fd 3)
+// and waits for it to say the plugin loaded.
+Worker spawn(const LoadedPlugin& p, std::string& why) {
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+        why = std::string("cannot create a socket pair: ") + std::strerror(errno);
+        return {};
+    }
+    const HostSettings& hs = host::settings();
+    const std::string exe = self_exe();
+    std::vector<std::string> args = {exe,
+                                     "__plugin-worker",
+                                     p.path.string(),
+                                     std::to_string(settings().memory_limit),
+                                     std::to_string(hs.max_texture_bytes),
+                                     std::to_string(hs.max_dimension),
+                                     std::to_string(hs.max_surfaces),
+                                     std::to_string(hs.max_items)};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, sv[1], 3); // dup2 clears FD_CLOEXEC on the copy
+    Worker w;
+    int rc = posix_spawn(&w.pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(sv[1]);
+    w.sock = sv[0];
+    if (rc != 0) {
+        ::close(w.sock);
+        why = std::string("cannot start a plugin worker: ") + std::strerror(rc);
+        return {};
+    }
+    Message hello;
+    pollfd pfd{w.sock, POLLIN, 0};
+    if (::poll(&pfd, 1, 30000) <= 0 || !recv_message(w.sock, hello) || hello.op != Op::Reply) {
+        why = "plugin worker " + reap(w, true) + " while loading the plugin";
+        return {};
+    }
+    close_fds(hello.fds);
+    Reader r(hello.body);
+    if (r.i32() != AF_OK) {
+        why = "plugin worker cannot load the plugin: " + r.str();
+        reap(w, true);
+        return {};
+    }
+    return w;
+}
+
+class Pool {
+  public:
+    Pool() = default;
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
+    // At exit: idle workers see their socket close and leave; reaping them hands their CPU time to whoever
+    // waits for assetforge, and leaves no orphans behind.
+    ~Pool() {
+        for (Worker& w : idle_) reap(w, false);
+    }
+    // A live worker, or one with pid -1 and `why` set.
+    Worker acquire(const LoadedPlugin& p, std::string& why) {
+        std::unique_lock lock(m_);
+        const int limit =
+            std::max(1, settings().workers > 0 ? settings().workers : int(std::thread::hardware_concurrency()));
+        cv_.wait(lock, [&] { return !idle_.empty() || live_ < limit; });
+        if (!idle_.empty()) {
+            Worker w = idle_.back();
+            idle_.pop_back();
+            return w;
+        }
+        ++live_;
+        lock.unlock();
+        Worker w = spawn(p, why);
+        if (w.pid < 0) lost();
+        return w;
+    }
+    void give_back(Worker w) {
+        std::lock_guard lock(m_);
+        idle_.push_back(w);
+        cv_.notify_one();
+    }
+    void lost() {
+        std::lock_guard lock(m_);
+        --live_;
+        cv_.notify_one();
+    }
+
+  private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<Worker> idle_;
+    int live_ = 0;
+};
+
+Pool& pool_of(const LoadedPlugin& p) {
+    static std::mutex m;
+    static std::map<std::string, std::unique_ptr<Pool>> pools;
+    std::lock_guard lock(m);
+    auto& slot = pools[p.path.string()];
+    if (!slot) slot = std::make_unique<Pool>();
+    return *slot;
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", s);
+    return buf;
+}
+
+} // namespace
+
+CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uint8_t>& body,
+                        const std::vector<int>& fds, const std::string& what,
+                        const std::function<void(const Message&)>& on_note) {
+    CallOutcome out;
+    const std::string who = "plugin '" + plugin.name + "'";
+    Pool& pool = pool_of(plugin);
+    std::string why;
+    Worker w = pool.acquire(plugin, why);
+    if (w.pid < 0) {
+        out.status = AF_ERR_INTERNAL;
+        out.failure = who + ": " + why;
+        return out;
+    }
+    auto fail = [&](int status, std::string text, bool kill_first) {
+        const std::string ended = reap(w, kill_first);
+        pool.lost();
+        out.status = status;
+        out.failure = text.empty() ? who + " " + ended + " in " + what : std::move(text);
+        return out;
+    };
+    if (!send_message(w.sock, op, body, fds)) return fail(AF_ERR_INTERNAL, "", false);
+    const double limit = settings().action_timeout;
+    const auto deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
+    for (;;) {
+        pollfd pfd{w.sock, POLLIN, 0};
+        int n = ::poll(&pfd, 1, 100); // wakes to notice Ctrl-C and the deadline
+        if (n < 0 && errno != EINTR) return fail(AF_ERR_INTERNAL, "", true);
+        if (n <= 0) {
+            if (host::cancel_requested()) return fail(AF_ERR_CANCELLED, who + ": " + what + " cancelled", true);
+            if (limit > 0 && Clock::now() >= deadline)
+                return fail(AF_ERR_INTERNAL,
+                            who + " did not finish " + what + " within " + seconds_text(limit) +
+                                " s (--action-timeout); stopped it",
+                            true);
+            continue;
+        }
+        Message m;
+        if (!recv_message(w.sock, m)) return fail(AF_ERR_INTERNAL, "", false);
+        if (m.op == Op::Reply) {
+            pool.give_back(w);
+            out.ok = true;
+            out.reply = std::move(m);
+            return out;
+        }
+        try {
+            on_note(m);
+        } catch (...) {
+        }
+        close_fds(m.fds);
+    }
+}
+
+} // namespace af::host::isolation

@@ -1,0 +1,32 @@
+// Host side of the plugin workers: one pool per plugin, sized to the build's
+// parallelism; a worker is started on first need, reused, and replaced after
+// it crashed or was stopped.
+#pragma once
+
+#include "host/isolation/wire.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace af::host {
+struct LoadedPlugin;
+}
+
+namespace af::host::isolation {
+
+struct CallOutcome {
+    bool ok = false; // reply holds the worker's answer
+    Message reply;
+    int status = 0;      // af_status when !ok
+    std::string failure; // when !ok: "plugin 'x' crashed (SIGSEGV) in read of f"
+};
+
+// Sends one request and waits for its reply, passing the worker's log and
+// warning messages to on_note meanwhile. `what` names the call for messages
+// ("read of src/x.tga"). Never throws for a worker's failure.
+CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uint8_t>& body,
+                        const std::vector<int>& fds, const std::string& what,
+                        const std::function<void(const Message&)>& on_note);
+
+} // namespace af::host::isolation

@@ -1,0 +1,88 @@
+// A container plugin that misbehaves on demand, for the isolation tests.
+// A ".hostile" file is "HSTL", one behaviour letter, then anything:
+//   o  a 2x2 RGBA8 texture of the file's 6th byte (a well-behaved read)
+//   s  dereferences NULL (SIGSEGV)      a  abort() (SIGABRT)
+//   m  takes 1 GiB from its own heap and touches every page
+//   f  reads /etc/hostname into the texture (fails when it cannot)
+//   h  never returns
+//   l  logs a line and a read warning, then reads as 'o'
+#include "assetforge/plugin.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace {
+
+int32_t probe(const uint8_t* head, uint64_t size, const char*) {
+    return size >= 5 && std::memcmp(head, "HSTL", 4) == 0 ? AF_PROBE_MAGIC : AF_PROBE_NO;
+}
+
+void fill(const af_host* h, uint8_t value, af_texture* out) {
+    af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM, 2, 2});
+    std::memset(t.data.data(), value, t.data.size());
+    af::sdk::export_texture(h, t, out);
+}
+
+af_status read(const af_host* h, const af_input* in, const af_options*, af_texture* out, af_error* e) {
+    return af::sdk::guard(e, [&] {
+        if (in->size < 5) af::sdk::invalid(in->size, "too short");
+        const uint8_t value = in->size > 5 ? in->data[5] : 0x80;
+        switch (in->data[4]) {
+        case 's':
+            *static_cast<volatile int*>(nullptr) = 1;
+            break;
+        case 'a':
+            std::abort();
+        case 'm': {
+            const size_t size = size_t(1) << 30;
+            auto* p = static_cast<volatile uint8_t*>(std::malloc(size));
+            if (!p) af::sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "malloc of 1 GiB failed");
+            for (size_t i = 0; i < size; i += 4096) p[i] = uint8_t(i);
+            std::free(const_cast<uint8_t*>(p));
+            break;
+        }
+        case 'f': {
+            FILE* f = std::fopen("/etc/hostname", "rb");
+            if (!f)
+                af::sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
+                              std::string("cannot open /etc/hostname: ") + std::strerror(errno));
+            std::fclose(f);
+            break;
+        }
+        case 'h':
+            for (;;) ::pause();
+        case 'l':
+            h->log(AF_LOG_WARN, "hostile says hello");
+            if (in->warn) in->warn(in->diag_ctx, 5, "hostile warns");
+            break;
+        }
+        fill(h, value, out);
+    });
+}
+
+af_container make_container() {
+    af_container c{};
+    af::sdk::init_header(c);
+    c.name = "hostile";
+    c.extensions = ".hostile";
+    c.version = 1;
+    c.caps = AF_CAN_READ;
+    c.probe = probe;
+    c.read = read;
+    return c;
+}
+
+const af_plugin* table(const af_host*) {
+    static const af_container container = make_container();
+    static const af_container* const containers[] = {&container};
+    static const af_plugin p =
+        af::sdk::make_plugin("hostile", "1.0", "misbehaves on demand (isolation tests)", {.containers = containers});
+    return &p;
+}
+
+} // namespace
+
+AF_DEFINE_PLUGIN(table)

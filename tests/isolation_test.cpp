@@ -1,0 +1,204 @@
+// Plugin isolation end to end: a third-party container that crashes, hogs
+// memory, reads files or hangs fails one action, and the build goes on.
+// The plugin is tests/isolation_plugins/hostile.cpp, loaded from
+// $ASSETFORGE_PLUGIN_PATH like any plugin not installed with assetforge.
+#include "cli_run.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <map>
+
+namespace fs = std::filesystem;
+using namespace af::test;
+
+namespace {
+
+// AddressSanitizer reports a SIGSEGV itself and then aborts (abort_on_error), so the worker dies of SIGABRT.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr const char* kSegv = "crashed (SIG";
+#else
+constexpr const char* kSegv = "crashed (SIGSEGV)";
+#endif
+
+struct HostilePath {
+    HostilePath() { setenv("ASSETFORGE_PLUGIN_PATH", AF_HOSTILE_PLUGIN_DIR, 1); }
+    ~HostilePath() { unsetenv("ASSETFORGE_PLUGIN_PATH"); }
+};
+
+constexpr const char* kPipeline = R"(assetforge: 1
+jobs:
+  textures:
+    inputs: "src/*.hostile"
+    steps: [ decode ]
+    output: "out/{stem}.png"
+)";
+
+// `good` well-behaved files and one that does `behaviour`, named x.hostile.
+void project(const TempDir& t, int good, char behaviour) {
+    t.write("pipeline.yaml", kPipeline);
+    for (int i = 0; i < good; ++i) t.write("src/ok" + std::to_string(i) + ".hostile", std::string("HSTLo") + char(i));
+    if (behaviour) t.write("src/x.hostile", std::string("HSTL") + behaviour);
+}
+
+size_t outputs(const TempDir& t) {
+    size_t n = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(t / "out", ec)) n += e.path().extension() == ".png";
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("isolation: a plugin that segfaults on one of 41 files fails that action only", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 40, 's');
+    Run r = run_in(t.path(), "build -j2 --report report.json");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK(outputs(t) == 40);
+    CHECK_THAT(r.out,
+               Catch::Contains(std::string("plugin 'hostile' ") + kSegv) && Catch::Contains("in read of x.hostile"));
+    REQUIRE(fs::exists(t / "report.json"));
+    CHECK_THAT(slurp(t / "report.json"), Catch::Contains(kSegv));
+    SECTION("the next build reuses the workers' results and fails the same action again") {
+        Run again = run_in(t.path(), "build -j2");
+        INFO(again.out);
+        CHECK(again.code == 1);
+        CHECK_THAT(again.out, Catch::Contains(kSegv));
+    }
+}
+
+TEST_CASE("isolation: abort() in a plugin fails that action; the worker is replaced", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 6, 'a');
+    Run r = run_in(t.path(), "build -j1");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK(outputs(t) == 6);
+    CHECK_THAT(r.out, Catch::Contains("plugin 'hostile' crashed (SIGABRT) in read of"));
+}
+
+#if !defined(__SANITIZE_ADDRESS__) // the sanitizer's own SIGSEGV handler reports in-process crashes there
+TEST_CASE("isolation: in process, a crash names plugin, call and input, and finished work is kept", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 12, 's');
+    // Actions start in reverse name order: "a" comes last, after the others finished.
+    fs::rename(t / "src/x.hostile", t / "src/a.hostile");
+    Run r = run_in(t.path(), "build -j1 --isolate none");
+    INFO(r.out);
+    CHECK(r.code == 128 + SIGSEGV); // the process dies of the signal (as the shell reports it)
+    CHECK_THAT(r.out, Catch::Contains("plugin 'hostile' crashed (SIGSEGV) in read of a.hostile"));
+    // What finished before the crash was committed: the next build does not redo it.
+    std::map<fs::path, fs::file_time_type> before;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(t / "out", ec)) before[e.path()] = fs::last_write_time(e.path());
+    REQUIRE(!before.empty());
+    Run again = run_in(t.path(), "build -j1");
+    INFO(again.out);
+    CHECK(again.code == 1);
+    CHECK(outputs(t) == 12);
+    for (const auto& [file, time] : before) CHECK(fs::last_write_time(file) == time);
+}
+#endif
+
+// Under AddressSanitizer the worker's heap limit sits above the sanitizer's shadow reservation: no bound at all.
+#if !defined(__SANITIZE_ADDRESS__)
+TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that action; RSS stays low",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 3, 'm');
+    MeasuredRun r = run_cli_measured({"build", "-j2", "--memory-budget", "256"}, t.path());
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK(outputs(t) == 3);
+    CHECK_THAT(r.out, Catch::Contains("x.hostile"));
+    CHECK(r.peak_rss_kib <= 320 * 1024);
+}
+#endif
+
+TEST_CASE("isolation: a sandboxed plugin cannot open files; in process it can", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 1, 'f');
+    Run sandboxed = run_in(t.path(), "build");
+    INFO(sandboxed.out);
+    CHECK(sandboxed.code == 1);
+    CHECK_THAT(sandboxed.out, Catch::Contains("cannot open /etc/hostname: Permission denied"));
+    if (fs::exists("/etc/hostname")) {
+        Run trusted = run_in(t.path(), "build --isolate none");
+        INFO(trusted.out);
+        CHECK(trusted.code == 0);
+    }
+}
+
+TEST_CASE("isolation: --action-timeout stops a plugin that never returns", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 4, 'h');
+    const auto start = std::chrono::steady_clock::now();
+    Run r = run_in(t.path(), "build -j2 --action-timeout 5");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK(outputs(t) == 4);
+    CHECK_THAT(r.out, Catch::Contains("plugin 'hostile' did not finish read of") &&
+                          Catch::Contains("within 5 s (--action-timeout)"));
+    CHECK(seconds >= 5);
+    CHECK(seconds < 30);
+}
+
+TEST_CASE("isolation: a worker's log lines and read warnings name the file", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 0, 'l');
+    Run r = run_in(t.path(), "build");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("x.hostile: hostile says hello (plugin 'hostile')"));
+}
+
+TEST_CASE("isolation: --isolate takes none, third-party or all", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 2, 0);
+    CHECK(run_in(t.path(), "build --isolate all").code == 0);
+    Run bad = run_in(t.path(), "build --isolate some");
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.out, Catch::Contains("--isolate expects none, third-party or all"));
+}
+
+TEST_CASE("plugins: exits 1 when a plugin failed to load", "[isolation][plugins]") {
+    setenv("ASSETFORGE_PLUGIN_PATH", AF_TEST_PLUGIN_DIR, 1); // holds abi_wrong_major, abi_no_entry, …
+    Run broken = run_cli("plugins");
+    unsetenv("ASSETFORGE_PLUGIN_PATH");
+    INFO(broken.out);
+    CHECK(broken.code == 1);
+    HostilePath path;
+    Run fine = run_cli("plugins");
+    INFO(fine.out);
+    CHECK(fine.code == 0);
+}
+
+TEST_CASE("isolation: `action_timeout:` in the pipeline stops a hung plugin too", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 1, 'h');
+    t.write("pipeline.yaml", std::string("action_timeout: 2\n") + kPipeline);
+    Run r = run_in(t.path(), "build");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK(outputs(t) == 1);
+    CHECK_THAT(r.out, Catch::Contains("within 2 s (--action-timeout)"));
+    t.write("pipeline.yaml", std::string("action_timeout: soon\n") + kPipeline);
+    Run bad = run_in(t.path(), "build");
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.out, Catch::Contains("action_timeout must be a positive number of seconds"));
+}
