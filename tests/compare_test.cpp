@@ -109,6 +109,24 @@ TEST_CASE("compare: identical files, thresholds as exit codes, size mismatch, ev
     CHECK(run_in(t.path(), "compare a.dds").code == 2);
 }
 
+TEST_CASE("compare: a BC5 normal map is compared with Z rebuilt, as the build's report compares it") {
+    af::test::TempDir t;
+    t.copy(kImages / "n_rock_128.png", "n.png");
+    REQUIRE(run_in(t.path(), "convert n.png n.dds --format bc5 --quality fast").code == 0);
+    auto r = run_in(t.path(), "compare n.png n.dds --json");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["normal_z_rebuilt"]["b"] == true);
+    CHECK(doc["normal_z_rebuilt"]["a"] == false);
+    // Blue decodes to 0: counted as it is stored, the RGB PSNR would be ~5 dB.
+    const auto s = doc.at("surfaces").at(0);
+    CHECK(s["channels"]["b"]["psnr"].get<double>() > 25.0);
+    CHECK(s["psnr_rgb"].get<double>() > 30.0);
+    auto text = run_in(t.path(), "compare n.png n.dds");
+    CHECK_THAT(text.out, Catch::Contains("blue rebuilt as Z from the stored X and Y (B)"));
+}
+
 namespace {
 
 // A BC1 DDS of size×size texels (one mip) with seeded pseudo-random blocks: any bytes are valid BC1.

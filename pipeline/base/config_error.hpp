@@ -2,6 +2,9 @@
 // was expected, the valid choices and the closest one ("did you mean …").
 #pragma once
 
+// Until every user includes it itself (cli/engine_command_line.cpp does not yet).
+#include "base/user_words.hpp"
+
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,19 +28,7 @@ class ConfigError : public std::runtime_error {
     SourcePos pos_;
 };
 
-size_t edit_distance(std::string_view a, std::string_view b);
-
-// " (did you mean 'x'?)" when a choice is close enough, else "".
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& choices);
-
 // "'word' is not a valid <what>; valid: a, b, c (did you mean 'b'?)"
 std::string not_one_of(std::string_view what, std::string_view word, const std::vector<std::string>& choices);
-
-// `name` (or a whole message that may hold one) for a terminal or a log:
-// control bytes (a NUL, a newline or ESC from a hostile file name), C1
-// controls and bytes that are not UTF-8 shown as \xNN, so a name cannot
-// start a line of its own or move the cursor. sdk::printable() under the
-// engine's name: the one escaping function for everything the tool prints.
-std::string printable_name(std::string_view name);
 
 } // namespace af::engine

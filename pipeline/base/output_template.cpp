@@ -1,6 +1,6 @@
 #include "base/output_template.hpp"
 
-#include "base/config_error.hpp"
+#include "base/user_words.hpp"
 
 #include <stdexcept>
 

@@ -61,41 +61,64 @@ uint64_t surface_working_bytes(const Texture& a, const Texture& b, const Surface
            (s.width < 11 || s.height < 11 ? uint64_t(s.width) * s.height * 16 : 0);
 }
 
+// A band of one surface, with Z rebuilt where the rule says (texture::normal_z).
+Image band(tx::Ops& ops, const Texture& t, bool rebuild_z, uint32_t l, uint32_t f, uint32_t m, uint32_t y,
+           uint32_t rows) {
+    Image img = tx::surface_rows(ops, t, l, f, m, y, rows);
+    return rebuild_z ? tx::with_normal_z(img) : img;
+}
+
+struct Pair {
+    const Texture& a;
+    const Texture& b;
+    tx::NormalZ z;
+};
+
 // One surface of A against B, a band of rows at a time.
-tx::ImageDiff diff_surface(tx::Ops& ops, const Texture& a, const Texture& b, uint32_t l, uint32_t f, uint32_t m) {
-    const SurfaceRef sa = a.surface(l, f, m), sb = b.surface(l, f, m);
+tx::ImageDiff diff_surface(tx::Ops& ops, const Pair& p, uint32_t l, uint32_t f, uint32_t m) {
+    const SurfaceRef sa = p.a.surface(l, f, m), sb = p.b.surface(l, f, m);
     if (sa.width != sb.width || sa.height * sa.depth != sb.height * sb.depth)
         throw std::invalid_argument("the images differ in size: " + std::to_string(sa.width) + "x" +
                                     std::to_string(sa.height * sa.depth) + " and " + std::to_string(sb.width) + "x" +
                                     std::to_string(sb.height * sb.depth));
     if (sa.depth > 1 || sb.depth > 1)
-        return tx::diff_images(tx::surface_image(ops, a, l, f, m), tx::surface_image(ops, b, l, f, m));
+        return tx::diff_images(band(ops, p.a, p.z.rebuild_reference, l, f, m, 0, sa.height * sa.depth),
+                               band(ops, p.b, p.z.rebuild_result, l, f, m, 0, sb.height * sb.depth));
     tx::DiffRows diff(sa.width, sa.height);
-    const uint32_t rows = band_rows(a, b, sa.width, sa.height);
+    const uint32_t rows = band_rows(p.a, p.b, sa.width, sa.height);
     for (uint32_t y = 0; y < sa.height; y += rows)
-        diff.add(tx::surface_rows(ops, a, l, f, m, y, rows), tx::surface_rows(ops, b, l, f, m, y, rows));
+        diff.add(band(ops, p.a, p.z.rebuild_reference, l, f, m, y, rows),
+                 band(ops, p.b, p.z.rebuild_result, l, f, m, y, rows));
     return diff.finish();
 }
 
 // The first surface's error picture, filled a band at a time into the texture the PNG writer takes.
-Texture heatmap_of(tx::Ops& ops, const Texture& a, const Texture& b, double worst) {
-    const SurfaceRef s = a.surface(0, 0, 0);
+Texture heatmap_of(tx::Ops& ops, const Pair& p, double worst) {
+    const SurfaceRef s = p.a.surface(0, 0, 0);
     const uint32_t height = s.height * s.depth;
     TextureDesc d;
     d.width = s.width;
     d.height = height;
     d.format = FMT_R8G8B8A8_UNORM;
     Texture out(d);
-    const uint32_t rows = s.depth > 1 ? height : band_rows(a, b, s.width, s.height);
+    const uint32_t rows = s.depth > 1 ? height : band_rows(p.a, p.b, s.width, s.height);
     for (uint32_t y = 0; y < height; y += rows) {
-        const Image heat = tx::error_heatmap(tx::surface_rows(ops, a, 0, 0, 0, y, rows),
-                                             tx::surface_rows(ops, b, 0, 0, 0, y, rows), worst);
+        const Image heat = tx::error_heatmap(band(ops, p.a, p.z.rebuild_reference, 0, 0, 0, y, rows),
+                                             band(ops, p.b, p.z.rebuild_result, 0, 0, 0, y, rows), worst);
         std::memcpy(out.data.data() + size_t(y) * s.width * 4, heat.rgba8.data(), heat.rgba8.size());
     }
     return out;
 }
 
-int run(Context& ctx, const std::vector<std::string>& args) {
+struct CompareArgs {
+    std::string a, b, heatmap;
+    bool json = false, all = false, overwrite = false;
+    std::optional<double> max_error, min_psnr;
+    uint64_t budget = 0;
+};
+
+// The arguments, or the exit status when they are not usable.
+std::optional<int> parse_compare(const std::vector<std::string>& args, CompareArgs& c) {
     const std::string usage = "assetforge compare A B [--heatmap OUT.png] [--json] [--all-surfaces] "
                               "[--max-error E] [--min-psnr DB] [--memory-budget MIB] [-y]";
     po::options_description opts("options");
@@ -112,96 +135,135 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     po::positional_options_description pos;
     pos.add("a", 1).add("b", 1);
     po::variables_map vm;
-    if (auto rc = parse_args(usage, args, opts, pos, vm)) return *rc;
+    if (auto rc = parse_args(usage, args, opts, pos, vm)) return rc;
     if (!vm.count("a") || !vm.count("b")) {
         std::fprintf(stderr, "assetforge compare: needs two files\nusage: %s\n", usage.c_str());
         return kExitUsage;
     }
-    const std::string pa = vm["a"].as<std::string>(), pb = vm["b"].as<std::string>();
-    const bool json = vm.count("json"), all = vm.count("all-surfaces");
-    const uint64_t budget = memory_budget_bytes(vm);
-    if (budget == 0) {
+    c.a = vm["a"].as<std::string>(), c.b = vm["b"].as<std::string>();
+    c.json = vm.count("json"), c.all = vm.count("all-surfaces"), c.overwrite = vm.count("overwrite");
+    if (vm.count("heatmap")) c.heatmap = vm["heatmap"].as<std::string>();
+    if (vm.count("max-error")) c.max_error = vm["max-error"].as<double>();
+    if (vm.count("min-psnr")) c.min_psnr = vm["min-psnr"].as<double>();
+    c.budget = memory_budget_bytes(vm);
+    if (c.budget == 0) {
         std::fprintf(stderr, "assetforge compare: --memory-budget expects a positive number of MiB\n");
         return kExitUsage;
     }
-    try {
-        // Before anything is read: a refused heatmap costs nothing.
-        if (vm.count("heatmap"))
-            sdk::check_output_name(vm["heatmap"].as<std::string>(), {pa, pb}, vm.count("overwrite"));
-        tx::Ops ops{ctx.registry};
-        const Texture a = host::read_texture(ctx.registry, pa).texture;
-        const Texture b = host::read_texture(ctx.registry, pb).texture;
-        {
-            // Checked before any surface is decoded: the files are read, but nothing else is held yet.
-            uint64_t peak = 0;
-            for (uint32_t l = 0; l < (all ? a.desc.layers : 1); ++l)
-                for (uint32_t f = 0; f < (all ? a.desc.faces : 1); ++f)
-                    for (uint32_t m = 0; m < (all ? a.desc.mips : 1); ++m)
-                        peak = std::max(peak, surface_working_bytes(a, b, a.surface(l, f, m)));
-            const SurfaceRef top = a.surface(0, 0, 0);
-            const uint64_t heat =
-                vm.count("heatmap") ? uint64_t(top.width) * top.height * top.depth * kHeatmapPerTexel : 0;
-            const uint64_t need = kFixedBytes + a.data.size() + b.data.size() + peak + heat;
-            if (need > budget)
-                throw std::runtime_error(pa + " and " + pb + ": comparing them needs an estimated " + mib_text(need) +
-                                         (heat ? " (the heatmap " + mib_text(heat) + ")" : std::string()) +
-                                         ", more than --memory-budget " + mib_text(budget) + "; raise --memory-budget");
-        }
-        const TextureDesc &da = a.desc, &dbs = b.desc;
-        if (all && (da.layers != dbs.layers || da.faces != dbs.faces || da.mips != dbs.mips))
-            throw std::invalid_argument(
-                "the files hold different surfaces (layers × faces × mips: " + std::to_string(da.layers) + "×" +
-                std::to_string(da.faces) + "×" + std::to_string(da.mips) + " and " + std::to_string(dbs.layers) + "×" +
-                std::to_string(dbs.faces) + "×" + std::to_string(dbs.mips) + ")");
-        nlohmann::json surfaces = nlohmann::json::array();
-        bool over = false;
-        double worst = 0;
-        for (uint32_t l = 0; l < (all ? da.layers : 1); ++l)
-            for (uint32_t f = 0; f < (all ? da.faces : 1); ++f)
-                for (uint32_t m = 0; m < (all ? da.mips : 1); ++m) {
-                    const tx::ImageDiff d = diff_surface(ops, a, b, l, f, m);
-                    nlohmann::json ch;
-                    const char* names[4] = {"r", "g", "b", "a"};
-                    for (int c = 0; c < 4; ++c) {
-                        const auto& x = d.channel[c];
-                        ch[names[c]] = {{"psnr", db(x.psnr)}, {"rmse", x.rmse}, {"max_error", x.max_error}};
-                        worst = std::max(worst, x.max_error);
-                        if (vm.count("max-error") && x.max_error > vm["max-error"].as<double>()) over = true;
-                    }
-                    if (vm.count("min-psnr") && d.psnr_rgb && *d.psnr_rgb < vm["min-psnr"].as<double>()) over = true;
-                    surfaces.push_back({{"layer", l},
-                                        {"face", f},
-                                        {"mip", m},
-                                        {"width", d.width},
-                                        {"height", d.height},
-                                        {"channels", ch},
-                                        {"psnr_rgb", db(d.psnr_rgb)},
-                                        {"ssim", d.ssim}});
-                    if (!json) {
-                        std::printf("%s vs %s: %ux%u, layer %u face %u mip %u\n", pa.c_str(), pb.c_str(), d.width,
-                                    d.height, l, f, m);
-                        std::printf("  %-8s %16s %10s %12s\n", "channel", "PSNR (dB)", "RMSE", "max error");
-                        for (int c = 0; c < 4; ++c) {
-                            const auto& x = d.channel[c];
-                            std::printf("  %-8c %16s %10.6f %12.6f (%.1f/255)\n", "RGBA"[c], db_text(x.psnr).c_str(),
-                                        x.rmse, x.max_error, x.max_error * 255);
-                        }
-                        std::printf("  RGB PSNR %s dB, SSIM (luminance) %.6f\n", db_text(d.psnr_rgb).c_str(), d.ssim);
-                    }
+    return std::nullopt;
+}
+
+// Checked before any surface is decoded: the files are read, but nothing else is held yet.
+void check_budget(const CompareArgs& c, const Texture& a, const Texture& b) {
+    uint64_t peak = 0;
+    for (uint32_t l = 0; l < (c.all ? a.desc.layers : 1); ++l)
+        for (uint32_t f = 0; f < (c.all ? a.desc.faces : 1); ++f)
+            for (uint32_t m = 0; m < (c.all ? a.desc.mips : 1); ++m)
+                peak = std::max(peak, surface_working_bytes(a, b, a.surface(l, f, m)));
+    const SurfaceRef top = a.surface(0, 0, 0);
+    const uint64_t heat = c.heatmap.empty() ? 0 : uint64_t(top.width) * top.height * top.depth * kHeatmapPerTexel;
+    const uint64_t need = kFixedBytes + a.data.size() + b.data.size() + peak + heat;
+    if (need > c.budget)
+        throw std::runtime_error(c.a + " and " + c.b + ": comparing them needs an estimated " + mib_text(need) +
+                                 (heat ? " (the heatmap " + mib_text(heat) + ")" : std::string()) +
+                                 ", more than --memory-budget " + mib_text(c.budget) + "; raise --memory-budget");
+}
+
+void check_same_surfaces(const TextureDesc& da, const TextureDesc& dbs) {
+    if (da.layers != dbs.layers || da.faces != dbs.faces || da.mips != dbs.mips)
+        throw std::invalid_argument(
+            "the files hold different surfaces (layers × faces × mips: " + std::to_string(da.layers) + "×" +
+            std::to_string(da.faces) + "×" + std::to_string(da.mips) + " and " + std::to_string(dbs.layers) + "×" +
+            std::to_string(dbs.faces) + "×" + std::to_string(dbs.mips) + ")");
+}
+
+void print_surface(const CompareArgs& c, const tx::ImageDiff& d, uint32_t l, uint32_t f, uint32_t m) {
+    std::printf("%s vs %s: %ux%u, layer %u face %u mip %u\n", c.a.c_str(), c.b.c_str(), d.width, d.height, l, f, m);
+    std::printf("  %-8s %16s %10s %12s\n", "channel", "PSNR (dB)", "RMSE", "max error");
+    for (int ch = 0; ch < 4; ++ch) {
+        const auto& x = d.channel[ch];
+        std::printf("  %-8c %16s %10.6f %12.6f (%.1f/255)\n", "RGBA"[ch], db_text(x.psnr).c_str(), x.rmse, x.max_error,
+                    x.max_error * 255);
+    }
+    std::printf("  RGB PSNR %s dB, SSIM (luminance) %.6f\n", db_text(d.psnr_rgb).c_str(), d.ssim);
+}
+
+// Every surface compared: the JSON array, the largest error of any channel,
+// and whether a threshold was crossed.
+struct Compared {
+    nlohmann::json surfaces = nlohmann::json::array();
+    double worst = 0;
+    bool over = false;
+};
+
+Compared compare_surfaces(tx::Ops& ops, const CompareArgs& c, const Pair& p) {
+    Compared r;
+    const TextureDesc& da = p.a.desc;
+    for (uint32_t l = 0; l < (c.all ? da.layers : 1); ++l)
+        for (uint32_t f = 0; f < (c.all ? da.faces : 1); ++f)
+            for (uint32_t m = 0; m < (c.all ? da.mips : 1); ++m) {
+                const tx::ImageDiff d = diff_surface(ops, p, l, f, m);
+                nlohmann::json ch;
+                const char* names[4] = {"r", "g", "b", "a"};
+                for (int k = 0; k < 4; ++k) {
+                    const auto& x = d.channel[k];
+                    ch[names[k]] = {{"psnr", db(x.psnr)}, {"rmse", x.rmse}, {"max_error", x.max_error}};
+                    r.worst = std::max(r.worst, x.max_error);
+                    if (c.max_error && x.max_error > *c.max_error) r.over = true;
                 }
-        if (vm.count("heatmap")) {
-            // The first surface compared; white at its largest error.
-            host::write_texture(ctx.registry, vm["heatmap"].as<std::string>(), heatmap_of(ops, a, b, worst), "png");
-            if (!json) std::printf("heatmap: %s (white = %.6f)\n", vm["heatmap"].as<std::string>().c_str(), worst);
-        }
-        if (json) {
-            nlohmann::json doc = {{"surfaces", surfaces}};
-            engine::put_name(doc, "a", pa);
-            engine::put_name(doc, "b", pb);
-            std::printf("%s\n", engine::json_text(doc, 1).c_str());
-        }
-        if (over) std::fprintf(stderr, "assetforge compare: above the threshold\n");
-        return over ? kExitInputFailed : kExitOk;
+                if (c.min_psnr && d.psnr_rgb && *d.psnr_rgb < *c.min_psnr) r.over = true;
+                r.surfaces.push_back({{"layer", l},
+                                      {"face", f},
+                                      {"mip", m},
+                                      {"width", d.width},
+                                      {"height", d.height},
+                                      {"channels", ch},
+                                      {"psnr_rgb", db(d.psnr_rgb)},
+                                      {"ssim", d.ssim}});
+                if (!c.json) print_surface(c, d, l, f, m);
+            }
+    return r;
+}
+
+int compare_files(Context& ctx, const CompareArgs& c) {
+    // Before anything is read: a refused heatmap costs nothing.
+    if (!c.heatmap.empty()) sdk::check_output_name(c.heatmap, {c.a, c.b}, c.overwrite);
+    tx::Ops ops{ctx.registry};
+    const Texture a = host::read_texture(ctx.registry, c.a).texture;
+    const Texture b = host::read_texture(ctx.registry, c.b).texture;
+    check_budget(c, a, b);
+    if (c.all) check_same_surfaces(a.desc, b.desc);
+    // A normal map that keeps X and Y only is compared as the shader sees
+    // it, Z rebuilt, as the build's report compares it.
+    const Pair p{a, b, tx::normal_z(a, b)};
+    const Compared r = compare_surfaces(ops, c, p);
+    if (!c.json && (p.z.rebuild_reference || p.z.rebuild_result))
+        std::printf("blue rebuilt as Z from the stored X and Y (%s)\n", p.z.rebuild_reference && p.z.rebuild_result
+                                                                            ? "both"
+                                                                        : p.z.rebuild_result ? "B"
+                                                                                             : "A");
+    if (!c.heatmap.empty()) {
+        // The first surface compared; white at its largest error.
+        host::write_texture(ctx.registry, c.heatmap, heatmap_of(ops, p, r.worst), "png");
+        if (!c.json) std::printf("heatmap: %s (white = %.6f)\n", c.heatmap.c_str(), r.worst);
+    }
+    if (c.json) {
+        nlohmann::json doc = {{"surfaces", r.surfaces}};
+        engine::put_name(doc, "a", c.a);
+        engine::put_name(doc, "b", c.b);
+        if (p.z.rebuild_reference || p.z.rebuild_result)
+            doc["normal_z_rebuilt"] = {{"a", p.z.rebuild_reference}, {"b", p.z.rebuild_result}};
+        std::printf("%s\n", engine::json_text(doc, 1).c_str());
+    }
+    if (r.over) std::fprintf(stderr, "assetforge compare: above the threshold\n");
+    return r.over ? kExitInputFailed : kExitOk;
+}
+
+int run(Context& ctx, const std::vector<std::string>& args) {
+    CompareArgs c;
+    if (auto rc = parse_compare(args, c)) return *rc;
+    try {
+        return compare_files(ctx, c);
     } catch (const sdk::Error& e) {
         std::fprintf(stderr, "assetforge compare: %s\n", sdk::printable(e.what()).c_str());
         return e.status() == AF_ERR_USAGE ? kExitUsage : kExitInputFailed;
@@ -209,10 +271,11 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         std::fprintf(stderr,
                      "assetforge compare: %s and %s: out of memory (lower --memory-budget to what the machine "
                      "has, so the estimate refuses such files up front)\n",
-                     pa.c_str(), pb.c_str());
+                     c.a.c_str(), c.b.c_str());
         return kExitInputFailed;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "assetforge compare: %s\n", sdk::error_line("comparing " + pa + " with " + pb, e).c_str());
+        std::fprintf(stderr, "assetforge compare: %s\n",
+                     sdk::error_line("comparing " + c.a + " with " + c.b, e).c_str());
         return kExitInputFailed;
     }
 }

@@ -112,7 +112,7 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
 // encodes its own formats (its `auto` knows what the console reads): convert
 // hands it the texture as read and --format as that option.
 const af_param* writer_format_option(const host::PluginRegistry& reg, const fs::path& out) {
-    auto c = reg.container_for_extension(lower(out.extension().string()));
+    auto c = host::output_container(reg, "", out.extension().string());
     if (!c || c.item->struct_size < offsetof(af_container, write_option_count) + sizeof(uint32_t)) return nullptr;
     for (uint32_t i = 0; i < c.item->write_option_count; ++i)
         if (c.item->write_options[i] && std::string_view(c.item->write_options[i]->name) == "format")
@@ -159,7 +159,7 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
     if (a.mips == false) wopts["nomip"] = "true";
     // The container picks its own format (XTF's RGB565, DXT1…): what it
     // discarded shows in what it wrote, so read that back before the file lands.
-    const std::string container = ops.reg.container_for_extension(lower(a.out.extension().string())).item->name;
+    const std::string container = host::output_container(ops.reg, "", a.out.extension().string()).item->name;
     const std::vector<uint8_t> bytes = host::encode_texture(ops.reg, container, *tex, wopts);
     const host::ReadResult back = host::read_texture_bytes(ops.reg, a.out.string(), bytes);
     if (const FormatInfo* to = format_info(back.texture.desc.format);
@@ -182,7 +182,10 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     std::optional<tx::MatchTarget> like;
     if (!a.like.empty()) like = tx::read_match_target(ops, a.like);
     tx::EncodeRequest req;
-    req.format = like ? "match" : !a.format.empty() ? a.format : is_png(a.in) ? "auto" : "keep";
+    req.format = tx::parse_encode_format(like                ? "match"
+                                         : !a.format.empty() ? a.format
+                                         : is_png(a.in)      ? "auto"
+                                                             : "keep");
     req.like = like ? &*like : nullptr;
     req.quality = a.quality;
     req.name = a.in.filename().string();
@@ -195,7 +198,7 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     const Texture* tex = &input;
     std::optional<Texture> changed;
     std::optional<tx::NormalMapVerdict> verdict;
-    const bool keep = lower(req.format) == "keep";
+    const bool keep = req.format.mode == tx::EncodeMode::Keep;
     const bool can_have_mips = full_mip_count(input.desc.width, input.desc.height, input.desc.depth) > 1;
     if (!like && a.mips == false && input.desc.mips > 1) {
         changed = tx::top_level(input);
@@ -209,7 +212,7 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
         if (verdict->yes) req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = verdict->rule;
     }
     if (changed) tex = &*changed;
-    if (keep) req.format = name_of(input.desc.format); // back to the input's own format after mips
+    if (keep) req.format = {tx::EncodeMode::Named, {input.desc.format, false}}; // the input's own, after mips
     tx::Encoded e = tx::encode(ops, *tex, req);
     if (keep) e.why = "kept";
     if (!report_losses(e.losses, a)) return false;

@@ -3,7 +3,7 @@
 #include "cli/command.hpp"
 
 #include "assetforge/user_text.hpp"
-#include "base/config_error.hpp"
+#include "base/user_words.hpp"
 #include "host/host_services.hpp"
 #include "host/isolation/crash_handler.hpp"
 #include "host/isolation/isolation.hpp"

@@ -77,6 +77,46 @@ std::vector<std::string> clashes(const host::PluginRegistry& reg) {
     return out;
 }
 
+nlohmann::json plugin_json(const host::LoadedPlugin& pl) {
+    nlohmann::json j = {{"name", pl.name},
+                        {"version", pl.version},
+                        {"description", pl.description},
+                        {"path", pl.path.string()},
+                        {"api", std::to_string(pl.api_major) + "." + std::to_string(pl.api_minor)},
+                        {"binary_hash", pl.binary_hash.hex()}};
+    for (const auto& c : pl.containers)
+        j["containers"].push_back({{"name", c.name},
+                                   {"extensions", c.extensions ? c.extensions : ""},
+                                   {"caps", caps_text(c.caps)},
+                                   {"version", c.version},
+                                   {"description", c.description ? c.description : ""},
+                                   {"read_options", params_json(c.read_options, c.read_option_count)},
+                                   {"write_options", params_json(c.write_options, c.write_option_count)},
+                                   {"meta_keys", names_json(c.meta_keys)}});
+    for (const auto& c : pl.codecs) {
+        nlohmann::json fm = nlohmann::json::array();
+        for (uint32_t i = 0; i < c.format_count; ++i) fm.push_back(format_name(c.formats[i]));
+        j["codecs"].push_back({{"name", c.name},
+                               {"version", c.version},
+                               {"formats", fm},
+                               {"decode", c.decode != nullptr},
+                               {"encode", c.encode != nullptr},
+                               {"decode_options", params_json(c.decode_options, c.decode_option_count)},
+                               {"encode_options", params_json(c.encode_options, c.encode_option_count)}});
+    }
+    for (const auto& s : pl.stages)
+        j["stages"].push_back({{"name", s.name},
+                               {"version", s.version},
+                               {"kind", s.kind == AF_STAGE_GATHER ? "gather" : "map"},
+                               {"description", s.description ? s.description : ""},
+                               {"params", params_json(s.param_decls, s.param_decl_count)},
+                               {"param_names", names_json(s.params)},
+                               {"meta_keys", names_json(s.meta_keys)}});
+    for (const auto& c : pl.commands)
+        j["commands"].push_back({{"name", c.name}, {"summary", c.summary ? c.summary : ""}});
+    return j;
+}
+
 // The listing for people: each plugin and what it provides, then failures and clashes.
 void print_text(const nlohmann::json& out) {
     for (const auto& j : out["plugins"]) {
@@ -124,45 +164,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     out["search_path"] = nlohmann::json::array();
     for (const auto& d : ctx.registry.searched()) out["search_path"].push_back(d.string());
     out["plugins"] = nlohmann::json::array();
-    for (const auto& p : ctx.registry.plugins()) {
-        nlohmann::json j = {{"name", p->name},
-                            {"version", p->version},
-                            {"description", p->description},
-                            {"path", p->path.string()},
-                            {"api", std::to_string(p->api_major) + "." + std::to_string(p->api_minor)},
-                            {"binary_hash", p->binary_hash.hex()}};
-        for (const auto& c : p->containers)
-            j["containers"].push_back({{"name", c.name},
-                                       {"extensions", c.extensions ? c.extensions : ""},
-                                       {"caps", caps_text(c.caps)},
-                                       {"version", c.version},
-                                       {"description", c.description ? c.description : ""},
-                                       {"read_options", params_json(c.read_options, c.read_option_count)},
-                                       {"write_options", params_json(c.write_options, c.write_option_count)},
-                                       {"meta_keys", names_json(c.meta_keys)}});
-        for (const auto& c : p->codecs) {
-            nlohmann::json fm = nlohmann::json::array();
-            for (uint32_t i = 0; i < c.format_count; ++i) fm.push_back(format_name(c.formats[i]));
-            j["codecs"].push_back({{"name", c.name},
-                                   {"version", c.version},
-                                   {"formats", fm},
-                                   {"decode", c.decode != nullptr},
-                                   {"encode", c.encode != nullptr},
-                                   {"decode_options", params_json(c.decode_options, c.decode_option_count)},
-                                   {"encode_options", params_json(c.encode_options, c.encode_option_count)}});
-        }
-        for (const auto& s : p->stages)
-            j["stages"].push_back({{"name", s.name},
-                                   {"version", s.version},
-                                   {"kind", s.kind == AF_STAGE_GATHER ? "gather" : "map"},
-                                   {"description", s.description ? s.description : ""},
-                                   {"params", params_json(s.param_decls, s.param_decl_count)},
-                                   {"param_names", names_json(s.params)},
-                                   {"meta_keys", names_json(s.meta_keys)}});
-        for (const auto& c : p->commands)
-            j["commands"].push_back({{"name", c.name}, {"summary", c.summary ? c.summary : ""}});
-        out["plugins"].push_back(j);
-    }
+    for (const auto& p : ctx.registry.plugins()) out["plugins"].push_back(plugin_json(*p));
     out["failures"] = nlohmann::json::array();
     for (const auto& f : ctx.registry.failures())
         out["failures"].push_back({{"path", f.path.string()}, {"reason", f.reason}});

@@ -1,6 +1,6 @@
 #include "cli/step_reference.hpp"
 
-#include "base/config_error.hpp"
+#include "base/user_words.hpp"
 
 #include <sstream>
 

@@ -1,6 +1,7 @@
 // `assetforge steps`: every step a pipeline can name (built in, or a loaded
 // plugin's stage), its parameters and who provides it.
 #include "base/config_error.hpp"
+#include "base/user_words.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/step_reference.hpp"
 #include "steps/pipeline_steps.hpp"

@@ -5,9 +5,9 @@
 #include "engine/build.hpp"
 
 #include "assetforge/user_text.hpp"
-#include "base/config_error.hpp"
 #include "base/glob.hpp"
 #include "base/link_guard.hpp"
+#include "base/user_words.hpp"
 #include "engine/action_memory.hpp"
 #include "engine/action_runner.hpp"
 #include "engine/build_lock.hpp"

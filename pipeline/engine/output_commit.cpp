@@ -1,7 +1,7 @@
 #include "engine/output_commit.hpp"
 
-#include "base/config_error.hpp"
 #include "base/glob.hpp"
+#include "base/user_words.hpp"
 #include "engine/run_marker.hpp"
 
 #include <algorithm>

@@ -71,11 +71,12 @@ bool is_codec_output(uint32_t f) {
 }
 
 // Decodes one 2-D slice of `src` into RGBA32F through a codec or the core.
-std::vector<float> slice_to_float(const af_surface& s, const uint8_t* data, uint64_t size, const af_options* opts) {
+std::vector<float> slice_to_float(const PluginRegistry* reg, const af_surface& s, const uint8_t* data, uint64_t size,
+                                  const af_options* opts) {
     std::vector<float> px(uint64_t(s.width) * s.height * 4);
     const FormatInfo* f = format_info(s.format);
     if (f && f->compressed()) {
-        auto codec = g_registry ? g_registry->codec_for(s.format) : Found<af_codec>{};
+        auto codec = reg ? reg->codec_for(s.format) : Found<af_codec>{};
         if (!codec || !codec.item->decode)
             sdk::unsupported(std::string("no codec plugin decodes ") + std::string(f->name));
         af_surface in{s.format, s.width, s.height, 1, const_cast<uint8_t*>(data), size};
@@ -90,11 +91,11 @@ std::vector<float> slice_to_float(const af_surface& s, const uint8_t* data, uint
     return px;
 }
 
-void float_to_slice(const std::vector<float>& px, const af_surface& d, uint8_t* data, uint64_t size,
-                    const af_options* opts) {
+void float_to_slice(const PluginRegistry* reg, const std::vector<float>& px, const af_surface& d, uint8_t* data,
+                    uint64_t size, const af_options* opts) {
     const FormatInfo* f = format_info(d.format);
     if (f && f->compressed()) {
-        auto codec = g_registry ? g_registry->codec_for(d.format) : Found<af_codec>{};
+        auto codec = reg ? reg->codec_for(d.format) : Found<af_codec>{};
         if (!codec || !codec.item->encode)
             sdk::unsupported(std::string("no codec plugin encodes ") + std::string(f->name));
         // Host floats hold stored values (sRGB-encoded for sRGB data), while a
@@ -132,7 +133,12 @@ void float_to_slice(const std::vector<float>& px, const af_surface& d, uint8_t* 
 
 } // namespace
 
-void convert_surface(const af_surface& src_ref, af_surface& dst_ref, const af_options* opts) {
+void convert_surface(const af_surface& src, af_surface& dst, const af_options* opts) {
+    convert_surface(g_registry, src, dst, opts);
+}
+
+void convert_surface(const PluginRegistry* reg, const af_surface& src_ref, af_surface& dst_ref,
+                     const af_options* opts) {
     const af_surface* src = &src_ref;
     af_surface* dst = &dst_ref;
     if (src->width != dst->width || src->height != dst->height ||
@@ -153,8 +159,8 @@ void convert_surface(const af_surface& src_ref, af_surface& dst_ref, const af_op
         }
         // A codec decoding straight into a format it produces saves a pass.
         const FormatInfo* sf = format_info(src->format);
-        if (sf && sf->compressed() && is_codec_output(dst->format) && g_registry) {
-            if (auto codec = g_registry->codec_for(src->format); codec && codec.item->decode) {
+        if (sf && sf->compressed() && is_codec_output(dst->format) && reg) {
+            if (auto codec = reg->codec_for(src->format); codec && codec.item->decode) {
                 af_surface i{src->format, src->width, src->height, 1, const_cast<uint8_t*>(in), in_slice};
                 af_surface o{dst->format, dst->width, dst->height, 1, out, out_slice};
                 af_error e{};
@@ -168,8 +174,8 @@ void convert_surface(const af_surface& src_ref, af_surface& dst_ref, const af_op
         // not a conversion: stored values never change between twins).
         const FormatInfo* df = format_info(dst->format);
         if (df && df->compressed() && !(df->flags & fmtflag::hdr) && !df->is_signed() &&
-            with_srgb(src->format, false) == FMT_R8G8B8A8_UNORM && g_registry) {
-            if (auto codec = g_registry->codec_for(dst->format); codec && codec.item->encode) {
+            with_srgb(src->format, false) == FMT_R8G8B8A8_UNORM && reg) {
+            if (auto codec = reg->codec_for(dst->format); codec && codec.item->encode) {
                 af_surface i{with_srgb(FMT_R8G8B8A8_UNORM, df->srgb()),
                              src->width,
                              src->height,
@@ -184,9 +190,9 @@ void convert_surface(const af_surface& src_ref, af_surface& dst_ref, const af_op
             }
         }
         af_surface s{src->format, src->width, src->height, 1, nullptr, 0};
-        auto px = slice_to_float(s, in, in_slice, opts);
+        auto px = slice_to_float(reg, s, in, in_slice, opts);
         af_surface d{dst->format, dst->width, dst->height, 1, nullptr, 0};
-        float_to_slice(px, d, out, out_slice, opts);
+        float_to_slice(reg, px, d, out, out_slice, opts);
     }
 }
 

@@ -25,7 +25,11 @@ const PluginRegistry* registry();
 HostSettings& settings();
 
 // What af_host.convert does, for the host's own C++ code: throws af::sdk::Error
-// instead of filling an af_error (the C table wraps this).
+// instead of filling an af_error. The host's code passes the registry it
+// holds; the C table (a plugin calling back, which cannot hold one) and the
+// built-in PNG writer use the installed one.
+void convert_surface(const PluginRegistry* registry, const af_surface& src, af_surface& dst,
+                     const af_options* options = nullptr);
 void convert_surface(const af_surface& src, af_surface& dst, const af_options* options = nullptr);
 const af_host* services();
 // The table itself, for a plugin worker that serves alloc, log and friends its own way.

@@ -10,6 +10,8 @@
 #include "host/host_services.hpp"
 #include "host/load_failures.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 
 namespace af::host {
@@ -74,7 +76,7 @@ struct FileSink {
 };
 
 Found<af_container> writer_for(const PluginRegistry& reg, const std::string& container, const std::string& ext) {
-    auto c = container.empty() ? reg.container_for_extension(ext) : reg.container_by_name(container);
+    auto c = output_container(reg, container, ext);
     if (!c) {
         if (container.empty()) sdk::usage("no plugin writes '" + ext + "' files (see `assetforge plugins`)");
         sdk::usage("no container named '" + container + "' (see `assetforge plugins`)");
@@ -103,6 +105,15 @@ void check_limits(const TextureDesc& d) {
 }
 
 } // namespace
+
+Found<af_container> output_container(const PluginRegistry& reg, std::string_view container, std::string extension) {
+    if (!container.empty()) return reg.container_by_name(container);
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    // The host's own PNG writer, even where a plugin also claims .png.
+    if (extension == ".png") return reg.container_by_name("png");
+    return extension.empty() ? Found<af_container>{} : reg.container_for_extension(extension);
+}
 
 ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name, std::span<const uint8_t> bytes,
                               const OptionMap& opts) {
@@ -191,7 +202,6 @@ void write_texture(const PluginRegistry& reg, const std::filesystem::path& path,
 
 Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t layer, uint32_t face, uint32_t mip,
                      const OptionMap& opts) {
-    (void)reg;
     const FormatInfo* f = format_info(tex.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(tex.desc.format));
     SurfaceRef s = tex.surface(layer, face, mip);
@@ -214,12 +224,11 @@ Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t lay
                    wide ? reinterpret_cast<uint8_t*>(img.rgba32f.data()) : img.rgba8.data(),
                    wide ? img.rgba32f.size() * sizeof(float) : img.rgba8.size()};
     COptions o(opts);
-    convert_surface(src, dst, &o.view);
+    convert_surface(&reg, src, dst, &o.view);
     return img;
 }
 
 Texture convert_texture(const PluginRegistry& reg, const Texture& tex, uint32_t format, const OptionMap& opts) {
-    (void)reg;
     if (!format_info(format)) sdk::unsupported("format id " + std::to_string(format));
     if (format == FMT_P8) sdk::unsupported("converting to P8 needs a palette: use the XTF writer's P8 path");
     TextureDesc d = tex.desc;
@@ -242,12 +251,12 @@ Texture convert_texture(const PluginRegistry& reg, const Texture& tex, uint32_t 
                         FMT_R32G32B32A32_FLOAT,   in.width, in.height, in.depth, reinterpret_cast<uint8_t*>(px.data()),
                         px.size() * sizeof(float)};
                     af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
-                    convert_surface(s, t, &o.view);
+                    convert_surface(&reg, s, t, &o.view);
                     continue;
                 }
                 af_surface s{tex.desc.format, in.width, in.height, in.depth, in.data, in.size};
                 af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
-                convert_surface(s, t, &o.view);
+                convert_surface(&reg, s, t, &o.view);
             }
     return out;
 }

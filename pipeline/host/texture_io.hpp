@@ -10,6 +10,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace af::host {
@@ -33,8 +34,14 @@ ReadResult read_texture(const PluginRegistry& reg, const std::filesystem::path& 
 ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name, std::span<const uint8_t> bytes,
                               const OptionMap& opts = {});
 
-// Writes through the container named `container`, or chosen by the path's
-// extension when empty ("png" is built in). Atomic: temp file + rename.
+// The container that writes a file: the one named `container`, else the one
+// that claims `extension` (a path's extension(), any case; ".png" is the
+// built-in writer's). The one decision of write_texture, `convert` and the
+// pipeline's `write`; null when nothing does (callers word the error).
+Found<af_container> output_container(const PluginRegistry& reg, std::string_view container, std::string extension);
+
+// Writes through output_container (`container` or the path's extension).
+// Atomic: temp file + rename.
 void write_texture(const PluginRegistry& reg, const std::filesystem::path& path, const Texture& tex,
                    const std::string& container = "", const OptionMap& opts = {});
 std::vector<uint8_t> encode_texture(const PluginRegistry& reg, const std::string& container, const Texture& tex,

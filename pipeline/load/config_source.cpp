@@ -1,5 +1,7 @@
 #include "load/config_source.hpp"
 
+#include "base/user_words.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>

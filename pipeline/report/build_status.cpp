@@ -1,8 +1,8 @@
 #include "report/build_status.hpp"
 
 #include "assetforge/atomic_file.hpp"
-#include "base/config_error.hpp"
 #include "base/name_text.hpp"
+#include "base/user_words.hpp"
 #include "report/action_warnings.hpp"
 #include "report/html_report.hpp"
 #include "report/junit_report.hpp"

@@ -142,6 +142,88 @@ std::string picture_section(const ActionResult& a, const std::string& href) {
     return out + "</div><p><a href=\"#a-" + f.id + "\">back to the table</a></p></section>\n";
 }
 
+// The page's parts that its actions make, summed as each is added.
+struct Page {
+    std::string rows, sections;
+    size_t pictured = 0, warnings = 0;
+    uint64_t in_total = 0, out_total = 0;
+};
+
+// One action's row of the table (and its pictures' section).
+void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std::string& images_href) {
+    uint64_t in = 0, out = 0;
+    for (const auto& f : a.inputs) in += size_of(root, f);
+    for (const auto& f : a.outputs) out += size_of(root, f);
+    if (a.status == ActionStatus::Built || a.status == ActionStatus::Cached) pg.in_total += in, pg.out_total += out;
+    std::string format, why, psnr, normal;
+    if (a.metrics.is_object()) {
+        if (a.metrics.contains("format")) format = a.metrics["format"].get<std::string>();
+        if (a.metrics.contains("normal_map") && a.metrics["normal_map"].is_string())
+            normal = a.metrics["normal_map"].get<std::string>();
+        if (a.metrics.contains("format_reason")) why = a.metrics["format_reason"].get<std::string>();
+        if (a.metrics.contains("psnr_rgb") && a.metrics["psnr_rgb"].is_number()) {
+            char b[32];
+            snprintf(b, sizeof b, "%.2f", a.metrics["psnr_rgb"].get<double>());
+            psnr = b;
+        }
+    }
+    std::string channels, max_err, pics, row_id;
+    if (const ReportFigures* f = a.images.get(); f && !images_href.empty()) {
+        row_id = " id=\"a-" + f->id + "\"";
+        if (f->compared) {
+            double worst_db = 1e9, worst_err = 0;
+            for (int c = 0; c < 4; ++c) {
+                const std::string name = std::string(c ? "<br>" : "") + "RGBA"[c] + " ";
+                channels += name + db_text(f->psnr[c]);
+                max_err += name + levels_text(f->max_error[c]);
+                if (f->psnr[c]) worst_db = std::min(worst_db, *f->psnr[c]);
+                worst_err = std::max(worst_err, f->max_error[c]);
+            }
+            channels = "<td class=\"n\" data-v=\"" + std::to_string(worst_db) + "\">" + channels + "</td>";
+            if (const std::string note = alpha_loss_note(a); !note.empty())
+                max_err += "<br><small class=\"warn\">" + markup_text(note) + "</small>";
+            max_err = "<td class=\"n\" data-v=\"" + std::to_string(worst_err) + "\">" + max_err + "</td>";
+            // The report's own figure (as `compare` measures it; normal maps
+            // with Z rebuilt), and the encode step's when it says otherwise.
+            const std::string step = psnr;
+            psnr = db_text(f->psnr_rgb);
+            if (!step.empty() && step != psnr && !(step == "99.00" && !f->psnr_rgb))
+                psnr += "<br><small>(encode step: " + step + ")</small>";
+        }
+        if (f->width) {
+            const std::string p = images_href + f->id, t = has_thumbnails(*f) ? ".t" : "";
+            pics = "<a href=\"#v-" + f->id + "\"><img src=\"" + p + ".src" + t + ".png\" alt=\"source\"" +
+                   size_attrs(f->width, f->height, kThumbnailSide) + "><img src=\"" + p + ".res" + t +
+                   ".png\" alt=\"result\"" + size_attrs(f->result_width, f->result_height, kThumbnailSide) + "></a>";
+            pg.sections += picture_section(a, images_href);
+            ++pg.pictured;
+        } else {
+            pics = markup_text(f->note);
+        }
+    }
+    if (channels.empty()) channels = "<td class=\"n\"></td>", max_err = "<td class=\"n\"></td>";
+    std::string outs;
+    for (const auto& o : a.outputs) outs += (outs.empty() ? "" : "<br>") + markup_text(o);
+    char dur[32];
+    snprintf(dur, sizeof dur, "%.1f", a.duration_ms);
+    const std::string st(to_string(a.status));
+    std::string problems = a.error.empty() ? "" : markup_text("step '" + a.failed_step + "': " + a.error);
+    for (const auto& w : warnings_of(a)) {
+        problems +=
+            std::string(problems.empty() ? "" : "<br>") + "<span class=\"warn\">warning: " + markup_text(w) + "</span>";
+        ++pg.warnings;
+    }
+    pg.rows += "<tr class=\"" + st + "\"" + row_id + "><td>" + markup_text(a.job) + "</td><td>" + markup_text(a.input) +
+               "</td><td class=\"st\">" + st + "</td><td class=\"err\">" + problems + "</td><td>" +
+               markup_text(a.reason) + "</td><td>" + markup_text(format) +
+               (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
+               (normal.empty() ? "" : "<br><small>normal map: " + markup_text(normal) + "</small>") +
+               "</td><td class=\"pic\">" + pics + "</td><td class=\"n\">" + psnr + "</td>" + channels + max_err +
+               "<td class=\"n\" data-v=\"" + std::to_string(in) + "\">" + bytes_text(in) +
+               "</td><td class=\"n\" data-v=\"" + std::to_string(out) + "\">" + bytes_text(out) +
+               "</td><td class=\"n\">" + dur + "</td><td>" + outs + "</td></tr>\n";
+}
+
 } // namespace
 
 bool is_html_report(const std::string& file) {
@@ -155,86 +237,11 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
     std::vector<const ActionResult*> acts;
     for (const auto& a : s.actions) acts.push_back(&a);
     std::stable_sort(acts.begin(), acts.end(), [](auto* a, auto* b) { return rank(a->status) < rank(b->status); });
-    uint64_t in_total = 0, out_total = 0;
-    std::string rows, sections;
-    size_t pictured = 0, warnings = 0;
-    for (const ActionResult* a : acts) {
-        uint64_t in = 0, out = 0;
-        for (const auto& f : a->inputs) in += size_of(root, f);
-        for (const auto& f : a->outputs) out += size_of(root, f);
-        if (a->status == ActionStatus::Built || a->status == ActionStatus::Cached) in_total += in, out_total += out;
-        std::string format, why, psnr, normal;
-        if (a->metrics.is_object()) {
-            if (a->metrics.contains("format")) format = a->metrics["format"].get<std::string>();
-            if (a->metrics.contains("normal_map") && a->metrics["normal_map"].is_string())
-                normal = a->metrics["normal_map"].get<std::string>();
-            if (a->metrics.contains("format_reason")) why = a->metrics["format_reason"].get<std::string>();
-            if (a->metrics.contains("psnr_rgb") && a->metrics["psnr_rgb"].is_number()) {
-                char b[32];
-                snprintf(b, sizeof b, "%.2f", a->metrics["psnr_rgb"].get<double>());
-                psnr = b;
-            }
-        }
-        std::string channels, max_err, pics, row_id;
-        if (const ReportFigures* f = a->images.get(); f && !images_href.empty()) {
-            row_id = " id=\"a-" + f->id + "\"";
-            if (f->compared) {
-                double worst_db = 1e9, worst_err = 0;
-                for (int c = 0; c < 4; ++c) {
-                    const std::string name = std::string(c ? "<br>" : "") + "RGBA"[c] + " ";
-                    channels += name + db_text(f->psnr[c]);
-                    max_err += name + levels_text(f->max_error[c]);
-                    if (f->psnr[c]) worst_db = std::min(worst_db, *f->psnr[c]);
-                    worst_err = std::max(worst_err, f->max_error[c]);
-                }
-                channels = "<td class=\"n\" data-v=\"" + std::to_string(worst_db) + "\">" + channels + "</td>";
-                if (const std::string note = alpha_loss_note(*a); !note.empty())
-                    max_err += "<br><small class=\"warn\">" + markup_text(note) + "</small>";
-                max_err = "<td class=\"n\" data-v=\"" + std::to_string(worst_err) + "\">" + max_err + "</td>";
-                // The report's own figure (as `compare` measures it; normal maps
-                // with Z rebuilt), and the encode step's when it says otherwise.
-                const std::string step = psnr;
-                psnr = db_text(f->psnr_rgb);
-                if (!step.empty() && step != psnr && !(step == "99.00" && !f->psnr_rgb))
-                    psnr += "<br><small>(encode step: " + step + ")</small>";
-            }
-            if (f->width) {
-                const std::string p = images_href + f->id, t = has_thumbnails(*f) ? ".t" : "";
-                pics = "<a href=\"#v-" + f->id + "\"><img src=\"" + p + ".src" + t + ".png\" alt=\"source\"" +
-                       size_attrs(f->width, f->height, kThumbnailSide) + "><img src=\"" + p + ".res" + t +
-                       ".png\" alt=\"result\"" + size_attrs(f->result_width, f->result_height, kThumbnailSide) +
-                       "></a>";
-                sections += picture_section(*a, images_href);
-                ++pictured;
-            } else {
-                pics = markup_text(f->note);
-            }
-        }
-        if (channels.empty()) channels = "<td class=\"n\"></td>", max_err = "<td class=\"n\"></td>";
-        std::string outs;
-        for (const auto& o : a->outputs) outs += (outs.empty() ? "" : "<br>") + markup_text(o);
-        char dur[32];
-        snprintf(dur, sizeof dur, "%.1f", a->duration_ms);
-        const std::string st(to_string(a->status));
-        std::string problems = a->error.empty() ? "" : markup_text("step '" + a->failed_step + "': " + a->error);
-        for (const auto& w : warnings_of(*a)) {
-            problems += std::string(problems.empty() ? "" : "<br>") +
-                        "<span class=\"warn\">warning: " + markup_text(w) + "</span>";
-            ++warnings;
-        }
-        rows += "<tr class=\"" + st + "\"" + row_id + "><td>" + markup_text(a->job) + "</td><td>" +
-                markup_text(a->input) + "</td><td class=\"st\">" + st + "</td><td class=\"err\">" + problems +
-                "</td><td>" + markup_text(a->reason) + "</td><td>" + markup_text(format) +
-                (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
-                (normal.empty() ? "" : "<br><small>normal map: " + markup_text(normal) + "</small>") +
-                "</td><td class=\"pic\">" + pics + "</td><td class=\"n\">" + psnr + "</td>" + channels + max_err +
-                "<td class=\"n\" data-v=\"" + std::to_string(in) + "\">" + bytes_text(in) +
-                "</td><td class=\"n\" data-v=\"" + std::to_string(out) + "\">" + bytes_text(out) +
-                "</td><td class=\"n\">" + dur + "</td><td>" + outs + "</td></tr>\n";
-    }
+    Page pg;
+    for (const ActionResult* a : acts) add_action(pg, *a, root, images_href);
     char secs[32], ratio[32];
     snprintf(secs, sizeof secs, "%.2f s", seconds);
-    snprintf(ratio, sizeof ratio, "%.2f", in_total ? double(out_total) / double(in_total) : 0.0);
+    snprintf(ratio, sizeof ratio, "%.2f", pg.in_total ? double(pg.out_total) / double(pg.in_total) : 0.0);
     auto cell = [](const std::string& k, const std::string& v) {
         return "<tr><td>" + k + "</td><td>" + v + "</td></tr>";
     };
@@ -246,13 +253,14 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
         cell("from cache", std::to_string(s.cached)) + cell("up to date", std::to_string(s.up_to_date)) +
         cell("removed", std::to_string(s.removed)) + cell("not run", std::to_string(s.not_run)) + cell("time", secs) +
         cell("bytes in → out (built and fetched)",
-             bytes_text(in_total) + " → " + bytes_text(out_total) + " (ratio " + ratio + ")") +
+             bytes_text(pg.in_total) + " → " + bytes_text(pg.out_total) + " (ratio " + ratio + ")") +
         (s.cancelled ? cell("cancelled", "yes") : "") +
-        (warnings ? cell("warnings", std::to_string(warnings) + " (information discarded: see the error column)")
-                  : "") +
-        (pictured ? cell("pictures", std::to_string(pictured) + " texture actions: source and result, mip 0 (click a "
-                                                                "thumbnail for full size and the difference)")
-                  : "") +
+        (pg.warnings ? cell("warnings", std::to_string(pg.warnings) + " (information discarded: see the error column)")
+                     : "") +
+        (pg.pictured
+             ? cell("pictures", std::to_string(pg.pictured) + " texture actions: source and result, mip 0 (click a "
+                                                              "thumbnail for full size and the difference)")
+             : "") +
         "</table>\n<h2>Actions</h2>\n<input placeholder=\"filter: job, file, status, format…\" "
         "oninput=\"filt(this.value)\">\n<table id=\"acts\"><thead><tr>";
     int col = 0;
@@ -260,8 +268,8 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
          {"job", "input", "status", "error", "why it ran", "format (why)", "source, result (mip 0)", "PSNR RGB (dB)",
           "PSNR per channel (dB)", "max error (of 255)", "input size", "output size", "ms", "outputs"})
         html += "<th onclick=\"srt(" + std::to_string(col++) + ")\">" + h + "</th>";
-    html += "</tr></thead><tbody>\n" + rows + "</tbody></table>\n";
-    if (!sections.empty()) html += "<h2>Pictures</h2>\n" + sections;
+    html += "</tr></thead><tbody>\n" + pg.rows + "</tbody></table>\n";
+    if (!pg.sections.empty()) html += "<h2>Pictures</h2>\n" + pg.sections;
     html += "<script>" + std::string(kScript) + "</script>\n</body></html>\n";
     return html;
 }

@@ -1,6 +1,6 @@
 #include "report/progress.hpp"
 
-#include "base/config_error.hpp"
+#include "base/user_words.hpp"
 
 #include <algorithm>
 #include <cstdio>

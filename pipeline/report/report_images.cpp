@@ -7,6 +7,8 @@
 #include "core/image_ops.hpp"
 #include "core/png_io.hpp"
 #include "texture/image_diff.hpp"
+#include "texture/preview.hpp"
+#include "texture/texture_ops.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -26,58 +28,6 @@ namespace af::engine {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Formats that store X and Y of a normal only (the shader rebuilds Z).
-bool two_channel(uint32_t format) {
-    if (format >= FMT_BC5_TYPELESS && format <= FMT_BC5_SNORM) return true;
-    const FormatInfo* f = format_info(format);
-    return f && f->layout == Layout::Plain && f->ch[1].bits && !f->ch[2].bits && !f->ch[3].bits;
-}
-
-// 8-bit for a PNG to show: float images (HDR, signed, 16-bit sources) clamped to 0..1.
-struct Shown {
-    Image copy;
-    const Image& img;
-    explicit Shown(const Image& in) : copy(in.is_float() ? to_rgba8(in) : Image{}), img(in.is_float() ? copy : in) {}
-};
-
-// Mean of each k×k block (k the largest that keeps kThumbnailSide), then
-// the nearest texel for what is left: cheap, and at 96 px nobody tells it
-// from a better filter.
-Image thumbnail(const Image& in) {
-    const uint32_t m = std::max(in.width, in.height);
-    const uint32_t k = std::max(1u, m / kThumbnailSide);
-    const uint32_t bw = std::max(1u, in.width / k), bh = std::max(1u, in.height / k);
-    Image box = Image::make8(bw, bh, in.srgb);
-    for (uint32_t y = 0; y < bh; ++y)
-        for (uint32_t x = 0; x < bw; ++x) {
-            uint32_t sum[4] = {0, 0, 0, 0}, n = 0;
-            for (uint32_t sy = y * k; sy < std::min(in.height, (y + 1) * k); ++sy)
-                for (uint32_t sx = x * k; sx < std::min(in.width, (x + 1) * k); ++sx, ++n) {
-                    const uint8_t* p = &in.rgba8[(size_t(sy) * in.width + sx) * 4];
-                    for (int c = 0; c < 4; ++c) sum[c] += p[c];
-                }
-            for (int c = 0; c < 4; ++c) box.rgba8[(size_t(y) * bw + x) * 4 + c] = uint8_t((sum[c] + n / 2) / n);
-        }
-    const uint32_t bm = std::max(bw, bh);
-    if (bm <= kThumbnailSide) return box;
-    const uint32_t w = std::max(1u, bw * kThumbnailSide / bm), h = std::max(1u, bh * kThumbnailSide / bm);
-    Image out = Image::make8(w, h, in.srgb);
-    for (uint32_t y = 0; y < h; ++y)
-        for (uint32_t x = 0; x < w; ++x)
-            std::memcpy(&out.rgba8[(size_t(y) * w + x) * 4], &box.rgba8[(size_t(y * bh / h) * bw + x * bw / w) * 4], 4);
-    return out;
-}
-
-// Stored, not deflated (level 0): a 256² photo-like texture takes 3.3 ms at
-// level 1 for 58% of its raw size, 0.6 ms stored. The pictures are
-// throwaway, the build's time is not (bench/report_overhead.py).
-std::vector<uint8_t> png_bytes(const Image& img) {
-    PngWriteOptions o;
-    o.compression = 0;
-    o.filter = PngFilter::None;
-    return encode_png(Shown(img).img, o);
-}
 
 // The file's bytes when it is a regular file (not a link) holding a PNG; else empty.
 std::vector<uint8_t> png_file(const fs::path& p) {
@@ -160,22 +110,23 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
     try {
         Image src = top_image(source), res = top_image(result);
         f.width = src.width, f.height = src.height, f.result_width = res.width, f.result_height = res.height;
-        // A normal map is shown as the colour of its vectors; when the result
-        // keeps X and Y only, blue is rebuilt as Z = √(1 − x² − y²) (what the
-        // shader does) before it is shown and compared.
-        f.normal_map = ((source.desc.flags | result.desc.flags) & AF_TEX_NORMAL_MAP) || two_channel(result.desc.format);
-        if (f.normal_map && two_channel(result.desc.format)) res = reconstruct_normal_z(res);
-        if (f.normal_map && two_channel(source.desc.format)) src = reconstruct_normal_z(src);
+        // A normal map is shown as the colour of its vectors; a side that
+        // keeps X and Y only has blue rebuilt as Z (what the shader does)
+        // before it is shown and compared, by the rule `compare` follows.
+        const texture::NormalZ z = texture::normal_z(source, result);
+        f.normal_map = z.normal_map;
+        if (z.rebuild_result) res = texture::with_normal_z(res);
+        if (z.rebuild_reference) src = texture::with_normal_z(src);
         if (has_thumbnails(f)) {
-            writer_->write(dir_ / (f.id + ".src.t.png"), png_bytes(thumbnail(Shown(src).img)));
-            writer_->write(dir_ / (f.id + ".res.t.png"), png_bytes(thumbnail(Shown(res).img)));
+            writer_->write(dir_ / (f.id + ".src.t.png"), texture::preview_png(texture::thumbnail(src, kThumbnailSide)));
+            writer_->write(dir_ / (f.id + ".res.t.png"), texture::preview_png(texture::thumbnail(res, kThumbnailSide)));
         }
         // A PNG source is its own full-size picture: a copy costs no deflate.
         // Read here, not followed through a link (it may have been swapped for one).
         std::vector<uint8_t> png;
-        if (!input_file.empty() && !(f.normal_map && two_channel(source.desc.format))) png = png_file(input_file);
-        writer_->write(dir_ / (f.id + ".src.png"), png.empty() ? png_bytes(src) : std::move(png));
-        writer_->write(dir_ / (f.id + ".res.png"), png_bytes(res));
+        if (!input_file.empty() && !z.rebuild_reference) png = png_file(input_file);
+        writer_->write(dir_ / (f.id + ".src.png"), png.empty() ? texture::preview_png(src) : std::move(png));
+        writer_->write(dir_ / (f.id + ".res.png"), texture::preview_png(res));
         // A resized result is compared with the source scaled to its size.
         Image scaled;
         const Image* ref = &src;
@@ -185,12 +136,12 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
             f.note =
                 "compared with the source scaled to " + std::to_string(res.width) + "×" + std::to_string(res.height);
         }
-        const texture::ImageDiff d = texture::diff_images(*ref, res, false);
+        const texture::ImageDiff d = texture::diff_images(*ref, res, {.ssim = false});
         f.compared = true;
         for (int c = 0; c < 4; ++c) f.psnr[c] = d.channel[c].psnr, f.max_error[c] = d.channel[c].max_error;
         f.psnr_rgb = d.psnr_rgb;
         f.heat_scale = std::max(1.0 / 255, *std::max_element(f.max_error.begin(), f.max_error.end()));
-        if (f.normal_map && two_channel(result.desc.format))
+        if (z.rebuild_result)
             f.note += std::string(f.note.empty() ? "" : "; ") + "blue rebuilt as Z from the stored X and Y";
     } catch (const std::exception& e) {
         f.note = std::string("no pictures: ") + e.what();

@@ -2,6 +2,7 @@
 
 #include "assetforge/error.hpp"
 #include "base/config_error.hpp"
+#include "base/user_words.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -21,14 +21,16 @@
 
 namespace af::engine {
 
-std::string plugin_identity(const host::LoadedPlugin& p) {
-    return p.name + "@" + p.version + "#" + p.binary_hash.hex().substr(0, 16);
-}
-
 namespace {
 
 using host::PluginRegistry;
 namespace tx = af::texture;
+
+std::string lower_ext(const std::filesystem::path& p) {
+    std::string ext = p.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+    return ext;
+}
 
 void use(std::vector<std::string>& tools, const host::LoadedPlugin* p) {
     if (p) tools.push_back(plugin_identity(*p));
@@ -151,15 +153,10 @@ ParamSpec format_param() {
 }
 
 // The container `write` will use: named, or by the output's extension as the writer picks it.
-PassThrough write_options(const PluginRegistry& reg, const Params& own, std::string ext) {
-    std::string container = own.count("container") ? own.at("container") : "";
-    std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-    if (container.empty() && ext == ".png") {
-        container = "png";
-    } else if (container.empty() && !ext.empty()) {
-        if (auto c = reg.container_for_extension(ext)) container = c.item->name;
-    }
-    return container_write_options(reg, container);
+PassThrough write_options(const PluginRegistry& reg, const Params& own, const std::string& ext) {
+    const std::string named = own.count("container") ? own.at("container") : "";
+    auto c = host::output_container(reg, named, ext);
+    return container_write_options(reg, named.empty() && c ? c.item->name : named);
 }
 
 // The codec `encode` will use when the format names one, else every codec's.
@@ -222,6 +219,77 @@ StepDef decode_step(const PluginRegistry& reg) {
             .meta_keys = std::vector<std::string>{}};
 }
 
+// The request's normal-map say for one item: the job's pattern, else the
+// rule a `mips` step of this action already reported (a name token, the
+// texels), not "marked".
+void normal_map_say(tx::EncodeRequest& req, const StepContext& ctx, const Item& it, const Texture& t) {
+    const tx::NormalMapOverride says = normal_map_override(ctx.params, it);
+    req.normal_map = says.mode;
+    req.normal_map_why = says.why;
+    if (says.mode != tx::NormalMapMode::Auto || !ctx.metrics.contains("normal_map") ||
+        !ctx.metrics["normal_map"].is_string())
+        return;
+    const std::string before = ctx.metrics["normal_map"].get<std::string>();
+    if (before.rfind("yes: ", 0) == 0 && (t.desc.flags & AF_TEX_NORMAL_MAP))
+        req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = before.substr(5);
+}
+
+// `unedited: original`: the original's own bytes, nothing edited and nothing lost to a new encode.
+Item original_bytes(Item it, const std::string& original, const tx::MatchTarget& target, StepContext& ctx) {
+    std::ifstream in(original, std::ios::binary);
+    auto bytes =
+        std::make_shared<std::vector<uint8_t>>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) throw std::runtime_error(original + ": cannot read");
+    ctx.metrics["format"] = std::string(format_info(target.format)->name);
+    ctx.metrics["format_reason"] = "unedited: the original's bytes";
+    it.texture.reset();
+    it.bytes = std::move(bytes);
+    return it;
+}
+
+tx::EncodeRequest encode_request(const Params& p) {
+    tx::EncodeRequest req;
+    req.format = tx::parse_encode_format(p.at("format"));
+    req.quality = tx::parse_quality(p.at("quality"));
+    req.grey_in_red = p.at("grey") == "red";
+    req.measure = p.at("metrics") == "true";
+    req.codec_options = options_except(p, {"format", "metrics", "like", "grey", "quality", "unedited", "normal_maps"});
+    return req;
+}
+
+std::vector<Item> run_encode(const PluginRegistry& reg, StepContext& ctx, std::vector<Item> items) {
+    StepOps so(reg, ctx.tools);
+    tx::EncodeRequest req = encode_request(ctx.params);
+    const bool match = req.format.mode == tx::EncodeMode::Match;
+    const std::string like = ctx.params.count("like") ? ctx.params.at("like") : "";
+    if (match && like.empty()) throw std::runtime_error("encode: format: match needs `like:` naming the original");
+    const bool keep_unedited = ctx.params.count("unedited") && ctx.params.at("unedited") == "original";
+    if (keep_unedited && like.empty())
+        throw std::runtime_error("encode: unedited: original needs `like:` naming the original");
+    std::vector<Item> out;
+    for (auto& it : items) {
+        const Texture& t = need_texture(it);
+        req.name = it.name;
+        normal_map_say(req, ctx, it, t);
+        std::optional<tx::MatchTarget> target;
+        const std::string original = like.empty() ? "" : like_path(like, it, ctx.base_dir);
+        if (match || keep_unedited) target = tx::read_match_target(so.ops, original);
+        if (keep_unedited && tx::unedited_export(so.ops, t, target->texture)) {
+            out.push_back(original_bytes(std::move(it), original, *target, ctx));
+            continue;
+        }
+        req.like = match ? &*target : nullptr;
+        tx::Encoded e = tx::encode(so.ops, t, req);
+        ctx.metrics["format"] = std::string(format_info(e.format)->name);
+        ctx.metrics["format_reason"] = e.why;
+        if (!e.normal_map.empty()) ctx.metrics["normal_map"] = e.normal_map;
+        add_warnings(ctx.metrics, e.losses);
+        if (e.psnr_rgb) ctx.metrics["psnr_rgb"] = *e.psnr_rgb;
+        out.push_back(with_texture(it, std::move(e.texture)));
+    }
+    return out;
+}
+
 StepDef encode_step(const PluginRegistry& reg) {
     const PluginRegistry* r = &reg;
     ParamSpec like = text_param("like", "",
@@ -242,67 +310,7 @@ StepDef encode_step(const PluginRegistry& reg) {
                                   "(not edited) gives the original's bytes, not a new encode"),
                        normal_maps_param()},
             .takes_texture = true,
-            .run =
-                [r](StepContext& ctx, std::vector<Item> items) {
-                    StepOps so(*r, ctx.tools);
-                    tx::EncodeRequest req;
-                    req.format = ctx.params.at("format");
-                    std::transform(req.format.begin(), req.format.end(), req.format.begin(), ::tolower);
-                    if (req.format != "auto" && req.format != "match") req.format = ctx.params.at("format");
-                    req.quality = tx::parse_quality(ctx.params.at("quality"));
-                    req.grey_in_red = ctx.params.at("grey") == "red";
-                    req.measure = ctx.params.at("metrics") == "true";
-                    req.codec_options = options_except(
-                        ctx.params, {"format", "metrics", "like", "grey", "quality", "unedited", "normal_maps"});
-                    const std::string like = ctx.params.count("like") ? ctx.params.at("like") : "";
-                    if (req.format == "match" && like.empty())
-                        throw std::runtime_error("encode: format: match needs `like:` naming the original");
-                    const bool keep_unedited = ctx.params.count("unedited") && ctx.params.at("unedited") == "original";
-                    if (keep_unedited && like.empty())
-                        throw std::runtime_error("encode: unedited: original needs `like:` naming the original");
-                    std::vector<Item> out;
-                    for (auto& it : items) {
-                        const Texture& t = need_texture(it);
-                        req.name = it.name;
-                        const tx::NormalMapOverride says = normal_map_override(ctx.params, it);
-                        req.normal_map = says.mode;
-                        req.normal_map_why = says.why;
-                        // A `mips` step of this action already decided: its rule (a name
-                        // token, the texels) is the one to report, not "marked".
-                        if (says.mode == tx::NormalMapMode::Auto && ctx.metrics.contains("normal_map") &&
-                            ctx.metrics["normal_map"].is_string()) {
-                            const std::string before = ctx.metrics["normal_map"].get<std::string>();
-                            if (before.rfind("yes: ", 0) == 0 && (t.desc.flags & AF_TEX_NORMAL_MAP))
-                                req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = before.substr(5);
-                        }
-                        std::optional<tx::MatchTarget> target;
-                        const std::string original = like.empty() ? "" : like_path(like, it, ctx.base_dir);
-                        if (req.format == "match" || keep_unedited) target = tx::read_match_target(so.ops, original);
-                        if (keep_unedited && tx::unedited_export(so.ops, t, target->texture)) {
-                            // The original's own bytes: nothing was edited, nothing is lost to a new encode.
-                            std::ifstream in(original, std::ios::binary);
-                            auto bytes = std::make_shared<std::vector<uint8_t>>(std::istreambuf_iterator<char>(in),
-                                                                                std::istreambuf_iterator<char>());
-                            if (!in.good() && !in.eof()) throw std::runtime_error(original + ": cannot read");
-                            ctx.metrics["format"] = std::string(format_info(target->format)->name);
-                            ctx.metrics["format_reason"] = "unedited: the original's bytes";
-                            Item kept = std::move(it);
-                            kept.texture.reset();
-                            kept.bytes = std::move(bytes);
-                            out.push_back(std::move(kept));
-                            continue;
-                        }
-                        req.like = req.format == "match" ? &*target : nullptr;
-                        tx::Encoded e = tx::encode(so.ops, t, req);
-                        ctx.metrics["format"] = std::string(format_info(e.format)->name);
-                        ctx.metrics["format_reason"] = e.why;
-                        if (!e.normal_map.empty()) ctx.metrics["normal_map"] = e.normal_map;
-                        add_warnings(ctx.metrics, e.losses);
-                        if (e.psnr_rgb) ctx.metrics["psnr_rgb"] = *e.psnr_rgb;
-                        out.push_back(with_texture(it, std::move(e.texture)));
-                    }
-                    return out;
-                },
+            .run = [r](StepContext& ctx, std::vector<Item> items) { return run_encode(*r, ctx, std::move(items)); },
             .pass_through = [r](const Params& own, const std::string&) { return encode_options(*r, own); },
             .meta_keys = std::vector<std::string>{}};
 }
@@ -502,19 +510,11 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
     };
     table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools,
                        std::vector<std::string>& warnings) {
-        std::string container = it.container;
-        if (container.empty()) {
-            std::string ext = path.extension().string();
-            std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-            if (ext == ".png")
-                container = "png";
-            else if (auto c = r->container_for_extension(ext))
-                container = c.item->name;
-            else
-                throw std::runtime_error("no container writes '" + ext + "' files; add 'write: {container: …}' or " +
-                                         "see 'assetforge plugins'");
-        }
-        auto c = r->container_by_name(container);
+        auto c = host::output_container(*r, it.container, path.extension().string());
+        if (!c && it.container.empty())
+            throw std::runtime_error("no container writes '" + lower_ext(path) +
+                                     "' files; add 'write: {container: " + "…}' or see 'assetforge plugins'");
+        const std::string container = c ? c.item->name : it.container;
         use(tools, c.plugin);
         std::vector<uint8_t> bytes = host::encode_texture(*r, container, *it.texture, it.write_options);
         if (picks_own_format(c.item)) {

@@ -3,6 +3,7 @@
 // implicit reader/writer and every stage plugins provide.
 #pragma once
 
+#include "host/plugin_identity.hpp"
 #include "host/plugin_registry.hpp"
 #include "steps/step.hpp"
 
@@ -15,7 +16,7 @@ void add_plugin_stages(StepTable& table, const host::PluginRegistry& reg);
 // One plugin stage as a step (what add_plugin_stages adds for each).
 StepDef plugin_stage_step(const af_stage& st, const host::LoadedPlugin& plugin);
 
-// "name@version#binaryhash": what action keys record for a plugin.
-std::string plugin_identity(const host::LoadedPlugin& p);
+// A plugin's identity is the host's (host/plugin_registry.hpp); the steps name it here too.
+using host::plugin_identity;
 
 } // namespace af::engine

@@ -1,7 +1,7 @@
 #include "steps/zip_writer.hpp"
 
-#include "base/config_error.hpp"
 #include "base/name_text.hpp"
+#include "base/user_words.hpp"
 
 #include <zip.h>
 

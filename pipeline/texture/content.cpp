@@ -25,7 +25,8 @@ Content analyse(const Image& img) {
     const uint64_t n = img.texels();
     uint64_t out = 0, near = 0, rough = 0;
     double sx = 0, sy = 0, sz = 0;
-    bool has_zero = false, has_partial = false, blue_zero = true;
+    AlphaSeen alpha;
+    bool blue_zero = true;
     for (uint64_t i = 0; i < n; ++i) {
         float r, g, b;
         bool grey;
@@ -35,14 +36,12 @@ Content analyse(const Image& img) {
             grey = std::fabs(r - g) <= 1e-6f && std::fabs(g - b) <= 1e-6f;
             c.above_one |= r > 1.0f || g > 1.0f || b > 1.0f;
             c.negative |= r < 0.0f || g < 0.0f || b < 0.0f;
-            has_zero |= p[3] <= 0.0f;
-            has_partial |= p[3] > 0.0f && p[3] < 1.0f;
+            alpha.add(p[3]);
         } else {
             const uint8_t* p = &img.rgba8[i * 4];
             grey = p[0] == p[1] && p[1] == p[2];
             r = p[0] / 255.f, g = p[1] / 255.f, b = p[2] / 255.f;
-            has_zero |= p[3] == 0;
-            has_partial |= p[3] != 0 && p[3] != 255;
+            alpha.add(p[3]);
         }
         c.grey &= grey;
         blue_zero &= b == 0.0f;
@@ -53,7 +52,7 @@ Content analyse(const Image& img) {
         rough += std::fabs(len - 1.0f) <= 0.3f;
         sx += x, sy += y, sz += z;
     }
-    c.alpha = has_partial ? AlphaKind::Smooth : has_zero ? AlphaKind::Cutout : AlphaKind::Opaque;
+    c.alpha = alpha.kind();
     if (!n) return c;
     VectorStats& v = c.vectors;
     v.two_channel = blue_zero;

@@ -1,20 +1,17 @@
 // What an image holds, as far as choosing a format needs to know: one pass
-// over the top level, the same for the pipeline's steps and `convert`. (The
-// XTF plugin still classifies alpha for its own DXT choice; one rule for both
-// is open work.)
+// over the top level, the same for the pipeline's steps and `convert`. Alpha
+// by the SDK's rule (assetforge/alpha_kind.hpp), which the XTF plugin's own
+// DXT choice uses too.
 #pragma once
 
+#include "assetforge/alpha_kind.hpp"
 #include "core/image.hpp"
 
 #include <cstdint>
 
 namespace af::texture {
 
-enum class AlphaKind : uint8_t {
-    Opaque, // every alpha is 1 (255)
-    Cutout, // alpha is only 0 or 1: alpha-tested foliage, fences, decals
-    Smooth, // anything in between: glass, smoke, soft edges
-};
+using af::AlphaKind;
 
 // How far the colour channels read as tangent-space vectors (0..1 encoded).
 // Alpha plays no part: real normal maps often carry height or gloss there.

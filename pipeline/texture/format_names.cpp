@@ -1,8 +1,10 @@
 #include "texture/format_names.hpp"
 
+#include "assetforge/format_channels.hpp"
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 
+#include <bit>
 #include <cctype>
 #include <cmath>
 
@@ -84,24 +86,33 @@ bool iequal(std::string_view a, std::string_view b) {
 
 } // namespace
 
-std::optional<uint32_t> parse_format_name(std::string_view name, bool srgb) {
+uint32_t NamedFormat::for_data(bool srgb) const { return follows_data ? with_srgb(format, srgb) : format; }
+
+std::optional<NamedFormat> parse_named_format(std::string_view name) {
     for (std::string_view prefix : {"IMAGE_FORMAT_", "DXGI_FORMAT_"})
         if (name.size() > prefix.size() && iequal(name.substr(0, prefix.size()), prefix)) {
             name.remove_prefix(prefix.size());
             break;
         }
     for (const auto& a : kShort)
-        if (iequal(name, a.name)) return with_srgb(a.format, srgb);
-    if (const FormatInfo* f = format_by_name(name)) return f->id; // literal: the user named the tag
+        if (iequal(name, a.name)) return NamedFormat{a.format, true};
+    if (const FormatInfo* f = format_by_name(name)) return NamedFormat{f->id, false}; // literal: the user named the tag
     for (const auto& a : kVtf)
-        if (iequal(name, a.name)) return with_srgb(a.format, srgb);
+        if (iequal(name, a.name)) return NamedFormat{a.format, true};
     return std::nullopt;
 }
 
-uint32_t format_from_name(std::string_view name, bool srgb) {
-    if (auto f = parse_format_name(name, srgb)) return *f;
+std::optional<uint32_t> parse_format_name(std::string_view name, bool srgb) {
+    if (auto f = parse_named_format(name)) return f->for_data(srgb);
+    return std::nullopt;
+}
+
+NamedFormat named_format(std::string_view name) {
+    if (auto f = parse_named_format(name)) return *f;
     sdk::usage("unknown format '" + std::string(name) + "': " + format_name_help());
 }
+
+uint32_t format_from_name(std::string_view name, bool srgb) { return named_format(name).for_data(srgb); }
 
 std::vector<std::string> short_format_names() {
     std::vector<std::string> v;
@@ -117,22 +128,6 @@ std::string format_name_help() {
 
 namespace {
 
-// Stored channels (R, G, B, A) of a format: what "nearest" compares first.
-int channel_count(const FormatInfo& f) {
-    if (f.layout == Layout::Plain) {
-        int n = 0;
-        for (const auto& c : f.ch) n += c.bits ? 1 : 0;
-        return n;
-    }
-    if (f.compressed()) {
-        const uint32_t id = with_srgb(f.id, false);
-        if (id == FMT_BC4_UNORM || id == FMT_BC4_SNORM) return 1;
-        if (id == FMT_BC5_UNORM || id == FMT_BC5_SNORM) return 2;
-        if (f.flags & fmtflag::hdr) return 3;
-    }
-    return 4;
-}
-
 // How far storing `want` as `have` is from storing it as itself: range (HDR,
 // signed) first, then alpha, channels, compression, size.
 double distance(const FormatInfo& want, const FormatInfo& have) {
@@ -140,7 +135,7 @@ double distance(const FormatInfo& want, const FormatInfo& have) {
     if (bool(want.flags & fmtflag::hdr) != bool(have.flags & fmtflag::hdr)) d += 100;
     if (want.is_signed() != have.is_signed()) d += 40;
     if (want.has_alpha() != have.has_alpha()) d += 20;
-    d += 5.0 * std::abs(channel_count(want) - channel_count(have));
+    d += 5.0 * std::abs(std::popcount(stored_channels(want)) - std::popcount(stored_channels(have)));
     if (want.compressed() != have.compressed()) d += 10;
     const auto bytes = [](const FormatInfo& f) { return double(f.block_bytes) / (f.block_w * f.block_h); };
     // BC2's alpha is 4-bit steps; every other alpha-carrying block format interpolates (BC7 → BC3, not BC2).

@@ -11,6 +11,15 @@
 
 namespace af::texture {
 
+// A format as a user named it: short and VTF names follow the data's colour
+// space (the _SRGB twin for sRGB data), a format-table name is literal.
+struct NamedFormat {
+    uint32_t format = 0;
+    bool follows_data = false;
+    uint32_t for_data(bool srgb) const;
+};
+std::optional<NamedFormat> parse_named_format(std::string_view name);
+
 // Short and VTF names follow the data's colour space (`srgb` picks the _SRGB
 // twin where the format has one); a format-table name is taken literally.
 // nullopt for names nobody knows.
@@ -19,6 +28,7 @@ std::optional<uint32_t> parse_format_name(std::string_view name, bool srgb);
 // As parse_format_name, but an unknown name is a usage error that lists the
 // names a user may type.
 uint32_t format_from_name(std::string_view name, bool srgb);
+NamedFormat named_format(std::string_view name);
 
 // The short names, for documentation and parameter choices.
 std::vector<std::string> short_format_names();

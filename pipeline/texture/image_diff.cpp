@@ -15,12 +15,7 @@ namespace {
 struct Texels {
     const uint8_t* u8 = nullptr;
     const float* f = nullptr;
-    explicit Texels(const Image& img) {
-        if (img.is_float())
-            f = img.rgba32f.data();
-        else
-            u8 = img.rgba8.data();
-    }
+    explicit Texels(const TexelRows& img) : u8(img.u8), f(img.f) {}
     float operator[](size_t i) const { return f ? f[i] : float(u8[i]) * (1.0f / 255.0f); }
 };
 
@@ -82,18 +77,20 @@ double ssim_of(const std::vector<double>& x, const std::vector<double>& y, uint3
 
 } // namespace
 
-ImageDiff diff_images(const Image& a, const Image& b, bool with_ssim) {
+ImageDiff diff_images(const TexelRows& a, const TexelRows& b, DiffOptions opt) {
     if (a.width != b.width || a.height != b.height)
         throw std::invalid_argument("the images differ in size: " + std::to_string(a.width) + "x" +
                                     std::to_string(a.height) + " and " + std::to_string(b.width) + "x" +
                                     std::to_string(b.height));
-    DiffRows rows(a.width, a.height, with_ssim);
+    DiffRows rows(a.width, a.height, opt);
     rows.add(a, b);
     return rows.finish();
 }
 
-DiffRows::DiffRows(uint32_t width, uint32_t height, bool with_ssim)
-    : width_(width), height_(height), with_ssim_(with_ssim), small_(width < 11 || height < 11) {
+DiffRows::DiffRows(uint32_t width, uint32_t height, DiffOptions opt)
+    : width_(width), height_(height), with_ssim_(opt.ssim), psnr_channels_(opt.psnr_channels & chan::rgb),
+      small_(width < 11 || height < 11) {
+    if (!psnr_channels_) throw std::invalid_argument("a PSNR over no colour channel");
     double sum = 0;
     for (int i = 0; i < 11; ++i) sum += g_[i] = std::exp(-double((i - 5) * (i - 5)) / (2 * 1.5 * 1.5));
     for (double& v : g_) v /= sum;
@@ -134,7 +131,7 @@ void DiffRows::ssim_row(const double* x, const double* y) {
     ssim_count_ += ow;
 }
 
-void DiffRows::add(const Image& a, const Image& b) {
+void DiffRows::add(const TexelRows& a, const TexelRows& b) {
     if (a.width != width_ || b.width != width_ || a.height != b.height || rows_ + a.height > height_)
         throw std::invalid_argument("rows of " + std::to_string(a.width) + "x" + std::to_string(a.height) + " and " +
                                     std::to_string(b.width) + "x" + std::to_string(b.height) + " do not continue a " +
@@ -145,7 +142,7 @@ void DiffRows::add(const Image& a, const Image& b) {
     if (!a.is_float() && !b.is_float() && !with_ssim_) {
         for (size_t i = 0; i < a.texels() * 4; i += 4)
             for (int c = 0; c < 4; ++c) {
-                const int e = std::abs(int(a.rgba8[i + c]) - int(b.rgba8[i + c]));
+                const int e = std::abs(int(a.u8[i + c]) - int(b.u8[i + c]));
                 isq_[c] += uint64_t(e * e);
                 imax_[c] = std::max(imax_[c], e);
             }
@@ -192,7 +189,11 @@ ImageDiff DiffRows::finish() {
         ch.rmse = std::sqrt(ch.mse);
         ch.psnr = psnr_of(ch.mse);
     }
-    d.psnr_rgb = psnr_of((d.channel[0].mse + d.channel[1].mse + d.channel[2].mse) / 3);
+    double colour_mse = 0;
+    int counted = 0;
+    for (int c = 0; c < 3; ++c)
+        if (psnr_channels_ & (1u << c)) colour_mse += d.channel[c].mse, ++counted;
+    d.psnr_rgb = psnr_of(colour_mse / counted);
     if (!texels || !with_ssim_)
         d.ssim = 1;
     else if (small_)
@@ -202,7 +203,7 @@ ImageDiff DiffRows::finish() {
     return d;
 }
 
-Image error_heatmap(const Image& a, const Image& b, double scale) {
+Image error_heatmap(const TexelRows& a, const TexelRows& b, double scale) {
     const Texels fa(a), fb(b);
     Image out = Image::make8(a.width, a.height);
     const double s = scale > 0 ? scale : 1;

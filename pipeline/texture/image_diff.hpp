@@ -2,8 +2,12 @@
 // error, SSIM on luminance, and an error heatmap. Values are compared as
 // stored, scaled to 0..1 (8-bit: /255; float formats as they are), so the
 // figures match what texdiag's and nvimgdiff's diff report for the same pixels.
+// The one difference of the pipeline: encode's measure, `compare` and the
+// HTML report's figures all come from here.
 #pragma once
 
+#include "assetforge/format_channels.hpp"
+#include "assetforge/formats.hpp"
 #include "core/image.hpp"
 
 #include <array>
@@ -20,13 +24,34 @@ struct ChannelDiff {
 struct ImageDiff {
     uint32_t width = 0, height = 0;
     std::array<ChannelDiff, 4> channel; // R, G, B, A
-    std::optional<double> psnr_rgb;     // from the mean of R, G and B's MSE
+    std::optional<double> psnr_rgb;     // from the mean MSE of the colour channels asked (R, G and B unless told)
     double ssim = 1;                    // mean SSIM of the luminance (Rec. 709 weights); 1 when not measured
 };
 
-// Throws std::invalid_argument when the sizes differ. SSIM (most of the
-// time) only when asked: the build's HTML report shows PSNR and max error.
-ImageDiff diff_images(const Image& a, const Image& b, bool with_ssim = true);
+// RGBA texels, 8-bit or float, read in place: an Image, or a surface's own
+// bytes when they are RGBA8 already (no copy of a 4096² source).
+struct TexelRows {
+    uint32_t width = 0, height = 0;
+    const uint8_t* u8 = nullptr;
+    const float* f = nullptr;
+    TexelRows(const Image& img) // NOLINT: an Image is the usual argument
+        : width(img.width), height(img.height), u8(img.is_float() ? nullptr : img.rgba8.data()),
+          f(img.is_float() ? img.rgba32f.data() : nullptr) {}
+    TexelRows(uint32_t w, uint32_t h, const uint8_t* rgba8) : width(w), height(h), u8(rgba8) {}
+    bool is_float() const { return f != nullptr; }
+    size_t texels() const { return size_t(width) * height; }
+};
+
+struct DiffOptions {
+    bool ssim = true; // most of the time only when asked: the build's HTML report shows PSNR and max error
+    // The colour channels psnr_rgb counts (chan:: bits): the ones the
+    // encoded format stores (stored_colour, assetforge/format_channels.hpp), so a channel the
+    // format drops (BC5's blue, BC4's green and blue) reports the encode, not the drop.
+    uint8_t psnr_channels = chan::rgb;
+};
+
+// Throws std::invalid_argument when the sizes differ.
+ImageDiff diff_images(const TexelRows& a, const TexelRows& b, DiffOptions opt = {});
 
 // The same figures, fed a band of rows of both images at a time, top to
 // bottom, so two large surfaces never need to be decoded whole: it holds the
@@ -34,10 +59,10 @@ ImageDiff diff_images(const Image& a, const Image& b, bool with_ssim = true);
 // the images. Bit for bit what diff_images gives.
 class DiffRows {
   public:
-    DiffRows(uint32_t width, uint32_t height, bool with_ssim = true);
+    DiffRows(uint32_t width, uint32_t height, DiffOptions opt = {});
     // The next rows of A and B (equal sizes, `width` wide). Throws
     // std::invalid_argument on a size mismatch or rows beyond `height`.
-    void add(const Image& a, const Image& b);
+    void add(const TexelRows& a, const TexelRows& b);
     // Once every row was added.
     ImageDiff finish();
 
@@ -45,6 +70,7 @@ class DiffRows {
     void ssim_row(const double* x, const double* y);
     uint32_t width_, height_, rows_ = 0;
     bool with_ssim_;
+    uint8_t psnr_channels_;
     bool small_; // under the 11×11 window in either direction: one window over all (luminance kept whole)
     std::array<double, 4> sq_{};
     std::array<double, 4> max_{};
@@ -60,6 +86,6 @@ class DiffRows {
 
 // Per texel, the largest channel error, as a colour ramp (black → red →
 // yellow → white) scaled so `scale` (e.g. the largest error) is white.
-Image error_heatmap(const Image& a, const Image& b, double scale);
+Image error_heatmap(const TexelRows& a, const TexelRows& b, double scale);
 
 } // namespace af::texture

@@ -1,6 +1,9 @@
 #include "texture/information_loss.hpp"
 
+#include "assetforge/format_channels.hpp"
+
 #include <algorithm>
+#include <bit>
 
 namespace af::texture {
 namespace {
@@ -22,16 +25,6 @@ bool is_bc1(const FormatInfo& f) {
 
 } // namespace
 
-size_t stored_colour_channels(const FormatInfo& f) {
-    const uint32_t id = with_srgb(f.id, false);
-    if (id >= FMT_BC4_TYPELESS && id <= FMT_BC4_SNORM) return 1;
-    if (id >= FMT_BC5_TYPELESS && id <= FMT_BC5_SNORM) return 2;
-    if (f.compressed()) return 3;
-    size_t n = 0;
-    while (n < 3 && f.ch[n].bits > 0) ++n;
-    return n ? n : 3; // alpha-only formats: measure what decodes (grey)
-}
-
 std::vector<std::string> information_lost(const Content& c, const FormatInfo* from, const FormatInfo& to,
                                           bool normal_map) {
     std::vector<std::string> out;
@@ -43,7 +36,7 @@ std::vector<std::string> information_lost(const Content& c, const FormatInfo* fr
     else if (c.alpha == AlphaKind::Smooth && is_bc1(to))
         out.push_back("alpha reduced to one bit: the source's alpha has values between 0 and 255 and " + name +
                       " keeps only cut-out alpha (0 or 255)");
-    const size_t channels = stored_colour_channels(to);
+    const int channels = std::popcount(stored_colour(to));
     if (channels == 2 && !normal_map && !c.vectors.two_channel)
         out.push_back("blue dropped: " + name + " stores red and green only (not a normal map, whose blue the " +
                       "shader rebuilds)");

@@ -16,8 +16,4 @@ namespace af::texture {
 std::vector<std::string> information_lost(const Content& c, const FormatInfo* from, const FormatInfo& to,
                                           bool normal_map);
 
-// Colour channels (of R, G, B) a format stores: BC4 and R formats 1, BC5 and
-// RG formats 2, the rest 3.
-size_t stored_colour_channels(const FormatInfo& f);
-
 } // namespace af::texture

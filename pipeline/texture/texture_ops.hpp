@@ -16,11 +16,13 @@
 #include "core/image_ops.hpp"
 #include "host/plugin_registry.hpp"
 #include "texture/auto_format.hpp"
+#include "texture/format_names.hpp"
 #include "texture/normal_map_rule.hpp"
 
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace af::texture {
@@ -86,14 +88,30 @@ struct MatchTarget {
 };
 MatchTarget read_match_target(Ops& ops, const std::string& path);
 
+// What `format` asks for. The words (auto, match, keep, a format name) are
+// parsed once where the user wrote them: parse_encode_format.
+enum class EncodeMode {
+    Auto,  // by content (docs/auto-format.md)
+    Match, // the original's format (`like`)
+    Keep,  // the texture's own format
+    Named, // `named`
+};
+struct EncodeFormat {
+    EncodeMode mode = EncodeMode::Auto;
+    NamedFormat named{}; // EncodeMode::Named
+};
+// auto, match, keep (any case) or a name format_names.hpp knows; anything
+// else is a usage error that lists what may be typed.
+EncodeFormat parse_encode_format(std::string_view text);
+
 struct EncodeRequest {
-    std::string format = "auto"; // auto | match | a format name (format_names.hpp)
+    EncodeFormat format{};
     Quality quality = Quality::Normal;
     std::string name;                               // input file name: the normal-map name tokens
     NormalMapMode normal_map = NormalMapMode::Auto; // the job's say (a `normal_maps:` pattern)
     std::string normal_map_why;                     // which pattern, for the report
     bool grey_in_red = false;                       // shader reads grey from red: auto may pick BC4
-    const MatchTarget* like = nullptr;              // format == "match"
+    const MatchTarget* like = nullptr;              // EncodeMode::Match
     OptionMap codec_options;                        // handed to the codec (quality added)
     bool measure = false;                           // PSNR of the top level against the source
 };
@@ -111,6 +129,19 @@ struct Encoded {
     std::vector<std::string> losses;
 };
 Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req);
+
+// ---- normal maps seen as the shader sees them -----------------------------
+// A two-channel normal map (BC5, RG formats: X and Y only) has its Z rebuilt
+// as √(1 − x² − y²) before it is shown or compared: the one rule of the
+// report's pictures and figures and of `compare`.
+struct NormalZ {
+    bool normal_map = false;        // either side is marked one, or the result stores X and Y only
+    bool rebuild_reference = false; // the reference stores X and Y only
+    bool rebuild_result = false;    // the result stores X and Y only
+};
+NormalZ normal_z(const Texture& reference, const Texture& result);
+// Blue replaced by the Z that X and Y imply (0..1 encoded); per texel, so bands of rows may go one at a time.
+Image with_normal_z(const Image& xy);
 
 // ---- mips, resize, channels -----------------------------------------------
 struct MipRequest {

@@ -9,26 +9,24 @@
 
 namespace af::xtf {
 
-AlphaContent alpha_content(const af_host* host, const Texture& t) {
+AlphaKind alpha_content(const af_host* host, const Texture& t) {
     const FormatInfo* fi = format_info(t.desc.format);
-    if (fi && !fi->has_alpha()) return AlphaContent::Opaque;
-    AlphaContent seen = AlphaContent::Opaque;
-    for (uint32_t l = 0; l < t.desc.layers; ++l)
-        for (uint32_t f = 0; f < t.desc.faces; ++f) {
+    if (fi && !fi->has_alpha()) return AlphaKind::Opaque;
+    AlphaSeen seen;
+    for (uint32_t l = 0; l < t.desc.layers && !seen.settled(); ++l)
+        for (uint32_t f = 0; f < t.desc.faces && !seen.settled(); ++f) {
             const Picture img = decode_surface(host, t, l, f, 0);
             const auto* f32 = std::get_if<sdk::Rgba32f>(&img);
             const auto* u8 = std::get_if<sdk::Rgba8>(&img);
             const size_t n = size_t(width_of(img)) * height_of(img);
-            for (size_t i = 0; i < n; ++i) {
-                // Float alpha counts as the byte it would be stored as.
-                const int a =
-                    f32 ? int(std::lround(std::clamp(f32->data[i * 4 + 3], 0.0f, 1.0f) * 255)) : u8->data[i * 4 + 3];
-                if (a == 255) continue;
-                if (a != 0) return AlphaContent::Smooth;
-                seen = AlphaContent::CutOut;
+            for (size_t i = 0; i < n && !seen.settled(); ++i) {
+                if (f32)
+                    seen.add(f32->data[i * 4 + 3]);
+                else
+                    seen.add(u8->data[i * 4 + 3]);
             }
         }
-    return seen;
+    return seen.kind();
 }
 
 AutoFormat auto_xtf_format(const af_host* host, const Texture& t) {
@@ -56,12 +54,12 @@ AutoFormat auto_by_content(const af_host* host, const Texture& t) {
         return {VTF_RGBA16161616F, false, "float data"};
     AutoFormat pick{VTF_DXT1, false, "opaque"};
     switch (alpha_content(host, t)) {
-    case AlphaContent::Opaque:
+    case AlphaKind::Opaque:
         break;
-    case AlphaContent::CutOut:
+    case AlphaKind::Cutout:
         pick = {VTF_DXT1, true, "cut-out alpha (only 0 and 255)"};
         break;
-    case AlphaContent::Smooth:
+    case AlphaKind::Smooth:
         pick = {VTF_DXT5, false, "smooth alpha"};
         break;
     }

@@ -4,6 +4,7 @@
 // DXT1 when opaque, DXT1 + ONEBITALPHA for cut-outs, DXT5 for smooth alpha.
 #pragma once
 
+#include "assetforge/alpha_kind.hpp"
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"
 
@@ -11,10 +12,9 @@
 
 namespace af::xtf {
 
-enum class AlphaContent { Opaque, CutOut, Smooth };
-
-// Over mip 0 of every frame and face: alpha only 255, only 0 or 255, or more.
-AlphaContent alpha_content(const af_host* host, const Texture& t);
+// Over mip 0 of every frame and face, by the SDK's one alpha rule (the
+// pipeline's `auto` asks the same).
+AlphaKind alpha_content(const af_host* host, const Texture& t);
 
 struct AutoFormat {
     int32_t vtf_format; // never VTF_DXT1_ONEBITALPHA

@@ -1,5 +1,5 @@
 // printable_name(): the one escaping function for names the engine prints.
-#include "base/config_error.hpp"
+#include "base/user_words.hpp"
 
 #include <catch2/catch.hpp>
 

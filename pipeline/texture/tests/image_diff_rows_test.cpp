@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 
 using namespace af;
@@ -50,12 +51,12 @@ TEST_CASE("DiffRows over bands equals diff_images over the whole", "[diff]") {
                 for (const uint32_t band : {1u, 4u, 7u, 64u}) {
                     INFO((is_float ? "float " : "8-bit ") << w << "x" << h << " band " << band << " ssim " << ssim);
                     const Image a = noisy(w, h, is_float, 1), b = noisy(w, h, is_float, 2);
-                    DiffRows rows(w, h, ssim);
+                    DiffRows rows(w, h, {.ssim = ssim});
                     for (uint32_t y = 0; y < h; y += band) {
                         const uint32_t n = std::min(band, h - y);
                         rows.add(band_of(a, y, n), band_of(b, y, n));
                     }
-                    same(rows.finish(), diff_images(a, b, ssim));
+                    same(rows.finish(), diff_images(a, b, {.ssim = ssim}));
                 }
 }
 
@@ -65,4 +66,38 @@ TEST_CASE("DiffRows refuses rows that do not continue the comparison", "[diff]")
     CHECK_THROWS_AS(rows.add(Image::make8(8, 2), Image::make8(8, 3)), std::invalid_argument);
     rows.add(Image::make8(8, 8), Image::make8(8, 8));
     CHECK_THROWS_AS(rows.add(Image::make8(8, 1), Image::make8(8, 1)), std::invalid_argument);
+}
+
+TEST_CASE("PSNR RGB counts the colour channels the format stores", "[diff]") {
+    // Red off by one level, green exact, blue off by 255 (BC5's dropped blue).
+    Image a = Image::make8(4, 4), b = Image::make8(4, 4);
+    for (size_t i = 0; i < a.texels(); ++i) {
+        a.rgba8[i * 4] = 100, b.rgba8[i * 4] = 101;
+        a.rgba8[i * 4 + 2] = 255;
+    }
+    const FormatInfo& bc5 = *format_info(FMT_BC5_UNORM);
+    const ImageDiff xy = diff_images(a, b, {.ssim = false, .psnr_channels = stored_colour(bc5)});
+    const ImageDiff rgb = diff_images(a, b, {.ssim = false});
+    const double level = 1.0 / 255;
+    REQUIRE(xy.psnr_rgb);
+    CHECK(*xy.psnr_rgb == Approx(10 * std::log10(2 / (level * level))));
+    CHECK(*rgb.psnr_rgb < 5.0); // the drop, not the encode
+    CHECK(*diff_images(a, b, {.ssim = false, .psnr_channels = chan::r}).psnr_rgb ==
+          Approx(10 * std::log10(1 / (level * level))));
+    // The source's own RGBA8 bytes give what its Image gives.
+    const ImageDiff view = diff_images(TexelRows(4, 4, a.rgba8.data()), b, {.ssim = false});
+    CHECK(view.psnr_rgb == rgb.psnr_rgb);
+}
+
+TEST_CASE("one table says which channels a format stores", "[diff]") {
+    CHECK(stored_channels(*format_info(FMT_BC4_UNORM)) == chan::r);
+    CHECK(stored_channels(*format_info(FMT_BC5_SNORM)) == (chan::r | chan::g));
+    CHECK(stores_xy_only(*format_info(FMT_BC5_UNORM)));
+    CHECK(stores_xy_only(*format_info(FMT_R8G8_UNORM)));
+    CHECK(!stores_xy_only(*format_info(FMT_BC1_UNORM)));
+    CHECK(stored_channels(*format_info(FMT_BC6H_UF16)) == chan::rgb);
+    CHECK(stored_channels(*format_info(FMT_BC7_UNORM_SRGB)) == chan::rgba);
+    CHECK(stored_channels(*format_info(FMT_B5G6R5_UNORM)) == chan::rgb);
+    CHECK(stored_colour(*format_info(FMT_L8A8)) == chan::r);
+    CHECK(stored_colour(*format_info(FMT_A8_UNORM)) == chan::rgb); // grey when decoded
 }

@@ -140,7 +140,7 @@ TEST_CASE("match: a normal map with alpha gets its mips filtered as data, not sR
     like.mips = 4;
     like.path = "orig/stone_furrowed_norm.png.cached.dds";
     tx::EncodeRequest req;
-    req.format = "match";
+    req.format = tx::parse_encode_format("match");
     req.like = &like;
     req.name = "stone_furrowed_norm.png.cached.dds";
     tx::Encoded e = tx::encode(ops, top, req);
@@ -170,7 +170,7 @@ TEST_CASE("encode: every discarded piece of information is named") {
     Texture soft = texture_of(filled(200, 100, 50, 128), FMT_R8G8B8A8_UNORM_SRGB);
     auto losses = [&](const Texture& t, const std::string& format) {
         tx::EncodeRequest req;
-        req.format = format;
+        req.format = tx::parse_encode_format(format);
         req.name = "brown.png";
         return tx::encode(ops, t, req).losses;
     };
