@@ -73,8 +73,8 @@ void add_build_options(po::options_description& desc, Parsed& a, Flags& f) {
         "fail-fast", po::bool_switch(&a.opt.fail_fast), "stop starting actions after the first failure")(
         "warnings-as-errors", po::bool_switch(&a.opt.warnings_as_errors),
         "exit 1 when an action discarded information (alpha, a channel, bit depth): for CI")(
-        "keep-going,k", "keep going after failures (the default)")(
-        "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
+        "keep-going,k", "keep going after failures (the default)")("trace", po::value<std::string>(&a.opt.trace_file),
+                                                                   "write Chrome trace events (Perfetto) to FILE")(
         "report", po::value<std::string>(&a.opt.report_file),
         "write a record of every action to FILE: JSON; JUnit XML for FILE.xml (CI test reports); a self-contained "
         "page for FILE.html")("memory-budget", po::value<uint64_t>()->default_value(2048),

@@ -3,10 +3,10 @@
 #include "assetforge/user_text.hpp"
 #include "base/link_guard.hpp"
 #include "engine/action_memory.hpp"
-#include "engine/build/action_record.hpp"
 #include "engine/action_runner.hpp"
-#include "engine/output_commit.hpp"
+#include "engine/build/action_record.hpp"
 #include "engine/build/remote_step.hpp"
+#include "engine/output_commit.hpp"
 #include "report/action_warnings.hpp"
 #include "report/build_status.hpp"
 #include "report/report_images.hpp"
@@ -38,7 +38,8 @@ struct Action {
     DirtyScan::Key key;
     std::string remote_key;
 
-    Action(JobRun& run, std::vector<Input> in, int64_t ts) : j(run), job(*run.job), inputs(std::move(in)), trace_ts(ts) {
+    Action(JobRun& run, std::vector<Input> in, int64_t ts)
+        : j(run), job(*run.job), inputs(std::move(in)), trace_ts(ts) {
         done.res.job = job.name;
         done.res.input = job.is_gather() ? "*" : inputs.at(0).rel;
         origin = job.is_gather() ? "*" : inputs.at(0).origin;
@@ -130,8 +131,7 @@ ActionOutcome ActionExecution::up_to_date(Action& a, std::optional<ActionRecord>
 ActionOutcome ActionExecution::would_run(Action& a) {
     a.res().status = s_.remote && s_.remote->holds(a.remote_key) ? ActionStatus::WouldFetch : ActionStatus::WouldRun;
     if (a.rec)
-        for (const auto& o : a.rec->outputs)
-            a.done.produced.push_back(output_input(o.path, o.hash, a.origin, true));
+        for (const auto& o : a.rec->outputs) a.done.produced.push_back(output_input(o.path, o.hash, a.origin, true));
     return std::move(a.done);
 }
 

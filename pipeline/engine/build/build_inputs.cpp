@@ -120,17 +120,15 @@ std::vector<Input> BuildInputs::late_inputs(JobRun& j, const OutputCommit& commi
 
 // Every recorded output, by whom; returns other configurations' outputs
 // (path, owner, job, input) for the commit.
-std::vector<std::tuple<std::string, std::string, std::string, std::string>> BuildInputs::load_recorded(
-    const StateStore& store, const std::set<std::string>& names) {
+std::vector<std::tuple<std::string, std::string, std::string, std::string>>
+BuildInputs::load_recorded(const StateStore& store, const std::set<std::string>& names) {
     const std::string& self = store.self();
     std::vector<std::tuple<std::string, std::string, std::string, std::string>> foreign;
     store.for_each_action([&](const ActionRecord& rec) {
         bool own = rec.owner == self;
         // Outputs of jobs no longer in the pipeline are nobody's input:
         // they are removed below.
-        auto kind = !own                   ? Recorded::Kind::Foreign
-                    : names.count(rec.job) ? Recorded::Kind::Own
-                                           : Recorded::Kind::Gone;
+        auto kind = !own ? Recorded::Kind::Foreign : names.count(rec.job) ? Recorded::Kind::Own : Recorded::Kind::Gone;
         for (const auto& o : rec.outputs) {
             plan_state_.recorded[paths_.abs_of(o.path)] = {kind, rec.job, o.hash, o.st};
             if (!own) foreign.emplace_back(o.path, rec.owner, rec.job, rec.input);

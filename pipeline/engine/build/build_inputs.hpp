@@ -34,8 +34,7 @@ InputGlob file_system_glob(std::filesystem::path root);
 class BuildInputs {
   public:
     // `report_dir`: the HTML report's pictures folder ("" without one).
-    BuildInputs(const Pipeline& p, const BuildOptions& opt, ProjectPaths paths, InputGlob glob,
-                std::string report_dir);
+    BuildInputs(const Pipeline& p, const BuildOptions& opt, ProjectPaths paths, InputGlob glob, std::string report_dir);
 
     // A --state-dir that holds a job's inputs, found before the lock and the
     // state are created there (the plan's own check comes too late for
@@ -63,8 +62,8 @@ class BuildInputs {
     void setup_jobs();
     std::vector<GlobMatch> expand(const Job& j, std::vector<size_t>* per_pattern);
     std::vector<Input> to_inputs(std::vector<GlobMatch> matches) const;
-    std::vector<std::tuple<std::string, std::string, std::string, std::string>> load_recorded(
-        const StateStore& store, const std::set<std::string>& names);
+    std::vector<std::tuple<std::string, std::string, std::string, std::string>>
+    load_recorded(const StateStore& store, const std::set<std::string>& names);
     void check_side_files();
     void assign_shards_by_size(const Disk& disk);
     std::string state_dir_refusal(const std::string& shown) const;

@@ -2,8 +2,8 @@
 // state in its folder on disk, telling the terminal, sharing through the
 // remote cache the options name.
 #include "assetforge/user_text.hpp"
-#include "engine/build_lock.hpp"
 #include "engine/build/build_services.hpp"
+#include "engine/build_lock.hpp"
 #include "engine/disk.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/state_store.hpp"
@@ -39,7 +39,8 @@ class DiskStateFolder final : public StateFolder {
     bool hold() override {
         try {
             lock_.emplace(
-                state_dir(p_), [&](const std::string& msg) { err_ << "assetforge: " << msg << "\n" << std::flush; },
+                state_dir(p_), [&](const std::string& msg) { err_ << "assetforge: " << msg << "\n"
+                                                                  << std::flush; },
                 opt_.cancelled);
         } catch (const BuildLock::Cancelled&) {
             return false;

@@ -10,9 +10,8 @@
 
 namespace af::engine {
 
-RemoteStep::RemoteStep(remote::RemoteCache& cache, std::string plugin_identities, ProjectPaths paths,
-                       TraceLog& trace, MemoryBudget& budget, std::function<void(const std::string&)> warn,
-                       RemoteStepRules rules)
+RemoteStep::RemoteStep(remote::RemoteCache& cache, std::string plugin_identities, ProjectPaths paths, TraceLog& trace,
+                       MemoryBudget& budget, std::function<void(const std::string&)> warn, RemoteStepRules rules)
     : cache_(cache), plugin_identities_(std::move(plugin_identities)), paths_(std::move(paths)), trace_(trace),
       budget_(budget), warn_(std::move(warn)), rules_(std::move(rules)) {}
 
@@ -25,7 +24,7 @@ bool RemoteStep::holds(const std::string& key) { return cache_.lookup(key).has_v
 bool RemoteStep::taken(const RemoteAction& a, const std::string& abs) const {
     const std::string rel = paths_.rel_of(abs);
     const bool mine = a.previous && std::any_of(a.previous->outputs.begin(), a.previous->outputs.end(),
-                                                 [&](const OutputRecord& o) { return o.path == rel; });
+                                                [&](const OutputRecord& o) { return o.path == rel; });
     if (rules_.never(abs, a.who)) return true;
     if (mine) return false;
     return rules_.occupied(abs);

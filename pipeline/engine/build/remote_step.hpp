@@ -27,11 +27,11 @@ namespace af::engine {
 // One action as the cache sees it.
 struct RemoteAction {
     const JobRun& j;
-    std::string key;                               // remote_action_key
-    std::string label;                             // its input ("*" for a gather), for the trace
-    std::string input_name;                        // its input's item name ("" for a gather)
-    std::string who;                               // "job: input", as the commit claims paths
-    const ActionRecord* previous = nullptr;        // what it wrote last time: its own paths to take again
+    std::string key;                        // remote_action_key
+    std::string label;                      // its input ("*" for a gather), for the trace
+    std::string input_name;                 // its input's item name ("" for a gather)
+    std::string who;                        // "job: input", as the commit claims paths
+    const ActionRecord* previous = nullptr; // what it wrote last time: its own paths to take again
 };
 
 // Paths no entry may make an action write, whatever its template allows.

@@ -31,7 +31,8 @@ struct Runner {
         const OutputTemplate tpl = OutputTemplate::parse(job.output);
         ActionRun r{job, tpl, steps, std::filesystem::path(kRoot), paths, trace, {}};
         std::vector<Item> items;
-        for (auto& [name, text] : inputs) items.push_back(bytes_item(name, std::vector<uint8_t>(text.begin(), text.end())));
+        for (auto& [name, text] : inputs)
+            items.push_back(bytes_item(name, std::vector<uint8_t>(text.begin(), text.end())));
         return run_action(r, std::move(items), input_name, input_name, trail);
     }
 };

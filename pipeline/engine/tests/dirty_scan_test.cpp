@@ -81,8 +81,7 @@ TEST_CASE("the dirty scan names why an action must run") {
     CHECK(s.why(rec, "src/a.txt", refreshed, edited) == "");
     CHECK(!refreshed);
 
-    auto failed = std::make_shared<const ActionRecord>(
-        failed_record("copy", "src/a.txt", {}, rec, "copy: broken", 1));
+    auto failed = std::make_shared<const ActionRecord>(failed_record("copy", "src/a.txt", {}, rec, "copy: broken", 1));
     CHECK(s.why(failed, "src/a.txt", refreshed, edited) == "failed last time");
 
     s.disk.put(s.abs("src/a.txt"), "ALPHA");
