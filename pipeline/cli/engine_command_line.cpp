@@ -7,8 +7,8 @@
 #include "engine/build.hpp"
 #include "engine/shard.hpp"
 #include "host/host_services.hpp"
-#include "load/config_errors.hpp"
 #include "host/load_failures.hpp"
+#include "load/config_errors.hpp"
 #include "load/job_selection.hpp"
 #include "report/html_report.hpp"
 #include "steps/pipeline_steps.hpp"
@@ -23,6 +23,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace af::cli {
@@ -48,6 +49,14 @@ struct Parsed {
     BuildOptions opt;
 };
 
+// The command line's words as given, before they are checked.
+struct Flags {
+    std::vector<std::string> defines, allow_env;
+    std::string state_dir, shard, color = "auto";
+    bool overwrite_edited = false, orphans = false, verbose = false, dry_run = false, report_pictures = true;
+    bool remote_cache_required = false;
+};
+
 const char* usage_line(CommandKind k) {
     switch (k) {
     case CommandKind::Build:
@@ -60,91 +69,78 @@ const char* usage_line(CommandKind k) {
     return "";
 }
 
-} // namespace
+// The options of `build` and `status`, which `clean` does not take.
+void add_build_options(po::options_description& desc, Parsed& a, Flags& f) {
+    desc.add_options()("jobs,j", po::value<int>(&a.opt.threads), "worker threads (default: all cores)")(
+        "explain", po::bool_switch(&a.opt.explain),
+        "print why each action runs")("quiet,q", po::bool_switch(&a.opt.quiet), "print only failures")(
+        "fail-fast", po::bool_switch(&a.opt.fail_fast), "stop starting actions after the first failure")(
+        "warnings-as-errors", po::bool_switch(&a.opt.warnings_as_errors),
+        "exit 1 when an action discarded information (alpha, a channel, bit depth): for CI")(
+        "keep-going,k", "keep going after failures (the default)")("trace", po::value<std::string>(&a.opt.trace_file),
+                                                                   "write Chrome trace events (Perfetto) to FILE")(
+        "report", po::value<std::string>(&a.opt.report_file),
+        "write a record of every action to FILE: JSON; JUnit XML for FILE.xml (CI test reports); a self-contained "
+        "page for FILE.html")("memory-budget", po::value<uint64_t>()->default_value(2048),
+                              "MiB the running actions may hold together (an action estimated above it fails)")(
+        "remote-cache", po::value<std::string>(&a.opt.remote_cache),
+        "share results through a Bazel HTTP remote cache at URL (also `remote_cache:` in the pipeline, or "
+        "ASSETFORGE_REMOTE_CACHE); credentials from ASSETFORGE_REMOTE_CACHE_TOKEN, _USER/_PASSWORD or a netrc")(
+        "report-pictures", po::value<bool>(&f.report_pictures)->default_value(true),
+        "with --report FILE.html: thumbnails and full-size pictures of each texture action's source and result "
+        "in FILE.html.d/, and PSNR per channel (false: the page without them, and no decoding for them)")(
+        "remote-cache-required", po::bool_switch(&f.remote_cache_required),
+        "fail the build when the remote cache fails (CI: a broken cache must not go unnoticed); also "
+        "`remote_cache_required: true` in the pipeline")(
+        "remote-upload", po::value<bool>(&a.opt.remote_upload)->default_value(true),
+        "upload built outputs to the remote cache (false: read only, e.g. for untrusted pull requests)")(
+        "shard", po::value<std::string>(&f.shard),
+        "run only shard I of N (I/N, from 0): each source file's chain of actions runs in one shard, "
+        "gathers run in the build without --shard; share the results through --remote-cache");
+}
 
-int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args) {
-    Parsed a;
-    std::vector<std::string> defines, allow_env;
-    std::string state_dir, shard;
-    bool overwrite_edited = false, orphans = false;
+po::options_description describe_options(CommandKind kind, Parsed& a, Flags& f) {
     po::options_description desc(usage_line(kind));
     desc.add_options()("help,h", "show this help")("file,f", po::value<std::string>(),
                                                    "pipeline file (default pipeline.yaml)")(
-        "define,D", po::value<std::vector<std::string>>(&defines), "set a variable: -D name=value")(
-        "allow-env", po::value<std::vector<std::string>>(&allow_env),
+        "define,D", po::value<std::vector<std::string>>(&f.defines), "set a variable: -D name=value")(
+        "allow-env", po::value<std::vector<std::string>>(&f.allow_env),
         "let the pipeline read environment variable NAME through ${env:NAME} (repeatable; also "
         "ASSETFORGE_ALLOW_ENV=NAME,...); no other is readable")(
         "job", po::value<std::vector<std::string>>(&a.jobs),
         kind == CommandKind::Clean ? "only this job (repeatable)"
                                    : "only this job and the jobs it takes inputs from or needs (repeatable)")(
-        "state-dir", po::value<std::string>(&state_dir),
+        "state-dir", po::value<std::string>(&f.state_dir),
         "keep the build state in DIR (default: <output_root>/.assetforge)");
     if (kind != CommandKind::Status)
-        desc.add_options()("overwrite-edited", po::bool_switch(&overwrite_edited),
+        desc.add_options()("overwrite-edited", po::bool_switch(&f.overwrite_edited),
                            kind == CommandKind::Clean
                                ? "also remove outputs edited since the build wrote them"
                                : "replace outputs that differ from what the build last wrote (discards edits)");
-    bool verbose = false, dry_run = false, report_pictures = true;
-    std::string color = "auto";
     if (kind == CommandKind::Build)
-        desc.add_options()("dry-run,n", po::bool_switch(&dry_run),
+        desc.add_options()("dry-run,n", po::bool_switch(&f.dry_run),
                            "print what would run and why, as `assetforge status` does; nothing runs")(
             "verbose,v", po::bool_switch(&a.opt.verbose), "print each step of each action as it ends, with its time");
     if (kind != CommandKind::Clean)
-        desc.add_options()("color", po::value<std::string>(&color),
+        desc.add_options()("color", po::value<std::string>(&f.color),
                            "auto|always|never: failures in red (auto: on a terminal, unless NO_COLOR is set)");
     if (kind == CommandKind::Status)
-        desc.add_options()("verbose,v", po::bool_switch(&verbose), "list every action that would run, and why")(
+        desc.add_options()("verbose,v", po::bool_switch(&f.verbose), "list every action that would run, and why")(
             "json", po::bool_switch(&a.opt.status_json), "every action (job, input, status, reason) as JSON");
     if (kind == CommandKind::Clean)
-        desc.add_options()("orphans", po::bool_switch(&orphans),
+        desc.add_options()("orphans", po::bool_switch(&f.orphans),
                            "remove instead the outputs that other configurations (other -D values) of this output "
                            "folder recorded");
-    if (kind != CommandKind::Clean) {
-        desc.add_options()("jobs,j", po::value<int>(&a.opt.threads), "worker threads (default: all cores)")(
-            "explain", po::bool_switch(&a.opt.explain),
-            "print why each action runs")("quiet,q", po::bool_switch(&a.opt.quiet), "print only failures")(
-            "fail-fast", po::bool_switch(&a.opt.fail_fast), "stop starting actions after the first failure")(
-            "warnings-as-errors", po::bool_switch(&a.opt.warnings_as_errors),
-            "exit 1 when an action discarded information (alpha, a channel, bit depth): for CI")(
-            "keep-going,k", "keep going after failures (the default)")(
-            "trace", po::value<std::string>(&a.opt.trace_file), "write Chrome trace events (Perfetto) to FILE")(
-            "report", po::value<std::string>(&a.opt.report_file),
-            "write a record of every action to FILE: JSON; JUnit XML for FILE.xml (CI test reports); a self-contained "
-            "page for FILE.html")("memory-budget", po::value<uint64_t>()->default_value(2048),
-                                  "MiB the running actions may hold together (an action estimated above it fails)")(
-            "remote-cache", po::value<std::string>(&a.opt.remote_cache),
-            "share results through a Bazel HTTP remote cache at URL (also `remote_cache:` in the pipeline, or "
-            "ASSETFORGE_REMOTE_CACHE); credentials from ASSETFORGE_REMOTE_CACHE_TOKEN, _USER/_PASSWORD or a netrc")(
-            "report-pictures", po::value<bool>(&report_pictures)->default_value(true),
-            "with --report FILE.html: thumbnails and full-size pictures of each texture action's source and result "
-            "in FILE.html.d/, and PSNR per channel (false: the page without them, and no decoding for them)")(
-            "remote-cache-required", "fail the build when the remote cache fails (CI: a broken cache must not go "
-                                     "unnoticed); also `remote_cache_required: true` in the pipeline")(
-            "remote-upload", po::value<bool>(&a.opt.remote_upload)->default_value(true),
-            "upload built outputs to the remote cache (false: read only, e.g. for untrusted pull requests)")(
-            "shard", po::value<std::string>(&shard),
-            "run only shard I of N (I/N, from 0): each source file's chain of actions runs in one shard, "
-            "gathers run in the build without --shard; share the results through --remote-cache");
-    }
+    if (kind != CommandKind::Clean) add_build_options(desc, a, f);
     if (kind == CommandKind::Build) add_isolation_options(desc);
-    po::positional_options_description pos;
-    pos.add("file", 1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "assetforge: " << printable_name(e.what()) << "\n" << desc;
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc;
-        return 0;
-    }
+    return desc;
+}
+
+// The flags' values into the options; an exit code when one is wrong.
+std::optional<int> take_values(const po::variables_map& vm, const Flags& f, Parsed& a) {
     if (vm.count("file")) a.file = vm["file"].as<std::string>();
-    a.opt.report_images = is_html_report(a.opt.report_file) && report_pictures;
-    for (const auto& d : defines) {
+    a.opt.report_images = is_html_report(a.opt.report_file) && f.report_pictures;
+    for (const auto& d : f.defines) {
         auto eq = d.find('=');
         if (eq == std::string::npos || eq == 0) {
             std::cerr << "assetforge: -D expects name=value, got '" << d << "'\n";
@@ -160,14 +156,9 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         }
         a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
     }
-    if (kind == CommandKind::Build)
-        if (std::string why = apply_isolation_options(vm, a.opt.memory_budget, a.opt.threads); !why.empty()) {
-            std::cerr << "assetforge: " << why << "\n";
-            return 2;
-        }
-    if (!shard.empty()) {
+    if (!f.shard.empty()) {
         try {
-            auto spec = parse_shard(shard);
+            auto spec = parse_shard(f.shard);
             a.opt.shard_index = spec.index;
             a.opt.shard_count = spec.count;
         } catch (const std::invalid_argument& e) {
@@ -175,12 +166,17 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             return 2;
         }
     }
-    if (color == "always")
+    return std::nullopt;
+}
+
+// What else the command line decides, checked; an exit code when something is wrong.
+std::optional<int> check_values(const Flags& f, Parsed& a) {
+    if (f.color == "always")
         a.opt.color = 1;
-    else if (color == "never")
+    else if (f.color == "never")
         a.opt.color = 0;
-    else if (color != "auto") {
-        std::cerr << "assetforge: --color expects auto, always or never, got '" << color << "'\n";
+    else if (f.color != "auto") {
+        std::cerr << "assetforge: --color expects auto, always or never, got '" << f.color << "'\n";
         return 2;
     }
     // How long a piped build may be silent before it says what is running (CI logs; tests shorten it).
@@ -194,81 +190,82 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         std::cerr << "assetforge: " << a.file.string() << ": no such pipeline file\n";
         return 2;
     }
+    return std::nullopt;
+}
 
-    StepTable steps;
-    Pipeline p;
+// The pipeline and the step table it is read against; an exit code when it cannot be loaded.
+std::optional<int> load(host::PluginRegistry& reg, const Flags& f, const Parsed& a, StepTable& steps, Pipeline& p) {
     try {
         EndOnInterruptWhileLoading interruptible;
         steps = pipeline_steps(reg);
         EnvAllowList allowed;
         if (const char* env = std::getenv("ASSETFORGE_ALLOW_ENV")) allowed = parse_env_allow_list(env);
-        for (const auto& names : allow_env) allowed.merge(parse_env_allow_list(names));
+        for (const auto& names : f.allow_env) allowed.merge(parse_env_allow_list(names));
         p = load_pipeline(a.file, a.defines, steps, allowed);
     } catch (const StepNameTaken& e) {
         std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         return 2;
     } catch (const ConfigError& e) {
-        // A step or option no loaded plugin provides may be a plugin's that failed to load.
         for (const auto& line : config_error_lines(e)) std::cerr << line << "\n";
+        // A step or option no loaded plugin provides may be a plugin's that failed to load.
         if (const std::string note = host::failed_loads_note(reg); !note.empty())
             std::cerr << "assetforge:" << printable_name(note) << "\n";
         return 2;
     }
-    if (kind == CommandKind::Build && !vm.count("action-timeout") && p.action_timeout > 0)
-        host::isolation::settings().action_timeout = p.action_timeout;
-    if (!state_dir.empty()) p.state_dir = fs::absolute(state_dir).lexically_normal();
-    a.opt.overwrite_edited = overwrite_edited;
-    if (kind == CommandKind::Clean) {
-        for (const auto& j : a.jobs)
-            if (!p.job(j)) {
-                std::vector<std::string> names;
-                for (const auto& job : p.jobs) names.push_back(job.name);
-                std::cerr << "assetforge clean: " << printable_name(not_one_of("job", j, names)) << "\n";
-                return 2;
-            }
-        try {
-            auto c = clean_outputs(p, {a.jobs, orphans, overwrite_edited});
-            std::cout << "removed " << c.removed_files << (orphans ? " orphaned" : "") << " output(s) of " << c.actions
-                      << " action(s)";
-            if (c.missing_files) std::cout << " (" << c.missing_files << " already gone)";
-            std::cout << "\n";
-            for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << printable_name(r) << "\n";
-            return c.refused.empty() ? 0 : 1;
-        } catch (const std::exception& e) {
-            std::cerr << "assetforge clean: " << sdk::error_line("removing outputs", e) << "\n";
-            return 1;
+    if (!f.state_dir.empty()) p.state_dir = fs::absolute(f.state_dir).lexically_normal();
+    return std::nullopt;
+}
+
+int run_clean(const Pipeline& p, const Parsed& a, const Flags& f) {
+    for (const auto& j : a.jobs)
+        if (!p.job(j)) {
+            std::vector<std::string> names;
+            for (const auto& job : p.jobs) names.push_back(job.name);
+            std::cerr << "assetforge clean: " << printable_name(not_one_of("job", j, names)) << "\n";
+            return 2;
         }
-    }
     try {
-        select_jobs(p, a.jobs);
-    } catch (const std::invalid_argument& e) {
-        std::cerr << "assetforge " << (kind == CommandKind::Status ? "status" : "build") << ": "
-                  << printable_name(e.what()) << "\n";
-        return 2;
+        auto c = clean_outputs(p, {a.jobs, f.orphans, f.overwrite_edited});
+        std::cout << "removed " << c.removed_files << (f.orphans ? " orphaned" : "") << " output(s) of " << c.actions
+                  << " action(s)";
+        if (c.missing_files) std::cout << " (" << c.missing_files << " already gone)";
+        std::cout << "\n";
+        for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << printable_name(r) << "\n";
+        return c.refused.empty() ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "assetforge clean: " << sdk::error_line("removing outputs", e) << "\n";
+        return 1;
     }
+}
+
+// What the build takes from the environment, the pipeline and the loaded plugins.
+void complete_build_options(CommandKind kind, host::PluginRegistry& reg, const Pipeline& p, const Flags& f,
+                            BuildOptions& opt) {
     // The command line first, then the environment, then the pipeline file. Credentials come from the
     // environment, so only a URL from the same source gets them (see BuildOptions::remote_cache_from_pipeline).
-    if (a.opt.remote_cache.empty())
-        if (const char* env = std::getenv("ASSETFORGE_REMOTE_CACHE"); env && *env) a.opt.remote_cache = env;
-    if (a.opt.remote_cache.empty() && !p.remote_cache.empty()) {
-        a.opt.remote_cache = p.remote_cache;
-        a.opt.remote_cache_from_pipeline = true;
+    if (opt.remote_cache.empty())
+        if (const char* env = std::getenv("ASSETFORGE_REMOTE_CACHE"); env && *env) opt.remote_cache = env;
+    if (opt.remote_cache.empty() && !p.remote_cache.empty()) {
+        opt.remote_cache = p.remote_cache;
+        opt.remote_cache_from_pipeline = true;
     }
-    a.opt.remote_cache_required = vm.count("remote-cache-required") || p.remote_cache_required;
-    a.opt.dry_run = kind == CommandKind::Status || dry_run;
-    if (a.opt.dry_run) a.opt.explain = verbose || a.opt.explain;
-    a.opt.cancelled = [] { return host::cancel_requested(); };
-    a.opt.tool_identity = [&reg](const std::string& name) -> std::string {
+    opt.remote_cache_required = f.remote_cache_required || p.remote_cache_required;
+    opt.dry_run = kind == CommandKind::Status || f.dry_run;
+    if (opt.dry_run) opt.explain = f.verbose || opt.explain;
+    opt.cancelled = [] { return host::cancel_requested(); };
+    opt.tool_identity = [&reg](const std::string& name) -> std::string {
         for (const auto& pl : reg.plugins())
             if (pl->name == name) return plugin_identity(*pl);
         return "";
     };
-    {
-        std::vector<std::string> ids;
-        for (const auto& pl : reg.plugins()) ids.push_back(plugin_identity(*pl));
-        std::sort(ids.begin(), ids.end());
-        for (const auto& id : ids) a.opt.plugin_identities += (a.opt.plugin_identities.empty() ? "" : ";") + id;
-    }
+    std::vector<std::string> ids;
+    for (const auto& pl : reg.plugins()) ids.push_back(plugin_identity(*pl));
+    std::sort(ids.begin(), ids.end());
+    for (const auto& id : ids) opt.plugin_identities += (opt.plugin_identities.empty() ? "" : ";") + id;
+}
+
+// The build itself, with Ctrl-C asking it to stop.
+int run_with_interrupts(const Pipeline& p, const StepTable& steps, Parsed& a) {
     host::settings().threads = a.opt.threads;
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
@@ -296,6 +293,51 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGTERM, &old_term, nullptr);
     return code;
+}
+
+} // namespace
+
+int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args) {
+    Parsed a;
+    Flags f;
+    po::options_description desc = describe_options(kind, a, f);
+    po::positional_options_description pos;
+    pos.add("file", 1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "assetforge: " << printable_name(e.what()) << "\n" << desc;
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << desc;
+        return 0;
+    }
+    if (auto code = take_values(vm, f, a)) return *code;
+    if (auto code = check_values(f, a)) return *code;
+    if (kind == CommandKind::Build)
+        if (std::string why = apply_isolation_options(vm, a.opt.memory_budget, a.opt.threads); !why.empty()) {
+            std::cerr << "assetforge: " << why << "\n";
+            return 2;
+        }
+    StepTable steps;
+    Pipeline p;
+    if (auto code = load(reg, f, a, steps, p)) return *code;
+    if (kind == CommandKind::Build && !vm.count("action-timeout") && p.action_timeout > 0)
+        host::isolation::settings().action_timeout = p.action_timeout;
+    a.opt.overwrite_edited = f.overwrite_edited;
+    if (kind == CommandKind::Clean) return run_clean(p, a, f);
+    try {
+        select_jobs(p, a.jobs);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "assetforge " << (kind == CommandKind::Status ? "status" : "build") << ": "
+                  << printable_name(e.what()) << "\n";
+        return 2;
+    }
+    complete_build_options(kind, reg, p, f, a.opt);
+    return run_with_interrupts(p, steps, a);
 }
 
 } // namespace af::cli

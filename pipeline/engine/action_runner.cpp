@@ -8,50 +8,64 @@
 namespace af::engine {
 namespace fs = std::filesystem;
 
-std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> items, const std::string& input_name,
-                                     const std::string& label, ActionTrail& trail) {
-    const Job& job = run.job;
-    TraceLog& trace = run.trace;
-    std::string ext = fs::path(job.output).extension().string();
-    if (!ext.empty()) ext = ext.substr(1);
-    auto cancelled = [&] { return run.cancelled && run.cancelled(); };
-    auto run_step = [&](const StepUse& s, std::vector<Item> in_items) {
-        trail.step = s.name;
-        if (cancelled()) throw Cancelled{};
-        if (s.def->takes_texture)
-            for (auto& it : in_items)
-                if (!it.is_texture()) {
-                    if (!run.steps.reader) throw std::runtime_error("no texture reader is available");
-                    const int64_t ts = trace.now_us();
-                    const int64_t n = int64_t(it.bytes ? it.bytes->size() : 0);
-                    it = run.steps.reader(it, trail.tools);
-                    if (run.keep_textures && !trail.source) trail.source = it.texture;
-                    trace.add("parse", job.name, label, ts, trace.now_us() - ts, n);
-                }
-        StepContext ctx{s.params, run.root, ext, trail.tools, trail.metrics, run.cancelled};
-        int64_t ts = trace.now_us();
-        auto out = s.def->run(ctx, std::move(in_items));
-        const int64_t dur = trace.now_us() - ts;
-        trace.add(s.name, job.name, label, ts, dur);
-        if (run.on_step) run.on_step(s.name, double(dur) / 1000);
-        return out;
-    };
-    for (const auto& s : job.steps) {
-        std::vector<Item> next;
-        for (auto& it : items) {
-            // Not `{std::move(it)}`: an initializer list copies, and its own
-            // element (the input's bytes) would live through the step.
-            std::vector<Item> one;
-            one.push_back(std::move(it));
-            auto out = run_step(s, std::move(one));
-            for (auto& o : out) next.push_back(std::move(o));
-        }
-        items = std::move(next);
-    }
-    if (job.is_gather()) items = run_step(job.gather, std::move(items));
-    trail.step = "write";
-    if (cancelled()) throw Cancelled{};
+namespace {
 
+bool was_cancelled(const ActionRun& run) { return run.cancelled && run.cancelled(); }
+
+// One step over the items it is given: texture steps get textures (the
+// reader parses bytes first).
+std::vector<Item> run_step(const ActionRun& run, const StepUse& s, std::vector<Item> in_items, const std::string& ext,
+                           const std::string& label, ActionTrail& trail) {
+    TraceLog& trace = run.trace;
+    trail.step = s.name;
+    if (was_cancelled(run)) throw Cancelled{};
+    if (s.def->takes_texture)
+        for (auto& it : in_items)
+            if (!it.is_texture()) {
+                if (!run.steps.reader) throw std::runtime_error("no texture reader is available");
+                const int64_t ts = trace.now_us();
+                const int64_t n = int64_t(it.bytes ? it.bytes->size() : 0);
+                it = run.steps.reader(it, trail.tools);
+                if (run.keep_textures && !trail.source) trail.source = it.texture;
+                trace.add("parse", run.job.name, label, ts, trace.now_us() - ts, n);
+            }
+    StepContext ctx{s.params, run.root, ext, trail.tools, trail.metrics, run.cancelled};
+    int64_t ts = trace.now_us();
+    auto out = s.def->run(ctx, std::move(in_items));
+    const int64_t dur = trace.now_us() - ts;
+    trace.add(s.name, run.job.name, label, ts, dur);
+    if (run.on_step) run.on_step(s.name, double(dur) / 1000);
+    return out;
+}
+
+// The bytes of one item: a texture through its container's writer, other items as they are.
+void item_bytes(const ActionRun& run, Item& it, ActionOutput& w, const std::string& label, ActionTrail& trail) {
+    TraceLog& trace = run.trace;
+    if (it.is_texture()) {
+        if (!run.steps.writer) throw std::runtime_error("no texture writer is available");
+        if (run.keep_textures && !trail.result) trail.result = it.texture;
+        const int64_t ts = trace.now_us();
+        std::vector<std::string> lost;
+        w.encoded = run.steps.writer(it, w.abs, trail.tools, lost);
+        for (auto& l : lost) trail.metrics["warnings"].push_back(std::move(l));
+        // "encode dds", "encode png": the container's writer (the step named encode is a codec)
+        std::string container = it.container;
+        if (container.empty()) {
+            container = fs::path(w.abs).extension().string();
+            if (!container.empty()) container.erase(0, 1);
+        }
+        trace.add("encode " + container, run.job.name, label, ts, trace.now_us() - ts, int64_t(w.encoded.size()));
+    } else if (it.bytes) {
+        w.item_bytes = it.bytes;
+    } else {
+        throw std::runtime_error("step produced an empty item");
+    }
+}
+
+// Where each item goes (the output template) and its bytes and hash.
+std::vector<ActionOutput> place_items(const ActionRun& run, std::vector<Item>& items, const std::string& input_name,
+                                      const std::string& label, ActionTrail& trail) {
+    const Job& job = run.job;
     std::vector<ActionOutput> outputs;
     std::set<std::string> mine;
     for (auto& it : items) {
@@ -68,30 +82,37 @@ std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> ite
         if (!mine.insert(w.abs).second)
             throw std::runtime_error("two items map to the same output " + w.rel +
                                      "; add {mip}/{face}/{layer} or similar to the output template");
-        if (it.is_texture()) {
-            if (!run.steps.writer) throw std::runtime_error("no texture writer is available");
-            if (run.keep_textures && !trail.result) trail.result = it.texture;
-            const int64_t ts = trace.now_us();
-            std::vector<std::string> lost;
-            w.encoded = run.steps.writer(it, w.abs, trail.tools, lost);
-            for (auto& l : lost) trail.metrics["warnings"].push_back(std::move(l));
-            // "encode dds", "encode png": the container's writer (the step named encode is a codec)
-            std::string container = it.container;
-            if (container.empty()) {
-                container = fs::path(w.abs).extension().string();
-                if (!container.empty()) container.erase(0, 1);
-            }
-            trace.add("encode " + container, job.name, label, ts, trace.now_us() - ts, int64_t(w.encoded.size()));
-        } else if (it.bytes) {
-            w.item_bytes = it.bytes;
-        } else {
-            throw std::runtime_error("step produced an empty item");
-        }
-        const int64_t hts = trace.now_us();
+        item_bytes(run, it, w, label, trail);
+        const int64_t hts = run.trace.now_us();
         w.hash = hash_bytes(w.data());
-        trace.add("hash", job.name, label, hts, trace.now_us() - hts, int64_t(w.data().size()));
+        run.trace.add("hash", job.name, label, hts, run.trace.now_us() - hts, int64_t(w.data().size()));
     }
     return outputs;
+}
+
+} // namespace
+
+std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> items, const std::string& input_name,
+                                     const std::string& label, ActionTrail& trail) {
+    const Job& job = run.job;
+    std::string ext = fs::path(job.output).extension().string();
+    if (!ext.empty()) ext = ext.substr(1);
+    for (const auto& s : job.steps) {
+        std::vector<Item> next;
+        for (auto& it : items) {
+            // Not `{std::move(it)}`: an initializer list copies, and its own
+            // element (the input's bytes) would live through the step.
+            std::vector<Item> one;
+            one.push_back(std::move(it));
+            auto out = run_step(run, s, std::move(one), ext, label, trail);
+            for (auto& o : out) next.push_back(std::move(o));
+        }
+        items = std::move(next);
+    }
+    if (job.is_gather()) items = run_step(run, job.gather, std::move(items), ext, label, trail);
+    trail.step = "write";
+    if (was_cancelled(run)) throw Cancelled{};
+    return place_items(run, items, input_name, label, trail);
 }
 
 } // namespace af::engine

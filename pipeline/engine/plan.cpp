@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace af::engine {
@@ -116,18 +117,43 @@ std::vector<std::string> empty_patterns(const Job& j, const std::vector<size_t>&
     return out;
 }
 
-Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::path& root, const ReservedPaths* reserved,
-               const std::function<bool()>& cancelled) {
-    Plan plan;
-    auto fail = [&](int code, std::string msg) {
-        plan.exit_code = std::max(plan.exit_code, code);
-        plan.errors.push_back(std::move(msg));
-    };
-    std::map<std::string, PlanJob*> by_name;
-    for (auto& pj : jobs) by_name[pj.job->name] = &pj;
+namespace {
 
+// make_plan's steps, in order, over one set of jobs.
+struct Planning {
+    std::vector<PlanJob>& jobs;
+    const PlanState& state;
+    const fs::path& root;
+    Plan plan;
+    std::map<std::string, PlanJob*> by_name;
     // Everything a job's `needs` have finished by the time its globs are
     // expanded: those jobs and, transitively, whatever they read from or need.
+    std::map<std::string, std::set<std::string>> finished_before;
+    // Each template made absolute once, indexed by its fixed folder: a
+    // pattern can only reach templates whose folder lies on its own fixed
+    // folder's path or below it (pairing every job with every other was
+    // quadratic: 17 s for 2,000 jobs).
+    std::vector<OutputTemplate> abs_tpls;
+    std::map<std::string, std::vector<uint32_t>> by_folder; // template's absolute fixed folder → jobs
+
+    void fail(int code, std::string msg) {
+        plan.exit_code = std::max(plan.exit_code, code);
+        plan.errors.push_back(std::move(msg));
+    }
+    void order_needs();
+    void predict(PlanJob& pj);
+    void check_writers(const ReservedPaths* reserved);
+    void index_templates();
+    void reachable(const std::string& pattern_folder, std::vector<uint32_t>& out) const;
+    void filter_inputs(PlanJob& pj, std::set<std::string>& reported);
+    bool drop_match(PlanJob& pj, const GlobMatch& m, size_t& foreign, std::set<std::string>& reported);
+    void check_patterns(PlanJob& pj, std::set<std::string>& reported);
+    std::optional<std::string> overlap(const PlanJob& pj, const PlanJob& other, const OutputTemplate& abs_tpl,
+                                       const std::string& ap) const;
+    void check_empty();
+};
+
+void Planning::order_needs() {
     std::function<void(const std::string&, std::set<std::string>&)> deps = [&](const std::string& n,
                                                                                std::set<std::string>& out) {
         if (!out.insert(n).second) return;
@@ -136,53 +162,54 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
         for (const auto& d : it->second->job->from) deps(d, out);
         for (const auto& d : it->second->job->needs) deps(d, out);
     };
-    std::map<std::string, std::set<std::string>> finished_before;
     for (auto& pj : jobs)
         for (const auto& n : pj.job->needs) deps(n, finished_before[pj.job->name]);
+}
 
-    // Outputs known before anything runs, job by job (upstream first).
-    for (auto& pj : jobs) {
-        const Job& j = *pj.job;
-        pj.predicted.clear();
-        // Its own recorded outputs are never its inputs (a glob over the output folder sees them).
-        std::erase_if(pj.matches, [&](const GlobMatch& m) {
-            auto it = state.recorded.find(m.path);
-            return it != state.recorded.end() && it->second.kind == Recorded::Kind::Own && it->second.job == j.name;
-        });
-        pj.predictable = name_only(pj.tpl, j.is_gather()) && (j.is_gather() || pj.keeps_names);
-        for (const auto& f : j.from)
-            if (!by_name.count(f) || !by_name[f]->predictable) pj.predictable = false;
-        if (!pj.predictable) continue;
-        if (j.is_gather()) {
-            try {
-                pj.predicted.push_back({resolve_output(pj.tpl, values_for("x", j.name), root).native(), "*"});
-            } catch (const std::exception&) {
-                pj.predictable = false;
-            }
-            continue;
+// Outputs known before anything runs (jobs upstream first).
+void Planning::predict(PlanJob& pj) {
+    const Job& j = *pj.job;
+    pj.predicted.clear();
+    // Its own recorded outputs are never its inputs (a glob over the output folder sees them).
+    std::erase_if(pj.matches, [&](const GlobMatch& m) {
+        auto it = state.recorded.find(m.path);
+        return it != state.recorded.end() && it->second.kind == Recorded::Kind::Own && it->second.job == j.name;
+    });
+    pj.predictable = name_only(pj.tpl, j.is_gather()) && (j.is_gather() || pj.keeps_names);
+    for (const auto& f : j.from)
+        if (!by_name.count(f) || !by_name[f]->predictable) pj.predictable = false;
+    if (!pj.predictable) return;
+    if (j.is_gather()) {
+        try {
+            pj.predicted.push_back({resolve_output(pj.tpl, values_for("x", j.name), root).native(), "*"});
+        } catch (const std::exception&) {
+            pj.predictable = false;
         }
-        std::string out;
-        auto add = [&](const std::string& name, const std::string& input_rel) {
-            if (pj.tpl.resolve_name_only(name, j.name, root.native(), out)) {
-                pj.predicted.push_back({out, input_rel});
-                return;
-            }
-            try {
-                pj.predicted.push_back({resolve_output(pj.tpl, values_for(name, j.name), root).native(), input_rel});
-            } catch (const std::exception&) {
-                // An unsafe name: its action fails when it runs, naming it.
-            }
-        };
-        pj.predicted.reserve(pj.matches.size());
-        for (const auto& m : pj.matches)
-            if (m.link_escape.empty()) add(m.name, rel(root, m.path));
-        for (const auto& f : j.from) {
-            const PlanJob& up = *by_name[f];
-            for (const auto& [o, _] : up.predicted) add(name_below(o, up.out_base), rel(root, o));
-        }
+        return;
     }
+    std::string out;
+    auto add = [&](const std::string& name, const std::string& input_rel) {
+        if (pj.tpl.resolve_name_only(name, j.name, root.native(), out)) {
+            pj.predicted.push_back({out, input_rel});
+            return;
+        }
+        try {
+            pj.predicted.push_back({resolve_output(pj.tpl, values_for(name, j.name), root).native(), input_rel});
+        } catch (const std::exception&) {
+            // An unsafe name: its action fails when it runs, naming it.
+        }
+    };
+    pj.predicted.reserve(pj.matches.size());
+    for (const auto& m : pj.matches)
+        if (m.link_escape.empty()) add(m.name, rel(root, m.path));
+    for (const auto& f : j.from) {
+        const PlanJob& up = *by_name[f];
+        for (const auto& [o, _] : up.predicted) add(name_below(o, up.out_base), rel(root, o));
+    }
+}
 
-    // Two actions writing one path: which one wins would change between runs.
+// Two actions writing one path: which one wins would change between runs.
+void Planning::check_writers(const ReservedPaths* reserved) {
     size_t total = 0;
     for (const auto& pj : jobs) total += pj.predicted.size();
     plan.writer.reserve(total);
@@ -208,152 +235,174 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
                             "' (from '" + other_in + "' and '" + in + "'); give one of them another output template");
         }
     }
+}
 
-    // Each template made absolute once, indexed by its fixed folder: a
-    // pattern can only reach templates whose folder lies on its own fixed
-    // folder's path or below it (pairing every job with every other was
-    // quadratic: 17 s for 2,000 jobs).
-    std::vector<OutputTemplate> abs_tpls;
+void Planning::index_templates() {
     abs_tpls.reserve(jobs.size());
-    std::map<std::string, std::vector<uint32_t>> by_folder; // template's absolute fixed folder → jobs
     for (uint32_t ji = 0; ji < jobs.size(); ++ji) {
         abs_tpls.push_back(absolute_template(root, jobs[ji].job->output, jobs[ji].tpl));
         by_folder[fixed_folder(abs_tpls.back().static_prefix())].push_back(ji);
     }
-    auto reachable = [&](const std::string& pattern_folder, std::vector<uint32_t>& out) {
-        // Templates in the pattern's folder or above it...
-        for (std::string at = pattern_folder;;) {
-            if (auto it = by_folder.find(at); it != by_folder.end())
-                out.insert(out.end(), it->second.begin(), it->second.end());
-            if (at == "/") break;
-            const size_t slash = at.rfind('/');
-            at = slash == 0 || slash == std::string::npos ? "/" : at.substr(0, slash);
-        }
-        // ...and below it.
-        const std::string lo = pattern_folder == "/" ? "/" : pattern_folder + "/";
-        for (auto it = by_folder.lower_bound(lo); it != by_folder.end(); ++it) {
-            if (it->first.compare(0, lo.size(), lo) != 0) break;
-            out.insert(out.end(), it->second.begin(), it->second.end());
-        }
-    };
+}
 
-    for (uint32_t ji = 0; ji < jobs.size(); ++ji) {
-        if (cancelled && cancelled()) break;
-        PlanJob& pj = jobs[ji];
-        const Job& j = *pj.job;
-        std::set<std::string> from(j.from.begin(), j.from.end());
-        const auto& before = finished_before[j.name];
-        size_t foreign = 0;
-        std::set<std::string> reported;
-        std::erase_if(pj.matches, [&](const GlobMatch& m) {
-            if (!m.link_escape.empty()) return false;
-            const std::string* producer = nullptr;
-            if (auto it = plan.writer.find(m.path); it != plan.writer.end()) {
-                producer = &jobs[it->second.first].job->name;
-            } else if (auto r = state.recorded.find(m.path); r != state.recorded.end()) {
-                if (r->second.kind == Recorded::Kind::Foreign) ++foreign;
-                if (r->second.kind == Recorded::Kind::Gone) {
-                    // Its job is gone but this one reads it: removing it would
-                    // lose an input. It is a source from now on.
-                    if (plan.adopted.insert(m.path).second)
-                        plan.notes.push_back("kept '" + rel(root, m.path) + "', an output of job '" + r->second.job +
-                                             "' that is no longer in the pipeline: job '" + j.name +
-                                             "' reads it, so it is a source from now on");
-                    return false;
-                }
-                if (r->second.kind != Recorded::Kind::Own) return true; // another configuration's
-                producer = &r->second.job;
-            }
-            if (!producer) return false;
-            if (*producer == j.name) {
-                // Its own planned output, present on disk and matched by its
-                // own glob, but not recorded as written by it: maybe a source.
-                if (!pj.selected) return true;
-                std::string from_input;
-                for (const auto& [out, in] : pj.predicted)
-                    if (out == m.path) from_input = in;
-                fail(2, "job '" + j.name + "': the output template '" + j.output + "' would write '" +
-                            rel(root, m.path) + "' (from input '" + from_input +
-                            "'), which exists and is one of the job's own inputs; a build never writes over its "
-                            "inputs: choose an output folder or name the inputs do not match, or move the file away");
-                return true;
-            }
-            if (from.count(*producer)) return true; // `from` delivers it, file by file
-            if (before.count(*producer)) return false;
-            if (pj.selected && reported.insert(*producer).second)
-                fail(2, "job '" + j.name + "' matches '" + rel(root, m.path) + "', an output of job '" + *producer +
-                            "', without declaring that it reads that job's outputs (it could run before they are "
-                            "written, or read them half-way): add 'needs: [" +
-                            *producer + "]' to job '" + j.name + "' (or 'from: " + *producer +
-                            "' to take them file by file), or exclude that folder");
-            return true;
-        });
-        if (foreign && pj.selected)
-            plan.notes.push_back("job '" + j.name + "': skipped " + std::to_string(foreign) +
-                                 " file(s) that another configuration of this output folder built ('assetforge "
-                                 "status' lists them; 'assetforge clean --orphans' removes them)");
-        if (!pj.selected) continue;
-        // Jobs whose output names are known only when they run: decide on
-        // the patterns themselves.
-        // Outputs that do not exist yet (a first build) count too: decided on
-        // the patterns, then, for jobs whose outputs are known, on the paths.
-        std::vector<std::string> abs_patterns;
-        std::vector<uint32_t> candidates;
-        for (const auto& p : j.patterns) {
-            std::vector<std::string> alts;
-            try {
-                expand_braces(p, alts);
-            } catch (const std::exception&) {
-                alts = {p};
-            }
-            abs_patterns.push_back(absolute_pattern(root, p));
-            for (const auto& a : alts) reachable(fixed_folder(glob_base(absolute_pattern(root, a))), candidates);
+void Planning::reachable(const std::string& pattern_folder, std::vector<uint32_t>& out) const {
+    // Templates in the pattern's folder or above it...
+    for (std::string at = pattern_folder;;) {
+        if (auto it = by_folder.find(at); it != by_folder.end())
+            out.insert(out.end(), it->second.begin(), it->second.end());
+        if (at == "/") break;
+        const size_t slash = at.rfind('/');
+        at = slash == 0 || slash == std::string::npos ? "/" : at.substr(0, slash);
+    }
+    // ...and below it.
+    const std::string lo = pattern_folder == "/" ? "/" : pattern_folder + "/";
+    for (auto it = by_folder.lower_bound(lo); it != by_folder.end(); ++it) {
+        if (it->first.compare(0, lo.size(), lo) != 0) break;
+        out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+}
+
+// Drops from the job's matches what is not its input: outputs of jobs it
+// takes `from`, other configurations' outputs, outputs it did not declare
+// it reads (refused).
+void Planning::filter_inputs(PlanJob& pj, std::set<std::string>& reported) {
+    size_t foreign = 0;
+    std::erase_if(pj.matches, [&](const GlobMatch& m) { return drop_match(pj, m, foreign, reported); });
+    if (foreign && pj.selected)
+        plan.notes.push_back("job '" + pj.job->name + "': skipped " + std::to_string(foreign) +
+                             " file(s) that another configuration of this output folder built ('assetforge "
+                             "status' lists them; 'assetforge clean --orphans' removes them)");
+}
+
+bool Planning::drop_match(PlanJob& pj, const GlobMatch& m, size_t& foreign, std::set<std::string>& reported) {
+    const Job& j = *pj.job;
+    if (!m.link_escape.empty()) return false;
+    const std::string* producer = nullptr;
+    if (auto it = plan.writer.find(m.path); it != plan.writer.end()) {
+        producer = &jobs[it->second.first].job->name;
+    } else if (auto r = state.recorded.find(m.path); r != state.recorded.end()) {
+        if (r->second.kind == Recorded::Kind::Foreign) ++foreign;
+        if (r->second.kind == Recorded::Kind::Gone) {
+            // Its job is gone but this one reads it: removing it would
+            // lose an input. It is a source from now on.
+            if (plan.adopted.insert(m.path).second)
+                plan.notes.push_back("kept '" + rel(root, m.path) + "', an output of job '" + r->second.job +
+                                     "' that is no longer in the pipeline: job '" + j.name +
+                                     "' reads it, so it is a source from now on");
+            return false;
         }
-        std::sort(candidates.begin(), candidates.end());
-        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-        for (uint32_t oi : candidates) {
-            const PlanJob& other = jobs[oi];
-            if (&other == &pj || from.count(other.job->name) || before.count(other.job->name) ||
-                reported.count(other.job->name))
-                continue;
-            if (excluded_folder(j, root, other.out_base)) continue;
-            const OutputTemplate& abs_tpl = abs_tpls[oi];
-            for (size_t pi = 0; pi < j.patterns.size(); ++pi) {
-                const std::string& p = j.patterns[pi];
-                const std::string& ap = abs_patterns[pi];
-                if (!glob_may_match_template(ap, abs_tpl)) continue;
-                std::string example;
-                if (other.predictable) {
-                    for (const auto& [out, _] : other.predicted) {
-                        std::string r = rel(root, out);
-                        if (!glob_match(ap, out)) continue;
-                        bool excluded = false;
-                        for (const auto& ex : j.excludes) excluded = excluded || glob_match(ex, r);
-                        if (!excluded) {
-                            example = r;
-                            break;
-                        }
-                    }
-                    if (example.empty()) continue;
-                }
-                reported.insert(other.job->name);
-                fail(2, "job '" + j.name + "': its input pattern '" + p + "' matches " +
-                            (example.empty() ? "outputs" : "'" + example + "', an output") + " of job '" +
-                            other.job->name + "' (output '" + other.job->output +
-                            "'), without declaring that it reads them (it could run before they are written, or "
-                            "read them half-way): add 'needs: [" +
-                            other.job->name + "]' to job '" + j.name + "' (or 'from: " + other.job->name +
-                            "' to take them file by file), or make the pattern and the output folder disjoint");
-                break;
-            }
+        if (r->second.kind != Recorded::Kind::Own) return true; // another configuration's
+        producer = &r->second.job;
+    }
+    if (!producer) return false;
+    if (*producer == j.name) {
+        // Its own planned output, present on disk and matched by its
+        // own glob, but not recorded as written by it: maybe a source.
+        if (!pj.selected) return true;
+        std::string from_input;
+        for (const auto& [out, in] : pj.predicted)
+            if (out == m.path) from_input = in;
+        fail(2, "job '" + j.name + "': the output template '" + j.output + "' would write '" + rel(root, m.path) +
+                    "' (from input '" + from_input +
+                    "'), which exists and is one of the job's own inputs; a build never writes over its "
+                    "inputs: choose an output folder or name the inputs do not match, or move the file away");
+        return true;
+    }
+    if (std::find(j.from.begin(), j.from.end(), *producer) != j.from.end()) return true; // `from` delivers it
+    if (finished_before[j.name].count(*producer)) return false;
+    if (pj.selected && reported.insert(*producer).second)
+        fail(2, "job '" + j.name + "' matches '" + rel(root, m.path) + "', an output of job '" + *producer +
+                    "', without declaring that it reads that job's outputs (it could run before they are "
+                    "written, or read them half-way): add 'needs: [" +
+                    *producer + "]' to job '" + j.name + "' (or 'from: " + *producer +
+                    "' to take them file by file), or exclude that folder");
+    return true;
+}
+
+// Whether pattern `ap` (absolute) may read outputs of `other`: nullopt when
+// not; else an output it matches ("" when the outputs are known only at run time).
+std::optional<std::string> Planning::overlap(const PlanJob& pj, const PlanJob& other, const OutputTemplate& abs_tpl,
+                                             const std::string& ap) const {
+    if (!glob_may_match_template(ap, abs_tpl)) return std::nullopt;
+    if (!other.predictable) return std::string();
+    for (const auto& [out, _] : other.predicted) {
+        std::string r = rel(root, out);
+        if (!glob_match(ap, out)) continue;
+        bool excluded = false;
+        for (const auto& ex : pj.job->excludes) excluded = excluded || glob_match(ex, r);
+        if (!excluded) return r;
+    }
+    return std::nullopt;
+}
+
+// Jobs whose output names are known only when they run: decided on the
+// patterns themselves. Outputs that do not exist yet (a first build) count
+// too: decided on the patterns, then, for jobs whose outputs are known, on the paths.
+void Planning::check_patterns(PlanJob& pj, std::set<std::string>& reported) {
+    const Job& j = *pj.job;
+    std::set<std::string> from(j.from.begin(), j.from.end());
+    const auto& before = finished_before[j.name];
+    std::vector<std::string> abs_patterns;
+    std::vector<uint32_t> candidates;
+    for (const auto& p : j.patterns) {
+        std::vector<std::string> alts;
+        try {
+            expand_braces(p, alts);
+        } catch (const std::exception&) {
+            alts = {p};
+        }
+        abs_patterns.push_back(absolute_pattern(root, p));
+        for (const auto& a : alts) reachable(fixed_folder(glob_base(absolute_pattern(root, a))), candidates);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (uint32_t oi : candidates) {
+        const PlanJob& other = jobs[oi];
+        if (&other == &pj || from.count(other.job->name) || before.count(other.job->name) ||
+            reported.count(other.job->name))
+            continue;
+        if (excluded_folder(j, root, other.out_base)) continue;
+        for (size_t pi = 0; pi < j.patterns.size(); ++pi) {
+            auto example = overlap(pj, other, abs_tpls[oi], abs_patterns[pi]);
+            if (!example) continue;
+            reported.insert(other.job->name);
+            fail(2, "job '" + j.name + "': its input pattern '" + j.patterns[pi] + "' matches " +
+                        (example->empty() ? "outputs" : "'" + *example + "', an output") + " of job '" +
+                        other.job->name + "' (output '" + other.job->output +
+                        "'), without declaring that it reads them (it could run before they are written, or "
+                        "read them half-way): add 'needs: [" +
+                        other.job->name + "]' to job '" + j.name + "' (or 'from: " + other.job->name +
+                        "' to take them file by file), or make the pattern and the output folder disjoint");
+            break;
         }
     }
+}
 
+void Planning::check_empty() {
     for (const auto& pj : jobs)
         if (pj.selected && !pj.late)
             for (const auto& why : empty_patterns(*pj.job, pj.per_pattern))
                 fail(1, "job '" + pj.job->name + "': " + why);
-    return plan;
+}
+
+} // namespace
+
+Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::path& root, const ReservedPaths* reserved,
+               const std::function<bool()>& cancelled) {
+    Planning pl{jobs, state, root, {}, {}, {}, {}, {}};
+    for (auto& pj : jobs) pl.by_name[pj.job->name] = &pj;
+    pl.order_needs();
+    for (auto& pj : jobs) pl.predict(pj);
+    pl.check_writers(reserved);
+    pl.index_templates();
+    for (auto& pj : jobs) {
+        if (cancelled && cancelled()) break;
+        std::set<std::string> reported;
+        pl.filter_inputs(pj, reported);
+        if (pj.selected) pl.check_patterns(pj, reported);
+    }
+    pl.check_empty();
+    return std::move(pl.plan);
 }
 
 } // namespace af::engine

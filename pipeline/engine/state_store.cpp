@@ -246,7 +246,42 @@ StateStore::StateStore(const fs::path& dir, Configuration self, Mode mode) : sel
     last_flush_ = std::chrono::steady_clock::now();
 }
 
+StateStore::StateStore(InMemory, Configuration self) : self_(std::move(self)), mode_(Mode::ReadWrite) {
+    open_and_load(":memory:");
+    last_flush_ = std::chrono::steady_clock::now();
+}
+
+namespace {
+
+// Calls `row` for each row of `q`; throws Damaged (or runtime_error) as the database fails.
+template <class Row> void step_rows(sqlite3* db, Stmt& q, Row&& row) {
+    for (;;) {
+        int r = sqlite3_step(q.s);
+        if (r == SQLITE_ROW)
+            row();
+        else if (r == SQLITE_DONE)
+            return;
+        else if (damage_code(r))
+            throw Damaged(sqlite3_errmsg(db));
+        else
+            throw std::runtime_error(std::string("state database: ") + sqlite3_errmsg(db));
+    }
+}
+
+} // namespace
+
 void StateStore::open_and_load(const fs::path& file) {
+    open_database(file);
+    bool without_warnings = false;
+    if (!bring_schema_up_to_date(without_warnings)) return;
+    files_.reserve(row_count(db_, "files"));
+    actions_.reserve(row_count(db_, "actions"));
+    load_files();
+    load_configurations();
+    load_actions(without_warnings);
+}
+
+void StateStore::open_database(const fs::path& file) {
     int flags = mode_ == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int rc = sqlite3_open_v2(file.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
@@ -261,19 +296,22 @@ void StateStore::open_and_load(const fs::path& file) {
         checked_exec(db_, "PRAGMA journal_mode=WAL");
         checked_exec(db_, "PRAGMA synchronous=NORMAL");
     }
+}
+
+bool StateStore::bring_schema_up_to_date(bool& without_warnings) {
     int version = 0;
     {
         Stmt q(db_, "PRAGMA user_version");
-        rc = sqlite3_step(q.s);
+        int rc = sqlite3_step(q.s);
         if (rc == SQLITE_ROW)
             version = sqlite3_column_int(q.s, 0);
         else if (damage_code(rc))
             throw Damaged(sqlite3_errmsg(db_));
     }
     // Version 4 lacks only the warnings: `status` reads it as it is, a build adds the column.
-    const bool without_warnings = mode_ == Mode::ReadOnly && version == 4;
+    without_warnings = mode_ == Mode::ReadOnly && version == 4;
     if (mode_ == Mode::ReadOnly && version != kSchemaVersion && !without_warnings)
-        return; // another layout: nothing to show
+        return false; // another layout: nothing to show
     if (version == 4 && mode_ == Mode::ReadWrite) {
         // Its records stay valid; their warnings are NULL, not known (see ActionRecord::warnings_known).
         checked_exec(db_, "BEGIN");
@@ -298,76 +336,70 @@ void StateStore::open_and_load(const fs::path& file) {
         create_schema(db_);
         checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
     }
-    auto step_rows = [&](Stmt& q, auto&& row) {
-        for (;;) {
-            int r = sqlite3_step(q.s);
-            if (r == SQLITE_ROW)
-                row();
-            else if (r == SQLITE_DONE)
-                return;
-            else if (damage_code(r))
-                throw Damaged(sqlite3_errmsg(db_));
-            else
-                throw std::runtime_error(std::string("state database: ") + sqlite3_errmsg(db_));
-        }
-    };
-    files_.reserve(row_count(db_, "files"));
-    actions_.reserve(row_count(db_, "actions"));
-    {
-        Stmt q(db_, "SELECT path, size, mtime_ns, inode, hash FROM files");
-        step_rows(q, [&] {
-            files_.emplace(q.text(0), CachedFile{{uint64_t(sqlite3_column_int64(q.s, 1)), sqlite3_column_int64(q.s, 2),
-                                                  uint64_t(sqlite3_column_int64(q.s, 3))},
-                                                 hash_column(q.s, 4)});
-        });
-    }
-    {
-        Stmt q(db_, "SELECT id, description FROM configurations");
-        step_rows(q, [&] { configurations_[q.text(0)] = q.text(1); });
-    }
+    return true;
+}
+
+void StateStore::load_files() {
+    Stmt q(db_, "SELECT path, size, mtime_ns, inode, hash FROM files");
+    step_rows(db_, q, [&] {
+        files_.emplace(q.text(0), CachedFile{{uint64_t(sqlite3_column_int64(q.s, 1)), sqlite3_column_int64(q.s, 2),
+                                              uint64_t(sqlite3_column_int64(q.s, 3))},
+                                             hash_column(q.s, 4)});
+    });
+}
+
+void StateStore::load_configurations() {
+    Stmt q(db_, "SELECT id, description FROM configurations");
+    step_rows(db_, q, [&] { configurations_[q.text(0)] = q.text(1); });
     if (!self_.id.empty() && configurations_[self_.id] != self_.description) {
         configurations_[self_.id] = self_.description;
         dirty_self_ = mode_ == Mode::ReadWrite;
     }
-    {
-        Stmt q(db_, (std::string("SELECT owner, job, input, key, input_hash, params_hash, tools, outputs, status, "
-                                 "duration_ms, error, ") +
-                     (without_warnings ? "NULL" : "warnings") + " FROM actions")
-                        .c_str());
-        step_rows(q, [&] {
-            ActionRecord r;
-            r.owner = q.text(0);
-            r.job = q.text(1);
-            r.input = q.text(2);
-            r.key = hash_column(q.s, 3);
-            r.input_hash = hash_column(q.s, 4);
-            r.params_hash = hash_column(q.s, 5);
-            r.tools = q.text(6);
-            if (auto p = static_cast<const unsigned char*>(sqlite3_column_blob(q.s, 7)))
-                r.outputs = outputs_from(p, size_t(sqlite3_column_bytes(q.s, 7)));
-            r.status = q.text(8) == "failed" ? ActionRecord::Status::Failed : ActionRecord::Status::Built;
-            r.duration_ms = sqlite3_column_double(q.s, 9);
-            r.error = q.text(10);
-            r.warnings_known = sqlite3_column_type(q.s, 11) != SQLITE_NULL;
-            r.warnings = warnings_from(q.text(11));
-            if (r.owner.empty() && !self_.id.empty()) {
-                // Migrated from the layout before configurations: ours now.
-                if (mode_ == Mode::ReadWrite) {
-                    dirty_actions_[{r.owner, r.job, r.input}] = std::nullopt;
-                    r.owner = self_.id;
-                    dirty_actions_[{r.owner, r.job, r.input}] = r;
-                } else {
-                    r.owner = self_.id;
-                }
-            }
-            if (r.owner == self_.id) {
-                std::string k = action_key(r.job, r.input);
-                actions_.emplace(std::move(k), std::make_shared<const ActionRecord>(std::move(r)));
-            } else {
-                std::tuple<std::string, std::string, std::string> k{r.owner, r.job, r.input};
-                foreign_.emplace(std::move(k), std::make_shared<const ActionRecord>(std::move(r)));
-            }
-        });
+}
+
+void StateStore::load_actions(bool without_warnings) {
+    Stmt q(db_, (std::string("SELECT owner, job, input, key, input_hash, params_hash, tools, outputs, status, "
+                             "duration_ms, error, ") +
+                 (without_warnings ? "NULL" : "warnings") + " FROM actions")
+                    .c_str());
+    step_rows(db_, q, [&] {
+        ActionRecord r;
+        r.owner = q.text(0);
+        r.job = q.text(1);
+        r.input = q.text(2);
+        r.key = hash_column(q.s, 3);
+        r.input_hash = hash_column(q.s, 4);
+        r.params_hash = hash_column(q.s, 5);
+        r.tools = q.text(6);
+        if (auto p = static_cast<const unsigned char*>(sqlite3_column_blob(q.s, 7)))
+            r.outputs = outputs_from(p, size_t(sqlite3_column_bytes(q.s, 7)));
+        r.status = q.text(8) == "failed" ? ActionRecord::Status::Failed : ActionRecord::Status::Built;
+        r.duration_ms = sqlite3_column_double(q.s, 9);
+        r.error = q.text(10);
+        r.warnings_known = sqlite3_column_type(q.s, 11) != SQLITE_NULL;
+        r.warnings = warnings_from(q.text(11));
+        keep_loaded(std::move(r));
+    });
+}
+
+// A loaded record, as this configuration's or another's.
+void StateStore::keep_loaded(ActionRecord r) {
+    if (r.owner.empty() && !self_.id.empty()) {
+        // Migrated from the layout before configurations: ours now.
+        if (mode_ == Mode::ReadWrite) {
+            dirty_actions_[{r.owner, r.job, r.input}] = std::nullopt;
+            r.owner = self_.id;
+            dirty_actions_[{r.owner, r.job, r.input}] = r;
+        } else {
+            r.owner = self_.id;
+        }
+    }
+    if (r.owner == self_.id) {
+        std::string k = action_key(r.job, r.input);
+        actions_.emplace(std::move(k), std::make_shared<const ActionRecord>(std::move(r)));
+    } else {
+        std::tuple<std::string, std::string, std::string> k{r.owner, r.job, r.input};
+        foreign_.emplace(std::move(k), std::make_shared<const ActionRecord>(std::move(r)));
     }
 }
 
@@ -395,12 +427,16 @@ Hash128 StateStore::file_hash(const std::string& rel, const fs::path& abs, const
 }
 
 Hash128 StateStore::file_hash(const std::string& rel, const char* abs, const FileStat& st) {
+    return file_hash(rel, st, [abs] { return hash_file(fs::path(abs)); });
+}
+
+Hash128 StateStore::file_hash(const std::string& rel, const FileStat& st, const std::function<Hash128()>& read_hash) {
     {
         std::lock_guard lk(mu_);
         auto it = files_.find(rel);
         if (it != files_.end() && it->second.st == st) return it->second.hash;
     }
-    Hash128 h = hash_file(fs::path(abs));
+    Hash128 h = read_hash();
     remember_file(rel, st, h);
     return h;
 }

@@ -81,6 +81,10 @@ class StateStore {
     // unreadable database is an empty state. Throws std::runtime_error only
     // when the folder or a fresh database cannot be created.
     explicit StateStore(const std::filesystem::path& dir, Configuration self = {}, Mode mode = Mode::ReadWrite);
+    // A state that lives in memory alone (a database of its own, empty at
+    // first): a build on a MemoryDisk touches no file.
+    struct InMemory {};
+    StateStore(InMemory, Configuration self);
     ~StateStore();
     StateStore(const StateStore&) = delete;
     StateStore& operator=(const StateStore&) = delete;
@@ -90,6 +94,8 @@ class StateStore {
     Hash128 file_hash(const std::string& rel, const std::filesystem::path& abs);
     Hash128 file_hash(const std::string& rel, const std::filesystem::path& abs, const FileStat& st);
     Hash128 file_hash(const std::string& rel, const char* abs, const FileStat& st);
+    // `read_hash` computes the hash when the cache does not hold it (a Disk's own hash).
+    Hash128 file_hash(const std::string& rel, const FileStat& st, const std::function<Hash128()>& read_hash);
     // Records a file just written with known contents.
     void remember_file(const std::string& rel, const FileStat& st, const Hash128& hash);
     void forget_file(const std::string& rel);
@@ -122,6 +128,14 @@ class StateStore {
 
   private:
     void open_and_load(const std::filesystem::path& file);
+    void open_database(const std::filesystem::path& file);
+    // The schema as this version writes it; false when a read-only store
+    // finds another layout (nothing to show). Sets `without_warnings`.
+    bool bring_schema_up_to_date(bool& without_warnings);
+    void load_files();
+    void load_configurations();
+    void load_actions(bool without_warnings);
+    void keep_loaded(ActionRecord r);
     void maybe_flush_locked();
     void flush_locked();
 

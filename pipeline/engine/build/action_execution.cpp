@@ -1,0 +1,258 @@
+#include "engine/build/action_execution.hpp"
+
+#include "assetforge/user_text.hpp"
+#include "base/link_guard.hpp"
+#include "engine/action_memory.hpp"
+#include "engine/action_runner.hpp"
+#include "engine/build/action_record.hpp"
+#include "engine/build/remote_step.hpp"
+#include "engine/output_commit.hpp"
+#include "report/action_warnings.hpp"
+#include "report/build_status.hpp"
+#include "report/report_images.hpp"
+#include "report/trace.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace af::engine {
+namespace fs = std::filesystem;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+} // namespace
+
+// One action as execute() carries it from step to step.
+struct Action {
+    JobRun& j;
+    const Job& job;
+    std::vector<Input> inputs;
+    ActionOutcome done;
+    std::string origin, who; // the source its chain started from; "job: input"
+    Clock::time_point t0 = Clock::now();
+    int64_t trace_ts = 0;
+    std::shared_ptr<const ActionRecord> rec; // what the state recorded of it
+    ActionTrail trail;
+    std::vector<OutputRecord> written;
+    DirtyScan::Key key;
+    std::string remote_key;
+
+    Action(JobRun& run, std::vector<Input> in, int64_t ts)
+        : j(run), job(*run.job), inputs(std::move(in)), trace_ts(ts) {
+        done.res.job = job.name;
+        done.res.input = job.is_gather() ? "*" : inputs.at(0).rel;
+        origin = job.is_gather() ? "*" : inputs.at(0).origin;
+        who = job.name + ": " + done.res.input;
+        for (const auto& i : inputs) done.res.inputs.push_back(i.rel);
+    }
+    ActionResult& res() { return done.res; }
+    std::string input_name() const { return job.is_gather() ? std::string() : inputs.at(0).name; }
+    RemoteAction remote() const { return {j, remote_key, done.res.input, input_name(), who, rec.get()}; }
+};
+
+ActionExecution::ActionExecution(ActionServices s)
+    : s_(s), scan_(s.store, s.disk, s.paths, s.p.root, s.opt.tool_identity) {}
+
+bool ActionExecution::cancelled() const { return s_.opt.cancelled && s_.opt.cancelled(); }
+
+ActionOutcome ActionExecution::execute(JobRun& j, std::vector<Input> inputs, bool check_only) {
+    Action a(j, std::move(inputs), s_.trace.now_us());
+    try {
+        for (const auto& in : a.inputs)
+            if (!in.link_escape.empty()) throw std::runtime_error(in.link_escape);
+        std::optional<ActionRecord> refreshed;
+        decide(a, refreshed);
+        if (a.res().reason.empty()) return up_to_date(a, std::move(refreshed));
+        if (check_only && !s_.opt.dry_run) {
+            a.done.must_run = true;
+            a.done.pending = std::move(a.inputs);
+            return std::move(a.done);
+        }
+        s_.status.explain(a.res());
+        if (s_.remote) a.remote_key = s_.remote->key(j, a.key.input_hash);
+        if (s_.opt.dry_run) return would_run(a);
+        s_.status.progress().started(a.who);
+        std::optional<BudgetLease> lease;
+        bool from_cache = false;
+        const auto outputs = produce(a, lease, from_cache);
+        if (cancelled()) throw Cancelled{};
+        commit_and_record(a, outputs, from_cache);
+        return std::move(a.done);
+    } catch (const Cancelled&) {
+        return not_run(a);
+    } catch (const std::exception& e) {
+        return failed(a, e);
+    }
+}
+
+// Its key, its record, and why it must run ("" when it need not); throws
+// when an output was edited and may not be replaced.
+void ActionExecution::decide(Action& a, std::optional<ActionRecord>& refreshed) {
+    ActionResult& res = a.res();
+    const int64_t key_ts = s_.trace.now_us();
+    a.key = scan_.key(a.j, a.inputs);
+    s_.trace.add("key", a.job.name, res.input, key_ts, s_.trace.now_us() - key_ts);
+    res.key = a.key.key.hex();
+    a.rec = s_.store.action(a.job.name, res.input);
+    std::string edited;
+    res.reason = scan_.out_of_date(a.job, a.rec, a.j.signature, a.key.input_hash, refreshed, edited);
+    if (res.reason.empty() && std::any_of(a.inputs.begin(), a.inputs.end(), [](auto& in) { return in.will_change; }))
+        res.reason = "an upstream action will rebuild its input";
+    // A clean build would fail on what it discards; a state that never recorded it must not let this pass.
+    if (res.reason.empty() && s_.opt.warnings_as_errors && a.rec && !a.rec->warnings_known)
+        res.reason = "--warnings-as-errors, and the state (from an older version) does not say what it discarded";
+    if (!edited.empty() && !s_.opt.overwrite_edited) {
+        a.trail.step = "check";
+        throw std::runtime_error("output " + edited +
+                                 " was edited since the build wrote it; not replaced (pass "
+                                 "--overwrite-edited to discard the edit, or move the file into the sources)");
+    }
+}
+
+ActionOutcome ActionExecution::up_to_date(Action& a, std::optional<ActionRecord> refreshed) {
+    ActionResult& res = a.res();
+    res.status = ActionStatus::UpToDate;
+    if (refreshed) {
+        if (!s_.opt.dry_run) s_.store.put_action(*refreshed);
+        a.rec = std::make_shared<const ActionRecord>(std::move(*refreshed));
+    }
+    for (const auto& o : a.rec->outputs) {
+        res.outputs.push_back(o.path);
+        a.done.produced.push_back(output_input(o.path, o.hash, a.origin));
+        s_.commit.claim(a.done.produced.back().abs, a.who);
+    }
+    put_kept_warnings(res.metrics, a.rec->warnings, "an earlier build");
+    s_.trace.add_action(a.job.name, res.input, a.trace_ts, s_.trace.now_us() - a.trace_ts,
+                        std::string(to_string(res.status)), a.rec->warnings);
+    return std::move(a.done);
+}
+
+ActionOutcome ActionExecution::would_run(Action& a) {
+    a.res().status = s_.remote && s_.remote->holds(a.remote_key) ? ActionStatus::WouldFetch : ActionStatus::WouldRun;
+    if (a.rec)
+        for (const auto& o : a.rec->outputs) a.done.produced.push_back(output_input(o.path, o.hash, a.origin, true));
+    return std::move(a.done);
+}
+
+std::vector<ActionOutput> ActionExecution::produce(Action& a, std::optional<BudgetLease>& lease, bool& from_cache) {
+    std::optional<RemoteStep::Fetched> cached;
+    if (s_.remote) cached = s_.remote->fetch(a.remote(), lease);
+    from_cache = cached.has_value();
+    if (!from_cache) {
+        lease.reset();
+        return run_here(a, lease);
+    }
+    // Any plugin changing makes it run again: what built it elsewhere is not known here.
+    a.trail.tools = {s_.opt.plugin_identities};
+    put_kept_warnings(a.res().metrics, cached->warnings, "the remote cache");
+    return std::move(cached->outputs);
+}
+
+std::vector<Item> ActionExecution::read_inputs(Action& a) {
+    std::vector<Item> items;
+    for (const auto& in : a.inputs) {
+        const int64_t ts = s_.trace.now_us();
+        // A globbed file is read only where its input root allows: the glob
+        // checked the name, this checks the file actually opened.
+        const std::string within =
+            a.job.follow_links || in.hash ? std::string() : input_root_for(in.abs, a.job.input_root, s_.p.root).real;
+        items.push_back(bytes_item(in.name, s_.disk.read(in.abs, within)));
+        s_.trace.add("read file", a.job.name, a.res().input, ts, s_.trace.now_us() - ts,
+                     int64_t(items.back().bytes->size()));
+    }
+    return items;
+}
+
+std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<BudgetLease>& lease) {
+    ActionResult& res = a.res();
+    std::vector<ActionFile> files;
+    for (const auto& in : a.inputs) files.push_back({in.rel, in.abs});
+    lease.emplace(s_.budget, action_memory_within(a.job, files, s_.budget.limit()));
+    std::vector<Item> items = read_inputs(a);
+    ActionRun run{a.job, a.j.tpl, s_.steps, s_.p.root, s_.paths, s_.trace, s_.opt.cancelled};
+    run.keep_textures = s_.images != nullptr;
+    if (s_.opt.verbose)
+        run.on_step = [this, &a](const std::string& step, double ms) {
+            char t[32];
+            snprintf(t, sizeof t, "%.1f ms", ms);
+            s_.status.progress().line("  " + a.who + ": " + step + " (" + t + ")");
+        };
+    auto outputs = run_action(run, std::move(items), a.input_name(), res.input, a.trail);
+    res.metrics = std::move(a.trail.metrics);
+    if (a.trail.source && a.trail.result) {
+        const int64_t ts = s_.trace.now_us();
+        res.images = std::make_shared<const ReportFigures>(
+            s_.images->add(a.job.name, res.input, a.job.is_gather() ? fs::path() : fs::path(a.inputs.at(0).abs),
+                           *a.trail.source, *a.trail.result, s_.steps.top_image));
+        s_.trace.add("report pictures", a.job.name, res.input, ts, s_.trace.now_us() - ts);
+    }
+    a.trail.source.reset(), a.trail.result.reset();
+    return outputs;
+}
+
+void ActionExecution::commit_and_record(Action& a, const std::vector<ActionOutput>& outputs, bool from_cache) {
+    ActionResult& res = a.res();
+    auto committed = s_.commit.commit(a.job, outputs, a.who, s_.trace, res.input);
+    a.written = committed.written;
+    for (const auto& w : a.written) {
+        res.outputs.push_back(w.path);
+        a.done.produced.push_back(output_input(w.path, w.hash, a.origin));
+    }
+    if (committed.kept_edits) res.metrics["kept_existing_outputs"] = committed.kept_edits;
+    // Outputs this action made last time but not now (template or item set changed).
+    if (a.rec)
+        for (const auto& o : a.rec->outputs)
+            if (std::none_of(a.written.begin(), a.written.end(), [&](auto& w) { return w.path == o.path; }))
+                s_.commit.remove_output(o);
+    res.duration_ms = ms_since(a.t0);
+    const ActionRecord rec = built_record({a.job.name, res.input, a.key.key, a.key.input_hash, a.j.signature,
+                                           a.trail.tools, a.written, warnings_in(res.metrics), res.duration_ms});
+    const int64_t rts = s_.trace.now_us();
+    s_.store.put_action(rec);
+    s_.trace.add("commit", a.job.name, res.input, rts, s_.trace.now_us() - rts); // the build state
+    res.status = from_cache ? ActionStatus::Cached : ActionStatus::Built;
+    if (!from_cache && s_.remote) s_.remote->upload(a.remote(), outputs, rec.warnings);
+    s_.trace.add_action(a.job.name, res.input, a.trace_ts, s_.trace.now_us() - a.trace_ts,
+                        std::string(to_string(res.status)), rec.warnings);
+}
+
+ActionOutcome ActionExecution::not_run(Action& a) {
+    a.res().status = ActionStatus::NotRun;
+    a.res().reason = "cancelled";
+    a.done.produced.clear();
+    return std::move(a.done);
+}
+
+ActionOutcome ActionExecution::failed(Action& a, const std::exception& e) {
+    // Ctrl-C reached a step (a codec stops with "cancelled"): that is not
+    // the input's fault. Nothing was written; it runs next time.
+    if (cancelled() && a.written.empty()) return not_run(a);
+    ActionResult& res = a.res();
+    res.duration_ms = ms_since(a.t0);
+    res.status = ActionStatus::Failed;
+    res.failed_step = a.trail.step;
+    res.error = sdk::describe(e); // the report names the job, input and step
+    if (res.metrics.is_null() && !a.trail.metrics.is_null()) res.metrics = std::move(a.trail.metrics);
+    if (!s_.opt.dry_run)
+        s_.store.put_action(
+            failed_record(a.job.name, res.input, a.written, a.rec, a.trail.step + ": " + res.error, res.duration_ms));
+    a.done.produced.clear();
+    a.done.failed = true;
+    s_.trace.add_action(a.job.name, res.input, a.trace_ts, s_.trace.now_us() - a.trace_ts, "failed",
+                        warnings_in(res.metrics));
+    return std::move(a.done);
+}
+
+Input ActionExecution::output_input(const std::string& rel, const Hash128& hash, const std::string& origin,
+                                    bool will_change) const {
+    Input in;
+    in.rel = rel;
+    in.abs = s_.paths.abs_of(rel);
+    in.origin = origin;
+    in.hash = hash;
+    in.will_change = will_change;
+    return in;
+}
+
+} // namespace af::engine
