@@ -221,3 +221,47 @@ TEST_CASE("compare: --heatmap keeps an existing file unless -y, and never replac
     CHECK(af::test::slurp(t / "heat.png").substr(1, 3) == "PNG");
     CHECK(run_in(t.path(), "compare a.png b.png --heatmap heat.png -y").code == 0);
 }
+
+TEST_CASE("compare: a cut-out is judged by what is visible (alpha-weighted RGB PSNR, checked against numpy); "
+          "thresholds on the wrong scale are refused; a fixed heatmap scale") {
+    af::test::TempDir t;
+    // A: a cut-out whose transparent half holds garbage colour; B: the same visible half, other colour under alpha 0,
+    // and a small error in the visible half. numpy gives both figures.
+    const auto r = af::test::run_shell("python3 - '" + (t / "a.png").string() + "' '" + (t / "b.png").string() +
+                                       "' <<'PY'\n"
+                                       "import sys, numpy as np\n"
+                                       "from PIL import Image\n"
+                                       "rng = np.random.default_rng(3)\n"
+                                       "a = rng.integers(0, 256, (32, 32, 4)).astype(np.uint8)\n"
+                                       "a[:, :16, 3] = 0; a[:, 16:, 3] = 255; a[0, 16, 3] = 128\n"
+                                       "b = a.copy(); b[:, :16, :3] = 255 - a[:, :16, :3]; b[:, 16:, 0] ^= 3\n"
+                                       "Image.fromarray(a, 'RGBA').save(sys.argv[1]); "
+                                       "Image.fromarray(b, 'RGBA').save(sys.argv[2])\n"
+                                       "A = a.astype(float) / 255; B = b.astype(float) / 255\n"
+                                       "e = ((A[..., :3] - B[..., :3]) ** 2).sum(-1); w = A[..., 3]\n"
+                                       "print(10 * np.log10(1 / (e.mean() / 3)), "
+                                       "10 * np.log10(1 / ((w * e).sum() / (w.sum() * 3))))\n"
+                                       "PY");
+    REQUIRE(r.code == 0);
+    double plain = 0, weighted = 0;
+    std::istringstream(r.out) >> plain >> weighted;
+    auto j = run_in(t.path(), "compare a.png b.png --json --min-psnr 30");
+    INFO(j.out);
+    CHECK(j.code == 0); // the weighted figure decides: the visible half is close
+    const auto doc = nlohmann::json::parse(j.out.substr(0, j.out.rfind('}') + 1));
+    const auto& s = doc["surfaces"][0];
+    CHECK(s["psnr_rgb"].get<double>() == Approx(plain).epsilon(1e-6));
+    CHECK(s["psnr_rgb_alpha_weighted"].get<double>() == Approx(weighted).epsilon(1e-6));
+    CHECK(weighted > 30);
+    CHECK(plain < 15);
+    auto text = run_in(t.path(), "compare a.png b.png");
+    CHECK_THAT(text.out, Catch::Contains("weighted by A's alpha"));
+
+    auto bad = run_in(t.path(), "compare a.png b.png --max-error 10");
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.out, Catch::Contains("--max-error 10 is outside 0..1") && Catch::Contains("0.0392"));
+    CHECK(run_in(t.path(), "compare a.png b.png --heatmap h.png --heatmap-scale 300").code == 2);
+    auto heat = run_in(t.path(), "compare a.png b.png --heatmap h.png --heatmap-scale 0.05");
+    CHECK(heat.code == 0);
+    CHECK_THAT(heat.out, Catch::Contains("white = 0.050000 = 12.8/255, --heatmap-scale"));
+}

@@ -113,22 +113,45 @@ Texture heatmap_of(tx::Ops& ops, const Pair& p, double worst) {
 struct CompareArgs {
     std::string a, b, heatmap;
     bool json = false, all = false, overwrite = false;
-    std::optional<double> max_error, min_psnr;
+    std::optional<double> max_error, min_psnr, heatmap_scale;
     uint64_t budget = 0;
 };
+
+// A threshold on the wrong scale can never trigger (--max-error 10 for 10/255): refused, with the right value.
+std::optional<int> check_ranges(const CompareArgs& c) {
+    auto refuse = [](const std::string& why) {
+        std::fprintf(stderr, "assetforge compare: %s\n", why.c_str());
+        return std::optional<int>(kExitUsage);
+    };
+    if (c.max_error && (*c.max_error < 0 || *c.max_error > 1))
+        return refuse(sdk::format("--max-error %g is outside 0..1: errors are fractions of full scale (%g/255 is "
+                                  "--max-error %.4f)",
+                                  *c.max_error, *c.max_error, *c.max_error / 255));
+    if (c.heatmap_scale && (*c.heatmap_scale <= 0 || *c.heatmap_scale > 1))
+        return refuse(sdk::format("--heatmap-scale %g is outside (0, 1]: the error shown white, as a fraction of full "
+                                  "scale (%g/255 is %.4f)",
+                                  *c.heatmap_scale, *c.heatmap_scale, *c.heatmap_scale / 255));
+    if (c.min_psnr && (*c.min_psnr <= 0 || *c.min_psnr > 200))
+        return refuse(sdk::format("--min-psnr %g is outside (0, 200] dB", *c.min_psnr));
+    return std::nullopt;
+}
 
 // The arguments, or the exit status when they are not usable.
 std::optional<int> parse_compare(const std::vector<std::string>& args, CompareArgs& c) {
     const std::string usage = "assetforge compare A B [--heatmap OUT.png] [--json] [--all-surfaces] "
-                              "[--max-error E] [--min-psnr DB] [--memory-budget MIB] [-y]";
+                              "[--heatmap-scale MAX] [--max-error E] [--min-psnr DB] [--memory-budget MIB] [-y]";
     po::options_description opts("options");
     opts.add_options()("heatmap", po::value<std::string>(),
                        "write the per-texel largest error as a PNG ramp "
-                       "(black → red → yellow → white at the largest error)")("json", "the figures as JSON")(
+                       "(black → red → yellow → white at the largest error, or at --heatmap-scale)")(
+        "heatmap-scale", po::value<double>(),
+        "the error shown white, fixed (0..1; 8-bit: levels/255), so heatmaps of several files compare")(
+        "json", "the figures as JSON")(
         "all-surfaces", "every layer, face and mip (default: the top level of the first)")(
         "max-error", po::value<double>(),
         "exit 1 when any channel's largest error is above E (0..1; 8-bit: levels/255)")(
-        "min-psnr", po::value<double>(), "exit 1 when the RGB PSNR of any surface is below DB")(
+        "min-psnr", po::value<double>(),
+        "exit 1 when the RGB PSNR of any surface is below DB (alpha-weighted when A has alpha)")(
         "overwrite,y", "replace an existing heatmap file (never A or B)")("a", po::value<std::string>(), "reference")(
         "b", po::value<std::string>(), "the file compared with it");
     add_memory_budget_option(opts);
@@ -145,6 +168,8 @@ std::optional<int> parse_compare(const std::vector<std::string>& args, CompareAr
     if (vm.count("heatmap")) c.heatmap = vm["heatmap"].as<std::string>();
     if (vm.count("max-error")) c.max_error = vm["max-error"].as<double>();
     if (vm.count("min-psnr")) c.min_psnr = vm["min-psnr"].as<double>();
+    if (vm.count("heatmap-scale")) c.heatmap_scale = vm["heatmap-scale"].as<double>();
+    if (auto rc = check_ranges(c)) return rc;
     c.budget = memory_budget_bytes(vm);
     if (c.budget == 0) {
         std::fprintf(stderr, "assetforge compare: --memory-budget expects a positive number of MiB\n");
@@ -186,6 +211,9 @@ void print_surface(const CompareArgs& c, const tx::ImageDiff& d, uint32_t l, uin
                     x.max_error * 255);
     }
     std::printf("  RGB PSNR %s dB, SSIM (luminance) %.6f\n", db_text(d.psnr_rgb).c_str(), d.ssim);
+    if (d.has_alpha)
+        std::printf("  RGB PSNR weighted by A's alpha %s dB (colour under transparent texels not counted)\n",
+                    db_text(d.psnr_rgb_alpha_weighted).c_str());
 }
 
 // Every surface compared: the JSON array, the largest error of any channel,
@@ -211,7 +239,9 @@ Compared compare_surfaces(tx::Ops& ops, const CompareArgs& c, const Pair& p) {
                     r.worst = std::max(r.worst, x.max_error);
                     if (c.max_error && x.max_error > *c.max_error) r.over = true;
                 }
-                if (c.min_psnr && d.psnr_rgb && *d.psnr_rgb < *c.min_psnr) r.over = true;
+                // With alpha, the figure of what a player sees: colour under transparent texels is not counted.
+                const std::optional<double> headline = d.has_alpha ? d.psnr_rgb_alpha_weighted : d.psnr_rgb;
+                if (c.min_psnr && headline && *headline < *c.min_psnr) r.over = true;
                 r.surfaces.push_back({{"layer", l},
                                       {"face", f},
                                       {"mip", m},
@@ -219,6 +249,8 @@ Compared compare_surfaces(tx::Ops& ops, const CompareArgs& c, const Pair& p) {
                                       {"height", d.height},
                                       {"channels", ch},
                                       {"psnr_rgb", db(d.psnr_rgb)},
+                                      {"psnr_rgb_alpha_weighted", d.has_alpha ? db(d.psnr_rgb_alpha_weighted)
+                                                                              : nlohmann::json(nullptr)},
                                       {"ssim", d.ssim}});
                 if (!c.json) print_surface(c, d, l, f, m);
             }
@@ -243,9 +275,12 @@ int compare_files(Context& ctx, const CompareArgs& c) {
                                                                         : p.z.rebuild_result ? "B"
                                                                                              : "A");
     if (!c.heatmap.empty()) {
-        // The first surface compared; white at its largest error.
-        host::write_texture(ctx.registry, c.heatmap, heatmap_of(ops, p, r.worst), "png");
-        if (!c.json) std::printf("heatmap: %s (white = %.6f)\n", c.heatmap.c_str(), r.worst);
+        // The first surface compared; white at --heatmap-scale, else at its largest error.
+        const double white = c.heatmap_scale.value_or(r.worst);
+        host::write_texture(ctx.registry, c.heatmap, heatmap_of(ops, p, white), "png");
+        if (!c.json)
+            std::printf("heatmap: %s (white = %.6f = %.1f/255%s)\n", c.heatmap.c_str(), white, white * 255,
+                        c.heatmap_scale ? ", --heatmap-scale" : ", the largest error");
     }
     if (c.json) {
         nlohmann::json doc = {{"surfaces", r.surfaces}};

@@ -155,7 +155,7 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
     for (const auto& f : a.inputs) in += size_of(root, f);
     for (const auto& f : a.outputs) out += size_of(root, f);
     if (a.status == ActionStatus::Built || a.status == ActionStatus::Cached) pg.in_total += in, pg.out_total += out;
-    std::string format, why, psnr, normal;
+    std::string format, why, psnr, normal, weighted;
     if (a.metrics.is_object()) {
         if (a.metrics.contains("format")) format = a.metrics["format"].get<std::string>();
         if (a.metrics.contains("normal_map") && a.metrics["normal_map"].is_string())
@@ -165,6 +165,11 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
             char b[32];
             snprintf(b, sizeof b, "%.2f", a.metrics["psnr_rgb"].get<double>());
             psnr = b;
+        }
+        if (a.metrics.contains("psnr_rgb_alpha_weighted") && a.metrics["psnr_rgb_alpha_weighted"].is_number()) {
+            char b[32];
+            snprintf(b, sizeof b, "%.2f", a.metrics["psnr_rgb_alpha_weighted"].get<double>());
+            weighted = b;
         }
     }
     std::string channels, max_err, pics, row_id;
@@ -190,6 +195,8 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
             if (!step.empty() && step != psnr && !(step == "99.00" && !f->psnr_rgb))
                 psnr += "<br><small>(encode step: " + step + ")</small>";
         }
+        // Colour under transparent texels counted by its alpha: the figure of what a player sees.
+        if (!weighted.empty()) psnr += "<br><small>alpha-weighted: " + weighted + "</small>";
         if (f->width) {
             const std::string p = images_href + f->id, t = has_thumbnails(*f) ? ".t" : "";
             pics = "<a href=\"#v-" + f->id + "\"><img src=\"" + p + ".src" + t + ".png\" alt=\"source\"" +

@@ -285,6 +285,7 @@ std::vector<Item> run_encode(const PluginRegistry& reg, StepContext& ctx, std::v
         if (!e.normal_map.empty()) ctx.metrics["normal_map"] = e.normal_map;
         add_warnings(ctx.metrics, e.losses);
         if (e.psnr_rgb) ctx.metrics["psnr_rgb"] = *e.psnr_rgb;
+        if (e.psnr_rgb_alpha_weighted) ctx.metrics["psnr_rgb_alpha_weighted"] = *e.psnr_rgb_alpha_weighted;
         out.push_back(with_texture(it, std::move(e.texture)));
     }
     return out;

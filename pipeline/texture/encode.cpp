@@ -115,19 +115,21 @@ void tag_result(Encoded& e, const FormatInfo& tf, const MatchTarget* like) {
 
 // PSNR of the top level over the colour channels the format stores (a drop
 // is a loss, reported as one, not the encode's error); 99 when identical.
-double measure(Top& top, const Texture& src, bool reshaped, const Texture& result, const FormatInfo& tf) {
-    const Image back = surface_image(top.ops, result, 0, 0, 0);
+// With alpha in the source, also the figure weighted by it (colour under transparent texels not counted).
+void measure(Top& top, const Texture& src, bool reshaped, const FormatInfo& tf, Encoded& e) {
+    const Image back = surface_image(top.ops, e.texture, 0, 0, 0);
     const DiffOptions opt{.ssim = false, .psnr_channels = stored_colour(tf)};
-    std::optional<double> psnr;
+    ImageDiff d;
     if (with_srgb(src.desc.format, false) == FMT_R8G8B8A8_UNORM) { // the source's own bytes, no copy
         const SurfaceRef s = src.surface(0, 0, 0);
-        psnr = diff_images(TexelRows(s.width, s.height * s.depth, s.data), back, opt).psnr_rgb;
+        d = diff_images(TexelRows(s.width, s.height * s.depth, s.data), back, opt);
     } else if (reshaped) {
-        psnr = diff_images(surface_image(top.ops, src, 0, 0, 0), back, opt).psnr_rgb;
+        d = diff_images(surface_image(top.ops, src, 0, 0, 0), back, opt);
     } else {
-        psnr = diff_images(top.img(), back, opt).psnr_rgb;
+        d = diff_images(top.img(), back, opt);
     }
-    return psnr.value_or(99.0);
+    e.psnr_rgb = d.psnr_rgb.value_or(99.0);
+    if (d.has_alpha) e.psnr_rgb_alpha_weighted = d.psnr_rgb_alpha_weighted.value_or(99.0);
 }
 
 } // namespace
@@ -183,7 +185,7 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
         e.losses = information_lost(top.content(), format_info(t.desc.format), tf, normal);
     }
     tag_result(e, tf, req.like);
-    if (req.measure) e.psnr_rgb = measure(top, src, reshaped.has_value(), e.texture, tf);
+    if (req.measure) measure(top, src, reshaped.has_value(), tf, e);
     return e;
 }
 

@@ -140,12 +140,19 @@ void DiffRows::add(const TexelRows& a, const TexelRows& b) {
     // Two 8-bit images and no SSIM (the build's HTML report, once per
     // texture): whole levels, exact, several times faster than through floats.
     if (!a.is_float() && !b.is_float() && !with_ssim_) {
-        for (size_t i = 0; i < a.texels() * 4; i += 4)
+        for (size_t i = 0; i < a.texels() * 4; i += 4) {
+            uint64_t colour = 0;
             for (int c = 0; c < 4; ++c) {
                 const int e = std::abs(int(a.u8[i + c]) - int(b.u8[i + c]));
                 isq_[c] += uint64_t(e * e);
                 imax_[c] = std::max(imax_[c], e);
+                if (c < 3 && (psnr_channels_ & (1u << c))) colour += uint64_t(e * e);
             }
+            const uint64_t alpha = a.u8[i + 3];
+            alpha_below_one_ |= alpha < 255;
+            iwsq_ += alpha * colour;
+            iwsum_ += alpha;
+        }
         whole_levels_ = true;
         rows_ += a.height;
         return;
@@ -154,11 +161,17 @@ void DiffRows::add(const TexelRows& a, const TexelRows& b) {
     for (uint32_t r = 0; r < a.height; ++r) {
         for (uint32_t col = 0; col < width_; ++col) {
             const size_t i = size_t(r) * width_ + col;
+            double colour = 0;
             for (int c = 0; c < 4; ++c) {
                 const double e = double(fa[i * 4 + c]) - double(fb[i * 4 + c]);
                 sq_[c] += e * e;
                 max_[c] = std::max(max_[c], std::abs(e));
+                if (c < 3 && (psnr_channels_ & (1u << c))) colour += e * e;
             }
+            const double alpha = std::clamp(double(fa[i * 4 + 3]), 0.0, 1.0);
+            alpha_below_one_ |= alpha < 1.0;
+            wsq_ += alpha * colour;
+            wsum_ += alpha;
             if (!with_ssim_) continue;
             ya[col] = 0.2126 * fa[i * 4] + 0.7152 * fa[i * 4 + 1] + 0.0722 * fa[i * 4 + 2];
             yb[col] = 0.2126 * fb[i * 4] + 0.7152 * fb[i * 4 + 1] + 0.0722 * fb[i * 4 + 2];
@@ -194,6 +207,9 @@ ImageDiff DiffRows::finish() {
     for (int c = 0; c < 3; ++c)
         if (psnr_channels_ & (1u << c)) colour_mse += d.channel[c].mse, ++counted;
     d.psnr_rgb = psnr_of(colour_mse / counted);
+    d.has_alpha = alpha_below_one_;
+    if (whole_levels_) wsq_ += double(iwsq_) / (255.0 * 255.0 * 255.0), wsum_ += double(iwsum_) / 255.0;
+    if (d.has_alpha && wsum_ > 0) d.psnr_rgb_alpha_weighted = psnr_of(wsq_ / (wsum_ * counted));
     if (!texels || !with_ssim_)
         d.ssim = 1;
     else if (small_)

@@ -25,6 +25,11 @@ struct ImageDiff {
     uint32_t width = 0, height = 0;
     std::array<ChannelDiff, 4> channel; // R, G, B, A
     std::optional<double> psnr_rgb;     // from the mean MSE of the colour channels asked (R, G and B unless told)
+    // A's alpha below 1 somewhere: the colour's error weighted by A's alpha, so colour under transparent texels
+    // (invisible in the game, and what BC1 cut-outs and premultiplied editors change freely) does not count.
+    // nullopt when A has no alpha, when nothing differs, or when every texel is fully transparent.
+    bool has_alpha = false;
+    std::optional<double> psnr_rgb_alpha_weighted;
     double ssim = 1;                    // mean SSIM of the luminance (Rec. 709 weights); 1 when not measured
 };
 
@@ -77,6 +82,9 @@ class DiffRows {
     bool whole_levels_ = false; // the 8-bit path without SSIM: exact integer sums
     std::array<uint64_t, 4> isq_{};
     std::array<int, 4> imax_{};
+    double wsq_ = 0, wsum_ = 0;     // Σ alpha·colour error², Σ alpha (floats and 8-bit alike, alpha 0..1)
+    uint64_t iwsq_ = 0, iwsum_ = 0; // the same in whole levels
+    bool alpha_below_one_ = false;
     double g_[11] = {};
     std::vector<double> small_x_, small_y_;
     std::vector<double> ring_; // 11 rows × 5 sums (x, y, xx, yy, xy) × (width - 10), horizontally blurred

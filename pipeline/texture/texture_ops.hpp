@@ -120,6 +120,8 @@ struct Encoded {
     uint32_t format = 0;
     std::string why;                // "requested", "kept", the auto rule, "matches …"
     std::optional<double> psnr_rgb; // when measured
+    // When measured and the source has alpha: colour weighted by the source's alpha (what a player sees).
+    std::optional<double> psnr_rgb_alpha_weighted;
     // "yes: <rule>" / "no: <rule>" when the normal-map rule was asked
     // (auto, match), for reports and convert's summary; "" otherwise.
     std::string normal_map;
