@@ -141,3 +141,25 @@ jobs:
     }
     CHECK(lines >= 4);
 }
+
+TEST_CASE("build: a job that needs a failed one is not run, and says so instead of blaming its pattern") {
+    af::test::TempDir t;
+    t.write("src/broken.png", "not a png at all");
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  textures:
+    inputs: "src/*.png"
+    steps: [ { encode: { format: bc1, quality: fast } } ]
+    output: "out/{stem}.dds"
+  pack:
+    needs: [ textures ]
+    inputs: "out/*.dds"
+    gather: { zip: { compression: store } }
+    output: "dist/mod.zip"
+)");
+    auto r = af::test::run_in(t.path(), "build pipeline.yaml --report r.json");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK(r.out.find("matches no file") == std::string::npos);
+    CHECK_THAT(af::test::slurp(t.path() / "r.json"), Catch::Contains("not run: job 'textures' failed"));
+}

@@ -52,6 +52,7 @@ struct JobRun {
     int pending_from = 0, pending_needs = 0;
     bool expanded = false, sealed = false, complete = false;
     bool had_failure = false, upstream_failed = false, expand_failed = false;
+    std::string failed_upstream; // the job upstream that failed, when upstream_failed (what messages name)
     int outstanding = 0;
     std::vector<Input> buffered, gathered, prefetched;
     bool has_prefetched = false;

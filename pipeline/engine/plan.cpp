@@ -111,7 +111,7 @@ std::vector<std::string> empty_patterns(const Job& j, const std::vector<size_t>&
     if (j.allow_empty) return out;
     for (size_t i = 0; i < j.patterns.size() && i < per_pattern.size(); ++i)
         if (per_pattern[i] == 0)
-            out.push_back("the input pattern '" + j.patterns[i] +
+            out.push_back(j.pos.str() + ": job '" + j.name + "': the input pattern '" + j.patterns[i] +
                           "' matches no file (a typo in a path or a -D value?); set 'allow_empty: true' on the job "
                           "if an empty input is expected");
     return out;
@@ -126,6 +126,8 @@ struct Planning {
     const fs::path& root;
     Plan plan;
     std::map<std::string, PlanJob*> by_name;
+    // Outputs over a job's own inputs: the first one said in full, then how many more (a tree would be 300 lines).
+    std::map<std::string, std::pair<std::string, size_t>> over_inputs;
     // Everything a job's `needs` have finished by the time its globs are
     // expanded: those jobs and, transitively, whatever they read from or need.
     std::map<std::string, std::set<std::string>> finished_before;
@@ -302,10 +304,14 @@ bool Planning::drop_match(PlanJob& pj, const GlobMatch& m, size_t& foreign, std:
         std::string from_input;
         for (const auto& [out, in] : pj.predicted)
             if (out == m.path) from_input = in;
-        fail(2, "job '" + j.name + "': the output template '" + j.output + "' would write '" + rel(root, m.path) +
-                    "' (from input '" + from_input +
+        auto& [first, more] = over_inputs[j.name];
+        if (first.empty())
+            first = j.output_pos.str() + ": job '" + j.name + "': the output template '" + j.output +
+                    "' would write '" + rel(root, m.path) + "' (from input '" + from_input +
                     "'), which exists and is one of the job's own inputs; a build never writes over its "
-                    "inputs: choose an output folder or name the inputs do not match, or move the file away");
+                    "inputs: choose an output folder or name the inputs do not match, or move the file away";
+        else
+            ++more;
         return true;
     }
     if (std::find(j.from.begin(), j.from.end(), *producer) != j.from.end()) return true; // `from` delivers it
@@ -381,8 +387,7 @@ void Planning::check_patterns(PlanJob& pj, std::set<std::string>& reported) {
 void Planning::check_empty() {
     for (const auto& pj : jobs)
         if (pj.selected && !pj.late)
-            for (const auto& why : empty_patterns(*pj.job, pj.per_pattern))
-                fail(1, "job '" + pj.job->name + "': " + why);
+            for (const auto& why : empty_patterns(*pj.job, pj.per_pattern)) fail(1, why);
 }
 
 } // namespace
@@ -401,6 +406,8 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
         pl.filter_inputs(pj, reported);
         if (pj.selected) pl.check_patterns(pj, reported);
     }
+    for (const auto& [job, over] : pl.over_inputs)
+        pl.fail(2, over.first + (over.second ? " (and " + std::to_string(over.second) + " more of its outputs)" : ""));
     pl.check_empty();
     return std::move(pl.plan);
 }

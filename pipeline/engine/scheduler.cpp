@@ -65,6 +65,16 @@ ActionOutcome Scheduler::not_run(JobRun& j, const std::vector<Input>& inputs, Ac
 // Called with mu_ held whenever a job's upstream state changed.
 void Scheduler::advance_locked(JobRun& j) {
     if (j.complete) return;
+    if (j.pending_needs == 0 && !j.has_prefetched && !j.expand_failed && j.upstream_failed) {
+        // What it reads may be the failed job's outputs, never written: a glob now would blame a typo.
+        j.expand_failed = true;
+        ActionResult r;
+        r.job = j.job->name;
+        r.input = "*";
+        r.status = ActionStatus::NotRun;
+        r.reason = "not run: job '" + j.failed_upstream + "' failed";
+        status_.add(std::move(r));
+    }
     if (j.pending_needs == 0 && !j.has_prefetched && !j.expand_failed) {
         try {
             j.prefetched = exec_.late_inputs(j);
@@ -118,7 +128,10 @@ void Scheduler::check_complete_locked(JobRun& j) {
     j.complete = true;
     exec_.job_complete(j);
     for (JobRun* d : j.dependents) {
-        if (j.had_failure || j.upstream_failed) d->upstream_failed = true;
+        if (j.had_failure || j.upstream_failed) {
+            if (!d->upstream_failed) d->failed_upstream = j.had_failure ? j.job->name : j.failed_upstream;
+            d->upstream_failed = true;
+        }
         if (std::find(d->job->from.begin(), d->job->from.end(), j.job->name) != d->job->from.end()) --d->pending_from;
         if (std::find(d->job->needs.begin(), d->job->needs.end(), j.job->name) != d->job->needs.end())
             --d->pending_needs;
@@ -173,7 +186,7 @@ void Scheduler::launch_locked(JobRun& j, std::vector<Input> inputs) {
         std::vector<ActionOutcome> one;
         if (stop_ || cancelled() || (j.job->is_gather() && j.upstream_failed))
             one.push_back(
-                not_run(j, *box, ActionStatus::NotRun, j.upstream_failed ? "an upstream job failed" : "build stopped"));
+                not_run(j, *box, ActionStatus::NotRun, j.upstream_failed ? "not run: job '" + j.failed_upstream + "' failed" : "build stopped"));
         else
             one.push_back(exec_.execute(j, std::move(*box), false));
         // A gather is decided as it runs: the total expected it or not.
