@@ -310,7 +310,7 @@ class Resolver {
 
   private:
     [[noreturn]] static void too_many_steps(const Src& at) {
-        throw ConfigError(at.pos(), "more than " + std::to_string(kMaxStepsPerJob) +
+        throw ConfigLimitError(at.pos(), "more than " + std::to_string(kMaxStepsPerJob) +
                                         " steps once presets are inlined; presets that use each other several "
                                         "times over?");
     }
@@ -689,7 +689,7 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
             out += it->second;
         }
         if (out.size() > text.size() + kMaxExpandedBytes)
-            throw ConfigError(pos, "'" + text.substr(0, 60) + (text.size() > 60 ? "..." : "") +
+            throw ConfigLimitError(pos, "'" + text.substr(0, 60) + (text.size() > 60 ? "..." : "") +
                                        "' grows by more than " + std::to_string(kMaxExpandedBytes >> 10) +
                                        " KiB when its variables are expanded; variables that refer to others several "
                                        "times over?");

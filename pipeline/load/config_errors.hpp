@@ -23,6 +23,13 @@ class ConfigErrorList : public ConfigError {
     size_t left_out_ = 0;
 };
 
+// A limit that guards the loader itself (presets or variables that double at every level): never collected and
+// gone past, or a hostile file would make the loader do the exponential work the limit is there to stop.
+class ConfigLimitError : public ConfigError {
+  public:
+    using ConfigError::ConfigError;
+};
+
 // Collects errors up to a cap (a file with 300 copies of one mistake needs
 // the first few and a count, not 300 lines).
 class ConfigErrorCollector {
@@ -32,6 +39,8 @@ class ConfigErrorCollector {
     template <class F> void attempt(F&& f) {
         try {
             f();
+        } catch (const ConfigLimitError&) {
+            throw;
         } catch (const ConfigErrorList& list) {
             for (const auto& e : list.all()) add(e);
             left_out_ += list.left_out();
