@@ -394,7 +394,7 @@ void Planning::check_empty() {
 
 Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::path& root, const ReservedPaths* reserved,
                const std::function<bool()>& cancelled) {
-    Planning pl{jobs, state, root, {}, {}, {}, {}, {}};
+    Planning pl{jobs, state, root, {}, {}, {}, {}, {}, {}};
     for (auto& pj : jobs) pl.by_name[pj.job->name] = &pj;
     pl.order_needs();
     for (auto& pj : jobs) pl.predict(pj);
