@@ -45,7 +45,9 @@ function(assetforge_add_plugin)
     if(TARGET AssetForge::sdk)
       target_link_libraries(${name}_impl PUBLIC AssetForge::sdk)
     endif()
+    # Linked into a shared module: position-independent even in a project that does not ask for it.
     set_target_properties(${name}_impl PROPERTIES
+      POSITION_INDEPENDENT_CODE ON
       CXX_VISIBILITY_PRESET hidden
       VISIBILITY_INLINES_HIDDEN ON)
     add_library(af_${name} MODULE ${entry})

@@ -227,7 +227,7 @@ TEST_CASE("compare: a cut-out is judged by what is visible (alpha-weighted RGB P
     af::test::TempDir t;
     // A: a cut-out whose transparent half holds garbage colour; B: the same visible half, other colour under alpha 0,
     // and a small error in the visible half. numpy gives both figures.
-    const auto r = af::test::run_shell("python3 - '" + (t / "a.png").string() + "' '" + (t / "b.png").string() +
+    const auto r = af::test::run_shell("/usr/bin/python3 - '" + (t / "a.png").string() + "' '" + (t / "b.png").string() +
                                        "' <<'PY'\n"
                                        "import sys, numpy as np\n"
                                        "from PIL import Image\n"

@@ -20,8 +20,8 @@ comp=$prefix/share/bash-completion/completions/assetforge
 # Completion: commands, then a command's options (from its --help).
 got=$(bash -c "source '$comp'; COMP_WORDS=(assetforge bu); COMP_CWORD=1; _assetforge; echo \"\${COMPREPLY[*]}\"")
 [ "$got" = "build" ] || fail "completing 'bu' gave '$got'"
-got=$(bash -c "source '$comp'; COMP_WORDS=(assetforge build --remote-c); COMP_CWORD=2; _assetforge; echo \"\${COMPREPLY[*]}\"")
-[ "$got" = "--remote-cache" ] || fail "completing 'build --remote-c' gave '$got'"
+got=$(bash -c "source '$comp'; COMP_WORDS=(assetforge build --remote-u); COMP_CWORD=2; _assetforge; echo \"\${COMPREPLY[*]}\"")
+[ "$got" = "--remote-upload" ] || fail "completing 'build --remote-u' gave '$got'"
 got=$(bash -c "source '$comp'; COMP_WORDS=(assetforge convert x.png y.dds --png-l); COMP_CWORD=4; _assetforge; echo \"\${COMPREPLY[*]}\"")
 [ "$got" = "--png-level" ] || fail "completing 'convert --png-l' gave '$got'"
 

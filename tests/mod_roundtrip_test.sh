@@ -23,6 +23,8 @@ for png in "$src"/examples/quickstart/textures/*/*.png; do
 done
 [ "$(find "$work/game" -name '*.dds' | wc -l)" -eq 4 ] || fail "expected 4 game textures"
 ln -s "$work/game" "$work/project/game"
+# The configs copied next to the mod, as configs/README.md suggests (relative -D values are relative to them).
+cp "$src"/configs/*.yaml "$work/project/"
 cd "$work/project"
 
 # Named only by the pipeline file, the link is refused with the way out in the message.
@@ -42,25 +44,25 @@ set -e
 grep -q -- "-D <variable>=" <<<"$out" || fail "the refusal does not say what to do: $out"
 
 # Given on the command line, it is read.
-"$af" build "$src/configs/dds-tree-to-png.yaml" -D src=game -D out=edit -q || fail "export through the link failed"
+"$af" build dds-tree-to-png.yaml -D src=game -D out=edit -q || fail "export through the link failed"
 [ "$(find edit -name '*.png' | wc -l)" -eq 4 ] || fail "expected 4 exported PNGs"
 edited=$(find edit -name '*.png' | sort | head -n 1)
-python3 - "$edited" <<'PY'
+/usr/bin/python3 - "$edited" <<'PY'
 import sys
 from PIL import Image
 im = Image.open(sys.argv[1]).convert("RGBA")
 im.paste((255, 0, 255, 255), (0, 0, im.width // 2, im.height // 2))
 im.save(sys.argv[1])
 PY
-"$af" build "$src/configs/png-to-game-dds.yaml" -D src=edit -D original=game -D out=mod -D name=mymod -q ||
+"$af" build png-to-game-dds.yaml -D src=edit -D original=game -D out=mod -D name=mymod -q ||
   fail "re-export failed"
 [ "$(find mod -name '*.dds' | wc -l)" -eq 4 ] || fail "the mod folder should hold all 4 textures"
 # The unedited three are the game's own bytes.
 same=0
 while IFS= read -r f; do cmp -s "game/$f" "mod/$f" && same=$((same + 1)); done < <(cd game && find . -name '*.dds')
 [ $same -eq 3 ] || fail "expected 3 unedited textures to keep the game's bytes, got $same"
-entries=$(python3 -c 'import sys, zipfile; print("\n".join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))' mod/mymod.zip)
+entries=$(/usr/bin/python3 -c 'import sys, zipfile; print("\n".join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))' mod/mymod.zip)
 want=$(realpath --relative-to=edit "$edited")
 want=${want%.png}.dds
-[ "$entries" = "$(printf '%s\nmanifest.json' "$want")" ] || fail "the zip should hold only $want and the manifest: $entries"
+[ "$entries" = "$(printf 'manifest.json\n%s' "$want")" ] || fail "the zip should hold only $want and the manifest: $entries"
 echo "mod round trip: linked game folder read, 1 of 4 textures edited, the zip holds exactly that one"

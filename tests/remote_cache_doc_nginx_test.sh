@@ -73,7 +73,7 @@ done
 [ -n "$nginx_pid" ] || fail "nginx did not start"
 
 # Two textures: a small one and 1024x1024 noise, whose uncompressed output is 4 MiB.
-python3 - "$work/project/src" <<'PY'
+/usr/bin/python3 - "$work/project/src" <<'PY'
 import os, sys
 from PIL import Image
 d = sys.argv[1]

@@ -44,7 +44,7 @@ fi
 grep -q '^tga 1.0.0' "$work/plugins.txt"
 if [ -x "$work/build/tga/tga_tests" ]; then "$work/build/tga/tga_tests"; fi
 mkdir -p "$work/tga/src"
-python3 - "$work/tga/src" <<'PY'
+/usr/bin/python3 - "$work/tga/src" <<'PY'
 import os, sys
 from PIL import Image
 d = sys.argv[1]
@@ -74,6 +74,7 @@ assetforge: 1
 jobs:
   raw:
     inputs: "src/*.png"
+    steps: [ write ]
     output: "raw/{stem}.tga"
   rle:
     inputs: "src/*.png"
@@ -84,7 +85,7 @@ jobs:
     output: "back/{stem}.png"
 YAML
 (cd "$work/tga" && "$af" build -q)
-python3 - "$work/tga" <<'PY'
+/usr/bin/python3 - "$work/tga" <<'PY'
 import glob, os, sys
 from PIL import Image
 root = sys.argv[1]
@@ -97,6 +98,13 @@ for tga in sorted(glob.glob(os.path.join(root, "src", "*.tga"))):
             bad.append(f"{stem}: our reading ({os.path.relpath(got_file, root)}) differs from Pillow's")
     for kind in ("raw", "rle"):
         ours = os.path.join(root, kind, stem + ".tga")
+        head = open(ours, "rb").read()
+        im = Image.open(tga)
+        # Ours, not a copy of the PNG: the 18-byte header of a 32-bit TGA, the footer, and raw files' exact size.
+        if head[2] != (10 if kind == "rle" else 2) or head[16] != 32 or not head.endswith(b"TRUEVISION-XFILE.\0"):
+            bad.append(f"{stem}: {kind}/{stem}.tga is not a 32-bit TGA of ours")
+        if kind == "raw" and len(head) != 18 + im.width * im.height * 4 + 26:
+            bad.append(f"{stem}: raw/{stem}.tga has {len(head)} bytes")
         if list(Image.open(ours).convert("RGBA").getdata()) != want:
             bad.append(f"{stem}: Pillow reads our {kind} TGA differently")
 if bad:

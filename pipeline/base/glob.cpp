@@ -221,26 +221,6 @@ template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, 
 
 } // namespace
 
-namespace {
-// `path` with a named folder on its way replaced by where that folder leads, when a link inside the project
-// leads there (a folder outside the project is its own root already).
-fs::path through_named_folder(const fs::path& path, const fs::path& project, const std::vector<fs::path>& named) {
-    for (const auto& folder : named) {
-        if (!path_within(path, folder) || !path_within(folder, project)) continue;
-        fs::path at = project;
-        bool linked = false;
-        for (const auto& part : folder.lexically_relative(project)) {
-            at /= part;
-            struct stat st;
-            if (::lstat(at.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) linked = true;
-        }
-        std::string real = linked ? real_path(folder.native()) : "";
-        if (real.empty()) return path;
-        return (fs::path(real) / path.lexically_relative(folder)).lexically_normal();
-    }
-    return path;
-}
-} // namespace
 
 std::string glob_base(std::string_view pattern) {
     std::string base;

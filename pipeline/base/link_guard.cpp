@@ -38,6 +38,25 @@ std::string link_escape_message(const std::string& link, const std::string& targ
            "-D <variable>=" + link + ", or set 'follow_links: true' on the job)";
 }
 
+// `path` with a named folder on its way replaced by where that folder leads, when a link inside the project
+// leads there (a folder outside the project is its own root already).
+fs::path through_named_folder(const fs::path& path, const fs::path& project, const std::vector<fs::path>& named) {
+    for (const auto& folder : named) {
+        if (!path_within(path, folder) || !path_within(folder, project)) continue;
+        fs::path at = project;
+        bool linked = false;
+        for (const auto& part : folder.lexically_relative(project)) {
+            at /= part;
+            struct stat st;
+            if (::lstat(at.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) linked = true;
+        }
+        std::string real = linked ? real_path(folder.native()) : "";
+        if (real.empty()) return path;
+        return (fs::path(real) / path.lexically_relative(folder)).lexically_normal();
+    }
+    return path;
+}
+
 std::string escape_on_way(const InputRoot& root, const fs::path& path) {
     fs::path at = root.lexical;
     for (const auto& part : path.lexically_relative(root.lexical)) {

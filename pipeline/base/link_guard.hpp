@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace af::engine {
 
@@ -23,6 +24,11 @@ struct InputRoot {
 };
 InputRoot input_root_for(const std::filesystem::path& path, const std::filesystem::path& declared,
                          const std::filesystem::path& project);
+
+// `path` with a folder the user named on the command line (GlobOptions::named_folders) replaced by where that
+// folder leads, when a link inside the project leads there; else `path` as it is.
+std::filesystem::path through_named_folder(const std::filesystem::path& path, const std::filesystem::path& project,
+                                           const std::vector<std::filesystem::path>& named);
 
 // The message an input reached through `link` (resolving to `target`) fails with.
 std::string link_escape_message(const std::string& link, const std::string& target, const std::string& root);

@@ -62,6 +62,8 @@ void hash_param_reads(const std::vector<ParamRead>& reads, const Job& job, const
             if (p.is_relative()) p = root / p;
             r.path = p.lexically_normal();
         }
+        // A folder given with -D (-D original=game, a link to the game's folder) is read where it leads.
+        if (job.input_root.empty()) r.path = through_named_folder(r.path, root, job.named_folders);
         h.field("param:" + r.label);
         // Links must stay inside the project for paths in it, inside the
         // named file's or folder's own place for paths the user gave outside it.

@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <utility>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -210,6 +211,7 @@ class Resolver {
         }
     }
     const std::map<std::string, std::string>& vars() const { return values_; }
+    std::vector<std::string> take_named() const { return std::exchange(named_, {}); }
 
     // The -D value an input pattern starts with ("${src}/**/*.png" with -D src=game: "game"), else "".
     std::string command_line_folder(const std::string& raw_pattern) const {
@@ -224,6 +226,7 @@ class Resolver {
 
     // Inside a preset its parameters shadow variables of the same name.
     std::string expand(const std::string& s, const SourcePos& p) const {
+        if (auto folder = command_line_folder(s); !folder.empty()) named_.push_back(folder);
         if (scope_.empty()) return expand_vars(s, values_, p, allowed_env_, &referenced_);
         auto merged = values_;
         for (const auto& [k, v] : scope_) merged[k] = v;
@@ -239,9 +242,11 @@ class Resolver {
             if (!raw_.vars.count(k)) known.push_back(k);
         for (const auto& [k, _] : defines) {
             if (raw_.vars.count(k) || referenced_.count(k)) continue;
-            errors.add(ConfigError({file, 0, 0}, "-D " + k + "=...: the pipeline has no variable '" + k + "'" +
-                                                     (known.empty() ? std::string(" (it uses none)")
-                                                                    : "; " + not_one_of("variable", k, known))));
+            std::string its;
+            for (const auto& n : known) its += (its.empty() ? "" : ", ") + n;
+            errors.add(ConfigError({file, 0, 0}, "-D " + k + "=...: the pipeline has no variable '" + k + "' (" +
+                                                     (known.empty() ? std::string("it uses none") : "its variables: " + its) +
+                                                     ")" + did_you_mean(k, known)));
         }
     }
 
@@ -427,6 +432,8 @@ class Resolver {
     // Parameters of the presets being expanded (mutable: set around each preset's body).
     mutable std::map<std::string, std::string> scope_;
     mutable std::string output_ext_;
+    // -D values the strings of the job being parsed start with (command_line_folder), taken by parse_job.
+    mutable std::vector<std::string> named_;
     // Every ${name} looked up while loading (env: ones included, harmless): which -D values were used.
     mutable std::set<std::string> referenced_;
 };
@@ -453,25 +460,15 @@ std::vector<std::string> expand_list(const Src& s, const YAML::Node& n, std::str
     return v;
 }
 
-void note_command_line_folders(const Src& s, const YAML::Node& n, std::string_view what, const Resolver& r,
-                               Job& j) {
-    for (const auto& raw : string_list({s.file, n}, what))
-        if (auto folder = r.command_line_folder(raw); !folder.empty()) j.named_folders.emplace_back(folder);
-}
-
 void parse_inputs(const Src& s, const Resolver& r, Job& j) {
     if (auto in = s.node["inputs"]) {
         if (in.IsMap()) {
             check_keys({s.file, in}, {"include", "exclude", "from"}, "key of 'inputs'");
-            if (in["include"]) {
-                j.patterns = expand_list(s, in["include"], "inputs.include", r);
-                note_command_line_folders(s, in["include"], "inputs.include", r, j);
-            }
+            if (in["include"]) j.patterns = expand_list(s, in["include"], "inputs.include", r);
             if (in["exclude"]) j.excludes = expand_list(s, in["exclude"], "inputs.exclude", r);
             if (in["from"]) j.from = string_list({s.file, in["from"]}, "inputs.from");
         } else {
             j.patterns = expand_list(s, in, "inputs", r);
-            note_command_line_folders(s, in, "inputs", r, j);
         }
     }
     if (auto n = s.node["exclude"]) {
@@ -546,6 +543,7 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     j.pos = s.pos();
     if (!s.node.IsMap()) throw ConfigError(s.pos(), "job '" + name + "' must be a map with inputs, steps and output");
     ConfigErrorCollector errors;
+    (void)r.take_named();
     errors.attempt([&] { check_keys(s, kJobKeys, "key of job '" + name + "'"); });
     errors.attempt([&] { parse_inputs(s, r, j); });
     errors.attempt([&] { r.set_output_ext(output_extension(s, r)); });
@@ -557,6 +555,7 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     errors.attempt([&] { parse_options(s, r, j); });
     errors.attempt([&] { parse_output(s, r, j); });
     errors.throw_if_any();
+    for (auto& folder : r.take_named()) j.named_folders.emplace_back(std::move(folder));
     check_output_placeholders(j, r.step_table());
     return j;
 }

@@ -272,7 +272,7 @@ TEST_CASE("a -D the pipeline never uses is an error that suggests the variable m
     CHECK(parse_pipeline(yaml, "/proj/pipeline.yaml", {{"src", "tex"}, {"out", "o"}}, steps).jobs[0].output ==
           "o/{stem}.png");
     std::string e = error_of(yaml, {{"src", "tex"}, {"scr", "tex"}});
-    CHECK(e.find("-D scr=...: the pipeline has no variable 'scr'") != std::string::npos);
+    CHECK(e.find("-D scr=...: the pipeline has no variable 'scr' (its variables: out, src)") != std::string::npos);
     CHECK(e.find("did you mean 'src'?") != std::string::npos);
     // Read inside another variable's value counts too.
     const char* nested = "assetforge: 1\nvars: { out: \"${root}/build\" }\njobs:\n  a:\n    inputs: \"*.png\"\n"
