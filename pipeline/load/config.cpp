@@ -747,9 +747,9 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
         }
     }
     ConfigErrorCollector errors;
-    for (const auto& [name, src] : raw.jobs) {
+    for (const auto& job : raw.jobs) { // a pair, not a structured binding: clang 14 lambdas cannot capture those
         errors.attempt([&] {
-            p.jobs.push_back(parse_job(name, src, r));
+            p.jobs.push_back(parse_job(job.first, job.second, r));
             // Before the job's own: prepended, so the job's patterns come later and win.
             apply_normal_maps(p.jobs.back(), normal_maps);
         });
