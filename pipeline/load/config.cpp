@@ -258,7 +258,13 @@ class Resolver {
         }
         if (!list.node.IsSequence())
             throw ConfigError(list.pos(), "'steps' must be a list: [decode, {mips: {filter: kaiser}}]");
-        // Each step is checked even after a bad one, so one run names every mistake in the list.
+        // Each step of the job's own list is checked even after a bad one, so one run names every mistake in it.
+        // Inside a preset the first mistake ends it: presets that use each other twice over at every level would
+        // otherwise be walked exponentially, mistake after mistake (each preset's first one is reported).
+        if (!preset_stack.empty()) {
+            for (const auto& e : list.node) append_step({list.file, e}, list, want, out, preset_stack);
+            return out;
+        }
         ConfigErrorCollector errors;
         for (const auto& e : list.node)
             errors.attempt([&] { append_step({list.file, e}, list, want, out, preset_stack); });

@@ -54,3 +54,22 @@ TEST_CASE("files that include each other many times over are refused", "[config]
     std::string e = load_error(p.path("pipeline.yaml"));
     CHECK(e.find("more than 256 include files read") != std::string::npos);
 }
+
+// Found by fuzz_yaml (fuzz/seeds/yaml/preset_error_fanout.yaml): with every mistake of a file collected, presets
+// that use each other twice over and end in a mistake were walked 2^N times, one mistake after another.
+TEST_CASE("presets that double at every level and end in a mistake fail at once", "[config][hostile]") {
+    std::string yaml = "assetforge: 1\npresets:\n";
+    for (int i = 0; i < 40; ++i)
+        yaml += "  p" + std::to_string(i) + ": [p" + std::to_string(i + 1) + ", p" + std::to_string(i + 1) + "]\n";
+    yaml += "  p40: [no_such_step]\njobs:\n  j: {inputs: \"*.png\", steps: [p0, invrt], output: \"o/{name}\"}\n";
+    StepTable steps = png_test_steps();
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps);
+        FAIL("no error");
+    } catch (const ConfigError& e) {
+        const std::string all = e.what();
+        CHECK(all.find("'no_such_step' is not a valid step") != std::string::npos);
+    }
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+}
