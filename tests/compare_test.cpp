@@ -227,21 +227,22 @@ TEST_CASE("compare: a cut-out is judged by what is visible (alpha-weighted RGB P
     af::test::TempDir t;
     // A: a cut-out whose transparent half holds garbage colour; B: the same visible half, other colour under alpha 0,
     // and a small error in the visible half. numpy gives both figures.
-    const auto r = af::test::run_shell("/usr/bin/python3 - '" + (t / "a.png").string() + "' '" + (t / "b.png").string() +
-                                       "' <<'PY'\n"
-                                       "import sys, numpy as np\n"
-                                       "from PIL import Image\n"
-                                       "rng = np.random.default_rng(3)\n"
-                                       "a = rng.integers(0, 256, (32, 32, 4)).astype(np.uint8)\n"
-                                       "a[:, :16, 3] = 0; a[:, 16:, 3] = 255; a[0, 16, 3] = 128\n"
-                                       "b = a.copy(); b[:, :16, :3] = 255 - a[:, :16, :3]; b[:, 16:, 0] ^= 3\n"
-                                       "Image.fromarray(a, 'RGBA').save(sys.argv[1]); "
-                                       "Image.fromarray(b, 'RGBA').save(sys.argv[2])\n"
-                                       "A = a.astype(float) / 255; B = b.astype(float) / 255\n"
-                                       "e = ((A[..., :3] - B[..., :3]) ** 2).sum(-1); w = A[..., 3]\n"
-                                       "print(10 * np.log10(1 / (e.mean() / 3)), "
-                                       "10 * np.log10(1 / ((w * e).sum() / (w.sum() * 3))))\n"
-                                       "PY");
+    const auto r =
+        af::test::run_shell("/usr/bin/python3 - '" + (t / "a.png").string() + "' '" + (t / "b.png").string() +
+                            "' <<'PY'\n"
+                            "import sys, numpy as np\n"
+                            "from PIL import Image\n"
+                            "rng = np.random.default_rng(3)\n"
+                            "a = rng.integers(0, 256, (32, 32, 4)).astype(np.uint8)\n"
+                            "a[:, :16, 3] = 0; a[:, 16:, 3] = 255; a[0, 16, 3] = 128\n"
+                            "b = a.copy(); b[:, :16, :3] = 255 - a[:, :16, :3]; b[:, 16:, 0] ^= 3\n"
+                            "Image.fromarray(a, 'RGBA').save(sys.argv[1]); "
+                            "Image.fromarray(b, 'RGBA').save(sys.argv[2])\n"
+                            "A = a.astype(float) / 255; B = b.astype(float) / 255\n"
+                            "e = ((A[..., :3] - B[..., :3]) ** 2).sum(-1); w = A[..., 3]\n"
+                            "print(10 * np.log10(1 / (e.mean() / 3)), "
+                            "10 * np.log10(1 / ((w * e).sum() / (w.sum() * 3))))\n"
+                            "PY");
     REQUIRE(r.code == 0);
     double plain = 0, weighted = 0;
     std::istringstream(r.out) >> plain >> weighted;

@@ -188,7 +188,7 @@ TEST_CASE("remote cache: --remote-cache-required (or the pipeline key) makes a f
         auto r = run_in(a.path(), "build pipeline.yaml --remote-cache-required --remote-cache " + url);
         INFO(r.out);
         CHECK(r.code == 1);
-        CHECK_THAT(r.out, Catch::Contains("5 built, 0 from cache"));  // the outputs are still made
+        CHECK_THAT(r.out, Catch::Contains("5 built, 0 from cache")); // the outputs are still made
         CHECK_THAT(r.out, Catch::Contains("error: remote cache"));
         CHECK_THAT(r.out, Catch::Contains("--remote-cache-required"));
         CHECK(fs::exists(a / "out"));

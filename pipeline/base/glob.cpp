@@ -221,7 +221,6 @@ template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, 
 
 } // namespace
 
-
 std::string glob_base(std::string_view pattern) {
     std::string base;
     auto parts = split(pattern);

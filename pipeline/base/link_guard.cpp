@@ -35,7 +35,8 @@ InputRoot input_root_for(const fs::path& path, const fs::path& declared, const f
 std::string link_escape_message(const std::string& link, const std::string& target, const std::string& root) {
     return "input " + link + " is a symbolic link to " + target + ", outside the input root " + root +
            "; not read (a linked game folder: give the link or its real path on the command line, "
-           "-D <variable>=" + link + ", or set 'follow_links: true' on the job)";
+           "-D <variable>=" +
+           link + ", or set 'follow_links: true' on the job)";
 }
 
 // `path` with a named folder on its way replaced by where that folder leads, when a link inside the project

@@ -146,8 +146,8 @@ std::optional<int> parse_compare(const std::vector<std::string>& args, CompareAr
                        "(black → red → yellow → white at the largest error, or at --heatmap-scale)")(
         "heatmap-scale", po::value<double>(),
         "the error shown white, fixed (0..1; 8-bit: levels/255), so heatmaps of several files compare")(
-        "json", "the figures as JSON")(
-        "all-surfaces", "every layer, face and mip (default: the top level of the first)")(
+        "json", "the figures as JSON")("all-surfaces",
+                                       "every layer, face and mip (default: the top level of the first)")(
         "max-error", po::value<double>(),
         "exit 1 when any channel's largest error is above E (0..1; 8-bit: levels/255)")(
         "min-psnr", po::value<double>(),
@@ -242,16 +242,16 @@ Compared compare_surfaces(tx::Ops& ops, const CompareArgs& c, const Pair& p) {
                 // With alpha, the figure of what a player sees: colour under transparent texels is not counted.
                 const std::optional<double> headline = d.has_alpha ? d.psnr_rgb_alpha_weighted : d.psnr_rgb;
                 if (c.min_psnr && headline && *headline < *c.min_psnr) r.over = true;
-                r.surfaces.push_back({{"layer", l},
-                                      {"face", f},
-                                      {"mip", m},
-                                      {"width", d.width},
-                                      {"height", d.height},
-                                      {"channels", ch},
-                                      {"psnr_rgb", db(d.psnr_rgb)},
-                                      {"psnr_rgb_alpha_weighted", d.has_alpha ? db(d.psnr_rgb_alpha_weighted)
-                                                                              : nlohmann::json(nullptr)},
-                                      {"ssim", d.ssim}});
+                r.surfaces.push_back(
+                    {{"layer", l},
+                     {"face", f},
+                     {"mip", m},
+                     {"width", d.width},
+                     {"height", d.height},
+                     {"channels", ch},
+                     {"psnr_rgb", db(d.psnr_rgb)},
+                     {"psnr_rgb_alpha_weighted", d.has_alpha ? db(d.psnr_rgb_alpha_weighted) : nlohmann::json(nullptr)},
+                     {"ssim", d.ssim}});
                 if (!c.json) print_surface(c, d, l, f, m);
             }
     return r;

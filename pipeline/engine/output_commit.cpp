@@ -244,7 +244,7 @@ void OutputCommit::remove_vanished_jobs(const std::set<std::string>& names) {
         if (!opt_.dry_run) store_.erase_action(rec.job, rec.input);
         status_.explain(r);
         status_.note_removal((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
-                     " output(s) of job '" + printable_name(rec.job) + "', no longer in the pipeline");
+                             " output(s) of job '" + printable_name(rec.job) + "', no longer in the pipeline");
         status_.add(std::move(r));
     }
 }
@@ -273,7 +273,7 @@ void OutputCommit::remove_stale(const JobRun& j) {
         }
         status_.explain(r);
         status_.note_removal((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
-                     " output(s) of vanished input " + rec.job + ": " + rec.input);
+                             " output(s) of vanished input " + rec.job + ": " + rec.input);
         status_.add(std::move(r));
     }
 }

@@ -186,7 +186,8 @@ void Scheduler::launch_locked(JobRun& j, std::vector<Input> inputs) {
         std::vector<ActionOutcome> one;
         if (stop_ || cancelled() || (j.job->is_gather() && j.upstream_failed))
             one.push_back(
-                not_run(j, *box, ActionStatus::NotRun, j.upstream_failed ? "not run: job '" + j.failed_upstream + "' failed" : "build stopped"));
+                not_run(j, *box, ActionStatus::NotRun,
+                        j.upstream_failed ? "not run: job '" + j.failed_upstream + "' failed" : "build stopped"));
         else
             one.push_back(exec_.execute(j, std::move(*box), false));
         // A gather is decided as it runs: the total expected it or not.

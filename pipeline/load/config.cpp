@@ -57,10 +57,9 @@ constexpr size_t kMaxExpandedBytes = 64u << 10; // growth of one value by expans
 constexpr size_t kMaxStepsPerJob = 256;         // after presets are inlined
 constexpr size_t kMaxIncludeLoads = 256;        // include files read, counting repeats
 
-const std::vector<std::string> kTopKeys = {"assetforge",   "vars",         "include",
-                                           "presets",      "jobs",         "output_root",
-                                           "remote_cache", "remote_cache_required", "normal_maps",
-                                           "action_timeout"};
+const std::vector<std::string> kTopKeys = {"assetforge",  "vars",          "include",      "presets",
+                                           "jobs",        "output_root",   "remote_cache", "remote_cache_required",
+                                           "normal_maps", "action_timeout"};
 const std::vector<std::string> kJobKeys = {"inputs",      "exclude",    "from",        "needs",      "steps",
                                            "gather",      "output",     "description", "keep_edits", "follow_links",
                                            "allow_empty", "input_root", "normal_maps"};
@@ -244,9 +243,10 @@ class Resolver {
             if (raw_.vars.count(k) || referenced_.count(k)) continue;
             std::string its;
             for (const auto& n : known) its += (its.empty() ? "" : ", ") + n;
-            errors.add(ConfigError({file, 0, 0}, "-D " + k + "=...: the pipeline has no variable '" + k + "' (" +
-                                                     (known.empty() ? std::string("it uses none") : "its variables: " + its) +
-                                                     ")" + did_you_mean(k, known)));
+            errors.add(
+                ConfigError({file, 0, 0}, "-D " + k + "=...: the pipeline has no variable '" + k + "' (" +
+                                              (known.empty() ? std::string("it uses none") : "its variables: " + its) +
+                                              ")" + did_you_mean(k, known)));
         }
     }
 
@@ -322,8 +322,8 @@ class Resolver {
   private:
     [[noreturn]] static void too_many_steps(const Src& at) {
         throw ConfigLimitError(at.pos(), "more than " + std::to_string(kMaxStepsPerJob) +
-                                        " steps once presets are inlined; presets that use each other several "
-                                        "times over?");
+                                             " steps once presets are inlined; presets that use each other several "
+                                             "times over?");
     }
 
     void append_step(const Src& e, const Src& list, StepKind want, std::vector<StepUse>& out,
@@ -487,7 +487,8 @@ void parse_inputs(const Src& s, const Resolver& r, Job& j) {
     }
     if (auto n = s.node["needs"]) j.needs = string_list({s.file, n}, "needs");
     if (j.patterns.empty() && j.from.empty())
-        throw ConfigError(s.pos(), "job '" + j.name + "' has no inputs: add 'inputs: \"dir/**/*.png\"' or 'from: <job>'");
+        throw ConfigError(s.pos(),
+                          "job '" + j.name + "' has no inputs: add 'inputs: \"dir/**/*.png\"' or 'from: <job>'");
     for (const auto& p : j.patterns)
         if (p.empty()) throw ConfigError(s.pos(), "job '" + j.name + "': empty input pattern");
 }
@@ -510,8 +511,8 @@ bool parse_flag(const Src& s, const Resolver& r, const Job& j, const char* key) 
     std::string v = r.expand(scalar({s.file, n}, key), pos_of(s.file, n));
     if (v == "true" || v == "yes" || v == "on") return true;
     if (v == "false" || v == "no" || v == "off") return false;
-    throw ConfigError(pos_of(s.file, n), "'" + std::string(key) + "' of job '" + j.name + "' is true or false, not '" +
-                                             v + "'");
+    throw ConfigError(pos_of(s.file, n),
+                      "'" + std::string(key) + "' of job '" + j.name + "' is true or false, not '" + v + "'");
 }
 
 void parse_options(const Src& s, const Resolver& r, Job& j) {
@@ -694,7 +695,8 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
             out += it->second;
         }
         if (out.size() > text.size() + kMaxExpandedBytes)
-            throw ConfigLimitError(pos, "'" + text.substr(0, 60) + (text.size() > 60 ? "..." : "") +
+            throw ConfigLimitError(pos,
+                                   "'" + text.substr(0, 60) + (text.size() > 60 ? "..." : "") +
                                        "' grows by more than " + std::to_string(kMaxExpandedBytes >> 10) +
                                        " KiB when its variables are expanded; variables that refer to others several "
                                        "times over?");
@@ -736,10 +738,11 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
                               "or ASSETFORGE_REMOTE_CACHE_USER and _PASSWORD, or use a netrc)");
     }
     if (raw.remote_cache_required) {
-        const std::string v = r.expand(scalar(*raw.remote_cache_required, "remote_cache_required"),
-                                       raw.remote_cache_required->pos());
+        const std::string v =
+            r.expand(scalar(*raw.remote_cache_required, "remote_cache_required"), raw.remote_cache_required->pos());
         if (v != "true" && v != "false")
-            throw ConfigError(raw.remote_cache_required->pos(), "remote_cache_required is true or false, not '" + v + "'");
+            throw ConfigError(raw.remote_cache_required->pos(),
+                              "remote_cache_required is true or false, not '" + v + "'");
         p.remote_cache_required = v == "true";
     }
     if (raw.action_timeout) p.action_timeout = action_timeout_seconds(r, *raw.action_timeout);

@@ -139,8 +139,8 @@ void Progress::tick() {
         if (mode_ == Mode::Terminal) {
             redraw_locked(true);
         } else if (now - last_output_ >= heartbeat_) {
-            out_ << "[" << done_ << "/" << shown_total_locked() << "] still running: " << running_text_locked(now, 4, 200)
-                 << "\n"
+            out_ << "[" << done_ << "/" << shown_total_locked()
+                 << "] still running: " << running_text_locked(now, 4, 200) << "\n"
                  << std::flush;
             last_output_ = now;
         }

@@ -30,7 +30,7 @@ struct ImageDiff {
     // nullopt when A has no alpha, when nothing differs, or when every texel is fully transparent.
     bool has_alpha = false;
     std::optional<double> psnr_rgb_alpha_weighted;
-    double ssim = 1;                    // mean SSIM of the luminance (Rec. 709 weights); 1 when not measured
+    double ssim = 1; // mean SSIM of the luminance (Rec. 709 weights); 1 when not measured
 };
 
 // RGBA texels, 8-bit or float, read in place: an Image, or a surface's own

@@ -33,7 +33,8 @@ Header parse_header(const uint8_t* data, uint64_t size, uint32_t max_dimension) 
     h.height = r.u16(14);
     h.pixel_bits = r.u8(16);
     h.descriptor = r.u8(17);
-    if (h.map_type > 1) af::sdk::invalid(1, format("colour-map type %u (0 or 1 expected): not a TGA file?", h.map_type));
+    if (h.map_type > 1)
+        af::sdk::invalid(1, format("colour-map type %u (0 or 1 expected): not a TGA file?", h.map_type));
     if (h.image_type == 0) af::sdk::unsupported("TGA image type 0 (no image data)");
     if (!known_type(h.image_type))
         af::sdk::invalid(2, format("image type %u (1, 2, 3, 9, 10 or 11 expected): not a TGA file?", h.image_type));
@@ -44,7 +45,8 @@ Header parse_header(const uint8_t* data, uint64_t size, uint32_t max_dimension) 
     const bool grey = h.image_type == kGrey || h.image_type == kGreyRle;
     if (mapped) {
         if (h.map_type != 1) af::sdk::invalid(1, "a colour-mapped image without a colour map");
-        if (h.pixel_bits != 8) af::sdk::unsupported(format("colour-mapped TGA with %u-bit indices (8 only)", h.pixel_bits));
+        if (h.pixel_bits != 8)
+            af::sdk::unsupported(format("colour-mapped TGA with %u-bit indices (8 only)", h.pixel_bits));
         if (h.map_bits != 24 && h.map_bits != 32)
             af::sdk::unsupported(format("TGA colour map of %u-bit entries (24 and 32 only)", h.map_bits));
         if (h.map_length == 0) af::sdk::invalid(5, "empty colour map");

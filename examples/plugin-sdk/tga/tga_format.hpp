@@ -15,7 +15,14 @@ constexpr uint64_t kHeaderBytes = 18;
 constexpr uint64_t kFooterBytes = 26;
 constexpr char kFooterSignature[] = "TRUEVISION-XFILE."; // + NUL: the last 18 bytes of a TGA 2.0 file
 
-enum ImageType : uint8_t { kMapped = 1, kTrueColour = 2, kGrey = 3, kMappedRle = 9, kTrueColourRle = 10, kGreyRle = 11 };
+enum ImageType : uint8_t {
+    kMapped = 1,
+    kTrueColour = 2,
+    kGrey = 3,
+    kMappedRle = 9,
+    kTrueColourRle = 10,
+    kGreyRle = 11
+};
 
 struct Header {
     uint8_t id_length = 0, map_type = 0, image_type = 0;

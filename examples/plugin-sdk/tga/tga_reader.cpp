@@ -58,13 +58,14 @@ template <class Put> void for_each_value(const Header& h, const uint8_t* data, u
         return;
     }
     for (uint64_t i = 0; i < count;) {
-        if (at >= size) af::sdk::invalid(at, format("truncated: RLE data ends after %llu of %llu pixels",
-                                                    (unsigned long long)i, (unsigned long long)count));
+        if (at >= size)
+            af::sdk::invalid(at, format("truncated: RLE data ends after %llu of %llu pixels", (unsigned long long)i,
+                                        (unsigned long long)count));
         const uint8_t packet = data[at];
         const uint64_t n = (packet & 0x7f) + 1u;
         if (n > count - i)
-            af::sdk::invalid(at, format("RLE packet of %llu pixels runs past the image's %llu",
-                                        (unsigned long long)n, (unsigned long long)count));
+            af::sdk::invalid(at, format("RLE packet of %llu pixels runs past the image's %llu", (unsigned long long)n,
+                                        (unsigned long long)count));
         const uint64_t stored = (packet & 0x80) ? bytes : n * bytes;
         if (size - at - 1 < stored)
             af::sdk::invalid(size, format("truncated: RLE packet at offset %llu needs %llu bytes",
@@ -83,14 +84,15 @@ void check_room(const Header& h, uint64_t size) {
     // RLE at best stores 128 pixels in one packet of 1 + bytes.
     const uint64_t least = h.rle() ? (count + 127) / 128 * (1 + bytes) : count * bytes;
     if (size - h.pixels_offset() < least)
-        af::sdk::invalid(size, format("truncated: a %ux%u image needs at least %llu bytes of pixels, %llu present",
-                                      h.width, h.height, (unsigned long long)least,
-                                      (unsigned long long)(size - h.pixels_offset())));
+        af::sdk::invalid(size,
+                         format("truncated: a %ux%u image needs at least %llu bytes of pixels, %llu present", h.width,
+                                h.height, (unsigned long long)least, (unsigned long long)(size - h.pixels_offset())));
 }
 
 std::string image_kind(const Header& h) {
-    const char* kind = h.image_type % 8 == kMapped ? "colour-mapped" : h.image_type % 8 == kGrey ? "greyscale"
-                                                                                                  : "true-colour";
+    const char* kind = h.image_type % 8 == kMapped ? "colour-mapped"
+                       : h.image_type % 8 == kGrey ? "greyscale"
+                                                   : "true-colour";
     return format("%s %u-bit%s", kind, h.pixel_bits, h.rle() ? ", RLE" : "");
 }
 
@@ -124,7 +126,8 @@ af_status read(const af_host* host, const af_input* in, const af_options*, af_te
         af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM_SRGB, h.width, h.height});
         t.data = decode_rgba8(h, in->data, in->size);
         const bool has_alpha = h.pixel_bits == 32 || (h.image_type % 8 == kMapped && h.map_bits == 32);
-        t.desc.alpha_mode = has_alpha ? AF_ALPHA_STRAIGHT : AF_ALPHA_OPAQUE; // TGA 2.0: straight unless an extension area says otherwise
+        t.desc.alpha_mode = has_alpha ? AF_ALPHA_STRAIGHT
+                                      : AF_ALPHA_OPAQUE; // TGA 2.0: straight unless an extension area says otherwise
         af::sdk::export_texture(host, t, out);
     });
 }

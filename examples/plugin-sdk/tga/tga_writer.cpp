@@ -46,9 +46,24 @@ std::vector<uint8_t> encode_bgra32(const uint8_t* rgba, uint32_t width, uint32_t
     if (width == 0 || height == 0 || width > 0xffff || height > 0xffff)
         af::sdk::unsupported(af::sdk::format("a %ux%u TGA (1 to 65535 texels a side)", width, height));
     af::sdk::ByteWriter w;
-    const uint8_t header[kHeaderBytes] = {0, 0, uint8_t(rle ? kTrueColourRle : kTrueColour), 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                          uint8_t(width), uint8_t(width >> 8), uint8_t(height), uint8_t(height >> 8),
-                                          32, 8 /* 8 alpha bits, bottom-left origin */};
+    const uint8_t header[kHeaderBytes] = {0,
+                                          0,
+                                          uint8_t(rle ? kTrueColourRle : kTrueColour),
+                                          0,
+                                          0,
+                                          0,
+                                          0,
+                                          0,
+                                          0,
+                                          0,
+                                          0,
+                                          0,
+                                          uint8_t(width),
+                                          uint8_t(width >> 8),
+                                          uint8_t(height),
+                                          uint8_t(height >> 8),
+                                          32,
+                                          8 /* 8 alpha bits, bottom-left origin */};
     w.append(header, sizeof header);
     for (uint32_t y = height; y-- > 0;) {
         const uint8_t* row = rgba + uint64_t(y) * width * 4;

@@ -75,8 +75,8 @@ std::function<std::unique_ptr<remote::RemoteCache>()> remote_opener(const Pipeli
         // Called one at a time (the client serialises them), each problem once.
         // --remote-cache-required: each problem is an error, and the build's exit code fails.
         ro.warn = [&status, required = opt.remote_cache_required](const std::string& msg) {
-            status.err() << "assetforge: " << (required ? "error" : "warning") << ": remote cache: "
-                         << printable_name(msg) << "\n"
+            status.err() << "assetforge: " << (required ? "error" : "warning")
+                         << ": remote cache: " << printable_name(msg) << "\n"
                          << std::flush;
             if (required) status.summary().remote_cache_fail = true;
         };

@@ -183,14 +183,16 @@ TEST_CASE("plan: outputs over inputs are one line per job with file:line and a c
           "[plan][promise]") {
     Fixture f;
     for (int i = 0; i < 5; ++i) f.t.write_png("src/t" + std::to_string(i) + ".png", 2, 2, 1);
-    auto pl = f.plan("assetforge: 1\njobs:\n  shrink:\n    inputs: src/*.png\n    steps: [ invert ]\n"
-                     "    output: \"src/{stem}.png\"\n  none:\n    inputs: nothing/*.png\n    output: \"o/{stem}.png\"\n");
+    auto pl =
+        f.plan("assetforge: 1\njobs:\n  shrink:\n    inputs: src/*.png\n    steps: [ invert ]\n"
+               "    output: \"src/{stem}.png\"\n  none:\n    inputs: nothing/*.png\n    output: \"o/{stem}.png\"\n");
     CHECK(pl.exit_code == 2);
     size_t over = 0;
     for (const auto& e : pl.errors) over += e.find("own inputs") != std::string::npos;
     CHECK(over == 1);
     const std::string all = f.errors(pl);
-    CHECK_THAT(all, Catch::Contains("pipeline.yaml:6:13: job 'shrink'") && Catch::Contains("(and 4 more of its outputs)"));
+    CHECK_THAT(all,
+               Catch::Contains("pipeline.yaml:6:13: job 'shrink'") && Catch::Contains("(and 4 more of its outputs)"));
     CHECK_THAT(all, Catch::Matches(
                         "(.|\n)*pipeline\\.yaml:[78]:[0-9]+: job 'none': the input pattern 'nothing/\\*\\.png' matches "
                         "no file(.|\n)*"));

@@ -6,8 +6,8 @@
 #include "tga_reader.hpp"
 #include "tga_writer.hpp"
 
-#include <assetforge/texture.hpp>
 #include <assetforge/testing/fake_host.hpp>
+#include <assetforge/texture.hpp>
 #include <assetforge/write_texture.hpp>
 
 #include <catch2/catch.hpp>
@@ -21,9 +21,24 @@ using Bytes = std::vector<uint8_t>;
 
 Bytes header(uint8_t type, uint16_t w, uint16_t h, uint8_t bits, uint8_t descriptor, uint8_t map_type = 0,
              uint16_t map_first = 0, uint16_t map_length = 0, uint8_t map_bits = 0, uint8_t id_length = 0) {
-    Bytes b = {id_length, map_type, type, uint8_t(map_first), uint8_t(map_first >> 8), uint8_t(map_length),
-               uint8_t(map_length >> 8), map_bits, 0, 0, 0, 0, uint8_t(w), uint8_t(w >> 8), uint8_t(h),
-               uint8_t(h >> 8), bits, descriptor};
+    Bytes b = {id_length,
+               map_type,
+               type,
+               uint8_t(map_first),
+               uint8_t(map_first >> 8),
+               uint8_t(map_length),
+               uint8_t(map_length >> 8),
+               map_bits,
+               0,
+               0,
+               0,
+               0,
+               uint8_t(w),
+               uint8_t(w >> 8),
+               uint8_t(h),
+               uint8_t(h >> 8),
+               bits,
+               descriptor};
     b.insert(b.end(), id_length, 'i');
     return b;
 }
