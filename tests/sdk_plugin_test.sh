@@ -7,6 +7,10 @@ build=$1 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+# The install carries the plugin guide and its two examples (a container and a stage).
+for f in README.md tga/tga_reader.cpp channels/channels_split.cpp channels/tests/channels_test.cpp; do
+  [ -f "$work/prefix/share/doc/AssetForge/plugin-sdk/$f" ] || { echo "the install lacks plugin-sdk/$f"; exit 1; }
+done
 cmake -S "$src/examples/plugin-sdk" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
 cmake --build "$work/build" > "$work/build.log"
 # assetforge_add_plugin() of the installed SDK exports the entry symbol only.
@@ -114,4 +118,52 @@ print("tga: 32 Pillow files read as Pillow reads them; our raw and RLE files rea
 PY
 [ "$(stat -c %s "$work/tga/rle/flat_RGBA_raw_top.tga")" -lt "$(stat -c %s "$work/tga/raw/flat_RGBA_raw_top.tga")" ] ||
   { echo "RLE did not shrink a flat image"; exit 1; }
+
+# A picture in, a texture container out: the TGA container declares its files pictures, so convert encodes them
+# (auto) as it does PNG, and its summary names the format the DDS holds.
+"$af" convert "$work/tga/src/noise_RGBA_raw_top.tga" "$work/noise.dds" | tee "$work/tga2dds.txt"
+grep -q ': BC[1-7]_UNORM' "$work/tga2dds.txt" || { echo "a TGA was not encoded for DDS"; exit 1; }
+# -O reaches the TGA writer; without it the writer's default comes from its declared option table (raw).
+"$af" convert "$work/tga/src/flat_RGBA_raw_top.png" "$work/flat_rle.tga" -O rle=true > /dev/null
+"$af" convert "$work/tga/src/flat_RGBA_raw_top.png" "$work/flat_raw.tga" > /dev/null
+[ "$(od -An -tu1 -j2 -N1 "$work/flat_rle.tga" | tr -d ' ')" = 10 ] || { echo "-O rle=true did not write RLE"; exit 1; }
+[ "$(od -An -tu1 -j2 -N1 "$work/flat_raw.tga" | tr -d ' ')" = 2 ] || { echo "the default was not raw"; exit 1; }
+set +e
+"$af" convert "$work/tga/src/flat_RGBA_raw_top.png" "$work/x.tga" -O rel=true > "$work/bad_define.txt" 2>&1; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "did you mean 'rle'" "$work/bad_define.txt" || { cat "$work/bad_define.txt"; exit 1; }
+
+# The stage example: channels.split in a pipeline, checked against Pillow's own split of the same pictures.
+if [ -x "$work/build/channels/channels_tests" ]; then "$work/build/channels/channels_tests"; fi
+grep -q '^channels 1.0.0' "$work/plugins.txt"
+mkdir -p "$work/split/src"
+cp "$work/tga/src/noise_RGBA_raw_top.png" "$work/tga/src/flat_RGBA_raw_top.png" "$work/split/src/"
+cat > "$work/split/pipeline.yaml" <<'YAML'
+assetforge: 1
+jobs:
+  split:
+    inputs: "src/*.png"
+    steps: [ { channels.split: { channels: [r, a] } } ]
+    output: "out/{channel}/{stem}.png"
+YAML
+(cd "$work/split" && "$af" build -q)
+/usr/bin/python3 - "$work/split" <<'PY'
+import os, sys
+from PIL import Image
+root = sys.argv[1]
+bad = []
+for stem in ("noise_RGBA_raw_top", "flat_RGBA_raw_top"):
+    src = Image.open(os.path.join(root, "src", stem + ".png")).convert("RGBA")
+    for ch, band in (("r", 0), ("a", 3)):
+        got = Image.open(os.path.join(root, "out", ch, f"{stem}_{ch}.png"))
+        if list(got.convert("RGBA").getdata(0)) != list(src.getdata(band)):
+            bad.append(f"{stem}: channel {ch} differs from Pillow's split ({got.mode})")
+    for ch in ("g", "b"):
+        if os.path.exists(os.path.join(root, "out", ch)):
+            bad.append(f"channel {ch} was written but not asked for")
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+print("channels.split: r and a of 2 pictures equal Pillow's split")
+PY
 echo "sdk plugin test passed"

@@ -177,7 +177,7 @@ af_container builtin_png_container() {
     c.extensions = ".png";
     c.description = "Portable Network Graphics (libpng)";
     c.version = 1;
-    c.caps = AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO;
+    c.caps = AF_CAN_READ | AF_CAN_WRITE | AF_CAN_INFO | AF_IMAGE_FILES;
     c.probe = png_probe;
     c.read = png_read;
     c.write = png_write;

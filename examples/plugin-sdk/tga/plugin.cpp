@@ -9,14 +9,6 @@ namespace {
 
 namespace sdk = af::sdk;
 
-const sdk::ParamTable& write_option_table() {
-    static const sdk::ParamTable t{
-        sdk::boolean("rle", "run-length encode the pixels (smaller for flat areas; every TGA reader takes it)")
-            .def("false"),
-    };
-    return t;
-}
-
 const af_plugin* plugin_table(const af_host*) {
     static const sdk::ParamTable no_options;
     static const af_container container = sdk::make_container({
@@ -29,8 +21,9 @@ const af_plugin* plugin_table(const af_host*) {
         .write = tga::write,
         .info = tga::info,
         .read_options = &no_options,
-        .write_options = &write_option_table(),
+        .write_options = &tga::write_options(),
         .meta_keys = sdk::kNoMetaKeys,
+        .image_files = true, // pictures: `convert x.tga x.dds` encodes (auto), as it does for PNG
     });
     static const af_container* const containers[] = {&container};
     static const af_plugin plugin =

@@ -80,14 +80,21 @@ std::vector<uint8_t> encode_bgra32(const uint8_t* rgba, uint32_t width, uint32_t
     return std::move(w).bytes();
 }
 
+const af::sdk::ParamTable& write_options() {
+    static const af::sdk::ParamTable t{
+        af::sdk::boolean("rle", "run-length encode the pixels (smaller for flat areas; every TGA reader takes it)")
+            .def("false"),
+    };
+    return t;
+}
+
 af_status write(const af_host* host, const af_texture* tex, const af_options* options, af_sink* out, af_error* err) {
     return af::sdk::guard(err, [&] {
-        const bool rle = af::sdk::Options(options).flag("rle", false);
-        af::Texture t = af::sdk::import_texture(*tex);
-        af::SurfaceRef s = t.surface(0, 0, 0);
-        // Any format as 8-bit RGBA: the host converts (through codec plugins for compressed data). Only the top
-        // level of the first surface is written: TGA holds one image.
-        af::sdk::Rgba8 px = af::sdk::get_rgba8(host, {t.desc.format, s.width, s.height, 1, s.data, s.size});
+        const bool rle = af::sdk::Options(options, write_options()).flag("rle");
+        // Read in place (no copy of the other levels). Any format as 8-bit RGBA: the host converts (through codec
+        // plugins for compressed data). Only the top level of the first surface is written: TGA holds one image.
+        const af_surface s = af::sdk::view_texture(*tex).surface(0, 0, 0);
+        af::sdk::Rgba8 px = af::sdk::get_rgba8(host, s);
         const std::vector<uint8_t> bytes = encode_bgra32(px.data.data(), s.width, s.height, rle);
         if (out->write(out->ctx, bytes.data(), bytes.size()) != AF_OK)
             af::sdk::fail(AF_ERR_IO, AF_NO_OFFSET, "write failed");

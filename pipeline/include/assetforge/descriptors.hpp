@@ -41,6 +41,7 @@ struct ContainerSpec {
     const ParamTable* read_options = nullptr;
     const ParamTable* write_options = nullptr;
     const char* const* meta_keys = nullptr;
+    bool image_files = false; // AF_IMAGE_FILES: pictures (PNG, TGA), which `convert` encodes rather than keeps
 };
 
 inline af_container make_container(const ContainerSpec& s) {
@@ -50,7 +51,8 @@ inline af_container make_container(const ContainerSpec& s) {
     c.extensions = s.extensions;
     c.description = s.description;
     c.version = s.version;
-    c.caps = (s.read ? AF_CAN_READ : 0u) | (s.write ? AF_CAN_WRITE : 0u) | (s.info ? AF_CAN_INFO : 0u);
+    c.caps = (s.read ? AF_CAN_READ : 0u) | (s.write ? AF_CAN_WRITE : 0u) | (s.info ? AF_CAN_INFO : 0u) |
+             (s.image_files ? AF_IMAGE_FILES : 0u);
     c.probe = s.probe;
     c.read = s.read;
     c.write = s.write;

@@ -14,8 +14,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -162,6 +164,12 @@ class ParamTable {
     uint32_t count() const { return uint32_t(ptrs_.size()); }
     // NULL-terminated names, for af_stage.params (what hosts before API 1.2 read).
     const char* const* names() const { return names_.data(); }
+    // The declaration of `name`, or null.
+    const Param* find(std::string_view name) const {
+        for (const auto& p : params_)
+            if (p.name == name) return &p;
+        return nullptr;
+    }
 
   private:
     static constexpr const af_param* kNone[1] = {nullptr};
@@ -197,9 +205,40 @@ inline void declare_encode_options(af_codec& c, const ParamTable& t) {
 }
 
 // Read access to string options with typed getters and clear errors.
+//
+// Built with the ParamTable the options were declared with, the getters
+// without a default take the declared one (and an integer's range, an enum's
+// choices), so a default is written once, in the declaration:
+//
+//   const bool rle = af::sdk::Options(options, write_option_table()).flag("rle");
 class Options {
   public:
     explicit Options(const af_options* o) : o_(o) {}
+    Options(const af_options* o, const ParamTable& declared) : o_(o), declared_(&declared) {}
+
+    std::string str(std::string_view key) const { return str(key, declared_default(key)); }
+    bool flag(std::string_view key) const {
+        const std::string d = declared_default(key);
+        return flag(key, d == "true" || d == "1" || d == "yes" || d == "on");
+    }
+    long long integer(std::string_view key) const {
+        const Param& p = declared(key);
+        return integer(key, std::strtoll(p.default_value.value_or("0").c_str(), nullptr, 0),
+                       (p.flags & AF_PARAM_HAS_MIN) ? (long long)p.min : LLONG_MIN,
+                       (p.flags & AF_PARAM_HAS_MAX) ? (long long)p.max : LLONG_MAX);
+    }
+    double number(std::string_view key) const {
+        return number(key, std::strtod(declared(key).default_value.value_or("0").c_str(), nullptr));
+    }
+    std::string choice(std::string_view key) const {
+        const Param& p = declared(key);
+        std::string v = str(key, p.default_value.value_or(""));
+        for (const auto& c : p.choices)
+            if (v == c) return v;
+        std::string list;
+        for (const auto& c : p.choices) list += (list.empty() ? "" : ", ") + c;
+        usage(format("option %.*s: '%s' is not one of: %s", int(key.size()), key.data(), v.c_str(), list.c_str()));
+    }
     std::optional<std::string_view> get(std::string_view key) const {
         if (!o_) return std::nullopt;
         for (uint32_t i = 0; i < o_->count; ++i)
@@ -249,7 +288,17 @@ class Options {
     }
 
   private:
+    const Param& declared(std::string_view key) const {
+        const Param* p = declared_ ? declared_->find(key) : nullptr;
+        if (!p)
+            fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
+                 format("option %.*s is read without a default but not declared", int(key.size()), key.data()));
+        return *p;
+    }
+    std::string declared_default(std::string_view key) const { return declared(key).default_value.value_or(""); }
+
     const af_options* o_;
+    const ParamTable* declared_ = nullptr;
 };
 
 // Owns the key/value storage behind an af_options built on the C++ side.
@@ -334,6 +383,73 @@ inline Texture import_texture(const af_texture& c) {
     return t;
 }
 
+// A borrowed C texture read in place: the checks of import_texture, no copy.
+// Valid while the host's af_texture is (the call that lent it).
+struct TextureRef {
+    TextureDesc desc;
+    std::span<const uint8_t> data, palette;
+    std::map<std::string, std::string> meta;
+
+    // One surface, ready for get_rgba8 / get_rgba32f (which only read it).
+    af_surface surface(uint32_t layer, uint32_t face, uint32_t mip) const {
+        if (layer >= desc.layers || face >= desc.faces || mip >= desc.mips)
+            fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "surface index out of range");
+        const uint64_t off = surface_offset(desc, layer, face, mip);
+        return {desc.format,
+                mip_extent(desc.width, mip),
+                mip_extent(desc.height, mip),
+                mip_extent(desc.depth, mip),
+                const_cast<uint8_t*>(data.data() + off),
+                mip_surface_bytes(desc, mip)};
+    }
+};
+
+inline TextureRef view_texture(const af_texture& c) {
+    TextureRef t;
+    TextureDesc& d = t.desc;
+    d.format = c.format;
+    d.width = c.width;
+    d.height = c.height;
+    d.depth = c.depth ? c.depth : 1;
+    d.mips = c.mip_count ? c.mip_count : 1;
+    d.layers = c.layer_count ? c.layer_count : 1;
+    d.faces = c.face_count ? c.face_count : 1;
+    d.flags = c.flags;
+    d.alpha_mode = c.alpha_mode;
+    if (!format_info(d.format)) unsupported(format("format id %u", d.format));
+    if (texture_bytes(d) != c.data_size)
+        fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
+             format("texture buffer holds %llu bytes, its description needs %llu", (unsigned long long)c.data_size,
+                    (unsigned long long)texture_bytes(d)));
+    t.data = {c.data, size_t(c.data_size)};
+    if (c.palette && c.palette_size) t.palette = {c.palette, size_t(c.palette_size)};
+    for (uint32_t i = 0; i < c.meta_count; ++i)
+        if (c.meta[i].key) t.meta[c.meta[i].key] = c.meta[i].value ? c.meta[i].value : "";
+    return t;
+}
+
+// Starts a texture handed to the host without a copy: `out` is described by
+// `d` and its data allocated in host memory; the caller fills the returned
+// bytes (layer → face → mip order, as surface_offset). The host owns them.
+inline std::span<uint8_t> export_new_texture(const af_host* h, const TextureDesc& d, af_texture* out) {
+    std::memset(out, 0, sizeof *out);
+    init_header(*out);
+    out->format = d.format;
+    out->width = d.width;
+    out->height = d.height;
+    out->depth = d.depth;
+    out->mip_count = d.mips;
+    out->layer_count = d.layers;
+    out->face_count = d.faces;
+    out->flags = d.flags;
+    out->alpha_mode = d.alpha_mode;
+    if (!format_info(d.format)) unsupported(format("format id %u", d.format));
+    const uint64_t n = texture_bytes(d);
+    out->data = host_alloc(h, n);
+    out->data_size = n;
+    return {out->data, size_t(n)};
+}
+
 // Reads a possibly-older (shorter) table into a zeroed current-size copy.
 template <class T> T read_table(const void* p) {
     T out{};
@@ -361,6 +477,56 @@ inline void emit_bytes(const af_stage_io* io, const std::string& name, std::span
     it.name = name.c_str();
     it.bytes = bytes.data();
     it.size = bytes.size();
+    it.meta = c.data();
+    it.meta_count = uint32_t(c.size());
+    if (io->emit(io->ctx, &it) != AF_OK) fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "the host refused an item");
+}
+
+// The C view of a texture, metadata included; borrows t, which must outlive it.
+class TextureView {
+  public:
+    explicit TextureView(const Texture& t) {
+        init_header(c_);
+        c_.format = t.desc.format;
+        c_.width = t.desc.width;
+        c_.height = t.desc.height;
+        c_.depth = t.desc.depth;
+        c_.mip_count = t.desc.mips;
+        c_.layer_count = t.desc.layers;
+        c_.face_count = t.desc.faces;
+        c_.flags = t.desc.flags;
+        c_.alpha_mode = t.desc.alpha_mode;
+        c_.data = const_cast<uint8_t*>(t.data.data());
+        c_.data_size = t.data.size();
+        if (!t.palette.empty()) {
+            c_.palette = const_cast<uint8_t*>(t.palette.data());
+            c_.palette_size = t.palette.size();
+        }
+        for (const auto& [k, v] : t.meta) meta_.push_back({k.c_str(), v.c_str()});
+        c_.meta = meta_.data();
+        c_.meta_count = uint32_t(meta_.size());
+    }
+    TextureView(const TextureView&) = delete;
+    TextureView& operator=(const TextureView&) = delete;
+    const af_texture* get() const { return &c_; }
+
+  private:
+    af_texture c_{};
+    std::vector<af_kv> meta_;
+};
+
+// Emits a texture item from a stage (the host copies it); `kv` is its
+// metadata, which output templates can name ({layer}, {x} …). An emitted
+// item carries only what is given here: nothing of the input item is added.
+inline void emit_texture(const af_stage_io* io, const std::string& name, const Texture& t,
+                         const std::vector<std::pair<std::string, std::string>>& kv = {}) {
+    TextureView view(t);
+    std::vector<af_kv> c;
+    for (const auto& [k, v] : kv) c.push_back({k.c_str(), v.c_str()});
+    af_item it{};
+    init_header(it);
+    it.name = name.c_str();
+    it.texture = view.get();
     it.meta = c.data();
     it.meta_count = uint32_t(c.size());
     if (io->emit(io->ctx, &it) != AF_OK) fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "the host refused an item");

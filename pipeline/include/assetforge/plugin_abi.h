@@ -242,6 +242,10 @@ typedef struct af_host {
 #define AF_CAN_READ 0x1u
 #define AF_CAN_WRITE 0x2u
 #define AF_CAN_INFO 0x4u
+/* API 1.3 (a bit older hosts ignore): the container's files are pictures for
+ * people (PNG, TGA), not GPU-ready textures, so `convert` encodes them (its
+ * `auto`) where it would keep a texture container's stored format. */
+#define AF_IMAGE_FILES 0x8u
 
 /* Probe scores */
 #define AF_PROBE_NO 0

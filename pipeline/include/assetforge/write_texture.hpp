@@ -27,39 +27,6 @@ template <class T> Texture texture_of(const Pixels<T>& px) {
     return t;
 }
 
-// The C view of a texture, metadata included; borrows t, which must outlive it.
-class TextureView {
-  public:
-    explicit TextureView(const Texture& t) {
-        init_header(c_);
-        c_.format = t.desc.format;
-        c_.width = t.desc.width;
-        c_.height = t.desc.height;
-        c_.depth = t.desc.depth;
-        c_.mip_count = t.desc.mips;
-        c_.layer_count = t.desc.layers;
-        c_.face_count = t.desc.faces;
-        c_.flags = t.desc.flags;
-        c_.alpha_mode = t.desc.alpha_mode;
-        c_.data = const_cast<uint8_t*>(t.data.data());
-        c_.data_size = t.data.size();
-        if (!t.palette.empty()) {
-            c_.palette = const_cast<uint8_t*>(t.palette.data());
-            c_.palette_size = t.palette.size();
-        }
-        for (const auto& [k, v] : t.meta) meta_.push_back({k.c_str(), v.c_str()});
-        c_.meta = meta_.data();
-        c_.meta_count = uint32_t(meta_.size());
-    }
-    TextureView(const TextureView&) = delete;
-    TextureView& operator=(const TextureView&) = delete;
-    const af_texture* get() const { return &c_; }
-
-  private:
-    af_texture c_{};
-    std::vector<af_kv> meta_;
-};
-
 // An af_sink appending to a vector.
 struct VectorSink {
     std::vector<uint8_t> bytes;

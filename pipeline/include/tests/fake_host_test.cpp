@@ -138,3 +138,39 @@ TEST_CASE("SDK wrappers refuse hosts that predate a service (AF_HOST_HAS)") {
     const af_host* none = nullptr;
     CHECK_FALSE(AF_HOST_HAS(none, resample));
 }
+
+TEST_CASE("fake host: tests on several threads at once each reach their own host") {
+    constexpr int kThreads = 4, kAllocs = 200;
+    std::atomic<int> mixed{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < kThreads; ++t)
+        pool.emplace_back([&, t] {
+            FakeHost host;
+            host.set_threads(2); // its parallel_for threads must reach this host too
+            const af_host* h = host;
+            struct Ctx {
+                const af_host* h;
+                std::vector<void*> blocks;
+                std::mutex m;
+            } ctx{h, {}, {}};
+            h->parallel_for(
+                0, kAllocs, 7,
+                [](void* c, uint64_t b, uint64_t e) {
+                    auto* x = static_cast<Ctx*>(c);
+                    for (uint64_t i = b; i < e; ++i) {
+                        void* p = x->h->alloc(16);
+                        std::lock_guard lock(x->m);
+                        x->blocks.push_back(p);
+                    }
+                },
+                &ctx);
+            h->log(AF_LOG_INFO, ("thread " + std::to_string(t)).c_str());
+            if (host.live_allocations() != kAllocs || host.logs().size() != 1 ||
+                host.logs()[0].message != "thread " + std::to_string(t))
+                ++mixed;
+            for (void* p : ctx.blocks) h->free(p);
+            if (host.live_allocations() != 0 || host.bad_frees() != 0) ++mixed;
+        });
+    for (auto& t : pool) t.join();
+    CHECK(mixed == 0);
+}

@@ -15,8 +15,11 @@
 // use_container). Any service can be replaced through the on_* hooks.
 //
 // The ABI's callbacks carry no context pointer, so the table reaches the
-// FakeHost most recently constructed: keep one alive at a time (a nested one
-// takes over until it is destroyed).
+// FakeHost most recently constructed on the calling thread (a nested one
+// takes over until it is destroyed). Tests running on several threads at
+// once each get their own, and the threads of its parallel_for reach it too;
+// a thread the plugin starts itself reaches the one constructed last on any
+// thread.
 #pragma once
 
 #include "assetforge/error.hpp"
@@ -34,6 +37,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace af::sdk::testing {
@@ -60,7 +64,7 @@ class FakeHost {
     ResampleFn on_resample;
     WriteTextureFn on_write_texture;
 
-    FakeHost() : previous_(current_.exchange(this)) {
+    FakeHost() : previous_(current_.exchange(this)), previous_here_(std::exchange(here_, this)) {
         table_.struct_size = sizeof table_;
         table_.api_major = AF_API_MAJOR;
         table_.api_minor = AF_API_MINOR;
@@ -88,7 +92,11 @@ class FakeHost {
             return self().write_texture(c, t, o, s, e);
         };
     }
-    ~FakeHost() { current_.store(previous_); }
+    ~FakeHost() {
+        here_ = previous_here_;
+        FakeHost* self = this;
+        current_.compare_exchange_strong(self, previous_);
+    }
     FakeHost(const FakeHost&) = delete;
     FakeHost& operator=(const FakeHost&) = delete;
 
@@ -164,7 +172,7 @@ class FakeHost {
 
   private:
     static FakeHost& self() {
-        FakeHost* h = current_.load();
+        FakeHost* h = here_ ? here_ : current_.load();
         if (!h) std::abort(); // a plugin kept the table past the FakeHost's life
         return *h;
     }
@@ -215,6 +223,11 @@ class FakeHost {
         const uint64_t pieces = (end - begin + grain - 1) / grain;
         std::atomic<uint64_t> next{0};
         auto work = [&] {
+            // The plugin's callbacks on this thread reach this host, until the work is done.
+            struct Here {
+                FakeHost* outer;
+                ~Here() { here_ = outer; }
+            } here{std::exchange(here_, this)};
             for (uint64_t i; (i = next++) < pieces;) {
                 if (poll_cancel()) return;
                 const uint64_t b = begin + i * grain;
@@ -287,7 +300,9 @@ class FakeHost {
     }
 
     inline static std::atomic<FakeHost*> current_{nullptr};
+    inline static thread_local FakeHost* here_ = nullptr;
     FakeHost* previous_;
+    FakeHost* previous_here_;
     af_host table_{};
 
     mutable std::mutex mutex_;
