@@ -70,6 +70,23 @@ TEST_CASE("steps --json lists built-in steps and every plugin's stages with thei
     // encode hands the codecs' options on; they are listed by name.
     CHECK(step(all, "encode")["other_params"].is_array());
     CHECK_FALSE(step(all, "encode")["other_params"].empty());
+    // ... and per container or codec, each with its own type and default: dds's `srgb` reads a legacy file.
+    const nlohmann::json* dds_read = nullptr;
+    for (const auto& o : step(all, "read")["options_by_owner"])
+        if (o["owner"] == "dds") dds_read = &o;
+    REQUIRE(dds_read);
+    bool srgb = false;
+    for (const auto& o : (*dds_read)["options"])
+        if (o["name"] == "srgb") {
+            srgb = true;
+            CHECK(o["type"] == "bool");
+            CHECK(o["default"] == "false");
+            CHECK_THAT(o["doc"].get<std::string>(), Catch::Contains("legacy"));
+        }
+    CHECK(srgb);
+    auto text = af::test::run_cli("steps read");
+    REQUIRE(text.code == 0);
+    CHECK_THAT(text.out, Catch::Contains("      dds:") && Catch::Contains("permissive"));
 
     // The Xbox swizzle comes from the xtf plugin, on raw bytes.
     const auto& swizzle = step(all, "swizzle");

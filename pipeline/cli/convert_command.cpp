@@ -7,9 +7,11 @@
 //     container out: [mips] → encode (auto | match | a name | keep) → write
 //
 // Mips are made for a single-level input whose format changes (PNG → DDS),
-// or with --mips; --no-mips keeps the top level; `keep` (non-PNG input, no
-// --format) changes nothing else, so a re-save keeps the file's layout.
+// or with --mips; --no-mips keeps the top level; `keep` (a texture
+// container's input, no --format) changes nothing else, so a re-save keeps
+// the file's layout. -O KEY=VALUE passes options to the containers.
 #include "cli/cli_options.hpp"
+#include "cli/container_defines.hpp"
 #include "cli/memory_budget_option.hpp"
 
 #include "assetforge/atomic_file.hpp"
@@ -42,8 +44,9 @@ namespace tx = af::texture;
 
 struct ConvertArgs {
     fs::path in, out;
-    std::string format; // "" = auto for PNG input, keep otherwise
-    std::string like;   // --like ORIGINAL
+    std::string format; // "" = auto for a picture (PNG, TGA: AF_IMAGE_FILES), keep for a texture container
+    bool input_is_picture = false;
+    std::string like; // --like ORIGINAL
     tx::Quality quality = tx::Quality::Normal;
     std::optional<bool> mips; // --mips / --no-mips
     tx::ColourTag colour = tx::ColourTag::Keep;
@@ -55,8 +58,17 @@ struct ConvertArgs {
     int threads = 0;
     tx::MipRequest mip_request;
     std::optional<std::pair<uint32_t, uint32_t>> resize;
-    host::OptionMap png; // PNG writer options (level, filter)
+    host::OptionMap png;         // PNG writer options (level, filter)
+    std::vector<Define> defines; // -O KEY=VALUE, in the order given
+    ContainerDefines containers; // the defines routed to the reader and the writer
 };
+
+// Options convert derives from its own flags, then the -O defines over them:
+// what the user typed last about a container wins.
+host::OptionMap with_defines(host::OptionMap own, const host::OptionMap& defines) {
+    for (const auto& [k, v] : defines) own[k] = v;
+    return own;
+}
 
 std::string lower(std::string s) {
     for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -81,7 +93,7 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
     const char* space = srgb ? "sRGB" : linear ? "linear" : "untagged";
     const int bits = format_info(img.desc.format)->decodes_to_float() ? 16 : 8;
     if (!a.all_surfaces) {
-        host::write_texture(ops.reg, a.out, img, "png", a.png);
+        host::write_texture(ops.reg, a.out, img, "png", with_defines(a.png, a.containers.write));
         std::printf("%s: %ux%u %s → %s (%d-bit PNG, %s)\n", a.in.string().c_str(), t.desc.width, t.desc.height,
                     name_of(t.desc.format).c_str(), a.out.string().c_str(), bits, space);
     } else {
@@ -97,9 +109,12 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
                 for (uint32_t m = 0; m < img.desc.mips; ++m) {
                     fs::path p =
                         a.out.parent_path() / sdk::format("%s_l%u_f%u_m%u.png", a.out.stem().string().c_str(), l, f, m);
+                    // Which surface each file holds is this loop's, whatever -O says.
                     host::write_texture(
                         ops.reg, p, img, "png",
-                        {{"layer", std::to_string(l)}, {"face", std::to_string(f)}, {"mip", std::to_string(m)}});
+                        with_defines(
+                            with_defines(a.png, a.containers.write),
+                            {{"layer", std::to_string(l)}, {"face", std::to_string(f)}, {"mip", std::to_string(m)}}));
                 }
         std::printf("%s: %u surfaces (%u layers × %u faces × %u mips) → %s_l*_f*_m*.png (%d-bit, %s)\n",
                     a.in.string().c_str(), img.desc.layers * img.desc.faces * img.desc.mips, img.desc.layers,
@@ -157,6 +172,7 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
     host::OptionMap wopts;
     if (!a.format.empty()) wopts["format"] = writer_format_name(ops.reg, a);
     if (a.mips == false) wopts["nomip"] = "true";
+    wopts = with_defines(std::move(wopts), a.containers.write);
     // The container picks its own format (XTF's RGB565, DXT1…): what it
     // discarded shows in what it wrote, so read that back before the file lands.
     const std::string container = host::output_container(ops.reg, "", a.out.extension().string()).item->name;
@@ -171,10 +187,34 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
             return false;
     }
     sdk::write_file_atomic(a.out, bytes);
-    std::printf("%s: %ux%u %s → %s (the %s writer chooses the format%s)\n", a.in.string().c_str(), input.desc.width,
+    // What the file holds, read back: the writer chose, so --format is only what was asked.
+    const TextureDesc& w = back.texture.desc;
+    std::printf("%s: %ux%u %s → %s: %s (the %s writer's choice%s), %u mip%s\n", a.in.string().c_str(), input.desc.width,
                 input.desc.height, name_of(input.desc.format).c_str(), a.out.string().c_str(),
-                a.out.extension().string().c_str(), wopts.count("format") ? (": " + wopts["format"]).c_str() : "");
+                name_of(w.format).c_str(), container.c_str(),
+                wopts.count("format") ? (" for " + wopts["format"]).c_str() : "", w.mips, w.mips == 1 ? "" : "s");
     return true;
+}
+
+// The description of what `bytes` hold, read back by the container that
+// claims them; `encoded` when no container reads that format back.
+TextureDesc written_desc(const host::PluginRegistry& reg, const fs::path& out, const std::vector<uint8_t>& bytes,
+                         const TextureDesc& encoded) {
+    auto c = reg.container_for(out, bytes.data(), std::min<uint64_t>(bytes.size(), 4096));
+    if (!c || !(c.item->caps & AF_CAN_READ)) return encoded;
+    return host::read_texture_bytes(reg, out.string(), bytes).texture.desc;
+}
+
+// A picture container other than PNG (TGA): its writer gets the decoded
+// pixels and stores them its own way; nothing is block-encoded for it.
+void write_picture(tx::Ops& ops, const Texture& t, const ConvertArgs& a, const std::string& container) {
+    tx::Decoded d = tx::decode(ops, t);
+    const std::vector<uint8_t> bytes = host::encode_texture(ops.reg, container, d.texture, a.containers.write);
+    const TextureDesc w = written_desc(ops.reg, a.out, bytes, d.texture.desc);
+    sdk::write_file_atomic(a.out, bytes);
+    std::printf("%s: %ux%u %s → %s: %s (the %s writer's own)\n", a.in.string().c_str(), t.desc.width, t.desc.height,
+                name_of(t.desc.format).c_str(), a.out.string().c_str(), name_of(w.format).c_str(), container.c_str());
+    if (!d.note.empty()) std::printf("note: %s\n", d.note.c_str());
 }
 
 bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
@@ -182,10 +222,10 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     std::optional<tx::MatchTarget> like;
     if (!a.like.empty()) like = tx::read_match_target(ops, a.like);
     tx::EncodeRequest req;
-    req.format = tx::parse_encode_format(like                ? "match"
-                                         : !a.format.empty() ? a.format
-                                         : is_png(a.in)      ? "auto"
-                                                             : "keep");
+    req.format = tx::parse_encode_format(like                 ? "match"
+                                         : !a.format.empty()  ? a.format
+                                         : a.input_is_picture ? "auto"
+                                                              : "keep");
     req.like = like ? &*like : nullptr;
     req.quality = a.quality;
     req.name = a.in.filename().string();
@@ -216,10 +256,19 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     tx::Encoded e = tx::encode(ops, *tex, req);
     if (keep) e.why = "kept";
     if (!report_losses(e.losses, a)) return false;
-    host::write_texture(ops.reg, a.out, e.texture, "", {{"dx10", a.dx10}});
-    const TextureDesc& d = e.texture.desc;
+    // Encoded in memory and read back, so the summary says what the file
+    // holds (a writer may store another format than it was handed).
+    const auto writer = host::output_container(ops.reg, "", a.out.extension().string());
+    if (!writer) sdk::usage("no plugin writes '" + a.out.extension().string() + "' files (see `assetforge plugins`)");
+    const std::string container = writer.item->name;
+    const std::vector<uint8_t> bytes =
+        host::encode_texture(ops.reg, container, e.texture, with_defines({{"dx10", a.dx10}}, a.containers.write));
+    const TextureDesc d = written_desc(ops.reg, a.out, bytes, e.texture.desc);
+    sdk::write_file_atomic(a.out, bytes);
+    std::string why = e.why;
+    if (d.format != e.format) why = "the " + container + " writer stored it for " + name_of(e.format);
     std::printf("%s: %ux%u %s → %s: %s (%s), %u mip%s", a.in.string().c_str(), input.desc.width, input.desc.height,
-                name_of(input.desc.format).c_str(), a.out.string().c_str(), name_of(e.format).c_str(), e.why.c_str(),
+                name_of(input.desc.format).c_str(), a.out.string().c_str(), name_of(d.format).c_str(), why.c_str(),
                 d.mips, d.mips == 1 ? "" : "s");
     if (d.layers > 1) std::printf(", %u layers", d.layers);
     if (d.faces == 6) std::printf(", cube");
@@ -325,6 +374,8 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
         a.png["level"] = std::to_string(lv);
     }
     if (vm.count("png-filter")) a.png["filter"] = std::string(vm["png-filter"].as<std::string>());
+    if (vm.count("define"))
+        for (const auto& d : vm["define"].as<std::vector<std::string>>()) a.defines.push_back(parse_define(d));
     a.threads = vm["threads"].as<int>();
     if (a.threads < 0) return "--threads must be 0 (all cores) or more";
     const bool png_out = is_png(a.out);
@@ -344,8 +395,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     po::options_description opts("options");
     opts.add_options()("format", po::value<std::string>(),
                        "auto, keep, or a format name: bc1…bc7, dxt1/3/5, ati1/ati2, rgba8, bgra8, a VTF name "
-                       "(BGRA8888) or a format-table name (BC7_UNORM_SRGB). Default: auto for PNG input, keep "
-                       "otherwise. auto: docs/auto-format.md")(
+                       "(BGRA8888) or a format-table name (BC7_UNORM_SRGB). Default: auto for pictures (PNG, TGA), "
+                       "keep for texture containers (DDS, XTF…). auto: docs/auto-format.md")(
         "like", po::value<std::string>(),
         "re-encode exactly as this original: its format, mip count, colour tag and header kind")(
         "quality", po::value<std::string>()->default_value("normal"), "encoder effort: fast|normal|high|max")(
@@ -373,6 +424,10 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         "png-filter", po::value<std::string>(), "PNG output: row filter auto|none|sub|up|paeth (default auto)")(
         "warnings-as-errors", "fail (exit 1, OUT not written) when the conversion would discard information: "
                               "an alpha channel, a colour channel or bit depth")(
+        "define,O", po::value<std::vector<std::string>>()->composing(),
+        "KEY=VALUE: an option of the output's writer (e.g. -O rle=true for TGA, -O level=9 for PNG) or, when the "
+        "writer does not take KEY, of the input's reader; `assetforge steps` lists each container's. Given last, "
+        "it wins over what convert's own flags set")(
         "overwrite,y", "replace OUT if it exists (without it an existing OUT is refused, as texconv without -y)")(
         "in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
     add_memory_budget_option(opts);
@@ -404,10 +459,19 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     }
     try {
         if (!a.all_surfaces) refuse_existing({a.out}, a);
+        const std::string reader = reading_container(ctx.registry, a.in);
+        const auto writer = host::output_container(ctx.registry, "", a.out.extension().string());
+        a.containers = route_defines(ctx.registry, reader, writer ? writer.item->name : "", a.defines);
+        if (auto c = ctx.registry.container_by_name(reader)) a.input_is_picture = (c.item->caps & AF_IMAGE_FILES) != 0;
+        const bool output_is_picture = !is_png(a.out) && writer && (writer.item->caps & AF_IMAGE_FILES);
+        if (output_is_picture && ((!a.format.empty() && lower(a.format) != "keep") || a.mips || !a.like.empty()))
+            sdk::usage("--format/--mips/--no-mips/--like apply to texture containers; the " +
+                       std::string(writer.item->name) + " writer stores pictures its own way (see -O)");
         check_memory(ctx.registry, a, budget);
         tx::Ops ops{ctx.registry};
         host::OptionMap ropts;
         if (a.permissive) ropts["permissive"] = "true";
+        ropts = with_defines(std::move(ropts), a.containers.read);
         host::ReadResult r = host::read_texture(ctx.registry, a.in, ropts);
         for (const auto& w : r.warnings)
             std::fprintf(stderr, "assetforge convert: warning: %s: %s%s\n", sdk::printable(a.in.string()).c_str(),
@@ -421,6 +485,8 @@ int run(Context& ctx, const std::vector<std::string>& args) {
         if (a.resize) tex = tx::resize(ops, tex, a.resize->first, a.resize->second, a.mip_request.options);
         if (is_png(a.out))
             write_pngs(ops, tex, a);
+        else if (output_is_picture)
+            write_picture(ops, tex, a, writer.item->name);
         else if (!write_container(ops, tex, a))
             return kExitInputFailed;
     } catch (const sdk::Error& e) {

@@ -72,10 +72,19 @@ std::string step_reference_markdown(const nlohmann::json& steps) {
         const auto& other = s["other_params"];
         if (other == "any")
             md << "Takes any parameter: its plugin declares none (built against plugin API 1.0/1.1).\n\n";
-        else if (other.is_array() && !other.empty())
-            md << "Also takes the options that the loaded containers or codecs declare (`assetforge plugins "
-                  "--json`): "
-               << cell(joined(other, true)) << ".\n\n";
+        else if (other.is_array() && !other.empty()) {
+            md << "Also takes the options that the loaded containers or codecs declare, each for its own:\n\n"
+               << "| of | option | type | default | valid values | meaning |\n|---|---|---|---|---|---|\n";
+            for (const auto& o : s["options_by_owner"])
+                for (const auto& p : o["options"]) {
+                    std::string def = str(p, "default");
+                    if (!def.empty()) def = "`" + def + "`";
+                    md << "| " << o["owner"].get<std::string>() << " | `" << p["name"].get<std::string>() << "` | "
+                       << p["type"].get<std::string>() << " | " << cell(def) << " | " << cell(valid_values(p, true))
+                       << " | " << cell(p["doc"].get<std::string>()) << " |\n";
+                }
+            md << "\n";
+        }
         if (s["meta_keys"].is_array() && !s["meta_keys"].empty()) {
             std::string keys;
             for (const auto& k : s["meta_keys"]) keys += (keys.empty() ? "`{" : ", `{") + k.get<std::string>() + "}`";

@@ -45,9 +45,22 @@ void print_step(const nlohmann::json& s) {
     const auto& other = s["other_params"];
     if (other == "any") std::printf("    (any parameter: the plugin declares none)\n");
     if (other.is_array() && !other.empty()) {
-        std::string names;
-        for (const auto& n : other) names += (names.empty() ? "" : ", ") + text(n);
-        std::printf("    also the options of the loaded containers or codecs: %s\n", names.c_str());
+        // Per container or codec: the same name may mean, and default to, different things in two of them.
+        std::printf("    also the options of the containers or codecs it hands on to:\n");
+        for (const auto& o : s["options_by_owner"]) {
+            std::printf("      %s:\n", text(o["owner"]).c_str());
+            size_t on = 0, ot = 0;
+            for (const auto& p : o["options"]) {
+                on = std::max(on, text(p["name"]).size());
+                ot = std::max(ot, type_and_default(p).size());
+            }
+            for (const auto& p : o["options"]) {
+                std::string values = printable_name(valid_values(p, false));
+                std::printf("        %-*s  %-*s  %s%s\n", int(on), text(p["name"]).c_str(), int(ot),
+                            type_and_default(p).c_str(), text(p["doc"]).c_str(),
+                            values.empty() ? "" : (" [" + values + "]").c_str());
+            }
+        }
     }
 }
 

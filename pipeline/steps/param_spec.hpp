@@ -57,6 +57,7 @@ inline ParamSpec enum_param(std::string name, std::string def, std::vector<std::
 struct PassThrough {
     std::vector<ParamSpec> options{};
     bool any = false;
+    std::vector<std::string> owners{}; // the container or codec declaring options[i] (same length when filled)
 };
 
 } // namespace af::engine

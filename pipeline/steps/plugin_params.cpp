@@ -45,10 +45,12 @@ bool lists_formats(const ParamSpec& s) {
 
 void add_options(PassThrough& out, const af_param* const* list, uint32_t count, std::string_view owner) {
     auto specs = param_specs(list, count, owner);
-    if (!specs)
+    if (!specs) {
         out.any = true;
-    else
-        out.options.insert(out.options.end(), specs->begin(), specs->end());
+        return;
+    }
+    out.options.insert(out.options.end(), specs->begin(), specs->end());
+    out.owners.insert(out.owners.end(), specs->size(), std::string(owner));
 }
 
 } // namespace

@@ -64,6 +64,24 @@ nlohmann::json other_params_json(const StepDef& d) {
     return names;
 }
 
+// The same options by the container or codec that declares them, each with
+// its type, default and doc: two containers' `srgb` may differ in both.
+nlohmann::json options_by_owner_json(const StepDef& d) {
+    if (!d.pass_through) return nlohmann::json::array();
+    Params defaults;
+    for (const auto& p : d.params)
+        if (!p.default_value.empty()) defaults[p.name] = p.default_value;
+    const PassThrough pass = d.pass_through(defaults, "");
+    nlohmann::json out = nlohmann::json::array();
+    if (pass.owners.size() != pass.options.size()) return out;
+    for (size_t i = 0; i < pass.options.size(); ++i) {
+        if (out.empty() || out.back()["owner"] != pass.owners[i])
+            out.push_back({{"owner", pass.owners[i]}, {"options", nlohmann::json::array()}});
+        out.back()["options"].push_back(param_json(pass.options[i]));
+    }
+    return out;
+}
+
 nlohmann::json step_json(const StepDef& d) {
     nlohmann::json j = {{"name", d.name},
                         {"description", d.description},
@@ -73,6 +91,7 @@ nlohmann::json step_json(const StepDef& d) {
                         {"takes", d.takes_texture ? "texture" : "any"},
                         {"params", nlohmann::json::array()},
                         {"other_params", other_params_json(d)},
+                        {"options_by_owner", options_by_owner_json(d)},
                         {"meta_keys", d.meta_keys ? nlohmann::json(*d.meta_keys) : nlohmann::json(nullptr)}};
     if (!d.plugin.empty()) j["plugin_file"] = d.plugin_file.string();
     for (const auto& p : d.params) j["params"].push_back(param_json(p));

@@ -14,8 +14,9 @@ namespace af::engine {
 // in) and plugin_file, takes (texture/any), params (name, type, doc and,
 // when they apply, default, choices, also, min, max, min_exclusive,
 // ignore_case, required), other_params (null: none; "any"; or the option
-// names the loaded containers or codecs declare), meta_keys (null:
-// undeclared).
+// names the loaded containers or codecs declare), options_by_owner (those
+// options per container or codec: [{owner, options: [params as above]}]),
+// meta_keys (null: undeclared).
 nlohmann::json describe_steps(const StepTable& table);
 
 } // namespace af::engine
