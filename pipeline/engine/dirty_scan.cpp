@@ -44,6 +44,7 @@ DirtyScan::Key DirtyScan::key(const JobRun& j, std::vector<Input>& inputs) {
         if (!in.hash) {
             auto st = disk_.stat(in.rel, in.abs);
             if (!st) throw std::runtime_error(in.abs + ": file not found");
+            in.bytes = st->size;
             // Through the disk the build reads from (the stat cache reads a file only when its stat changed).
             in.hash = store_.file_hash(in.rel, *st, [&] { return disk_.hash(in.abs); });
         }

@@ -152,6 +152,14 @@ void Scheduler::release_locked() {
             ++expected[j];
     }
     size_t total = 0;
+    uint64_t known_bytes = 0;
+    size_t known = 0; // held actions whose input size is known
+    for (auto& [j, inputs] : held_) {
+        uint64_t b = 0;
+        for (const auto& in : inputs) b += in.bytes;
+        known_bytes += b;
+        known += b > 0;
+    }
     for (auto& j : runs_) { // in dependency order: upstream first
         const size_t n = expected[&j];
         total += n;
@@ -162,7 +170,7 @@ void Scheduler::release_locked() {
                 expected[d] += n;
     }
     for (const auto& j : runs_) total += j.gather_counted;
-    status_.progress().add_total(total);
+    status_.progress().add_total(total, known_bytes, known);
     auto held = std::move(held_);
     held_.clear();
     for (auto& [j, inputs] : held) launch_locked(*j, std::move(inputs));

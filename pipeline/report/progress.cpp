@@ -18,9 +18,11 @@ Progress::Progress(std::ostream& out, Mode mode, bool colour, std::chrono::milli
 
 Progress::~Progress() { finish(); }
 
-void Progress::add_total(size_t n) {
+void Progress::add_total(size_t n, uint64_t known_bytes, size_t known) {
     std::lock_guard lk(mu_);
     total_ += n;
+    known_bytes_ += known_bytes;
+    known_left_ += known;
 }
 
 void Progress::adjust_total(int64_t delta) {
@@ -28,10 +30,10 @@ void Progress::adjust_total(int64_t delta) {
     total_ = delta < 0 && size_t(-delta) > total_ ? 0 : size_t(int64_t(total_) + delta);
 }
 
-void Progress::started(const std::string& what) {
+void Progress::started(const std::string& what, uint64_t bytes) {
     if (mode_ == Mode::Quiet) return;
     std::lock_guard lk(mu_);
-    running_.emplace(printable_name(what), Clock::now());
+    running_.emplace(printable_name(what), Running{Clock::now(), bytes});
     if (mode_ == Mode::Terminal) redraw_locked(false);
 }
 
@@ -41,7 +43,15 @@ void Progress::finished(const std::string& what, bool ran, bool failed) {
     if (ran) ++ran_;
     if (mode_ == Mode::Quiet) return;
     const std::string name = printable_name(what);
-    running_.erase(name);
+    if (auto it = running_.find(name); it != running_.end()) {
+        const uint64_t b = it->second.bytes;
+        if (ran) ran_bytes_ += b;
+        if (b && known_left_) {
+            --known_left_;
+            known_done_bytes_ += b;
+        }
+        running_.erase(it);
+    }
     if (mode_ == Mode::Plain && ran) {
         out_ << "[" << done_ << "/" << shown_total_locked() << "] "
              << (failed ? (colour_ ? "\033[1;31mFAILED\033[0m " : "FAILED ") : "") << name << "\n";
@@ -93,7 +103,7 @@ std::string shorten(const std::string& what, size_t width) {
 // "job: a.png (12s), job: b.png (3s) +2 more": longest-running first, each shortened to fit its share of `width`.
 std::string Progress::running_text_locked(Clock::time_point now, size_t max, size_t width) const {
     std::vector<std::pair<Clock::time_point, const std::string*>> v;
-    for (const auto& [what, since] : running_) v.emplace_back(since, &what);
+    for (const auto& [what, r] : running_) v.emplace_back(r.since, &what);
     std::sort(v.begin(), v.end());
     std::string s;
     const size_t shown = std::min(v.size(), max);
@@ -106,6 +116,19 @@ std::string Progress::running_text_locked(Clock::time_point now, size_t max, siz
     return s;
 }
 
+// Seconds left: the bytes still to go at the bytes-per-second of what ran so
+// far. Actions of unknown size (downstream of others, not yet decided) count
+// as the mean finished one; with no sizes at all, it is actions per second.
+double Progress::seconds_left_locked(double elapsed) const {
+    const size_t total = shown_total_locked();
+    if (elapsed <= 0 || ran_ == 0 || total <= done_) return -1;
+    if (ran_bytes_ == 0) return double(total - done_) / (double(ran_) / elapsed);
+    const double mean = double(ran_bytes_) / double(ran_);
+    const double known = known_bytes_ > known_done_bytes_ ? double(known_bytes_ - known_done_bytes_) : 0;
+    const size_t unknown = total - done_ > known_left_ ? total - done_ - known_left_ : 0;
+    return (known + double(unknown) * mean) / (double(ran_bytes_) / elapsed);
+}
+
 void Progress::redraw_locked(bool force) {
     auto now = Clock::now();
     if (!force && now - last_draw_ < std::chrono::milliseconds(100)) return;
@@ -114,8 +137,7 @@ void Progress::redraw_locked(bool force) {
     double rate = secs > 0 ? double(ran_) / secs : 0;
     char buf[160];
     std::string eta = "--";
-    if (rate > 0 && shown_total_locked() > done_) {
-        double left = double(shown_total_locked() - done_) / rate;
+    if (const double left = std::min(seconds_left_locked(secs), 359999.0); left >= 0) {
         char e[32];
         snprintf(e, sizeof e, "%dm%02ds", int(left) / 60, int(left) % 60);
         eta = e;

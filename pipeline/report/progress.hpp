@@ -30,10 +30,13 @@ class Progress {
     Progress& operator=(const Progress&) = delete;
 
     // The actions expected to run; put right as each is decided (+1, -1).
-    void add_total(size_t n);
+    // `known` of the `n` have inputs of `known_bytes` in all: the ETA weighs
+    // what is left by bytes, so big textures still to come count as such.
+    void add_total(size_t n, uint64_t known_bytes = 0, size_t known = 0);
     void adjust_total(int64_t delta);
-    // An action starts running (after it was found out of date).
-    void started(const std::string& what);
+    // An action starts running (after it was found out of date); `bytes`:
+    // its inputs' size (0: not known).
+    void started(const std::string& what, uint64_t bytes = 0);
     // `ran` is false for actions that did not run (counted, never printed).
     void finished(const std::string& what, bool ran, bool failed);
     void up_to_date(size_t n);          // actions found up to date (not in the total: only redraws)
@@ -46,6 +49,7 @@ class Progress {
     void tick();
     std::string running_text_locked(std::chrono::steady_clock::time_point now, size_t max, size_t width) const;
     size_t shown_total_locked() const;
+    double seconds_left_locked(double elapsed) const; // < 0: no estimate yet
 
     std::ostream& out_;
     Mode mode_;
@@ -53,7 +57,16 @@ class Progress {
     std::chrono::milliseconds heartbeat_;
     std::mutex mu_;
     size_t total_ = 0, done_ = 0, ran_ = 0;
-    std::map<std::string, std::chrono::steady_clock::time_point> running_; // what → since
+    struct Running {
+        std::chrono::steady_clock::time_point since;
+        uint64_t bytes;
+    };
+    std::map<std::string, Running> running_; // what → since, input bytes
+    // Bytes: of the actions counted with a known size, of those finished, and
+    // of every action that ran (its rate); `known_left_` actions still to
+    // finish have their size in `known_bytes_ - known_done_bytes_`.
+    uint64_t known_bytes_ = 0, known_done_bytes_ = 0, ran_bytes_ = 0;
+    size_t known_left_ = 0;
     std::chrono::steady_clock::time_point start_, last_draw_, last_output_;
     bool drawn_ = false;
     bool stop_ = false;

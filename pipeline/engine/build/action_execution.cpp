@@ -72,7 +72,9 @@ ActionOutcome ActionExecution::execute(JobRun& j, std::vector<Input> inputs, boo
         s_.status.explain(a.res());
         if (s_.remote) a.remote_key = s_.remote->key(j, a.key.input_hash);
         if (s_.opt.dry_run) return would_run(a);
-        s_.status.progress().started(a.who);
+        uint64_t bytes = 0;
+        for (const auto& in : a.inputs) bytes += in.bytes;
+        s_.status.progress().started(a.who, bytes);
         std::optional<BudgetLease> lease;
         bool from_cache = false;
         const auto outputs = produce(a, lease, from_cache);
