@@ -180,10 +180,11 @@ class WatchLoop {
         plan_->learn(last_);
         if (!changes || g_signal) return;
         char secs[32];
+        // From the first event of the burst to the outputs (and --report) in place.
         std::snprintf(secs, sizeof secs, "%.3f", std::chrono::duration<double>(Clock::now() - since).count());
         std::string what = changes->describe();
         if (!rescan.empty()) what = "full rescan (" + rescan + ")" + (what.empty() ? "" : ": " + what);
-        say(what + " → " + counts(last_) + "; outputs in place " + secs + " s after the change");
+        say(what + " → " + counts(last_) + " in " + secs + " s from the change");
     }
 
     const PipelineLoader& load_;
