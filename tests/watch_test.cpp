@@ -11,6 +11,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <poll.h>
 #include <string>
 #include <sys/wait.h>
@@ -73,6 +74,7 @@ class Watch {
     Watch(const Watch&) = delete;
     Watch& operator=(const Watch&) = delete;
 
+    pid_t pid() const { return pid_; }
     const std::string& out() {
         read_some(0);
         return out_;
@@ -236,6 +238,27 @@ TEST_CASE("new folders, renamed folders and a deleted input root") {
     REQUIRE(w.wait_for("src/e.txt (new)"));
     CHECK(slurp(t / "out/e.txt") == "e1");
     CHECK(w.stop(SIGTERM) == 0);
+}
+
+TEST_CASE("an overflowed event queue is a full rescan: a change whose event was lost is still built") {
+    TempDir t;
+    t.write("src/a.txt", "a1");
+    t.write("pipeline.yaml", kPipeline);
+    Watch w(t.path(), {"--debounce", "30"});
+    REQUIRE(w.wait_for("Ctrl-C stops"));
+    // Stopped, the watch reads no events: more files in a watched folder than the kernel queues events for (each
+    // is a create, a write and a close), then the change that matters, whose event the full queue drops.
+    long queued = 16384;
+    if (std::ifstream q("/proc/sys/fs/inotify/max_queued_events"); q) q >> queued;
+    REQUIRE(queued < 200000); // a test of bounded size
+    REQUIRE(::kill(w.pid(), SIGSTOP) == 0);
+    for (long i = 0; i < queued / 2 + 1000; ++i) std::ofstream(t / ("src/n" + std::to_string(i) + ".dat")) << i;
+    t.write("src/a.txt", "a2");
+    REQUIRE(::kill(w.pid(), SIGCONT) == 0);
+    REQUIRE(w.wait_for("full rescan (the kernel's event queue overflowed)"));
+    REQUIRE(w.wait_for("s from the change"));
+    CHECK(slurp(t / "out/a.txt") == "a2");
+    CHECK(w.stop(SIGINT) == 130);
 }
 
 TEST_CASE("a changed pipeline reloads, an invalid one is reported and the previous one stays") {
