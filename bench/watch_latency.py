@@ -18,7 +18,6 @@ previous one, so each figure is one rebuild.
 import argparse
 import os
 import re
-import select
 import shutil
 import signal
 import statistics
@@ -26,6 +25,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 
@@ -55,25 +55,31 @@ def generate(root, n):
 
 
 class Output:
-    """The watch's stdout and stderr, read as they come."""
+    """The watch's stdout and stderr, drained by a thread of their own (a full pipe would stop the watch)."""
 
     def __init__(self, proc):
-        self.proc, self.text = proc, ""
-        os.set_blocking(proc.stdout.fileno(), False)
+        self.proc, self.text, self.lock = proc, "", threading.Lock()
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in iter(self.proc.stdout.readline, b""):
+            with self.lock:
+                self.text += line.decode("utf-8", "replace")
+
+    def size(self):
+        with self.lock:
+            return len(self.text)
 
     def wait_for(self, pattern, start, secs):
         until = time.monotonic() + secs
         while True:
-            m = re.compile(pattern).search(self.text, start)
+            with self.lock:
+                m = re.compile(pattern).search(self.text, start)
             if m:
                 return m
-            left = until - time.monotonic()
-            if left <= 0 or self.proc.poll() is not None:
+            if time.monotonic() > until or self.proc.poll() is not None:
                 sys.exit("watch: no %r within %.0f s; it printed:\n%s" % (pattern, secs, self.text[-4000:]))
-            select.select([self.proc.stdout], [], [], min(left, 0.05))
-            chunk = self.proc.stdout.read()
-            if chunk:
-                self.text += chunk.decode("utf-8", "replace")
+            time.sleep(0.01)
 
 
 def stamp(path):
@@ -107,7 +113,7 @@ def main():
         t = time.monotonic()
         out.wait_for(r"Ctrl-C stops", 0, 3600)
         print("first build (every file encoded) and watches set: %.1f s" % (time.monotonic() - t))
-        print(out.text.strip().splitlines()[-1])
+        print(out.wait_for(r"assetforge watch: watching[^\n]*", 0, 1).group(0))
         target = rel_of(args.files // 2)
         src = os.path.join(root, "src", target + ".png")
         dds = os.path.join(root, "out", target + ".dds")
@@ -115,7 +121,7 @@ def main():
         for k in range(args.saves):
             time.sleep(0.5)  # the previous rebuild's events are in, so this save is a rebuild of its own
             before = stamp(dds)
-            mark = len(out.text)
+            mark = out.size()
             tmp = src + ".tmp~"
             with open(tmp, "wb") as f:
                 f.write(png_bytes(8, 8, 100000 + k))

@@ -168,6 +168,7 @@ class WatchLoop {
         if (changes) {
             // A rebuild says one line; --explain and -v still say everything.
             opt.quiet = opt.quiet || !(opt.explain || opt.verbose);
+            opt.repeat_kept_warnings = false; // the first build said them; a save prints only its own
             opt.input_changes = [changes](const std::vector<std::string>& in) { return changes->why(in); };
         }
         try {
@@ -177,11 +178,12 @@ class WatchLoop {
             last_ = {};
             last_.failed = 1;
         }
+        // From the first event of the burst to the outputs (and --report) in place.
+        const double took = std::chrono::duration<double>(Clock::now() - since).count();
         plan_->learn(last_);
         if (!changes || g_signal) return;
         char secs[32];
-        // From the first event of the burst to the outputs (and --report) in place.
-        std::snprintf(secs, sizeof secs, "%.3f", std::chrono::duration<double>(Clock::now() - since).count());
+        std::snprintf(secs, sizeof secs, "%.3f", took);
         std::string what = changes->describe();
         if (!rescan.empty()) what = "full rescan (" + rescan + ")" + (what.empty() ? "" : ": " + what);
         say(what + " → " + counts(last_) + " in " + secs + " s from the change");
