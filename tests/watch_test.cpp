@@ -169,10 +169,11 @@ TEST_CASE("edits in place, editor saves, new and deleted files rebuild their act
     t.write("src/a.txt", "a1");
     t.write("src/b.txt", "b1");
     t.write("pipeline.yaml", kPipeline);
-    Watch w(t.path(), {"--explain", "--debounce", "30"});
+    Watch w(t.path(), {"--explain", "--debounce", "30", "--report", "report.json"});
     REQUIRE(w.wait_for("Ctrl-C stops"));
     CHECK(w.out().find("by inotify") != std::string::npos);
     CHECK(slurp(t / "out/a.txt") == "a1");
+    CHECK(slurp(t / "report.json").find("src/c.txt") == std::string::npos);
 
     t.write("src/a.txt", "a2"); // in place
     REQUIRE(w.wait_for("s from the change", 1));
@@ -194,6 +195,7 @@ TEST_CASE("edits in place, editor saves, new and deleted files rebuild their act
     CHECK(slurp(t / "out/c.txt") == "c1");
     CHECK(w.out().find("src/c.txt (new) → 2 built") != std::string::npos);
     CHECK(w.out().find("explain: files: src/c.txt: new input (src/c.txt: new file)") != std::string::npos);
+    CHECK(slurp(t / "report.json").find("src/c.txt") != std::string::npos); // the report follows each rebuild
 
     fs::remove(t / "src/b.txt");
     REQUIRE(w.wait_for("s from the change", 4));
