@@ -114,7 +114,7 @@ bool WatchPlan::matters(const std::string& abs) const {
         if (is_below(abs, f)) return true;
     const std::string r = rel(abs);
     for (const auto& pat : patterns_)
-        if (engine::glob_match(pat, pat[0] == '/' ? abs : r)) return true;
+        if (engine::glob_match(pat, !pat.empty() && pat[0] == '/' ? abs : r)) return true;
     return false;
 }
 
