@@ -329,3 +329,14 @@ TEST_CASE("polling (--poll) finds changes without inotify and says so") {
     CHECK(slurp(t / "out/new/b.txt") == "b1");
     CHECK(w.stop(SIGINT) == 130);
 }
+
+TEST_CASE("a pipeline that does not load at the start is exit 2, as for build") {
+    TempDir t;
+    t.write("src/a.txt", "a1");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  files:\n    inputs: \"src/*.txt\"\n    steps: [ cpy ]\n");
+    Run r = run_in(t.path(), "watch");
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("pipeline.yaml:5") != std::string::npos);
+    CHECK(!fs::exists(t / "out"));
+}
