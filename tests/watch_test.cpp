@@ -3,6 +3,7 @@
 // new and deleted files, new and renamed folders, pipeline edits, bursts),
 // and what it prints and writes. Every wait is bounded.
 #include "cli_run.hpp"
+#include "normal_png.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -339,4 +340,20 @@ TEST_CASE("a pipeline that does not load at the start is exit 2, as for build") 
     CHECK(r.code == 2);
     CHECK(r.out.find("pipeline.yaml:5") != std::string::npos);
     CHECK(!fs::exists(t / "out"));
+}
+
+TEST_CASE("a rebuild prints the warnings of the actions it runs, not those every up-to-date output carries") {
+    TempDir t;
+    lossy_project(t); // in/glass.png: BC5 drops its alpha and blue, with a warning for each
+    make_normal_png(t / "in/other.png", "--kind colour --alpha data --seed 3");
+    Watch w(t.path(), {"--debounce", "30"});
+    REQUIRE(w.wait_for("Ctrl-C stops"));
+    CHECK(w.count("warning: j: in/glass.png: alpha dropped") == 1);
+    CHECK(w.count("warning: j: in/other.png: alpha dropped") == 1);
+    make_normal_png(t / "scratch/edit.png", "--kind colour --alpha data --seed 9"); // out of the inputs
+    fs::rename(t / "scratch/edit.png", t / "in/other.png");
+    REQUIRE(w.wait_for("in/other.png (content) → 1 built"));
+    CHECK(w.count("warning: j: in/other.png: alpha dropped") == 2); // the rebuilt one says it again
+    CHECK(w.count("warning: j: in/glass.png: alpha dropped") == 1); // the up-to-date one does not
+    CHECK(w.stop(SIGINT) == 130);
 }
