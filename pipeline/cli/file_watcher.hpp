@@ -33,15 +33,15 @@ struct WatchEvents {
 
 class FileWatcher {
   public:
-    // `skip`: folders never walked or watched (the build state, the report's pictures).
     // `poll_ms`: the interval when polling. `force_poll`: do not try inotify.
     FileWatcher(bool force_poll, int poll_ms);
     ~FileWatcher();
     FileWatcher(const FileWatcher&) = delete;
     FileWatcher& operator=(const FileWatcher&) = delete;
 
-    // Replaces what is watched (after a pipeline reload or a rescan). May
-    // switch to polling when the inotify watch limit is reached.
+    // Replaces what is watched (after a pipeline reload or a rescan); `skip`:
+    // folders never walked or watched (the build state, the report's
+    // pictures). May switch to polling when the inotify watch limit is reached.
     void watch(const std::vector<WatchRoot>& roots, const std::set<std::string>& skip);
 
     // Waits up to `timeout_ms` (-1: forever) for changes or for `wake_fd`
