@@ -7,6 +7,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace af::engine {
 
@@ -32,6 +33,12 @@ struct BuildOptions {
     bool report_images = false;
     uint64_t memory_budget = 2ull << 30; // bytes of images in flight
     std::function<bool()> cancelled;     // polled between steps (Ctrl-C)
+    // `watch`: how the files among an action's inputs changed since the last build, as the watcher saw them
+    // ("src/a.png: content changed"), appended to why the action runs when its inputs are the reason.
+    std::function<std::string(const std::vector<std::string>& inputs)> input_changes;
+    // Print the warnings an up-to-date action's outputs carry (they are counted, and reported, either way).
+    // `watch` said them at its first build: each rebuild says only those of the actions it runs.
+    bool repeat_kept_warnings = true;
     // Current identity ("name@version#hash") of a plugin by name; "" when not loaded.
     std::function<std::string(const std::string&)> tool_identity;
     std::ostream* out = nullptr; // progress, explain, summary (default std::cout)

@@ -4,6 +4,7 @@
 
 #include "cli/isolation_options.hpp"
 #include "cli/load_interrupt.hpp"
+#include "cli/watch_loop.hpp"
 #include "engine/build.hpp"
 #include "engine/shard.hpp"
 #include "host/host_services.hpp"
@@ -55,6 +56,7 @@ struct Flags {
     std::string state_dir, shard, color = "auto";
     bool overwrite_edited = false, orphans = false, verbose = false, dry_run = false, report_pictures = true;
     bool remote_cache_required = false;
+    WatchOptions watch; // `watch` only
 };
 
 const char* usage_line(CommandKind k) {
@@ -65,6 +67,8 @@ const char* usage_line(CommandKind k) {
         return "usage: assetforge status [pipeline.yaml] [--job NAME]… [options]";
     case CommandKind::Clean:
         return "usage: assetforge clean [pipeline.yaml] [--job NAME]…";
+    case CommandKind::Watch:
+        return "usage: assetforge watch [pipeline.yaml] [--job NAME]… [build options]";
     }
     return "";
 }
@@ -119,8 +123,16 @@ po::options_description describe_options(CommandKind kind, Parsed& a, Flags& f) 
                                : "replace outputs that differ from what the build last wrote (discards edits)");
     if (kind == CommandKind::Build)
         desc.add_options()("dry-run,n", po::bool_switch(&f.dry_run),
-                           "print what would run and why, as `assetforge status` does; nothing runs")(
-            "verbose,v", po::bool_switch(&a.opt.verbose), "print each step of each action as it ends, with its time");
+                           "print what would run and why, as `assetforge status` does; nothing runs");
+    if (kind == CommandKind::Build || kind == CommandKind::Watch)
+        desc.add_options()("verbose,v", po::bool_switch(&a.opt.verbose),
+                           "print each step of each action as it ends, with its time");
+    if (kind == CommandKind::Watch)
+        desc.add_options()("poll", po::bool_switch(&f.watch.poll),
+                           "look for changes every 0.5 s instead of through inotify (network mounts, whose "
+                           "changes made on other machines inotify never sees)")(
+            "debounce", po::value<int>(&f.watch.debounce_ms)->default_value(f.watch.debounce_ms),
+            "milliseconds without a change before a rebuild starts (a burst of saves is one rebuild)");
     if (kind != CommandKind::Clean)
         desc.add_options()("color", po::value<std::string>(&f.color),
                            "auto|always|never: failures in red (auto: on a terminal, unless NO_COLOR is set)");
@@ -132,7 +144,7 @@ po::options_description describe_options(CommandKind kind, Parsed& a, Flags& f) 
                            "remove instead the outputs that other configurations (other -D values) of this output "
                            "folder recorded");
     if (kind != CommandKind::Clean) add_build_options(desc, a, f);
-    if (kind == CommandKind::Build) add_isolation_options(desc);
+    if (kind == CommandKind::Build || kind == CommandKind::Watch) add_isolation_options(desc);
     return desc;
 }
 
@@ -295,6 +307,29 @@ int run_with_interrupts(const Pipeline& p, const StepTable& steps, Parsed& a) {
     return code;
 }
 
+// `watch`: each load (the first, and each time the pipeline changes) gives a
+// pipeline, its step table and its builds' options, as `build` would make them.
+int run_watch_command(host::PluginRegistry& reg, const po::variables_map& vm, const Flags& f, Parsed& a) {
+    const PipelineLoader loader = [&]() -> std::unique_ptr<LoadedPipeline> {
+        auto l = std::make_unique<LoadedPipeline>();
+        if (load(reg, f, a, l->steps, l->p)) return nullptr;
+        if (!vm.count("action-timeout") && l->p.action_timeout > 0)
+            host::isolation::settings().action_timeout = l->p.action_timeout;
+        try {
+            select_jobs(l->p, a.jobs);
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "assetforge watch: " << printable_name(e.what()) << "\n";
+            return nullptr;
+        }
+        l->opt = a.opt;
+        l->opt.overwrite_edited = f.overwrite_edited;
+        complete_build_options(CommandKind::Build, reg, l->p, f, l->opt);
+        return l;
+    };
+    mallopt(M_TOP_PAD, 8 << 20); // as for `build` (run_with_interrupts)
+    return run_watch(loader, f.watch);
+}
+
 } // namespace
 
 int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args) {
@@ -317,11 +352,16 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
     }
     if (auto code = take_values(vm, f, a)) return *code;
     if (auto code = check_values(f, a)) return *code;
-    if (kind == CommandKind::Build)
+    if (kind == CommandKind::Watch && (f.watch.debounce_ms < 0 || f.watch.debounce_ms > 10000)) {
+        std::cerr << "assetforge: --debounce expects 0 to 10000 milliseconds\n";
+        return 2;
+    }
+    if (kind == CommandKind::Build || kind == CommandKind::Watch)
         if (std::string why = apply_isolation_options(vm, a.opt.memory_budget, a.opt.threads); !why.empty()) {
             std::cerr << "assetforge: " << why << "\n";
             return 2;
         }
+    if (kind == CommandKind::Watch) return run_watch_command(reg, vm, f, a);
     StepTable steps;
     Pipeline p;
     if (auto code = load(reg, f, a, steps, p)) return *code;

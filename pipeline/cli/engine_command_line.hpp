@@ -1,4 +1,4 @@
-// The `build`, `status` and `clean` subcommands: argument parsing and the
+// The `build`, `status`, `clean` and `watch` subcommands: argument parsing and the
 // glue between the plugin registry and the engine.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace af::cli {
 
-enum class CommandKind { Build, Status, Clean };
+enum class CommandKind { Build, Status, Clean, Watch };
 
 // Returns the process exit code: 0 ok, 1 something failed, 2 usage/config error.
 int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::vector<std::string>& args);

@@ -55,6 +55,7 @@ bool BuildStatus::add(ActionResult r) {
             summary_.warnings_fail |= opt_.warnings_as_errors;
             const std::string text =
                 std::string(opt_.warnings_as_errors ? "error" : "warning") + ": " + r.job + ": " + r.input + ": " + w;
+            if (!ran(r.status) && !opt_.repeat_kept_warnings) continue;
             if (opt_.quiet)
                 err_ << printable_name(text) << "\n"; // -q prints what needs attention only, and this does
             else

@@ -99,6 +99,8 @@ void ActionExecution::decide(Action& a, std::optional<ActionRecord>& refreshed) 
     a.rec = s_.store.action(a.job.name, res.input);
     std::string edited;
     res.reason = scan_.out_of_date(a.job, a.rec, a.j.signature, a.key.input_hash, refreshed, edited);
+    if ((res.reason == "input changed" || res.reason == "new input") && s_.opt.input_changes)
+        if (std::string how = s_.opt.input_changes(res.inputs); !how.empty()) res.reason += " (" + how + ")";
     if (res.reason.empty() && std::any_of(a.inputs.begin(), a.inputs.end(), [](auto& in) { return in.will_change; }))
         res.reason = "an upstream action will rebuild its input";
     // A clean build would fail on what it discards; a state that never recorded it must not let this pass.
