@@ -5,7 +5,9 @@
 //   m  takes 1 GiB from its own heap and touches every page
 //   f  reads /etc/hostname into the texture (fails when it cannot)
 //   h  never returns
-//   l  logs a line and a read warning, then reads as 'o'
+//   l  logs a warning, an info and a debug line, and a read warning, then reads as 'o'
+//   d  asks af_host.alloc for 256 MiB, far past the 2x2 its dims declare
+// Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns.
 #include "assetforge/plugin.hpp"
 
 #include <csignal>
@@ -60,10 +62,28 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
             for (;;) ::pause();
         case 'l':
             h->log(AF_LOG_WARN, "hostile says hello");
+            h->log(AF_LOG_INFO, "hostile informs");
+            h->log(AF_LOG_DEBUG, "hostile debugs"); // shown only under ASSETFORGE_DEBUG
             if (in->warn) in->warn(in->diag_ctx, 5, "hostile warns");
             break;
+        case 'd': {
+            const uint64_t size = uint64_t(256) << 20;
+            void* p = h->alloc(size);
+            if (!p) af::sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "af_host.alloc of 256 MiB returned NULL");
+            std::memset(p, 1, size);
+            h->free(p);
+            break;
+        }
         }
         fill(h, value, out);
+    });
+}
+
+af_status dims(const af_host*, const af_input* in, const af_options*, af_dims* out, af_error* e) {
+    return af::sdk::guard(e, [&] {
+        if (in->size < 5) af::sdk::invalid(in->size, "too short");
+        out->format = af::FMT_R8G8B8A8_UNORM;
+        out->width = out->height = 2;
     });
 }
 
@@ -76,6 +96,7 @@ af_container make_container() {
     c.caps = AF_CAN_READ;
     c.probe = probe;
     c.read = read;
+    c.dims = dims;
     return c;
 }
 
