@@ -36,7 +36,7 @@ void* svc_alloc(uint64_t size) {
     const uint64_t limit = settings().max_texture_bytes;
     if (limit && size > limit) return nullptr;
     void* p = std::malloc(size ? size : 1);
-    if (p && current_allowance() && !allowance_take(malloc_usable_size(p))) {
+    if (p && current_allowance() && !allowance_take(malloc_usable_size(p), size ? size : 1)) {
         std::free(p);
         return nullptr;
     }

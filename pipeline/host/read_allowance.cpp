@@ -74,14 +74,14 @@ AllowanceScope* current_allowance() { return t_scope; }
 AllowanceShare::AllowanceShare(AllowanceScope* scope) : previous_(t_scope) { t_scope = scope; }
 AllowanceShare::~AllowanceShare() { t_scope = previous_; }
 
-bool allowance_take(uint64_t size) {
+bool allowance_take(uint64_t size, uint64_t asked) {
     AllowanceScope* s = t_scope;
     if (!s) return true;
     uint64_t held = s->held_.load();
     do {
         if (size > s->limit_ || held > s->limit_ - size) {
             uint64_t none = 0;
-            s->refused_.compare_exchange_strong(none, size ? size : 1);
+            s->refused_.compare_exchange_strong(none, asked ? asked : size ? size : 1);
             return false;
         }
     } while (!s->held_.compare_exchange_weak(held, held + size));

@@ -37,7 +37,7 @@ class AllowanceScope {
     uint64_t refused() const { return refused_.load(); }
 
   private:
-    friend bool allowance_take(uint64_t);
+    friend bool allowance_take(uint64_t, uint64_t);
     friend void allowance_give(uint64_t);
     uint64_t limit_;
     std::atomic<uint64_t> held_{0}, refused_{0};
@@ -60,8 +60,9 @@ class AllowanceShare {
 
 // For af_host.alloc: false (the allocation must fail) when `size` more bytes
 // would pass the current scope's limit; true, and counted, otherwise or
-// when no scope is open.
-bool allowance_take(uint64_t size);
+// when no scope is open. `asked` (0: size) is what refused() reports, the
+// plugin's request rather than the allocator's rounded-up block.
+bool allowance_take(uint64_t size, uint64_t asked = 0);
 // For af_host.free: `size` bytes are no longer held.
 void allowance_give(uint64_t size);
 
