@@ -100,6 +100,29 @@ TEST_CASE("plugin diagnostics: log lines and read warnings name the file, on the
     }
 }
 
+TEST_CASE("plugin diagnostics: a line from a call given no file (a write) names the action's input", "[diagnostics]") {
+    PluginPath path(AF_HOSTILE_PLUGIN_DIR);
+    TempDir t;
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  copies:
+    inputs: "src/*.hostile"
+    steps: [ decode ]
+    output: "out/{stem}.hostile"
+)");
+    t.write("src/a.hostile", "HSTLo\x30");
+    for (const char* isolate : {"third-party", "none"}) {
+        SECTION(std::string("--isolate ") + isolate) {
+            Run r = run_in(t.path(), std::string("build --isolate ") + isolate + " --report report.json");
+            INFO(r.out);
+            CHECK(r.code == 0);
+            CHECK(slurp(t / "out/a.hostile") == "HSTLo\x30");
+            CHECK_THAT(r.out, Catch::Contains("assetforge: info: a.hostile: hostile writes (plugin 'hostile')"));
+            CHECK_THAT(slurp(t / "report.json"), Catch::Contains("a.hostile: hostile writes (plugin 'hostile')"));
+        }
+    }
+}
+
 TEST_CASE("plugin diagnostics: ASSETFORGE_DEBUG shows a plugin's debug lines, with the file", "[diagnostics]") {
     PluginPath path(AF_HOSTILE_PLUGIN_DIR);
     TempDir t;

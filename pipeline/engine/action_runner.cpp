@@ -97,7 +97,7 @@ std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> ite
     const Job& job = run.job;
     // What plugins say from here on belongs to this action, also when it fails.
     const std::shared_ptr<void> notes =
-        run.steps.keep_plugin_notes ? run.steps.keep_plugin_notes(trail.metrics) : nullptr;
+        run.steps.keep_plugin_notes ? run.steps.keep_plugin_notes(trail.metrics, input_name) : nullptr;
     std::string ext = fs::path(job.output).extension().string();
     if (!ext.empty()) ext = ext.substr(1);
     for (const auto& s : job.steps) {

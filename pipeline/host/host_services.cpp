@@ -59,8 +59,10 @@ void svc_log(int32_t level, const char* msg) {
     if (level < AF_LOG_INFO && !std::getenv("ASSETFORGE_DEBUG")) return;
     const isolation::PluginCall call = isolation::current_call();
     std::string line = msg ? msg : "";
-    if (call.plugin)
-        line = (call.input ? std::string(call.input) + ": " : std::string()) + line + " (plugin '" + call.plugin + "')";
+    if (call.plugin) {
+        const std::string file = call.input ? std::string(call.input) : current_note_file();
+        line = (file.empty() ? std::string() : file + ": ") + line + " (plugin '" + call.plugin + "')";
+    }
     if (keep_plugin_note(level, line) && level >= AF_LOG_WARN) return;
     std::lock_guard lock(g_log_mutex);
     std::fprintf(stderr, "assetforge: %s: %s\n", names[level < 0 ? 0 : level > 3 ? 3 : level], line.c_str());

@@ -12,6 +12,8 @@ PluginNotesScope::~PluginNotesScope() { t_notes = previous_; }
 
 PluginNotes* current_notes() { return t_notes; }
 
+std::string current_note_file() { return t_notes ? t_notes->file : std::string(); }
+
 bool keep_plugin_note(int level, const std::string& line) {
     PluginNotes* n = t_notes;
     if (!n) return false;

@@ -14,6 +14,7 @@ struct PluginNotes {
     std::mutex mutex;                  // a plugin's parallel_for logs from several threads
     std::vector<std::string> warnings; // read warnings, and log lines at AF_LOG_WARN or above
     std::vector<std::string> log;      // log lines below AF_LOG_WARN (debug ones only under ASSETFORGE_DEBUG)
+    std::string file; // the action's input: what lines of calls that name no file (codecs, writes) concern
 };
 
 // Collects the notes of plugin calls made on this thread for its lifetime
@@ -31,6 +32,9 @@ class PluginNotesScope {
 
 // The collector of this thread, or nullptr (then lines go straight to stderr).
 PluginNotes* current_notes();
+
+// The file of the current collector ("" when none): for a plugin call given no file of its own.
+std::string current_note_file();
 
 // Keeps `line` (at af_host.log `level`) in the current collector; false when there is none.
 bool keep_plugin_note(int level, const std::string& line);

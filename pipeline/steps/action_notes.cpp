@@ -2,7 +2,9 @@
 
 namespace af::engine {
 
-ActionNotes::ActionNotes(nlohmann::json& metrics) : metrics_(metrics), scope_(&notes_) {}
+ActionNotes::ActionNotes(nlohmann::json& metrics, const std::string& input) : metrics_(metrics), scope_(&notes_) {
+    notes_.file = input;
+}
 
 ActionNotes::~ActionNotes() {
     try {

@@ -8,13 +8,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace af::engine {
 
 // Collects for its lifetime on this thread; on destruction (the action
-// finished or failed) moves what it collected into `metrics`.
+// finished or failed) moves what it collected into `metrics`. `input` names
+// the file for lines of plugin calls given none (a codec's, a writer's).
 class ActionNotes {
   public:
-    explicit ActionNotes(nlohmann::json& metrics);
+    ActionNotes(nlohmann::json& metrics, const std::string& input);
     ~ActionNotes();
     ActionNotes(const ActionNotes&) = delete;
     ActionNotes& operator=(const ActionNotes&) = delete;

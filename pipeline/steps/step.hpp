@@ -99,9 +99,10 @@ class StepTable {
     TextureWriter writer;
     DeclaredReader declared;
     // Opens, on the calling thread, the keeping of what plugins say during one
-    // action (log lines, read warnings); destroying what it returns moves them
-    // into `metrics` ("warnings", "plugin_log"). Unset without the plugin host.
-    std::function<std::shared_ptr<void>(nlohmann::json& metrics)> keep_plugin_notes;
+    // action (log lines, read warnings; those of calls given no file name
+    // `input`); destroying what it returns moves them into `metrics`
+    // ("warnings", "plugin_log"). Unset without the plugin host.
+    std::function<std::shared_ptr<void>(nlohmann::json& metrics, const std::string& input)> keep_plugin_notes;
     // Mip 0 as an Image, for the HTML report's pictures and PSNR (unset
     // without the plugin host: then the report has none).
     std::function<Image(const Texture&)> top_image;

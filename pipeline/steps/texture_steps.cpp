@@ -504,7 +504,9 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         for (const auto& [k, v] : res.texture.meta) out.meta.emplace(k, v);
         return with_texture(std::move(out), std::move(res.texture));
     };
-    table.keep_plugin_notes = [](nlohmann::json& metrics) { return std::make_shared<ActionNotes>(metrics); };
+    table.keep_plugin_notes = [](nlohmann::json& metrics, const std::string& input) {
+        return std::make_shared<ActionNotes>(metrics, input);
+    };
     table.declared = [r](const std::string& path, std::span<const uint8_t> head) -> std::optional<DeclaredTexture> {
         auto d = host::declared_texture(*r, path, head);
         if (!d) return std::nullopt;

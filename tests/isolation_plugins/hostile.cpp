@@ -7,7 +7,8 @@
 //   h  never returns
 //   l  logs a warning, an info and a debug line, and a read warning, then reads as 'o'
 //   d  asks af_host.alloc for 256 MiB, far past the 2x2 its dims declare
-// Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns.
+// Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
+// logging a line that names no file (the host adds the action's).
 #include "assetforge/plugin.hpp"
 
 #include <csignal>
@@ -79,6 +80,15 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
     });
 }
 
+af_status write(const af_host* h, const af_texture* t, const af_options*, af_sink* out, af_error* e) {
+    return af::sdk::guard(e, [&] {
+        h->log(AF_LOG_INFO, "hostile writes");
+        const uint8_t bytes[6] = {'H', 'S', 'T', 'L', 'o', t->data && t->data_size ? t->data[0] : uint8_t(0)};
+        const af_status st = out->write(out->ctx, bytes, sizeof bytes);
+        if (st != AF_OK) af::sdk::fail(st, AF_NO_OFFSET, "the sink refused the bytes");
+    });
+}
+
 af_status dims(const af_host*, const af_input* in, const af_options*, af_dims* out, af_error* e) {
     return af::sdk::guard(e, [&] {
         if (in->size < 5) af::sdk::invalid(in->size, "too short");
@@ -93,9 +103,10 @@ af_container make_container() {
     c.name = "hostile";
     c.extensions = ".hostile";
     c.version = 1;
-    c.caps = AF_CAN_READ;
+    c.caps = AF_CAN_READ | AF_CAN_WRITE;
     c.probe = probe;
     c.read = read;
+    c.write = write;
     c.dims = dims;
     return c;
 }

@@ -8,6 +8,7 @@
 #include "host/isolation/shared_memory.hpp"
 #include "host/isolation/texture_wire.hpp"
 #include "host/isolation/worker_pool.hpp"
+#include "host/plugin_notes.hpp"
 #include "host/plugin_registry.hpp"
 #include "host/read_allowance.hpp"
 
@@ -67,8 +68,9 @@ auto notes_for(const Slot& s, const af_input* in) {
         if (m.op == Op::Log) {
             const int32_t level = r.i32();
             const std::string text = r.str();
-            const std::string line = (in && in->path ? std::string(in->path) + ": " : std::string()) + text +
-                                     " (plugin '" + s.plugin->name + "')";
+            const std::string file = in && in->path ? std::string(in->path) : current_note_file();
+            const std::string line =
+                (file.empty() ? std::string() : file + ": ") + text + " (plugin '" + s.plugin->name + "')";
             services()->log(level, line.c_str());
         } else if (m.op == Op::Warn && in && in->warn) {
             const uint64_t offset = r.u64();
