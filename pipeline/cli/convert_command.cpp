@@ -306,7 +306,7 @@ void check_memory(const host::PluginRegistry& reg, const ConvertArgs& a, uint64_
         add("encode", {{"format", a.format}});
     }
     try {
-        engine::action_memory_within(job, {{a.in.string(), a.in.string()}}, budget);
+        engine::action_memory_within(job, {{a.in.string(), a.in.string()}}, budget, table.declared);
     } catch (const std::runtime_error& e) {
         std::string why = e.what();
         if (auto at = why.find("this action needs"); at != std::string::npos)

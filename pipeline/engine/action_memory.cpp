@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace af::engine {
 namespace {
@@ -65,7 +66,8 @@ struct Declared {
     std::string what; // "20000x20000 16-bit RGBA PNG"
 };
 
-constexpr size_t kHeadBytes = 148; // a DDS header with its DX10 extension; a PNG's IHDR ends at 33
+constexpr size_t kHeadBytes = 148;             // a DDS header with its DX10 extension; a PNG's IHDR ends at 33
+constexpr size_t kPluginHeadBytes = 64u << 10; // what a container plugin's dims is given (host/declared_dims.hpp)
 
 bool read_png_header(const uint8_t* b, size_t n, Declared& d) {
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -115,17 +117,45 @@ std::string size_text(double bytes) {
     return buf;
 }
 
-Declared declared(const std::string& path) {
+// What a plugin's container declared for the file, as for a DDS of that format.
+bool plugin_header(const DeclaredTexture& t, Declared& d) {
+    const TextureDesc& x = t.desc;
+    if (!x.width || !x.height) return false;
+    d.width = x.width;
+    d.height = x.height;
+    const double surfaces = double(std::max(1u, x.depth)) * std::max(1u, x.faces) * std::max(1u, x.layers);
+    d.texels = double(d.width) * d.height * surfaces;
+    d.mipped = x.mips > 1;
+    const FormatInfo* fi = format_info(x.format);
+    d.wide = !fi || (fi->flags & fmtflag::hdr) || (fi->layout == Layout::Plain && fi->bits_per_texel() > 32);
+    d.what = std::to_string(d.width) + "x" + std::to_string(d.height) + " " + t.container;
+    if (surfaces > 1) d.what += " of " + std::to_string(uint64_t(surfaces)) + " surfaces";
+    d.what += ", as its header declares";
+    return true;
+}
+
+Declared declared(const std::string& path, const DeclaredReader& plugin_declared) {
     Declared d;
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return d; // reading it fails next, with its own message
     struct stat st {};
     uint8_t head[kHeadBytes];
     ssize_t n = ::fstat(fd, &st) == 0 ? ::pread(fd, head, sizeof head, 0) : -1;
-    ::close(fd);
-    if (n < 0) return d;
+    if (n < 0) {
+        ::close(fd);
+        return d;
+    }
     d.file_bytes = uint64_t(st.st_size);
     d.known = read_png_header(head, size_t(n), d) || read_dds_header(head, size_t(n), d);
+    if (!d.known && plugin_declared) {
+        std::vector<uint8_t> more(std::min<uint64_t>(kPluginHeadBytes, d.file_bytes));
+        const ssize_t m = more.empty() ? 0 : ::pread(fd, more.data(), more.size(), 0);
+        if (m >= 0) {
+            more.resize(size_t(m));
+            if (auto t = plugin_declared(path, more)) d.known = plugin_header(*t, d);
+        }
+    }
+    ::close(fd);
     if (!d.known) {
         d = Declared{};
         d.file_bytes = uint64_t(st.st_size);
@@ -246,11 +276,12 @@ double chain_peak(const Job& job, const Declared& d, Flow& f) {
 
 } // namespace
 
-MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFile>& files) {
+MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFile>& files,
+                                      const DeclaredReader& plugin_declared) {
     MemoryEstimate e;
     double total = kPerAction, largest = -1, gathered = 0;
     for (const auto& file : files) {
-        Declared d = declared(file.path);
+        Declared d = declared(file.path, plugin_declared);
         Flow f{double(d.file_bytes)};
         double peak = chain_peak(job, d, f);
         // A gather holds every file's items at once, then what its step makes of them.
@@ -266,8 +297,9 @@ MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFi
     return e;
 }
 
-uint64_t action_memory_within(const Job& job, const std::vector<ActionFile>& files, uint64_t budget) {
-    MemoryEstimate e = estimate_action_memory(job, files);
+uint64_t action_memory_within(const Job& job, const std::vector<ActionFile>& files, uint64_t budget,
+                              const DeclaredReader& plugin_declared) {
+    MemoryEstimate e = estimate_action_memory(job, files, plugin_declared);
     if (e.bytes > budget)
         throw std::runtime_error((files.size() > 1 ? std::to_string(files.size()) + " inputs, the largest " : "") +
                                  e.largest + ": this action needs an estimated " + size_text(double(e.bytes)) +

@@ -95,6 +95,9 @@ std::vector<ActionOutput> place_items(const ActionRun& run, std::vector<Item>& i
 std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> items, const std::string& input_name,
                                      const std::string& label, ActionTrail& trail) {
     const Job& job = run.job;
+    // What plugins say from here on belongs to this action, also when it fails.
+    const std::shared_ptr<void> notes =
+        run.steps.keep_plugin_notes ? run.steps.keep_plugin_notes(trail.metrics, input_name) : nullptr;
     std::string ext = fs::path(job.output).extension().string();
     if (!ext.empty()) ext = ext.substr(1);
     for (const auto& s : job.steps) {

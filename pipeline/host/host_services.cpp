@@ -6,7 +6,9 @@
 #include "host/builtin_png.hpp"
 #include "host/isolation/crash_handler.hpp"
 #include "host/isolation/shared_memory.hpp"
+#include "host/plugin_notes.hpp"
 #include "host/plugin_registry.hpp"
+#include "host/read_allowance.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -16,7 +18,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace af::host {
@@ -26,29 +30,42 @@ const PluginRegistry* g_registry = nullptr;
 std::atomic<bool> g_cancel{false};
 std::mutex g_log_mutex;
 
+// Inside a read whose container declared dims, what the read holds is counted
+// against them (read_allowance.hpp); the usable size, so free gives back what alloc took.
 void* svc_alloc(uint64_t size) {
     const uint64_t limit = settings().max_texture_bytes;
     if (limit && size > limit) return nullptr;
-    return std::malloc(size ? size : 1);
+    void* p = std::malloc(size ? size : 1);
+    if (p && current_allowance() && !allowance_take(malloc_usable_size(p), size ? size : 1)) {
+        std::free(p);
+        return nullptr;
+    }
+    return p;
 }
 
 // Texture data from a plugin worker arrives as shared memory the host maps.
 void svc_free(void* p) {
-    if (!isolation::release_shared(p)) std::free(p);
+    if (isolation::release_shared(p)) return;
+    if (p && current_allowance()) allowance_give(malloc_usable_size(p));
+    std::free(p);
 }
 
-// A line from a plugin running in process names the file of the call it is in, and the plugin.
+// A line from a plugin running in process names the file of the call it is in,
+// and the plugin (a worker's lines arrive already named). Inside a build's
+// action the line is kept with the action: its warnings are printed with the
+// action's result and go into every report, so they are not printed here too.
 void svc_log(int32_t level, const char* msg) {
     static const char* names[] = {"debug", "info", "warning", "error"};
     if (level < AF_LOG_INFO && !std::getenv("ASSETFORGE_DEBUG")) return;
     const isolation::PluginCall call = isolation::current_call();
+    std::string line = msg ? msg : "";
+    if (call.plugin) {
+        const std::string file = call.input ? std::string(call.input) : current_note_file();
+        line = (file.empty() ? std::string() : file + ": ") + line + " (plugin '" + call.plugin + "')";
+    }
+    if (keep_plugin_note(level, line) && level >= AF_LOG_WARN) return;
     std::lock_guard lock(g_log_mutex);
-    const char* level_name = names[level < 0 ? 0 : level > 3 ? 3 : level];
-    if (call.plugin)
-        std::fprintf(stderr, "assetforge: %s: %s%s%s (plugin '%s')\n", level_name, call.input ? call.input : "",
-                     call.input ? ": " : "", msg ? msg : "", call.plugin);
-    else
-        std::fprintf(stderr, "assetforge: %s: %s\n", level_name, msg ? msg : "");
+    std::fprintf(stderr, "assetforge: %s: %s\n", names[level < 0 ? 0 : level > 3 ? 3 : level], line.c_str());
 }
 
 int32_t svc_cancelled() { return g_cancel.load(std::memory_order_relaxed) ? 1 : 0; }
@@ -57,10 +74,18 @@ void svc_progress(uint64_t, uint64_t) {}
 
 // Once cancelled, sub-ranges not yet started are skipped: a plugin stops
 // within one grain of work instead of finishing the whole loop.
+// The arena's threads work for the calling plugin call: they name its file in
+// log lines, keep its notes and count against its read allowance.
 void svc_parallel_for(uint64_t begin, uint64_t end, uint64_t grain, af_range_fn fn, void* ctx) {
     if (begin >= end || svc_cancelled()) return;
+    const isolation::PluginCall call = isolation::current_call();
+    PluginNotes* notes = current_notes();
+    AllowanceScope* allowance = current_allowance();
     tbb::parallel_for(tbb::blocked_range<uint64_t>(begin, end, grain ? grain : 1),
                       [&](const tbb::blocked_range<uint64_t>& r) {
+                          isolation::CallScope scope(call.plugin, call.call, call.input);
+                          PluginNotesScope kept(notes);
+                          AllowanceShare counted(allowance);
                           if (!svc_cancelled()) fn(ctx, r.begin(), r.end());
                       });
 }

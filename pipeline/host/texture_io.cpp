@@ -9,6 +9,7 @@
 #include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
 #include "host/load_failures.hpp"
+#include "host/plugin_notes.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -104,6 +105,13 @@ void check_limits(const TextureDesc& d) {
                       std::to_string(s.max_texture_bytes));
 }
 
+// Inside a build's action its read warnings are kept with the action (its
+// terminal line and reports); elsewhere the caller prints result.warnings.
+void keep_read_warnings(const std::string& name, const ReadResult& r, const LoadedPlugin* plugin) {
+    for (const auto& w : r.warnings)
+        keep_plugin_note(AF_LOG_WARN, read_warning_line(name, w.offset, w.message, plugin ? plugin->name : "core"));
+}
+
 } // namespace
 
 Found<af_container> output_container(const PluginRegistry& reg, std::string_view container, std::string extension) {
@@ -136,6 +144,7 @@ ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name
     if (c.item->read == builtin_png_container().read) { // the host's own PNG reader
         try {
             result.texture = read_png_texture(services(), in);
+            keep_read_warnings(name, result, c.plugin);
             check_limits(result.texture.desc);
         } catch (const sdk::Error& x) {
             throw sdk::Error(x.status(), located(name, x.offset(), x.what()), x.offset());
@@ -146,6 +155,7 @@ ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name
     af_texture out{};
     af_error e{};
     af_status st = c.item->read(services(), &in, &o.view, &out, &e);
+    keep_read_warnings(name, result, c.plugin);
     if (st != AF_OK) {
         services()->free(out.data);
         services()->free(out.palette);

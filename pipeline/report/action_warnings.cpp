@@ -23,4 +23,11 @@ std::vector<std::string> warning_lines(const ActionResult& a) {
     return out;
 }
 
+std::vector<std::string> plugin_log_lines(const ActionResult& a) {
+    std::vector<std::string> out;
+    if (a.metrics.is_object() && a.metrics.contains("plugin_log") && a.metrics["plugin_log"].is_array())
+        for (const auto& l : a.metrics["plugin_log"]) out.push_back(l.is_string() ? l.get<std::string>() : l.dump());
+    return out;
+}
+
 } // namespace af::engine

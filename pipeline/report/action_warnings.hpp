@@ -23,4 +23,8 @@ void put_kept_warnings(nlohmann::json& metrics, const std::vector<std::string>& 
 // Each warning as shown to the user: "alpha dropped … (from an earlier build)".
 std::vector<std::string> warning_lines(const ActionResult& a);
 
+// The plugin log lines below warning level the action's run printed
+// (metrics["plugin_log"]), each naming the file and the plugin.
+std::vector<std::string> plugin_log_lines(const ActionResult& a);
+
 } // namespace af::engine

@@ -220,6 +220,8 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
             std::string(problems.empty() ? "" : "<br>") + "<span class=\"warn\">warning: " + markup_text(w) + "</span>";
         ++pg.warnings;
     }
+    for (const auto& l : plugin_log_lines(a))
+        problems += std::string(problems.empty() ? "" : "<br>") + "<span class=\"log\">" + markup_text(l) + "</span>";
     pg.rows += "<tr class=\"" + st + "\"" + row_id + "><td>" + markup_text(a.job) + "</td><td>" + markup_text(a.input) +
                "</td><td class=\"st\">" + st + "</td><td class=\"err\">" + problems + "</td><td>" +
                markup_text(a.reason) + "</td><td>" + markup_text(format) +

@@ -40,13 +40,20 @@ std::string junit_xml(const BuildSummary& s, double seconds) {
             t += a->duration_ms / 1000;
             cases += "    <testcase classname=\"" + markup_text(job) + "\" name=\"" + markup_text(a->input) +
                      "\" time=\"" + seconds_text(a->duration_ms / 1000) + "\"";
+            // A plugin's log lines (its warnings are among the warnings) go to system-out, whatever the outcome.
+            std::string log;
+            for (const auto& l : plugin_log_lines(*a)) log += (log.empty() ? "" : "\n") + l;
+            const std::string out = log.empty() ? "" : "      <system-out>" + markup_text(log) + "</system-out>\n";
             if (a->status == ActionStatus::Failed) {
                 ++f;
                 cases += ">\n      <failure message=\"" + markup_text(a->failed_step + ": " + a->error) + "\" type=\"" +
-                         markup_text(a->failed_step) + "\">" + markup_text(a->error) + "</failure>\n    </testcase>\n";
+                         markup_text(a->failed_step) + "\">" + markup_text(a->error) + "</failure>\n";
+                if (const std::string w = warnings_of(*a); !w.empty())
+                    cases += "      <system-err>" + markup_text(w) + "</system-err>\n";
+                cases += out + "    </testcase>\n";
             } else if (a->status == ActionStatus::NotRun || a->status == ActionStatus::Skipped) {
                 ++sk;
-                cases += ">\n      <skipped message=\"" + markup_text(a->reason) + "\"/>\n    </testcase>\n";
+                cases += ">\n      <skipped message=\"" + markup_text(a->reason) + "\"/>\n" + out + "    </testcase>\n";
             } else if (const std::string w = warnings_of(*a); !w.empty()) {
                 // CI shows system-err beside the case; under --warnings-as-errors it is a failure.
                 cases += ">\n";
@@ -55,7 +62,9 @@ std::string junit_xml(const BuildSummary& s, double seconds) {
                     cases += "      <failure message=\"" + markup_text(w.substr(0, w.find('\n'))) +
                              "\" type=\"warning\">" + markup_text(w) + "</failure>\n";
                 }
-                cases += "      <system-err>" + markup_text(w) + "</system-err>\n    </testcase>\n";
+                cases += "      <system-err>" + markup_text(w) + "</system-err>\n" + out + "    </testcase>\n";
+            } else if (!out.empty()) {
+                cases += ">\n" + out + "    </testcase>\n";
             } else {
                 cases += "/>\n";
             }

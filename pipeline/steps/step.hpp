@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,6 +69,16 @@ using TextureWriter =
     std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools,
                                        std::vector<std::string>& warnings)>;
 
+// What a file's header declares, by the `dims` of the container plugin that
+// claims it (API 1.4), for the memory estimate; nothing when no such plugin
+// claims the file or it cannot say. `head` is the file's first bytes.
+struct DeclaredTexture {
+    TextureDesc desc;
+    std::string container; // "tga"
+};
+using DeclaredReader =
+    std::function<std::optional<DeclaredTexture>(const std::string& path, std::span<const uint8_t> head)>;
+
 // Two steps with one name: a pipeline could not say which it means, so the
 // table refuses the second one rather than letting either win silently.
 class StepNameTaken : public std::runtime_error {
@@ -86,6 +97,12 @@ class StepTable {
 
     TextureReader reader;
     TextureWriter writer;
+    DeclaredReader declared;
+    // Opens, on the calling thread, the keeping of what plugins say during one
+    // action (log lines, read warnings; those of calls given no file name
+    // `input`); destroying what it returns moves them into `metrics`
+    // ("warnings", "plugin_log"). Unset without the plugin host.
+    std::function<std::shared_ptr<void>(nlohmann::json& metrics, const std::string& input)> keep_plugin_notes;
     // Mip 0 as an Image, for the HTML report's pictures and PSNR (unset
     // without the plugin host: then the report has none).
     std::function<Image(const Texture&)> top_image;

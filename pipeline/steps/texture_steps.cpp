@@ -5,7 +5,9 @@
 #include "assetforge/formats.hpp"
 #include "base/glob.hpp"
 #include "base/output_template.hpp"
+#include "host/declared_dims.hpp"
 #include "host/texture_io.hpp"
+#include "steps/action_notes.hpp"
 #include "steps/plugin_params.hpp"
 #include "texture/format_names.hpp"
 #include "texture/information_loss.hpp"
@@ -501,6 +503,14 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         Item out = it;
         for (const auto& [k, v] : res.texture.meta) out.meta.emplace(k, v);
         return with_texture(std::move(out), std::move(res.texture));
+    };
+    table.keep_plugin_notes = [](nlohmann::json& metrics, const std::string& input) {
+        return std::make_shared<ActionNotes>(metrics, input);
+    };
+    table.declared = [r](const std::string& path, std::span<const uint8_t> head) -> std::optional<DeclaredTexture> {
+        auto d = host::declared_texture(*r, path, head);
+        if (!d) return std::nullopt;
+        return DeclaredTexture{d->desc, d->container};
     };
     table.top_image = [r](const Texture& t) {
         tx::Ops ops{*r};

@@ -5,7 +5,10 @@
 //   m  takes 1 GiB from its own heap and touches every page
 //   f  reads /etc/hostname into the texture (fails when it cannot)
 //   h  never returns
-//   l  logs a line and a read warning, then reads as 'o'
+//   l  logs a warning, an info and a debug line, and a read warning, then reads as 'o'
+//   d  asks af_host.alloc for 256 MiB, far past the 2x2 its dims declare
+// Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
+// logging a line that names no file (the host adds the action's).
 #include "assetforge/plugin.hpp"
 
 #include <csignal>
@@ -60,10 +63,37 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
             for (;;) ::pause();
         case 'l':
             h->log(AF_LOG_WARN, "hostile says hello");
+            h->log(AF_LOG_INFO, "hostile informs");
+            h->log(AF_LOG_DEBUG, "hostile debugs"); // shown only under ASSETFORGE_DEBUG
             if (in->warn) in->warn(in->diag_ctx, 5, "hostile warns");
             break;
+        case 'd': {
+            const uint64_t size = uint64_t(256) << 20;
+            void* p = h->alloc(size);
+            if (!p) af::sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "af_host.alloc of 256 MiB returned NULL");
+            std::memset(p, 1, size);
+            h->free(p);
+            break;
+        }
         }
         fill(h, value, out);
+    });
+}
+
+af_status write(const af_host* h, const af_texture* t, const af_options*, af_sink* out, af_error* e) {
+    return af::sdk::guard(e, [&] {
+        h->log(AF_LOG_INFO, "hostile writes");
+        const uint8_t bytes[6] = {'H', 'S', 'T', 'L', 'o', t->data && t->data_size ? t->data[0] : uint8_t(0)};
+        const af_status st = out->write(out->ctx, bytes, sizeof bytes);
+        if (st != AF_OK) af::sdk::fail(st, AF_NO_OFFSET, "the sink refused the bytes");
+    });
+}
+
+af_status dims(const af_host*, const af_input* in, const af_options*, af_dims* out, af_error* e) {
+    return af::sdk::guard(e, [&] {
+        if (in->size < 5) af::sdk::invalid(in->size, "too short");
+        out->format = af::FMT_R8G8B8A8_UNORM;
+        out->width = out->height = 2;
     });
 }
 
@@ -73,9 +103,11 @@ af_container make_container() {
     c.name = "hostile";
     c.extensions = ".hostile";
     c.version = 1;
-    c.caps = AF_CAN_READ;
+    c.caps = AF_CAN_READ | AF_CAN_WRITE;
     c.probe = probe;
     c.read = read;
+    c.write = write;
+    c.dims = dims;
     return c;
 }
 

@@ -20,6 +20,7 @@ const af_plugin* plugin_table(const af_host*) {
         .read = tga::read,
         .write = tga::write,
         .info = tga::info,
+        .dims = tga::dims,
         .read_options = &no_options,
         .write_options = &tga::write_options(),
         .meta_keys = sdk::kNoMetaKeys,

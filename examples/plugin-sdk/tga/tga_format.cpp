@@ -19,7 +19,7 @@ bool plausible_header(const uint8_t* data, uint64_t size) {
     return bits == 8 || bits == 15 || bits == 16 || bits == 24 || bits == 32;
 }
 
-Header parse_header(const uint8_t* data, uint64_t size, uint32_t max_dimension) {
+Header parse_header(const uint8_t* data, uint64_t size, uint32_t max_dimension, bool whole) {
     af::sdk::ByteReader r(data, size);
     r.need(0, kHeaderBytes, "TGA header");
     Header h;
@@ -55,7 +55,7 @@ Header parse_header(const uint8_t* data, uint64_t size, uint32_t max_dimension) 
     } else if (h.pixel_bits != 24 && h.pixel_bits != 32) {
         af::sdk::unsupported(format("%u-bit true-colour TGA (24 and 32 only)", h.pixel_bits));
     }
-    r.need(h.map_offset(), h.pixels_offset() - h.map_offset(), "TGA image id and colour map");
+    if (whole) r.need(h.map_offset(), h.pixels_offset() - h.map_offset(), "TGA image id and colour map");
     return h;
 }
 

@@ -41,8 +41,9 @@ struct Header {
 };
 
 // The header of `data`, checked: a kind this plugin cannot read is "unsupported: …", a damaged one an error at
-// its offset; both name what was found. `max_dimension` 0 means no limit.
-Header parse_header(const uint8_t* data, uint64_t size, uint32_t max_dimension);
+// its offset; both name what was found. `max_dimension` 0 means no limit. `whole`: data holds the whole file,
+// whose image id and colour map must then be there (dims is given only the first bytes).
+Header parse_header(const uint8_t* data, uint64_t size, uint32_t max_dimension, bool whole = true);
 
 // Whether the first bytes look like a TGA header at all (TGA has no magic number).
 bool plausible_header(const uint8_t* data, uint64_t size);

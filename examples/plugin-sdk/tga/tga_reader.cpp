@@ -132,6 +132,15 @@ af_status read(const af_host* host, const af_input* in, const af_options*, af_te
     });
 }
 
+af_status dims(const af_host* host, const af_input* in, const af_options*, af_dims* out, af_error* err) {
+    return af::sdk::guard(err, [&] {
+        const Header h = parse_header(in->data, in->size, host->max_dimension, false);
+        out->format = af::FMT_R8G8B8A8_UNORM_SRGB; // every kind is read into RGBA8 (see read)
+        out->width = h.width;
+        out->height = h.height;
+    });
+}
+
 af_status info(const af_host* host, const af_input* in, const af_options*, af_info_text* out, af_error* err) {
     return af::sdk::guard(err, [&] {
         const Header h = parse_header(in->data, in->size, host->max_dimension);

@@ -172,7 +172,7 @@ std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<Bud
     ActionResult& res = a.res();
     std::vector<ActionFile> files;
     for (const auto& in : a.inputs) files.push_back({in.rel, in.abs});
-    lease.emplace(s_.budget, action_memory_within(a.job, files, s_.budget.limit()));
+    lease.emplace(s_.budget, action_memory_within(a.job, files, s_.budget.limit(), s_.steps.declared));
     std::vector<Item> items = read_inputs(a);
     ActionRun run{a.job, a.j.tpl, s_.steps, s_.p.root, s_.paths, s_.trace, s_.opt.cancelled};
     run.keep_textures = s_.images != nullptr;

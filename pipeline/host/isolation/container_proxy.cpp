@@ -1,13 +1,16 @@
 #include "host/isolation/container_proxy.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "host/declared_dims.hpp"
 #include "host/host_services.hpp"
 #include "host/isolation/crash_handler.hpp"
 #include "host/isolation/isolation.hpp"
 #include "host/isolation/shared_memory.hpp"
 #include "host/isolation/texture_wire.hpp"
 #include "host/isolation/worker_pool.hpp"
+#include "host/plugin_notes.hpp"
 #include "host/plugin_registry.hpp"
+#include "host/read_allowance.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -65,8 +68,9 @@ auto notes_for(const Slot& s, const af_input* in) {
         if (m.op == Op::Log) {
             const int32_t level = r.i32();
             const std::string text = r.str();
-            const std::string line = (in && in->path ? std::string(in->path) + ": " : std::string()) + text +
-                                     " (plugin '" + s.plugin->name + "')";
+            const std::string file = in && in->path ? std::string(in->path) : current_note_file();
+            const std::string line =
+                (file.empty() ? std::string() : file + ": ") + text + " (plugin '" + s.plugin->name + "')";
             services()->log(level, line.c_str());
         } else if (m.op == Op::Warn && in && in->warn) {
             const uint64_t offset = r.u64();
@@ -127,11 +131,60 @@ CallOutcome call_with_input(const Slot& s, Op op, const char* call, const af_inp
     return o;
 }
 
+} // namespace
+
+af_status read_within_dims(const af_container& c, const std::string& plugin, const af_host* host, const af_input* in,
+                           const af_options* opts, af_texture* out, af_error* e) {
+    if (!has_dims(c)) return c.read(host, in, opts, out, e);
+    af_dims d{};
+    af_status st = call_dims(c, host, in->path, in->data, in->size, opts, &d, e);
+    if (st != AF_OK) return st;
+    const uint64_t allowance = read_allowance(d);
+    AllowanceScope counted(allowance);
+    st = c.read(host, in, opts, out, e);
+    if (const uint64_t asked = counted.refused()) {
+        // Whatever the plugin made of the NULL, the read is refused, and the message says why.
+        if (st == AF_OK) {
+            host->free(out->data);
+            host->free(out->palette);
+            out->data = out->palette = nullptr;
+        }
+        set_error(e, AF_ERR_NO_MEMORY, over_allowance_text(plugin, d, allowance, asked));
+        return AF_ERR_NO_MEMORY;
+    }
+    return st;
+}
+
+namespace {
+
+af_status do_dims(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_dims* out,
+                  af_error* e) {
+    if (!isolated(s)) {
+        CallScope scope(s.plugin->name.c_str(), "dims", in ? in->path : nullptr);
+        return s.real.dims(host, in, opts, out, e);
+    }
+    CallOutcome o = call_with_input(s, Op::Dims, "dims", in, opts);
+    if (!o.ok) {
+        set_error(e, o.status, o.failure);
+        return af_status(o.status);
+    }
+    close_fds(o.reply.fds);
+    try {
+        Reader r(o.reply.body);
+        const af_status st = read_status(r, e);
+        if (st == AF_OK) get_dims(r, *out);
+        return st;
+    } catch (const std::exception& x) {
+        set_error(e, AF_ERR_INTERNAL, "plugin '" + s.plugin->name + "' worker answered badly: " + x.what());
+        return AF_ERR_INTERNAL;
+    }
+}
+
 af_status do_read(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_texture* out,
                   af_error* e) {
     if (!isolated(s)) {
         CallScope scope(s.plugin->name.c_str(), "read", in ? in->path : nullptr);
-        return s.real.read(host, in, opts, out, e);
+        return read_within_dims(s.real, s.plugin->name, host, in, opts, out, e);
     }
     CallOutcome o = call_with_input(s, Op::Read, "read", in, opts);
     if (!o.ok) {
@@ -257,6 +310,10 @@ af_status info_at(const af_host* h, const af_input* in, const af_options* o, af_
     return do_info(g_slots[N], h, in, o, out, e);
 }
 template <size_t N>
+af_status dims_at(const af_host* h, const af_input* in, const af_options* o, af_dims* out, af_error* e) {
+    return do_dims(g_slots[N], h, in, o, out, e);
+}
+template <size_t N>
 af_status write_at(const af_host* h, const af_texture* t, const af_options* o, af_sink* out, af_error* e) {
     return do_write(g_slots[N], h, t, o, out, e);
 }
@@ -266,10 +323,11 @@ struct Entry {
     decltype(af_container::read) read;
     decltype(af_container::info) info;
     decltype(af_container::write) write;
+    decltype(af_container::dims) dims;
 };
 
 template <size_t... I> constexpr std::array<Entry, sizeof...(I)> make_entries(std::index_sequence<I...>) {
-    return {Entry{&probe_at<I>, &read_at<I>, &info_at<I>, &write_at<I>}...};
+    return {Entry{&probe_at<I>, &read_at<I>, &info_at<I>, &write_at<I>, &dims_at<I>}...};
 }
 constexpr auto kEntries = make_entries(std::make_index_sequence<kSlots>{});
 
@@ -283,6 +341,7 @@ void route_container(const LoadedPlugin& plugin, uint32_t index, af_container& c
     if (c.read) c.read = kEntries[n].read;
     if (c.info) c.info = kEntries[n].info;
     if (c.write) c.write = kEntries[n].write;
+    if (c.dims) c.dims = kEntries[n].dims;
 }
 
 } // namespace af::host::isolation

@@ -6,6 +6,7 @@
 #include "assetforge/plugin_abi.h"
 
 #include <cstdint>
+#include <string>
 
 namespace af::host {
 struct LoadedPlugin;
@@ -17,5 +18,12 @@ namespace af::host::isolation {
 // with routing trampolines. There is room for a fixed number of containers;
 // past it a container keeps its direct entry points (and is not isolated).
 void route_container(const LoadedPlugin& plugin, uint32_t index, af_container& c);
+
+// c.read, bounded by c.dims when the container has that entry: the read may
+// hold no more from host->alloc than read_allowance() of what dims declared;
+// past it alloc returns NULL and the read fails with a message naming
+// `plugin`. In process here, and the same in a plugin worker.
+af_status read_within_dims(const af_container& c, const std::string& plugin, const af_host* host, const af_input* in,
+                           const af_options* opts, af_texture* out, af_error* e);
 
 } // namespace af::host::isolation

@@ -1,5 +1,7 @@
 #include "host/isolation/texture_wire.hpp"
 
+#include "assetforge/plugin.hpp"
+
 #include <cstring>
 
 namespace af::host::isolation {
@@ -60,6 +62,22 @@ void get_texture_desc(Reader& r, af_texture& t, KvStore& store) {
     store.fill(r);
     t.meta = store.kv.empty() ? nullptr : store.kv.data();
     t.meta_count = uint32_t(store.kv.size());
+}
+
+void put_dims(Writer& w, const af_dims& d) {
+    w.u32(d.format).u32(d.width).u32(d.height).u32(d.depth).u32(d.layer_count).u32(d.face_count).u32(d.mip_count);
+}
+
+void get_dims(Reader& r, af_dims& d) {
+    d = af_dims{};
+    sdk::init_header(d);
+    d.format = r.u32();
+    d.width = r.u32();
+    d.height = r.u32();
+    d.depth = r.u32();
+    d.layer_count = r.u32();
+    d.face_count = r.u32();
+    d.mip_count = r.u32();
 }
 
 } // namespace af::host::isolation

@@ -21,5 +21,7 @@ void put_options(Writer& w, const af_options* o);
 void put_texture_desc(Writer& w, const af_texture& t);
 // Sets every field of t but data and palette; meta points into store.
 void get_texture_desc(Reader& r, af_texture& t, KvStore& store);
+void put_dims(Writer& w, const af_dims& d);
+void get_dims(Reader& r, af_dims& d);
 
 } // namespace af::host::isolation

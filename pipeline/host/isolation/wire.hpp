@@ -15,6 +15,7 @@ enum class Op : uint32_t {
     Read = 2,
     Info = 3,
     Write = 4,
+    Dims = 5,
     // worker → host, any number before the reply
     Log = 10,
     Warn = 11,

@@ -2,10 +2,12 @@
 
 #include "assetforge/plugin.hpp"
 #include "host/host_services.hpp"
+#include "host/isolation/container_proxy.hpp"
 #include "host/isolation/sandbox.hpp"
 #include "host/isolation/texture_wire.hpp"
 #include "host/isolation/wire.hpp"
 #include "host/plugin_registry.hpp"
+#include "host/read_allowance.hpp"
 
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -40,9 +42,13 @@ void* worker_alloc(uint64_t size) {
     if (per_call && size > per_call) return nullptr;
     std::lock_guard lock(g_blocks_mutex);
     if (g_limit && (size > g_limit || g_held > g_limit - size)) return nullptr;
+    if (!allowance_take(size ? size : 1)) return nullptr; // past what the read's dims declared
     void* p;
     int fd = make_shared(size, &p);
-    if (fd < 0) return nullptr;
+    if (fd < 0) {
+        allowance_give(size ? size : 1);
+        return nullptr;
+    }
     g_blocks[p] = {fd, size ? size : 1};
     g_held += size ? size : 1;
     return p;
@@ -56,6 +62,7 @@ void worker_free(void* p) {
     ::munmap(p, it->second.size);
     ::close(it->second.fd);
     g_held -= it->second.size;
+    allowance_give(it->second.size);
     g_blocks.erase(it);
 }
 
@@ -135,7 +142,7 @@ void serve_read(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
     const af_options opts = input.options.options();
     af_texture out{};
     af_error e{};
-    af_status st = c.read(services(), &input.in, &opts, &out, &e);
+    af_status st = read_within_dims(c, p.name, services(), &input.in, &opts, &out, &e);
     Writer w;
     reply_error(w, st, e);
     std::vector<int> give;
@@ -147,6 +154,20 @@ void serve_read(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
     send_message(kSock, Op::Reply, w.bytes(), give);
     worker_free(out.data);
     worker_free(out.palette);
+}
+
+void serve_dims(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
+    const af_container& c = p.containers.at(r.u32());
+    Input input(r, fds);
+    const af_options opts = input.options.options();
+    af_dims d{};
+    sdk::init_header(d);
+    af_error e{};
+    af_status st = c.dims ? c.dims(services(), &input.in, &opts, &d, &e) : AF_ERR_UNSUPPORTED;
+    Writer w;
+    reply_error(w, st, e);
+    if (st == AF_OK) put_dims(w, d);
+    send_message(kSock, Op::Reply, w.bytes());
 }
 
 void serve_info(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
@@ -226,6 +247,9 @@ void serve(const LoadedPlugin& p) {
             break;
         case Op::Info:
             serve_info(p, r, m.fds);
+            break;
+        case Op::Dims:
+            serve_dims(p, r, m.fds);
             break;
         case Op::Write:
             serve_write(p, r, m.fds);

@@ -5,6 +5,8 @@
 #include "host/texture_io.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstddef>
+#include <cstring>
 #include <dlfcn.h>
 #include <fstream>
 
@@ -66,9 +68,23 @@ TEST_CASE("a plugin built against an older minor with smaller tables loads") {
     auto c = r.container_by_name("oldfmt");
     REQUIRE(c);
     CHECK(c.item->info == nullptr); // beyond its struct_size: zero
+    CHECK(c.item->dims == nullptr);
     CHECK(c.plugin->commands.empty());
     const uint8_t head[4] = {'O', 'L', 'D', '!'};
     CHECK(r.container_for("x.bin", head, 4).item == c.item);
+}
+
+TEST_CASE("a container built before API 1.4 has no dims, whatever lies past its table") {
+    // A 1.3 plugin's table ends before `dims`; the bytes after it are the plugin's other statics.
+    alignas(af_container) unsigned char bytes[sizeof(af_container)];
+    std::memset(bytes, 0xab, sizeof bytes);
+    af_container older{};
+    older.struct_size = uint32_t(offsetof(af_container, dims));
+    older.api_major = AF_API_MAJOR;
+    older.api_minor = 3;
+    std::memcpy(bytes, &older, offsetof(af_container, dims));
+    const af_container seen = af::sdk::read_table<af_container>(bytes);
+    CHECK(seen.dims == nullptr);
 }
 
 TEST_CASE("an older minor's stage and container declare nothing: their parameters go unchecked") {

@@ -22,6 +22,7 @@ using ProbeFn = int32_t (*)(const uint8_t* head, uint64_t head_size, const char*
 using ReadFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_texture*, af_error*);
 using WriteFn = af_status (*)(const af_host*, const af_texture*, const af_options*, af_sink*, af_error*);
 using InfoFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_info_text*, af_error*);
+using DimsFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_dims*, af_error*);
 using CodecFn = af_status (*)(const af_host*, const af_surface*, af_surface*, const af_options*, af_error*);
 using StageFn = af_status (*)(const af_host*, const af_stage_io*, const af_options*, af_error*);
 using CommandFn = int32_t (*)(const af_host*, int32_t argc, const char* const* argv);
@@ -38,6 +39,7 @@ struct ContainerSpec {
     ReadFn read = nullptr; // caps follow from which functions are set
     WriteFn write = nullptr;
     InfoFn info = nullptr;
+    DimsFn dims = nullptr; // API 1.4: what the header declares (memory estimate, read's allocation bound)
     const ParamTable* read_options = nullptr;
     const ParamTable* write_options = nullptr;
     const char* const* meta_keys = nullptr;
@@ -57,6 +59,7 @@ inline af_container make_container(const ContainerSpec& s) {
     c.read = s.read;
     c.write = s.write;
     c.info = s.info;
+    c.dims = s.dims;
     if (s.read_options) declare_read_options(c, *s.read_options);
     if (s.write_options) declare_write_options(c, *s.write_options);
     c.meta_keys = s.meta_keys;

@@ -33,7 +33,7 @@
  *
  * History: 1.1 af_host.max_items; 1.2 parameter declarations (af_param);
  * 1.3 af_host.resample and af_host.write_texture, AF_TEX_LINEAR, parallel_for honours
- * cancellation.
+ * cancellation; 1.4 af_container.dims (af_dims).
  */
 #ifndef ASSETFORGE_PLUGIN_ABI_H
 #define ASSETFORGE_PLUGIN_ABI_H
@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 #define AF_API_MAJOR 1
-#define AF_API_MINOR 3
+#define AF_API_MINOR 4
 #define AF_ENTRY_SYMBOL "assetforge_plugin_entry"
 
 #if defined(_WIN32)
@@ -302,6 +302,19 @@ typedef struct af_param {
     const char* doc;            /* one line, for messages and listings */
 } af_param;
 
+/* API 1.4: what a file's header declares, before its pixels are read. All
+ * zero counts read as 1; format 0 means "not known" and is costed as 16 bytes
+ * a texel. */
+typedef struct af_dims {
+    AF_TABLE_HEADER;
+    uint32_t format; /* of the texture read will return (DXGI / AssetForge id) */
+    uint32_t width, height, depth;
+    uint32_t layer_count;
+    uint32_t face_count;
+    uint32_t mip_count;
+    uint32_t reserved;
+} af_dims;
+
 typedef struct af_container {
     AF_TABLE_HEADER;
     const char* name;       /* "dds" */
@@ -325,6 +338,15 @@ typedef struct af_container {
     uint32_t read_option_count;
     uint32_t write_option_count;
     const char* const* meta_keys;
+    /* API 1.4 (optional): fills `out` from the header alone. in->data holds
+     * the first bytes of the file (64 KiB, or all of a smaller file) and
+     * in->size how many; the host does not give the rest. The host's memory
+     * estimate uses it before the file is read, and then lets read take from
+     * af_host.alloc no more than the texture `out` describes (plus a little):
+     * more is an error naming the plugin and the file. NULL, or a table
+     * from before 1.4: the file is estimated from its size, read unbounded. */
+    af_status (*dims)(const af_host* host, const af_input* in, const af_options* options, af_dims* out,
+                      af_error* error);
 } af_container;
 
 typedef struct af_codec {

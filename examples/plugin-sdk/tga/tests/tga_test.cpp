@@ -238,3 +238,38 @@ TEST_CASE("probe: a .tga name with a header that can be TGA", "[tga]") {
     const Bytes png = {0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 1};
     CHECK(tga::probe(png.data(), png.size(), "renamed.tga") == AF_PROBE_NO);
 }
+
+TEST_CASE("dims: what read returns, from the header alone", "[tga]") {
+    af::sdk::testing::FakeHost host;
+    auto dims_of = [&](const Bytes& head, af_dims& d, af_error& err) {
+        af_input in{};
+        af::sdk::init_header(in);
+        in.path = "t.tga";
+        in.data = head.data();
+        in.size = head.size();
+        d = af_dims{};
+        af::sdk::init_header(d);
+        return tga::dims(host.get(), &in, nullptr, &d, &err);
+    };
+    af_dims d{};
+    af_error err{};
+    // An 8192x8192 RLE file: the 18 header bytes are all dims needs.
+    const Bytes big = header(10, 8192, 8192, 32, 0);
+    REQUIRE(dims_of(big, d, err) == AF_OK);
+    CHECK(d.width == 8192);
+    CHECK(d.height == 8192);
+    CHECK(d.format == af::FMT_R8G8B8A8_UNORM_SRGB);
+    CHECK(host.allocations() == 0);
+    // It agrees with read on a whole file.
+    const Bytes small = header(2, 3, 2, 24, 0) + kBgrBottom + kBgrTop;
+    REQUIRE(dims_of(small, d, err) == AF_OK);
+    Read r = read_file(small, host);
+    REQUIRE(r.status == AF_OK);
+    CHECK(r.desc.width == d.width);
+    CHECK(r.desc.height == d.height);
+    CHECK(r.desc.format == d.format);
+    // A colour map past the first bytes is not needed; a broken header is refused.
+    CHECK(dims_of(header(9, 4, 4, 8, 0, 1, 0, 256, 32), d, err) == AF_OK);
+    CHECK(dims_of(Bytes{0, 0, 2, 0}, d, err) == AF_ERR_INVALID_DATA);
+    CHECK(dims_of(header(2, 0, 4, 24, 0), d, err) == AF_ERR_INVALID_DATA);
+}

@@ -1,0 +1,31 @@
+// What plugins say while one action runs (host/plugin_notes.hpp), kept in the
+// action's metrics: read warnings and plugin warnings in "warnings" (printed
+// with the action's result, kept with its record, in every report), other log
+// lines in "plugin_log" (printed as they come, and in the reports).
+#pragma once
+
+#include "host/plugin_notes.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace af::engine {
+
+// Collects for its lifetime on this thread; on destruction (the action
+// finished or failed) moves what it collected into `metrics`. `input` names
+// the file for lines of plugin calls given none (a codec's, a writer's).
+class ActionNotes {
+  public:
+    ActionNotes(nlohmann::json& metrics, const std::string& input);
+    ~ActionNotes();
+    ActionNotes(const ActionNotes&) = delete;
+    ActionNotes& operator=(const ActionNotes&) = delete;
+
+  private:
+    nlohmann::json& metrics_;
+    host::PluginNotes notes_;
+    host::PluginNotesScope scope_;
+};
+
+} // namespace af::engine

@@ -1,0 +1,174 @@
+// Plugin diagnostics (issue 29, item 3): every plugin log line and read
+// warning names the file it concerns, on the terminal and in the JSON, JUnit
+// and HTML reports, in process and from a worker; failed plugin loads are
+// named once where a file or step might have been theirs, and `plugins`
+// exits 1 on a failed load or a clash.
+#include "cli_run.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <string>
+
+namespace fs = std::filesystem;
+using namespace af::test;
+
+namespace {
+
+struct PluginPath {
+    explicit PluginPath(const std::string& dir) { setenv("ASSETFORGE_PLUGIN_PATH", dir.c_str(), 1); }
+    ~PluginPath() { unsetenv("ASSETFORGE_PLUGIN_PATH"); }
+};
+
+size_t count(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+    return n;
+}
+
+constexpr const char* kPipeline = R"(assetforge: 1
+jobs:
+  textures:
+    inputs: "src/*"
+    steps: [ decode ]
+    output: "out/{stem}.png"
+)";
+
+} // namespace
+
+TEST_CASE("plugin diagnostics: log lines and read warnings name the file, on the terminal and in every report",
+          "[diagnostics]") {
+    PluginPath path(AF_HOSTILE_PLUGIN_DIR);
+    TempDir t;
+    t.write("pipeline.yaml", kPipeline);
+    t.write("src/x.hostile", "HSTLl\x20");
+    // The plugin's input is the item x.hostile (named from the glob's folder); the action's is src/x.hostile.
+    const std::string warning = "x.hostile: hostile says hello (plugin 'hostile')";
+    const std::string read_warning = "x.hostile: offset 5: hostile warns (plugin 'hostile')";
+    const std::string info = "x.hostile: hostile informs (plugin 'hostile')";
+    for (const char* isolate : {"third-party", "none"}) {
+        SECTION(std::string("--isolate ") + isolate) {
+            // One report a build; each build reads the file afresh (its 6th byte changes), so the action runs.
+            char shade = 0x20;
+            auto fresh_build = [&](const std::string& report) {
+                t.write("src/x.hostile", std::string("HSTLl") + char(shade++));
+                return run_in(t.path(), std::string("build --isolate ") + isolate + " --report " + report);
+            };
+            Run r = fresh_build("report.json");
+            INFO(r.out);
+            CHECK(r.code == 0);
+            CHECK_THAT(r.out, Catch::Contains("warning: textures: src/x.hostile: " + warning) &&
+                                  Catch::Contains("warning: textures: src/x.hostile: " + read_warning) &&
+                                  Catch::Contains("assetforge: info: " + info));
+            // Said once each: a warning is printed with the action's result, not also as it happened.
+            CHECK(count(r.out, "hostile says hello") == 1);
+            CHECK(count(r.out, "hostile warns") == 1);
+            CHECK(count(r.out, "hostile informs") == 1);
+            CHECK_THAT(r.out, !Catch::Contains("hostile debugs"));
+
+            const auto json = nlohmann::json::parse(slurp(t / "report.json"));
+            std::string metrics;
+            for (const auto& a : json["actions"])
+                if (a.contains("metrics")) metrics += a["metrics"].dump();
+            CHECK_THAT(metrics, Catch::Contains("\"warnings\":[\"" + warning + "\",\"" + read_warning + "\"]") &&
+                                    Catch::Contains("\"plugin_log\":[\"" + info + "\"]"));
+
+            Run x = fresh_build("report.xml");
+            CHECK(x.code == 0);
+            const std::string xml = slurp(t / "report.xml");
+            CHECK_THAT(xml, Catch::Contains("<system-err>warning: x.hostile: hostile says hello (plugin "));
+            CHECK_THAT(xml, Catch::Contains("warning: x.hostile: offset 5: hostile warns (plugin "));
+            CHECK_THAT(xml, Catch::Contains("<system-out>x.hostile: hostile informs (plugin "));
+
+            Run h = fresh_build("report.html");
+            CHECK(h.code == 0);
+            const std::string html = slurp(t / "report.html");
+            CHECK_THAT(html, Catch::Contains("x.hostile: hostile says hello") &&
+                                 Catch::Contains("x.hostile: offset 5: hostile warns") &&
+                                 Catch::Contains("x.hostile: hostile informs"));
+
+            SECTION("an up-to-date action shows the warnings its outputs were made with") {
+                Run again = run_in(t.path(), std::string("build --isolate ") + isolate);
+                INFO(again.out);
+                CHECK(again.code == 0);
+                CHECK_THAT(again.out, Catch::Contains(read_warning + " (from an earlier build)"));
+            }
+        }
+    }
+}
+
+TEST_CASE("plugin diagnostics: a line from a call given no file (a write) names the action's input", "[diagnostics]") {
+    PluginPath path(AF_HOSTILE_PLUGIN_DIR);
+    TempDir t;
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  copies:
+    inputs: "src/*.hostile"
+    steps: [ decode ]
+    output: "out/{stem}.hostile"
+)");
+    t.write("src/a.hostile", "HSTLo\x30");
+    for (const char* isolate : {"third-party", "none"}) {
+        SECTION(std::string("--isolate ") + isolate) {
+            Run r = run_in(t.path(), std::string("build --isolate ") + isolate + " --report report.json");
+            INFO(r.out);
+            CHECK(r.code == 0);
+            CHECK(slurp(t / "out/a.hostile") == "HSTLo\x30");
+            CHECK_THAT(r.out, Catch::Contains("assetforge: info: a.hostile: hostile writes (plugin 'hostile')"));
+            CHECK_THAT(slurp(t / "report.json"), Catch::Contains("a.hostile: hostile writes (plugin 'hostile')"));
+        }
+    }
+}
+
+TEST_CASE("plugin diagnostics: ASSETFORGE_DEBUG shows a plugin's debug lines, with the file", "[diagnostics]") {
+    PluginPath path(AF_HOSTILE_PLUGIN_DIR);
+    TempDir t;
+    t.write("pipeline.yaml", kPipeline);
+    t.write("src/x.hostile", "HSTLl\x20");
+    Run quiet = run_in(t.path(), "build --isolate none");
+    CHECK(quiet.code == 0);
+    CHECK_THAT(quiet.out, !Catch::Contains("assetforge: debug:"));
+    t.write("src/x.hostile", "HSTLl\x21"); // changed: the action runs again
+    setenv("ASSETFORGE_DEBUG", "1", 1);
+    Run debug = run_in(t.path(), "build");
+    unsetenv("ASSETFORGE_DEBUG");
+    INFO(debug.out);
+    CHECK(debug.code == 0);
+    CHECK_THAT(debug.out, Catch::Contains("assetforge: debug: x.hostile: hostile debugs (plugin 'hostile')"));
+}
+
+TEST_CASE("plugin diagnostics: build, convert and info name the plugins that failed to load, once", "[diagnostics]") {
+    PluginPath path(AF_TEST_PLUGIN_DIR); // abi_wrong_major, abi_no_entry, … fail to load
+    TempDir t;
+    t.write("pipeline.yaml", kPipeline);
+    for (const char* n : {"a", "b", "c"}) t.write(std::string("src/") + n + ".unk", "not a texture");
+    Run b = run_in(t.path(), "build -j1");
+    INFO(b.out);
+    CHECK(b.code == 1);
+    CHECK(count(b.out, "unknown format") == 3);
+    CHECK(count(b.out, "failed to load") == 1);
+    CHECK_THAT(b.out, Catch::Contains("abi_wrong_major.so: built for plugin API"));
+
+    Run c = run_in(t.path(), "convert src/a.unk a.png");
+    INFO(c.out);
+    CHECK(c.code == 1);
+    CHECK(count(c.out, "failed to load") == 1);
+
+    Run i = run_in(t.path(), "info src/a.unk src/b.unk");
+    INFO(i.out);
+    CHECK(i.code == 1);
+    CHECK(count(i.out, "failed to load") == 1);
+}
+
+TEST_CASE("plugin diagnostics: `plugins` exits 1 when two plugins clash", "[diagnostics][plugins]") {
+    PluginPath path(std::string(AF_TEST_PLUGIN_DIR) + "/clash_plugins"); // two plugins with stage twin.stage
+    Run r = run_cli("plugins");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("CLASH") && Catch::Contains("twin.stage"));
+    Run j = run_cli("plugins --json");
+    CHECK(j.code == 1);
+}
