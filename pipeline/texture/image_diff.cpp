@@ -235,4 +235,37 @@ Image error_heatmap(const TexelRows& a, const TexelRows& b, double scale) {
     return out;
 }
 
+DifferencePictures difference_pictures(const TexelRows& a, const TexelRows& b, uint8_t colour_channels) {
+    if (a.width != b.width || a.height != b.height)
+        throw std::invalid_argument("the images differ in size: " + std::to_string(a.width) + "x" +
+                                    std::to_string(a.height) + " and " + std::to_string(b.width) + "x" +
+                                    std::to_string(b.height));
+    const Texels fa(a), fb(b);
+    const size_t n = a.texels();
+    auto colour_error = [&](size_t i, int c) {
+        const double alpha = std::clamp(double(fa[i * 4 + 3]), 0.0, 1.0);
+        return alpha * std::abs(double(fa[i * 4 + c]) - double(fb[i * 4 + c]));
+    };
+    DifferencePictures d;
+    // The first pass finds the scale: the second draws with it.
+    for (size_t i = 0; i < n; ++i) {
+        for (int c = 0; c < 3; ++c)
+            if (colour_channels & (1u << c)) d.colour_max = std::max(d.colour_max, colour_error(i, c));
+        d.alpha_max = std::max(d.alpha_max, std::abs(double(fa[i * 4 + 3]) - double(fb[i * 4 + 3])));
+    }
+    const double kc = d.colour_max > 0 ? 1 / d.colour_max : 1, ka = d.alpha_max > 0 ? 1 / d.alpha_max : 1;
+    auto level = [](double v) { return uint8_t(std::lround(255 * std::clamp(v, 0.0, 1.0))); };
+    d.colour = Image::make8(a.width, a.height);
+    d.alpha = Image::make8(a.width, a.height);
+    for (size_t i = 0; i < n; ++i) {
+        for (int c = 0; c < 3; ++c)
+            d.colour.rgba8[i * 4 + c] = colour_channels & (1u << c) ? level(colour_error(i, c) * kc) : 0;
+        d.colour.rgba8[i * 4 + 3] = fa[i * 4 + 3] > 0 ? 255 : 0; // colour under alpha 0 is nobody's to see
+        const uint8_t e = level(std::abs(double(fa[i * 4 + 3]) - double(fb[i * 4 + 3])) * ka);
+        for (int c = 0; c < 3; ++c) d.alpha.rgba8[i * 4 + c] = e;
+        d.alpha.rgba8[i * 4 + 3] = 255;
+    }
+    return d;
+}
+
 } // namespace af::texture
