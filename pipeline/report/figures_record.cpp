@@ -63,8 +63,7 @@ std::map<std::string, KeptFigures> parse_kept_figures(const std::string& text) {
     try {
         const auto doc = nlohmann::json::parse(text);
         for (const auto& e : doc.at("actions")) {
-            KeptFigures k{e.at("key").get<std::string>(), e.at("max_side").get<uint32_t>(),
-                          figures_from_json(e.at("figures"))};
+            KeptFigures k{e.at("key").get<std::string>(), figures_from_json(e.at("figures"))};
             out[k.figures.id] = std::move(k);
         }
     } catch (const nlohmann::json::exception&) {
@@ -76,7 +75,7 @@ std::map<std::string, KeptFigures> parse_kept_figures(const std::string& text) {
 std::string kept_figures_text(const std::map<std::string, KeptFigures>& kept) {
     nlohmann::json actions = nlohmann::json::array();
     for (const auto& [id, k] : kept)
-        actions.push_back({{"key", k.key}, {"max_side", k.max_side}, {"figures", figures_json(k.figures)}});
+        actions.push_back({{"key", k.key}, {"figures", figures_json(k.figures)}});
     return nlohmann::json{{"version", 1}, {"actions", actions}}.dump() + "\n";
 }
 

@@ -15,8 +15,9 @@
 namespace af::engine {
 
 struct KeptFigures {
-    std::string key;       // the action's key when its pictures were made
-    uint32_t max_side = 0; // --report-pictures' cap then (0: full size)
+    // The action's key when its pictures were made. (Not the cap: pictures of another
+    // --report-pictures size still show the same texels, and the page gives their size.)
+    std::string key;
     ReportFigures figures;
 };
 

@@ -57,7 +57,7 @@ int rank(ActionStatus s) {
 // width, never wider.
 const char* kStyle = R"(body{font:14px system-ui,sans-serif;margin:1em;color:#222}
 h1{font-size:1.3em;overflow-wrap:anywhere}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;
-padding:4px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}td.err,td.why,td.outs{overflow-wrap:anywhere}td.err{min-width:10em}th{background:#f4f4f4;cursor:pointer;
+padding:4px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}td.err,td.why,td.outs{overflow-wrap:anywhere}td.err{min-width:10em}td.why{min-width:5em}th{background:#f4f4f4;cursor:pointer;
 position:sticky;top:0;overflow-wrap:normal}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}.failed{background:#fde8e8}
 .failed td.st{color:#b00;font-weight:bold}.cached td.st{color:#06c}.built td.st{color:#070}.err{font-family:monospace;
@@ -140,7 +140,7 @@ std::string channel_names(uint8_t mask) {
 }
 
 // Mip 0 of the source, of the result and the difference a player sees, at full size (or capped).
-std::string picture_section(const ActionResult& a, const std::string& href) {
+std::string picture_section(const ActionResult& a, const std::string& href, const fs::path& root) {
     const ReportFigures& f = *a.images;
     const std::string p = href + f.id;
     // Small textures zoomed to 256 px by a whole factor; large ones at the page's width at most.
@@ -158,8 +158,9 @@ std::string picture_section(const ActionResult& a, const std::string& href) {
     auto capped = [&](uint32_t w, uint32_t h, uint32_t pw, uint32_t ph) {
         return dims(w, h) + (pw != w || ph != h ? " (picture " + dims(pw, ph) + ")" : "");
     };
-    std::string out = "<section class=\"v\" id=\"v-" + f.id + "\"><h3>" + markup_text(a.job + ": " + a.input) + "</h3>";
-    if (!f.note.empty()) out += "<p>" + markup_text(f.note) + "</p>";
+    std::string out = "<section class=\"v\" id=\"v-" + f.id + "\"><h3>" +
+                      markup_text(a.job + ": " + shown_path(a.input, root)) + "</h3>";
+    if (!f.note.empty()) out += "<p>" + markup_text(shown_text(f.note, a, root)) + "</p>";
     if (f.earlier) out += "<p>up to date: the pictures of the earlier build that made these outputs</p>";
     const uint32_t rw = f.result_picture_width, rh = f.result_picture_height;
     out += "<div class=\"fig\">" +
@@ -302,12 +303,12 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
                                 ".res" + t + ".png\" alt=\"result\"" +
                                 size_attrs(f->result_picture_width, f->result_picture_height, kThumbnailSide) +
                                 "></a>" + (f->earlier ? "<br><small>(an earlier build's)</small>" : "");
-            pg.sections += picture_section(a, images_href);
+            pg.sections += picture_section(a, images_href, root);
             ++pg.pictured;
             pg.earlier += f->earlier;
             pg.picture_bytes += f->bytes;
         } else {
-            c[kPictures].html = markup_text(f->note);
+            c[kPictures].html = markup_text(shown_text(f->note, a, root));
         }
     }
     // Colour under transparent texels counted by its alpha: the figure of what a player sees.

@@ -141,7 +141,7 @@ void ReportImages::open() {
     // Only figures whose every picture is one the manifest lists, unchanged since: nothing planted is shown.
     const auto manifest = read_manifest(real_);
     for (auto& [id, k] : parse_kept_figures(read_small(real_ / kFigures))) {
-        if (k.figures.id != id || k.max_side != max_side_) continue;
+        if (k.figures.id != id) continue;
         const auto files = picture_files(k.figures);
         const bool intact = !files.empty() && std::all_of(files.begin(), files.end(), [&](const std::string& name) {
             auto it = manifest.find(name);
@@ -247,7 +247,7 @@ void ReportImages::sweep(const std::vector<ActionResult>& actions) const {
     for (const auto& a : actions)
         if (a.images && a.images->picture_width) {
             shown.insert(a.images->id);
-            KeptFigures k{a.key, max_side_, *a.images};
+            KeptFigures k{a.key, *a.images};
             k.figures.earlier = false;
             figures[a.images->id] = std::move(k);
         }
