@@ -170,9 +170,9 @@ TEST_CASE("cli: a BC5 result of an RGBA source: the difference leaves out what t
                        "assert sa == da, 'the mask differs'\n"
                        "assert all(p[2] == 0 for p in d.getdata()), 'blue, not kept, is counted'\n"
                        "print('ok')\n");
-    const auto sh = af::test::run_shell("/usr/bin/python3 '" + (t / "mask.py").string() + "' '" +
-                                        (t / "src/palm.png").string() + "' '" +
-                                        (t / "build.html.d" / diff).string() + "'");
+    const auto sh =
+        af::test::run_shell("/usr/bin/python3 '" + (t / "mask.py").string() + "' '" + (t / "src/palm.png").string() +
+                            "' '" + (t / "build.html.d" / diff).string() + "'");
     INFO(sh.out);
     CHECK(sh.code == 0);
     CHECK_THAT(sh.out, Catch::Contains("ok"));

@@ -74,8 +74,7 @@ std::map<std::string, KeptFigures> parse_kept_figures(const std::string& text) {
 
 std::string kept_figures_text(const std::map<std::string, KeptFigures>& kept) {
     nlohmann::json actions = nlohmann::json::array();
-    for (const auto& [id, k] : kept)
-        actions.push_back({{"key", k.key}, {"figures", figures_json(k.figures)}});
+    for (const auto& [id, k] : kept) actions.push_back({{"key", k.key}, {"figures", figures_json(k.figures)}});
     return nlohmann::json{{"version", 1}, {"actions", actions}}.dump() + "\n";
 }
 

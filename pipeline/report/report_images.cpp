@@ -242,11 +242,13 @@ std::vector<std::string> ReportImages::finish() const {
 
 void ReportImages::sweep(const std::vector<ActionResult>& actions) const {
     if (!writer_) return;
+    // The files the page shows: an action that ran again may make fewer (no alpha picture now), and an
+    // earlier one of the same id goes.
     std::set<std::string> shown;
     std::map<std::string, KeptFigures> figures;
     for (const auto& a : actions)
         if (a.images && a.images->picture_width) {
-            shown.insert(a.images->id);
+            for (auto& name : picture_files(*a.images)) shown.insert(std::move(name));
             KeptFigures k{a.key, *a.images};
             k.figures.earlier = false;
             figures[a.images->id] = std::move(k);
@@ -262,7 +264,7 @@ void ReportImages::sweep(const std::vector<ActionResult>& actions) const {
         const PictureWriter::Written now{uint64_t(st.st_ino), uint64_t(st.st_size),
                                          int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
         if (!(now == was)) continue; // replaced since: not ours any more
-        if (shown.count(m[1].str()))
+        if (shown.count(name))
             keep[name] = was; // still shown (its action did not run again)
         else
             ::unlink(file.c_str());

@@ -161,8 +161,7 @@ TEST_CASE("html: no absolute path anywhere, and no column that no row fills", "[
           std::string::npos);
 }
 
-TEST_CASE("html: the difference of what the format keeps, the dropped channels said, the pictures' bytes",
-          "[report]") {
+TEST_CASE("html: the difference of what the format keeps, the dropped channels said, the pictures' bytes", "[report]") {
     BuildSummary s;
     s.actions = {pictured("/p")};
     s.built = 1;

@@ -24,14 +24,14 @@ uint8_t at(const Image& img, size_t texel, int c) { return img.rgba8[texel * 4 +
 
 TEST_CASE("difference pictures: colour under alpha 0 is masked out and not counted", "[diff][report]") {
     Image a = source(), b = source();
-    b.rgba8[0] = 250;     // texel 0 (alpha 0): red off by 240, which nobody sees
-    b.rgba8[2 * 4] = 30;  // texel 2 (opaque): red off by 20
-    b.rgba8[1 * 4] = 30;  // texel 1 (alpha 128): red off by 20, seen at half
+    b.rgba8[0] = 250;    // texel 0 (alpha 0): red off by 240, which nobody sees
+    b.rgba8[2 * 4] = 30; // texel 2 (opaque): red off by 20
+    b.rgba8[1 * 4] = 30; // texel 1 (alpha 128): red off by 20, seen at half
     const DifferencePictures d = difference_pictures(a, b);
     CHECK(d.colour_max == Approx(20.0 / 255));
-    CHECK(at(d.colour, 0, 3) == 0);   // masked: the page shows its checkerboard there
+    CHECK(at(d.colour, 0, 3) == 0); // masked: the page shows its checkerboard there
     CHECK(at(d.colour, 2, 3) == 255);
-    CHECK(at(d.colour, 2, 0) == 255); // the largest seen error is white
+    CHECK(at(d.colour, 2, 0) == 255);                        // the largest seen error is white
     CHECK(int(at(d.colour, 1, 0)) == Approx(128).margin(1)); // half the alpha, half the error
     CHECK(at(d.colour, 3, 0) == 0);
     CHECK(d.alpha_max == 0);
@@ -45,7 +45,7 @@ TEST_CASE("difference pictures: a channel the result does not keep is left out; 
           "[diff][report]") {
     Image a = source(), b = source();
     for (size_t i = 0; i < 4; ++i) b.rgba8[i * 4 + 2] = 0, b.rgba8[i * 4 + 3] = 255; // blue and alpha dropped
-    b.rgba8[3 * 4 + 1] = 15;                                                           // green off by 5
+    b.rgba8[3 * 4 + 1] = 15;                                                         // green off by 5
     const DifferencePictures kept_rg = difference_pictures(a, b, chan::r | chan::g);
     CHECK(kept_rg.colour_max == Approx(5.0 / 255));
     CHECK(at(kept_rg.colour, 3, 1) == 255);
