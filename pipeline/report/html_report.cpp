@@ -52,13 +52,14 @@ int rank(ActionStatus s) {
     }
 }
 
-// Fits a laptop (1366 px): long names and messages wrap anywhere rather than
-// widen the table; the pictures' section shows a large picture at the page's
-// width, never wider.
+// Fits a laptop (1366 px): paths wrap at their slashes and messages anywhere
+// rather than widen the table; the pictures' section shows a large picture at
+// the page's width, never wider.
 const char* kStyle = R"(body{font:14px system-ui,sans-serif;margin:1em;color:#222}
 h1{font-size:1.3em;overflow-wrap:anywhere}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;
-padding:4px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}td.err,td.why,td.outs{overflow-wrap:anywhere}td.err{min-width:10em}td.why{min-width:5em}th{background:#f4f4f4;cursor:pointer;
-position:sticky;top:0;overflow-wrap:normal}
+padding:4px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td.err,td.why,td.outs{overflow-wrap:anywhere}td.err{min-width:10em}td.why{min-width:5em}
+th{background:#f4f4f4;cursor:pointer;position:sticky;top:0;overflow-wrap:normal}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}.failed{background:#fde8e8}
 .failed td.st{color:#b00;font-weight:bold}.cached td.st{color:#06c}.built td.st{color:#070}.err{font-family:monospace;
 white-space:pre-wrap;color:#900}.warn{color:#a60}.sum td{border:0;padding:2px 12px 2px 0}

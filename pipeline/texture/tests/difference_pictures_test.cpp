@@ -59,3 +59,24 @@ TEST_CASE("difference pictures: a channel the result does not keep is left out; 
     CHECK(at(all.alpha, 0, 3) == 255);
     CHECK_THROWS_AS(difference_pictures(Image::make8(2, 2), Image::make8(2, 1)), std::invalid_argument);
 }
+
+TEST_CASE("difference pictures: float texels give the pictures and scales 8-bit ones give", "[diff][report]") {
+    Image a = source(), b = source();
+    b.rgba8[0] = 250, b.rgba8[4] = 30, b.rgba8[8 + 1] = 200, b.rgba8[2 * 4] = 30, b.rgba8[3 * 4 + 3] = 100;
+    auto as_float = [](const Image& img) {
+        Image f = Image::makef(img.width, img.height);
+        for (size_t i = 0; i < img.rgba8.size(); ++i) f.rgba32f[i] = float(img.rgba8[i]) / 255.0f;
+        return f;
+    };
+    const Image fa = as_float(a), fb = as_float(b);
+    for (uint8_t kept : {uint8_t(chan::rgb), uint8_t(chan::r | chan::g)}) {
+        const DifferencePictures whole = difference_pictures(a, b, kept), f = difference_pictures(fa, fb, kept);
+        CHECK(f.colour_max == Approx(whole.colour_max));
+        CHECK(f.alpha_max == Approx(whole.alpha_max));
+        for (size_t i = 0; i < whole.colour.rgba8.size(); ++i) {
+            INFO(i);
+            CHECK(std::abs(int(f.colour.rgba8[i]) - int(whole.colour.rgba8[i])) <= 1);
+            CHECK(std::abs(int(f.alpha.rgba8[i]) - int(whole.alpha.rgba8[i])) <= 1);
+        }
+    }
+}
