@@ -184,7 +184,8 @@ TEST_CASE("cli: --report FILE.html is one self-contained page, failures first") 
         CHECK_THAT(file, Catch::StartsWith("build.html.d/"));
         CHECK(fs::is_regular_file(t / file));
     }
-    CHECK(pictures == 2 * (2 + 2 + 2)); // per texture: thumbnails, full size, the two again as the difference
+    // Per texture: thumbnails, full size, the difference; a.png has alpha, a picture of its own.
+    CHECK(pictures == (2 + 2 + 1 + 1) + (2 + 2 + 1));
     // Read by Python's HTML parser: the rows, in order, with the first the failure.
     t.write("rows.py", R"PY(
 import sys
@@ -200,7 +201,7 @@ class P(HTMLParser):
     def handle_data(s, d):
         if s.cell is not None: s.cell += d
 p = P(); p.feed(open(sys.argv[1]).read())
-for r in p.rows: print(r[1], r[2], r[5])
+for r in p.rows: print(r[1], r[2], r[7])
 )PY");
     const auto sh = af::test::run_shell("/usr/bin/python3 '" + (t / "rows.py").string() + "' '" +
                                         (t / "build.html").string() + "'");
@@ -231,9 +232,9 @@ TEST_CASE("cli: the HTML report's pictures are nobody's input, and only an HTML 
     CHECK_THAT(r.out, Catch::Contains("1 built, 1 up to date"));
     size_t pngs = 0;
     for (const auto& e : fs::directory_iterator(t / "build.html.d")) pngs += e.path().extension() == ".png";
-    // b.png's (two thumbnails, two full size): a.png was up to date. The
-    // planted picture-like file stays: no build wrote it, so no sweep removes it.
-    CHECK(pngs == 5);
+    // b.png's (two thumbnails, two full size, the difference): a.png was up to date, and no report made its
+    // pictures. The planted picture-like file stays: no build wrote it, so no sweep removes it.
+    CHECK(pngs == 6);
     CHECK(fs::exists(t / "build.html.d/0123456789abcdef.src.png"));
     CHECK(fs::exists(t / "build.html.d/notes.txt"));
     auto again = run_in(t.path(), "build --report build.html");

@@ -31,6 +31,8 @@ struct BuildOptions {
     // and result, and per-channel PSNR, in `<report_file>.d/`. Off, nothing
     // is decoded for it and no texture outlives its step.
     bool report_images = false;
+    // --report-pictures: the full-size pictures' longest side at most (0: mip 0 as it is; 96: thumbnails only).
+    uint32_t report_picture_side = 0;
     uint64_t memory_budget = 2ull << 30; // bytes of images in flight
     std::function<bool()> cancelled;     // polled between steps (Ctrl-C)
     // `watch`: how the files among an action's inputs changed since the last build, as the watcher saw them

@@ -19,6 +19,16 @@ struct ReportFigures {
     std::optional<double> psnr_rgb;                                      // from the mean of R, G and B's MSE
     std::array<double, 4> max_error{};                                   // 0..1
     double heat_scale = 0; // the largest error: the difference view amplifies it to white
+    // The full-size pictures' size: mip 0's, or less under --report-pictures full=MAXPX or thumbs.
+    uint32_t picture_width = 0, picture_height = 0, result_picture_width = 0, result_picture_height = 0;
+    // The difference a player sees (<id>.diff.png, <id>.alpha.png): the colour error of the channels the result
+    // keeps, weighted by the source's alpha (none counted under alpha 0), and the alpha error on its own.
+    bool difference = false, alpha_picture = false;
+    double colour_scale = 0, alpha_scale = 0; // 0..1, their largest errors (white in the pictures)
+    uint8_t kept = 0xF;                       // R, G, B, A bits: what the result keeps (Z rebuilt counts as kept)
+    std::string result_format;                // the result's format name ("" when unknown)
+    uint64_t bytes = 0;                       // what its pictures take on disk
+    bool earlier = false;                     // made by an earlier build (the action was up to date)
     bool normal_map = false;
     std::string note; // how the pair was compared, or why something is missing
 };

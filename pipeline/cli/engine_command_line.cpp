@@ -12,6 +12,7 @@
 #include "load/config_errors.hpp"
 #include "load/job_selection.hpp"
 #include "report/html_report.hpp"
+#include "report/pictures_option.hpp"
 #include "steps/pipeline_steps.hpp"
 #include "steps/texture_steps.hpp"
 
@@ -53,8 +54,8 @@ struct Parsed {
 // The command line's words as given, before they are checked.
 struct Flags {
     std::vector<std::string> defines, allow_env;
-    std::string state_dir, shard, color = "auto";
-    bool overwrite_edited = false, orphans = false, verbose = false, dry_run = false, report_pictures = true;
+    std::string state_dir, shard, color = "auto", report_pictures = "full";
+    bool overwrite_edited = false, orphans = false, verbose = false, dry_run = false;
     bool remote_cache_required = false;
     WatchOptions watch; // `watch` only
 };
@@ -90,9 +91,10 @@ void add_build_options(po::options_description& desc, Parsed& a, Flags& f) {
         "remote-cache", po::value<std::string>(&a.opt.remote_cache),
         "share results through a Bazel HTTP remote cache at URL (also `remote_cache:` in the pipeline, or "
         "ASSETFORGE_REMOTE_CACHE); credentials from ASSETFORGE_REMOTE_CACHE_TOKEN, _USER/_PASSWORD or a netrc")(
-        "report-pictures", po::value<bool>(&f.report_pictures)->default_value(true),
-        "with --report FILE.html: thumbnails and full-size pictures of each texture action's source and result "
-        "in FILE.html.d/, and PSNR per channel (false: the page without them, and no decoding for them)")(
+        "report-pictures", po::value<std::string>(&f.report_pictures)->default_value("full"),
+        "none|thumbs|full[=MAXPX]: with --report FILE.html, pictures of each texture action's source, result and "
+        "difference in FILE.html.d/, and PSNR per channel: full size (full=MAXPX: longest side at most MAXPX), "
+        "thumbnails only, or none (the page without them, and no decoding for them)")(
         "remote-cache-required", po::bool_switch(&f.remote_cache_required),
         "fail the build when the remote cache fails (CI: a broken cache must not go unnoticed); also "
         "`remote_cache_required: true` in the pipeline")(
@@ -151,7 +153,14 @@ po::options_description describe_options(CommandKind kind, Parsed& a, Flags& f) 
 // The flags' values into the options; an exit code when one is wrong.
 std::optional<int> take_values(const po::variables_map& vm, const Flags& f, Parsed& a) {
     if (vm.count("file")) a.file = vm["file"].as<std::string>();
-    a.opt.report_images = is_html_report(a.opt.report_file) && f.report_pictures;
+    try {
+        const PicturesOption pictures = parse_pictures_option(f.report_pictures);
+        a.opt.report_images = is_html_report(a.opt.report_file) && pictures.on;
+        a.opt.report_picture_side = pictures.max_side;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
+        return 2;
+    }
     for (const auto& d : f.defines) {
         auto eq = d.find('=');
         if (eq == std::string::npos || eq == 0) {

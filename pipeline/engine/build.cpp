@@ -24,7 +24,6 @@
 #include <tbb/global_control.h>
 
 #include <iostream>
-#include <set>
 #include <thread>
 
 namespace af::engine {
@@ -42,7 +41,7 @@ class Build final : public ActionExecutor {
           budget_(opt.memory_budget ? opt.memory_budget : 1) {
         if (!opt_.trace_file.empty()) trace_.enable();
         if (opt_.report_images && !opt_.report_file.empty() && !opt_.dry_run && steps_.top_image) try {
-                images_.emplace(opt_.report_file, p.root);
+                images_.emplace(opt_.report_file, p.root, opt_.report_picture_side);
             } catch (const std::exception& e) {
                 status_.err() << "assetforge: warning: report pictures: " << printable_name(e.what()) << "\n";
             }
@@ -174,12 +173,7 @@ class Build final : public ActionExecutor {
     }
 
     // Pictures of actions that this report does not show go (only once it is written).
-    void sweep_report_images() {
-        std::set<std::string> shown;
-        for (const auto& a : status_.summary().actions)
-            if (a.images) shown.insert(a.images->id);
-        images_->sweep(shown);
-    }
+    void sweep_report_images() { images_->sweep(status_.summary().actions); }
 
     const Pipeline& p_;
     const StepTable& steps_;

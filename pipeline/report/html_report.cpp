@@ -5,6 +5,7 @@
 #include "report/report_images.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <system_error>
@@ -51,19 +52,23 @@ int rank(ActionStatus s) {
     }
 }
 
-const char* kStyle = R"(body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}
-h1{font-size:1.3em}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:4px 6px;
-text-align:left;vertical-align:top}th{background:#f4f4f4;cursor:pointer;position:sticky;top:0}
-td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.failed{background:#fde8e8}.failed td.st{color:#b00;
-font-weight:bold}.cached td.st{color:#06c}.built td.st{color:#070}.err{font-family:monospace;white-space:pre-wrap;
-color:#900}.warn{color:#a60}.sum td{border:0;padding:2px 12px 2px 0}input{margin:0 0 8px 0;padding:4px;width:24em}
-.pic{white-space:nowrap}.pic img{margin-right:4px;vertical-align:top}
+// Fits a laptop (1366 px): paths wrap at their slashes and messages anywhere
+// rather than widen the table; the pictures' section shows a large picture at
+// the page's width, never wider.
+const char* kStyle = R"(body{font:14px system-ui,sans-serif;margin:1em;color:#222}
+h1{font-size:1.3em;overflow-wrap:anywhere}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;
+padding:4px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td.err,td.why,td.outs{overflow-wrap:anywhere}td.err{min-width:10em}td.why{min-width:5em}
+th{background:#f4f4f4;cursor:pointer;position:sticky;top:0;overflow-wrap:normal}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}.failed{background:#fde8e8}
+.failed td.st{color:#b00;font-weight:bold}.cached td.st{color:#06c}.built td.st{color:#070}.err{font-family:monospace;
+white-space:pre-wrap;color:#900}.warn{color:#a60}.sum td{border:0;padding:2px 12px 2px 0}
+input{margin:0 0 8px 0;padding:4px;width:24em;max-width:90%}
+.pic{white-space:nowrap;overflow-wrap:normal}.pic img{margin-right:4px;vertical-align:top}
 .pic img,.fig img{background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px;image-rendering:pixelated}
-.fig{display:flex;flex-wrap:wrap;gap:12px}.fig figure{margin:0}.fig img{max-width:100%;height:auto}
-section.v{border-top:1px solid #ddd;padding:6px 0}section.v h3{font-size:1em;margin:6px 0}
-.diff{position:relative;display:inline-block;background:#000;line-height:0}
-td.err{min-width:14em}.fig .diff img{display:block;background:none}
-.diff img+img{position:absolute;left:0;top:0;mix-blend-mode:difference})";
+.fig{display:flex;flex-wrap:wrap;gap:12px}.fig figure{margin:0;min-width:0;max-width:100%}
+.fig figure.wide{flex:1 1 100%}.fig img{max-width:100%;height:auto}
+section.v{border-top:1px solid #ddd;padding:6px 0}section.v h3{font-size:1em;margin:6px 0;overflow-wrap:anywhere})";
 
 // Sorting by a header click, filtering by the text box: the page reads the same without them.
 const char* kScript = R"(function filt(v){v=v.toLowerCase();for(const r of document.querySelectorAll('#acts tbody tr'))
@@ -98,56 +103,155 @@ std::string size_attrs(uint32_t w, uint32_t h, uint32_t side) {
 
 std::vector<std::string> warnings_of(const ActionResult& a) { return warning_lines(a); }
 
-// The sentence that explains an error as large as the whole range: the
-// format kept no alpha (or one bit of it), so the difference is the alpha.
-std::string alpha_loss_note(const ActionResult& a) {
-    for (const auto& w : warnings_of(a))
-        if (w.rfind("alpha dropped", 0) == 0 || w.rfind("alpha reduced", 0) == 0)
-            return "the alpha error is the format's, not the encoder's: " + w;
-    return "";
+// A path as markup that may break after each slash (a long path wraps at its folders, not mid-name).
+std::string path_markup(const std::string& path) {
+    std::string out;
+    for (const char ch : markup_text(path)) out += ch == '/' ? std::string("/<wbr>") : std::string(1, ch);
+    return out;
 }
 
-// Mip 0 of the source, of the result and their difference at full size.
-std::string picture_section(const ActionResult& a, const std::string& href) {
+// A path as the page shows it: relative to the pipeline's folder, never
+// absolute (a report is shared; the build machine's folders are nobody's business).
+std::string shown_path(const std::string& path, const fs::path& root) {
+    const fs::path p(path);
+    if (!p.is_absolute()) return path;
+    const fs::path rel = p.lexically_relative(root);
+    return rel.empty() ? p.filename().string() : rel.string();
+}
+
+// A message with the action's absolute paths (and the pipeline's folder) made relative.
+std::string shown_text(std::string text, const ActionResult& a, const fs::path& root) {
+    auto replace_all = [&](const std::string& from, const std::string& to) {
+        if (from.empty()) return;
+        for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+            text.replace(at, from.size(), to);
+    };
+    for (const auto* names : {&a.inputs, &a.outputs})
+        for (const auto& n : *names)
+            if (fs::path(n).is_absolute()) replace_all(n, shown_path(n, root));
+    replace_all(root.string() + "/", "");
+    return text;
+}
+
+std::string channel_names(uint8_t mask) {
+    std::string out;
+    for (int c = 0; c < 4; ++c)
+        if (mask & (1u << c)) out += std::string(out.empty() ? "" : ", ") + "RGBA"[c];
+    return out;
+}
+
+// Mip 0 of the source, of the result and the difference a player sees, at full size (or capped).
+std::string picture_section(const ActionResult& a, const std::string& href, const fs::path& root) {
     const ReportFigures& f = *a.images;
     const std::string p = href + f.id;
-    // Full size, and small textures zoomed to 256 px by a whole factor.
-    auto zoom = [](uint32_t w, uint32_t h) { return size_attrs(w, h, std::max({256u, w, h})); };
+    // Small textures zoomed to 256 px by a whole factor; large ones at the page's width at most.
     auto img = [&](const std::string& file, const std::string& alt, uint32_t w, uint32_t h) {
-        return "<img loading=\"lazy\" src=\"" + p + file + "\" alt=\"" + alt + "\"" + zoom(w, h) + ">";
+        return "<img loading=\"lazy\" src=\"" + p + file + "\" alt=\"" + alt + "\"" +
+               size_attrs(w, h, std::max({256u, w, h})) + ">";
     };
     auto fig = [&](const std::string& file, const std::string& alt, uint32_t w, uint32_t h, const std::string& cap) {
-        return "<figure><a href=\"" + p + file + "\">" + img(file, alt, w, h) + "</a><figcaption>" + cap +
-               "</figcaption></figure>";
+        // Wider than a third of a laptop's page: a row of its own, at the page's width.
+        const char* wide = std::max(w, h) > 400 ? " class=\"wide\"" : "";
+        return std::string("<figure") + wide + "><a href=\"" + p + file + "\">" + img(file, alt, w, h) +
+               "</a><figcaption>" + cap + "</figcaption></figure>";
     };
     auto dims = [](uint32_t w, uint32_t h) { return std::to_string(w) + "×" + std::to_string(h); };
-    std::string out = "<section class=\"v\" id=\"v-" + f.id + "\"><h3>" + markup_text(a.job + ": " + a.input) + "</h3>";
-    if (!f.note.empty()) out += "<p>" + markup_text(f.note) + "</p>";
+    auto capped = [&](uint32_t w, uint32_t h, uint32_t pw, uint32_t ph) {
+        return dims(w, h) + (pw != w || ph != h ? " (picture " + dims(pw, ph) + ")" : "");
+    };
+    std::string out = "<section class=\"v\" id=\"v-" + f.id + "\"><h3>" +
+                      markup_text(a.job + ": " + shown_path(a.input, root)) + "</h3>";
+    if (!f.note.empty()) out += "<p>" + markup_text(shown_text(f.note, a, root)) + "</p>";
+    if (f.earlier) out += "<p>up to date: the pictures of the earlier build that made these outputs</p>";
+    const uint32_t rw = f.result_picture_width, rh = f.result_picture_height;
     out += "<div class=\"fig\">" +
-           fig(".src.png", "source", f.width, f.height, "source, mip 0, " + dims(f.width, f.height)) +
-           fig(".res.png", "result", f.result_width, f.result_height,
-               "result, mip 0, " + dims(f.result_width, f.result_height) + (f.normal_map ? " (normal map)" : ""));
-    // The difference drawn by the browser: the result over the source in
-    // CSS's `difference` blend, |result − source| per channel, brightened so
-    // the largest error is near white. No script, and no third PNG to make.
-    if (f.compared) {
-        const long k = std::clamp(std::lround(1 / f.heat_scale), 1L, 64L);
-        out += "<figure><div class=\"diff\" style=\"filter:brightness(" + std::to_string(k) + ")\">" +
-               img(".src.png", "source", f.result_width, f.result_height) +
-               img(".res.png", "result (difference blend)", f.result_width, f.result_height) +
-               "</div><figcaption>difference |result − source| per channel ×" + std::to_string(k) + " (largest error " +
-               levels_text(f.heat_scale) + "/255)" +
-               (alpha_loss_note(a).empty() ? "" : "<br>" + markup_text(alpha_loss_note(a))) + "</figcaption></figure>";
+           fig(".src.png", "source", f.picture_width, f.picture_height,
+               "source, mip 0, " + capped(f.width, f.height, f.picture_width, f.picture_height)) +
+           fig(".res.png", "result", rw, rh,
+               "result, mip 0, " + capped(f.result_width, f.result_height, rw, rh) +
+                   (f.result_format.empty() ? "" : ", " + markup_text(f.result_format)) +
+                   (f.normal_map ? " (normal map)" : ""));
+    if (f.difference) {
+        auto times = [](double scale) {
+            return scale > 0 ? "×" + std::to_string(std::clamp(std::lround(1 / scale), 1L, 255L)) : std::string("");
+        };
+        const uint8_t colour = f.kept & 0x7 ? f.kept & 0x7 : 0x7;
+        std::string cap = "difference a player sees: |result − source| of " + channel_names(colour) + " " +
+                          times(f.colour_scale) + ", weighted by the source's alpha (largest " +
+                          levels_text(f.colour_scale) +
+                          "/255); texels with alpha 0 are not counted (shown as the checkerboard)";
+        if ((colour & 0x7) != 0x7)
+            cap += "; not kept by the result" +
+                   (f.result_format.empty() ? std::string() : " (" + markup_text(f.result_format) + ")") + ": " +
+                   channel_names(uint8_t(~colour & 0x7));
+        out += fig(".diff.png", "difference", rw, rh, cap);
+        if (f.alpha_picture) {
+            std::string acap = "alpha difference |result − source| " + times(f.alpha_scale) + " (largest " +
+                               levels_text(f.alpha_scale) + "/255)";
+            if (!(f.kept & 0x8)) acap += "; the result keeps no alpha";
+            out += fig(".alpha.png", "alpha difference", rw, rh, acap);
+        }
     }
-    return out + "</div><p><a href=\"#a-" + f.id + "\">back to the table</a></p></section>\n";
+    out += "</div>";
+    // What the result dropped, in the words of the step's own warnings: an error of 255 is then the format's.
+    for (const auto& w : warnings_of(a)) out += "<p class=\"warn\">information dropped: " + markup_text(w) + "</p>";
+    return out + "<p><a href=\"#a-" + f.id + "\">back to the table</a></p></section>\n";
 }
+
+// The table's columns, in order: figures and pictures before the long texts, so they are in view on a laptop.
+enum Col {
+    kJob,
+    kInput,
+    kStatus,
+    kPictures,
+    kPsnr,
+    kChannels,
+    kMaxError,
+    kFormat,
+    kProblems,
+    kWhy,
+    kSizes,
+    kMs,
+    kOutputs,
+    kCols
+};
+const char* const kHeaders[kCols] = {"job",
+                                     "input",
+                                     "status",
+                                     "source, result (mip 0)",
+                                     "PSNR RGB (dB)",
+                                     "PSNR per channel (dB)",
+                                     "max error (of 255)",
+                                     "format (why)",
+                                     "error, warnings",
+                                     "why it ran",
+                                     "size in, out",
+                                     "ms",
+                                     "outputs"};
+
+// One cell: its attributes (class, data-v) and its content; empty content everywhere drops the column.
+struct Cell {
+    std::string attrs, html;
+};
+
+struct Row {
+    std::string tr_attrs;
+    std::array<Cell, kCols> cells;
+};
 
 // The page's parts that its actions make, summed as each is added.
 struct Page {
-    std::string rows, sections;
-    size_t pictured = 0, warnings = 0;
-    uint64_t in_total = 0, out_total = 0;
+    std::vector<Row> rows;
+    std::string sections;
+    size_t pictured = 0, earlier = 0, warnings = 0;
+    uint64_t in_total = 0, out_total = 0, picture_bytes = 0;
 };
+
+std::string fixed2(double v) {
+    char b[32];
+    snprintf(b, sizeof b, "%.2f", v);
+    return b;
+}
 
 // One action's row of the table (and its pictures' section).
 void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std::string& images_href) {
@@ -161,33 +265,31 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
         if (a.metrics.contains("normal_map") && a.metrics["normal_map"].is_string())
             normal = a.metrics["normal_map"].get<std::string>();
         if (a.metrics.contains("format_reason")) why = a.metrics["format_reason"].get<std::string>();
-        if (a.metrics.contains("psnr_rgb") && a.metrics["psnr_rgb"].is_number()) {
-            char b[32];
-            snprintf(b, sizeof b, "%.2f", a.metrics["psnr_rgb"].get<double>());
-            psnr = b;
-        }
-        if (a.metrics.contains("psnr_rgb_alpha_weighted") && a.metrics["psnr_rgb_alpha_weighted"].is_number()) {
-            char b[32];
-            snprintf(b, sizeof b, "%.2f", a.metrics["psnr_rgb_alpha_weighted"].get<double>());
-            weighted = b;
-        }
+        if (a.metrics.contains("psnr_rgb") && a.metrics["psnr_rgb"].is_number())
+            psnr = fixed2(a.metrics["psnr_rgb"].get<double>());
+        if (a.metrics.contains("psnr_rgb_alpha_weighted") && a.metrics["psnr_rgb_alpha_weighted"].is_number())
+            weighted = fixed2(a.metrics["psnr_rgb_alpha_weighted"].get<double>());
     }
-    std::string channels, max_err, pics, row_id;
+    Row row;
+    auto& c = row.cells;
+    c[kChannels].attrs = c[kMaxError].attrs = " class=\"n\"";
     if (const ReportFigures* f = a.images.get(); f && !images_href.empty()) {
-        row_id = " id=\"a-" + f->id + "\"";
+        row.tr_attrs = " id=\"a-" + f->id + "\"";
+        if (format.empty()) format = f->result_format; // an up-to-date action: the figures kept its format
         if (f->compared) {
             double worst_db = 1e9, worst_err = 0;
-            for (int c = 0; c < 4; ++c) {
-                const std::string name = std::string(c ? "<br>" : "") + "RGBA"[c] + " ";
-                channels += name + db_text(f->psnr[c]);
-                max_err += name + levels_text(f->max_error[c]);
-                if (f->psnr[c]) worst_db = std::min(worst_db, *f->psnr[c]);
-                worst_err = std::max(worst_err, f->max_error[c]);
+            std::string channels, max_err;
+            for (int ch = 0; ch < 4; ++ch) {
+                const std::string name = std::string(ch ? "<br>" : "") + "RGBA"[ch] + " ";
+                const bool kept = f->kept & (1u << ch);
+                channels += name + db_text(f->psnr[ch]);
+                max_err += name + levels_text(f->max_error[ch]) +
+                           (kept || f->max_error[ch] == 0 ? "" : " <small class=\"warn\">(not kept)</small>");
+                if (f->psnr[ch]) worst_db = std::min(worst_db, *f->psnr[ch]);
+                worst_err = std::max(worst_err, f->max_error[ch]);
             }
-            channels = "<td class=\"n\" data-v=\"" + std::to_string(worst_db) + "\">" + channels + "</td>";
-            if (const std::string note = alpha_loss_note(a); !note.empty())
-                max_err += "<br><small class=\"warn\">" + markup_text(note) + "</small>";
-            max_err = "<td class=\"n\" data-v=\"" + std::to_string(worst_err) + "\">" + max_err + "</td>";
+            c[kChannels] = {" class=\"n\" data-v=\"" + std::to_string(worst_db) + "\"", channels};
+            c[kMaxError] = {" class=\"n\" data-v=\"" + std::to_string(worst_err) + "\"", max_err};
             // The report's own figure (as `compare` measures it; normal maps
             // with Z rebuilt), and the encode step's when it says otherwise.
             const std::string step = psnr;
@@ -195,42 +297,52 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
             if (!step.empty() && step != psnr && !(step == "99.00" && !f->psnr_rgb))
                 psnr += "<br><small>(encode step: " + step + ")</small>";
         }
-        // Colour under transparent texels counted by its alpha: the figure of what a player sees.
-        if (!weighted.empty()) psnr += "<br><small>alpha-weighted: " + weighted + "</small>";
-        if (f->width) {
+        if (f->picture_width) {
             const std::string p = images_href + f->id, t = has_thumbnails(*f) ? ".t" : "";
-            pics = "<a href=\"#v-" + f->id + "\"><img src=\"" + p + ".src" + t + ".png\" alt=\"source\"" +
-                   size_attrs(f->width, f->height, kThumbnailSide) + "><img src=\"" + p + ".res" + t +
-                   ".png\" alt=\"result\"" + size_attrs(f->result_width, f->result_height, kThumbnailSide) + "></a>";
-            pg.sections += picture_section(a, images_href);
+            c[kPictures].html = "<a href=\"#v-" + f->id + "\"><img src=\"" + p + ".src" + t + ".png\" alt=\"source\"" +
+                                size_attrs(f->picture_width, f->picture_height, kThumbnailSide) + "><img src=\"" + p +
+                                ".res" + t + ".png\" alt=\"result\"" +
+                                size_attrs(f->result_picture_width, f->result_picture_height, kThumbnailSide) +
+                                "></a>" + (f->earlier ? "<br><small>(an earlier build's)</small>" : "");
+            pg.sections += picture_section(a, images_href, root);
             ++pg.pictured;
+            pg.earlier += f->earlier;
+            pg.picture_bytes += f->bytes;
         } else {
-            pics = markup_text(f->note);
+            c[kPictures].html = markup_text(shown_text(f->note, a, root));
         }
     }
-    if (channels.empty()) channels = "<td class=\"n\"></td>", max_err = "<td class=\"n\"></td>";
+    // Colour under transparent texels counted by its alpha: the figure of what a player sees.
+    if (!weighted.empty()) psnr += "<br><small>alpha-weighted: " + weighted + "</small>";
+    c[kPictures].attrs = " class=\"pic\"";
+    c[kPsnr] = {" class=\"n\"", psnr};
     std::string outs;
-    for (const auto& o : a.outputs) outs += (outs.empty() ? "" : "<br>") + markup_text(o);
+    for (const auto& o : a.outputs) outs += (outs.empty() ? "" : "<br>") + path_markup(shown_path(o, root));
     char dur[32];
     snprintf(dur, sizeof dur, "%.1f", a.duration_ms);
     const std::string st(to_string(a.status));
-    std::string problems = a.error.empty() ? "" : markup_text("step '" + a.failed_step + "': " + a.error);
+    std::string problems =
+        a.error.empty() ? "" : markup_text(shown_text("step '" + a.failed_step + "': " + a.error, a, root));
     for (const auto& w : warnings_of(a)) {
-        problems +=
-            std::string(problems.empty() ? "" : "<br>") + "<span class=\"warn\">warning: " + markup_text(w) + "</span>";
+        problems += std::string(problems.empty() ? "" : "<br>") +
+                    "<span class=\"warn\">warning: " + markup_text(shown_text(w, a, root)) + "</span>";
         ++pg.warnings;
     }
     for (const auto& l : plugin_log_lines(a))
-        problems += std::string(problems.empty() ? "" : "<br>") + "<span class=\"log\">" + markup_text(l) + "</span>";
-    pg.rows += "<tr class=\"" + st + "\"" + row_id + "><td>" + markup_text(a.job) + "</td><td>" + markup_text(a.input) +
-               "</td><td class=\"st\">" + st + "</td><td class=\"err\">" + problems + "</td><td>" +
-               markup_text(a.reason) + "</td><td>" + markup_text(format) +
-               (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
-               (normal.empty() ? "" : "<br><small>normal map: " + markup_text(normal) + "</small>") +
-               "</td><td class=\"pic\">" + pics + "</td><td class=\"n\">" + psnr + "</td>" + channels + max_err +
-               "<td class=\"n\" data-v=\"" + std::to_string(in) + "\">" + bytes_text(in) +
-               "</td><td class=\"n\" data-v=\"" + std::to_string(out) + "\">" + bytes_text(out) +
-               "</td><td class=\"n\">" + dur + "</td><td>" + outs + "</td></tr>\n";
+        problems += std::string(problems.empty() ? "" : "<br>") + "<span class=\"log\">" +
+                    markup_text(shown_text(l, a, root)) + "</span>";
+    row.tr_attrs = " class=\"" + st + "\"" + row.tr_attrs;
+    c[kJob].html = markup_text(a.job);
+    c[kInput].html = path_markup(shown_path(a.input, root));
+    c[kStatus] = {" class=\"st\"", st};
+    c[kProblems] = {" class=\"err\"", problems};
+    c[kWhy] = {" class=\"why\"", markup_text(shown_text(a.reason, a, root))};
+    c[kFormat].html = markup_text(format) + (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
+                      (normal.empty() ? "" : "<br><small>normal map: " + markup_text(normal) + "</small>");
+    c[kSizes] = {" class=\"n\" data-v=\"" + std::to_string(in) + "\"", bytes_text(in) + "<br>" + bytes_text(out)};
+    c[kMs] = {" class=\"n\"", dur};
+    c[kOutputs] = {" class=\"outs\"", outs};
+    pg.rows.push_back(std::move(row));
 }
 
 } // namespace
@@ -254,30 +366,48 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
     auto cell = [](const std::string& k, const std::string& v) {
         return "<tr><td>" + k + "</td><td>" + v + "</td></tr>";
     };
+    // A column no row has a value in is left out (the error column of a build without errors, the
+    // pictures' of a page without them): every column costs width on a laptop.
+    std::array<bool, kCols> shown{};
+    for (const Row& r : pg.rows)
+        for (int i = 0; i < kCols; ++i) shown[i] = shown[i] || !r.cells[i].html.empty();
+    shown[kJob] = shown[kInput] = shown[kStatus] = true;
     std::string html =
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>assetforge build: " +
-        markup_text(pipeline) + "</title><style>" + kStyle +
-        "</style></head><body>\n<h1>assetforge build: " + markup_text(pipeline) + "</h1>\n<table class=\"sum\">" +
-        cell("failed", std::to_string(s.failed)) + cell("built", std::to_string(s.built)) +
-        cell("from cache", std::to_string(s.cached)) + cell("up to date", std::to_string(s.up_to_date)) +
-        cell("removed", std::to_string(s.removed)) + cell("not run", std::to_string(s.not_run)) + cell("time", secs) +
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+        "content=\"width=device-width\"><title>assetforge build: " +
+        markup_text(shown_path(pipeline, root)) + "</title><style>" + kStyle +
+        "</style></head><body>\n<h1>assetforge build: " + markup_text(shown_path(pipeline, root)) +
+        "</h1>\n<table class=\"sum\">" + cell("failed", std::to_string(s.failed)) +
+        cell("built", std::to_string(s.built)) + cell("from cache", std::to_string(s.cached)) +
+        cell("up to date", std::to_string(s.up_to_date)) + cell("removed", std::to_string(s.removed)) +
+        cell("not run", std::to_string(s.not_run)) + cell("time", secs) +
         cell("bytes in → out (built and fetched)",
              bytes_text(pg.in_total) + " → " + bytes_text(pg.out_total) + " (ratio " + ratio + ")") +
         (s.cancelled ? cell("cancelled", "yes") : "") +
         (pg.warnings ? cell("warnings", std::to_string(pg.warnings) + " (information discarded: see the error column)")
                      : "") +
         (pg.pictured
-             ? cell("pictures", std::to_string(pg.pictured) + " texture actions: source and result, mip 0 (click a "
-                                                              "thumbnail for full size and the difference)")
+             ? cell("pictures",
+                    std::to_string(pg.pictured) + " texture actions" +
+                        (pg.earlier ? " (" + std::to_string(pg.earlier) + " of them up to date: an earlier build's)"
+                                    : "") +
+                        ": source, result and difference, mip 0 (click a thumbnail for full size); " +
+                        "<span id=\"picture-bytes\" data-v=\"" + std::to_string(pg.picture_bytes) + "\">" +
+                        bytes_text(pg.picture_bytes) + "</span> on disk in " + markup_text(images_href))
              : "") +
         "</table>\n<h2>Actions</h2>\n<input placeholder=\"filter: job, file, status, format…\" "
         "oninput=\"filt(this.value)\">\n<table id=\"acts\"><thead><tr>";
     int col = 0;
-    for (const char* h :
-         {"job", "input", "status", "error", "why it ran", "format (why)", "source, result (mip 0)", "PSNR RGB (dB)",
-          "PSNR per channel (dB)", "max error (of 255)", "input size", "output size", "ms", "outputs"})
-        html += "<th onclick=\"srt(" + std::to_string(col++) + ")\">" + h + "</th>";
-    html += "</tr></thead><tbody>\n" + pg.rows + "</tbody></table>\n";
+    for (int i = 0; i < kCols; ++i)
+        if (shown[i]) html += "<th onclick=\"srt(" + std::to_string(col++) + ")\">" + kHeaders[i] + "</th>";
+    html += "</tr></thead><tbody>\n";
+    for (const Row& r : pg.rows) {
+        html += "<tr" + r.tr_attrs + ">";
+        for (int i = 0; i < kCols; ++i)
+            if (shown[i]) html += "<td" + r.cells[i].attrs + ">" + r.cells[i].html + "</td>";
+        html += "</tr>\n";
+    }
+    html += "</tbody></table>\n";
     if (!pg.sections.empty()) html += "<h2>Pictures</h2>\n" + pg.sections;
     html += "<script>" + std::string(kScript) + "</script>\n</body></html>\n";
     return html;

@@ -1,6 +1,7 @@
 #include "report/report_images.hpp"
 
 #include "assetforge/atomic_file.hpp"
+#include "assetforge/format_channels.hpp"
 #include "assetforge/formats.hpp"
 #include "base/output_template.hpp"
 #include "core/content_hash.hpp"
@@ -49,16 +50,52 @@ std::vector<uint8_t> png_file(const fs::path& p) {
 // then (name, inode, size, mtime). A sweep removes only files listed there
 // that still look so: anything else in the folder is not provably ours.
 constexpr const char* kManifest = ".af-pictures";
+// `<report>.d/.af-figures.json`: the figures of the pictures the manifest lists (figures_record.hpp).
+constexpr const char* kFigures = ".af-figures.json";
 
-std::map<std::string, PictureWriter::Written> read_manifest(const fs::path& dir) {
-    std::map<std::string, PictureWriter::Written> m;
-    const int fd = ::open((dir / kManifest).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return m;
+// A small file of ours in the folder, not followed through a link; "" when missing.
+std::string read_small(const fs::path& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return "";
     std::string text;
     char buf[65536];
     for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0 && text.size() < (64u << 20);) text.append(buf, size_t(n));
     ::close(fd);
-    std::istringstream in(text);
+    return text;
+}
+
+PictureWriter::Written stat_of(const fs::path& file) {
+    struct stat st;
+    if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    return {uint64_t(st.st_ino), uint64_t(st.st_size), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+// The picture files an action's figures name.
+std::vector<std::string> picture_files(const ReportFigures& f) {
+    std::vector<std::string> out;
+    if (!f.picture_width) return out;
+    for (const char* kind : {".src", ".res"}) {
+        out.push_back(f.id + kind + ".png");
+        if (has_thumbnails(f)) out.push_back(f.id + kind + ".t.png");
+    }
+    if (f.difference) out.push_back(f.id + ".diff.png");
+    if (f.alpha_picture) out.push_back(f.id + ".alpha.png");
+    return out;
+}
+
+// Channels the result keeps, as the player sees them: a format's stored
+// ones (format_channels.hpp), blue too when the shader rebuilds it as Z.
+uint8_t kept_channels(const Texture& result, bool z_rebuilt) {
+    const FormatInfo* f = format_info(result.desc.format);
+    if (!f) return chan::rgba;
+    uint8_t m = uint8_t(stored_colour(*f) | (stored_channels(*f) & chan::a));
+    if (z_rebuilt) m |= chan::b;
+    return m;
+}
+
+std::map<std::string, PictureWriter::Written> read_manifest(const fs::path& dir) {
+    std::map<std::string, PictureWriter::Written> m;
+    std::istringstream in(read_small(dir / kManifest));
     std::string name;
     PictureWriter::Written w;
     while (in >> name >> w.ino >> w.size >> w.mtime_ns) m[name] = w;
@@ -67,7 +104,8 @@ std::map<std::string, PictureWriter::Written> read_manifest(const fs::path& dir)
 
 } // namespace
 
-ReportImages::ReportImages(const fs::path& report_file, const fs::path& project) : project_(project) {
+ReportImages::ReportImages(const fs::path& report_file, const fs::path& project, uint32_t max_side)
+    : project_(project), max_side_(max_side) {
     fs::path abs = fs::absolute(report_file).lexically_normal();
     dir_ = abs.parent_path() / (abs.filename().string() + ".d");
     check_folder();
@@ -100,12 +138,32 @@ void ReportImages::open() {
     real_ = fs::canonical(dir_, ec);
     if (ec) throw std::runtime_error(dir_.string() + ": " + ec.message());
     writer_ = std::make_unique<PictureWriter>(real_);
+    // Only figures whose every picture is one the manifest lists, unchanged since: nothing planted is shown.
+    const auto manifest = read_manifest(real_);
+    for (auto& [id, k] : parse_kept_figures(read_small(real_ / kFigures))) {
+        if (k.figures.id != id) continue;
+        const auto files = picture_files(k.figures);
+        const bool intact = !files.empty() && std::all_of(files.begin(), files.end(), [&](const std::string& name) {
+            auto it = manifest.find(name);
+            return it != manifest.end() && stat_of(real_ / name) == it->second;
+        });
+        if (intact) kept_.emplace(id, std::move(k));
+    }
+}
+
+std::shared_ptr<const ReportFigures> ReportImages::earlier(const std::string& job, const std::string& input,
+                                                           const std::string& key) const {
+    auto it = kept_.find(picture_id(job, input));
+    if (!writer_ || it == kept_.end() || it->second.key != key) return nullptr;
+    auto f = std::make_shared<ReportFigures>(it->second.figures);
+    f->earlier = true;
+    return f;
 }
 
 ReportFigures ReportImages::add(const std::string& job, const std::string& input, const fs::path& input_file,
                                 const Texture& source, const Texture& result, const TopImage& top_image) const {
     ReportFigures f;
-    f.id = hash_string(job + '\0' + input).hex().substr(0, 16);
+    f.id = picture_id(job, input);
     if (!writer_) return f;
     try {
         Image src = top_image(source), res = top_image(result);
@@ -117,16 +175,6 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
         f.normal_map = z.normal_map;
         if (z.rebuild_result) res = texture::with_normal_z(res);
         if (z.rebuild_reference) src = texture::with_normal_z(src);
-        if (has_thumbnails(f)) {
-            writer_->write(dir_ / (f.id + ".src.t.png"), texture::preview_png(texture::thumbnail(src, kThumbnailSide)));
-            writer_->write(dir_ / (f.id + ".res.t.png"), texture::preview_png(texture::thumbnail(res, kThumbnailSide)));
-        }
-        // A PNG source is its own full-size picture: a copy costs no deflate.
-        // Read here, not followed through a link (it may have been swapped for one).
-        std::vector<uint8_t> png;
-        if (!input_file.empty() && !z.rebuild_reference) png = png_file(input_file);
-        writer_->write(dir_ / (f.id + ".src.png"), png.empty() ? texture::preview_png(src) : std::move(png));
-        writer_->write(dir_ / (f.id + ".res.png"), texture::preview_png(res));
         // A resized result is compared with the source scaled to its size.
         Image scaled;
         const Image* ref = &src;
@@ -136,14 +184,53 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
             f.note =
                 "compared with the source scaled to " + std::to_string(res.width) + "×" + std::to_string(res.height);
         }
+        // Blue rebuilt as Z is kept only for a texture marked a normal map; else the format dropped it (and said so).
+        const bool marked = (source.desc.flags | result.desc.flags) & AF_TEX_NORMAL_MAP;
+        f.kept = kept_channels(result, z.rebuild_result && marked);
+        if (const FormatInfo* rf = format_info(result.desc.format)) f.result_format = std::string(rf->name);
         const texture::ImageDiff d = texture::diff_images(*ref, res, {.ssim = false});
         f.compared = true;
         for (int c = 0; c < 4; ++c) f.psnr[c] = d.channel[c].psnr, f.max_error[c] = d.channel[c].max_error;
         f.psnr_rgb = d.psnr_rgb;
         f.heat_scale = std::max(1.0 / 255, *std::max_element(f.max_error.begin(), f.max_error.end()));
+        texture::DifferencePictures dp = texture::difference_pictures(*ref, res, f.kept & chan::rgb);
+        f.difference = true;
+        f.colour_scale = dp.colour_max, f.alpha_scale = dp.alpha_max;
+        // Alpha is a picture of its own where there is any: in the source, in the result, or in their difference.
+        f.alpha_picture = d.has_alpha || dp.alpha_max > 0;
+        // Pictures larger than --report-pictures' cap are scaled down to it; the figures are of mip 0 as it is.
+        const bool capped_src = max_side_ && std::max(src.width, src.height) > max_side_;
+        const bool capped_res = max_side_ && std::max(res.width, res.height) > max_side_;
+        auto small = [&](const Image& img, bool capped) {
+            return capped ? texture::thumbnail(img, max_side_) : Image();
+        };
+        const Image src_small = small(src, capped_src), res_small = small(res, capped_res);
+        const Image& src_pic = capped_src ? src_small : src;
+        const Image& res_pic = capped_res ? res_small : res;
+        f.picture_width = src_pic.width, f.picture_height = src_pic.height;
+        f.result_picture_width = res_pic.width, f.result_picture_height = res_pic.height;
+        auto put = [&](const std::string& suffix, std::vector<uint8_t> bytes) {
+            f.bytes += bytes.size();
+            writer_->write(dir_ / (f.id + suffix), std::move(bytes));
+        };
+        if (has_thumbnails(f)) {
+            put(".src.t.png", texture::preview_png(texture::thumbnail(src_pic, kThumbnailSide)));
+            put(".res.t.png", texture::preview_png(texture::thumbnail(res_pic, kThumbnailSide)));
+        }
+        // A PNG source is its own full-size picture: a copy costs no deflate.
+        // Read here, not followed through a link (it may have been swapped for one).
+        std::vector<uint8_t> png;
+        if (!input_file.empty() && !z.rebuild_reference && !capped_src) png = png_file(input_file);
+        put(".src.png", png.empty() ? texture::preview_png(src_pic) : std::move(png));
+        put(".res.png", texture::preview_png(res_pic));
+        put(".diff.png", texture::preview_png(capped_res ? small(dp.colour, true) : dp.colour));
+        if (f.alpha_picture) put(".alpha.png", texture::preview_png(capped_res ? small(dp.alpha, true) : dp.alpha));
         if (z.rebuild_result)
             f.note += std::string(f.note.empty() ? "" : "; ") + "blue rebuilt as Z from the stored X and Y";
     } catch (const std::exception& e) {
+        const std::string id = f.id;
+        f = ReportFigures{};
+        f.id = id;
         f.note = std::string("no pictures: ") + e.what();
     }
     return f;
@@ -153,9 +240,20 @@ std::vector<std::string> ReportImages::finish() const {
     return writer_ ? writer_->finish() : std::vector<std::string>{};
 }
 
-void ReportImages::sweep(const std::set<std::string>& shown) const {
+void ReportImages::sweep(const std::vector<ActionResult>& actions) const {
     if (!writer_) return;
-    static const std::regex ours(R"(([0-9a-f]{16})\.(src|res|diff|src\.t|res\.t)\.png)");
+    // The files the page shows: an action that ran again may make fewer (no alpha picture now), and an
+    // earlier one of the same id goes.
+    std::set<std::string> shown;
+    std::map<std::string, KeptFigures> figures;
+    for (const auto& a : actions)
+        if (a.images && a.images->picture_width) {
+            for (auto& name : picture_files(*a.images)) shown.insert(std::move(name));
+            KeptFigures k{a.key, *a.images};
+            k.figures.earlier = false;
+            figures[a.images->id] = std::move(k);
+        }
+    static const std::regex ours(R"(([0-9a-f]{16})\.(src|res|diff|alpha|src\.t|res\.t)\.png)");
     auto keep = writer_->written();
     for (const auto& [name, was] : read_manifest(real_)) {
         if (keep.count(name)) continue;
@@ -166,7 +264,7 @@ void ReportImages::sweep(const std::set<std::string>& shown) const {
         const PictureWriter::Written now{uint64_t(st.st_ino), uint64_t(st.st_size),
                                          int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
         if (!(now == was)) continue; // replaced since: not ours any more
-        if (shown.count(m[1].str()))
+        if (shown.count(name))
             keep[name] = was; // still shown (its action did not run again)
         else
             ::unlink(file.c_str());
@@ -182,6 +280,18 @@ void ReportImages::sweep(const std::set<std::string>& shown) const {
     } catch (const std::exception&) {
         // Without a list the next sweep removes nothing: the safe side.
     }
+    try {
+        const std::string kept = kept_figures_text(figures);
+        sdk::AtomicFile f(real_ / kFigures, {.durable = false, .within = real_, .create_folders = false});
+        f.write(kept.data(), kept.size());
+        f.commit();
+    } catch (const std::exception&) {
+        // Without it the next build makes the pictures of up-to-date actions again only when they run.
+    }
+}
+
+std::string picture_id(const std::string& job, const std::string& input) {
+    return hash_string(job + '\0' + input).hex().substr(0, 16);
 }
 
 std::string report_images_href(const fs::path& report_file) {

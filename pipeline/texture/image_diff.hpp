@@ -92,6 +92,17 @@ class DiffRows {
     uint64_t ssim_count_ = 0;
 };
 
+// The difference a player can see, as pictures (the build's HTML report): the
+// colour error of the channels the result keeps, weighted by A's alpha as
+// psnr_rgb_alpha_weighted weighs it, transparent where A's alpha is 0 (not
+// counted there), and the alpha error as a grey picture of its own. Each is
+// brightened so its largest error is white (no brightening when it is 0).
+struct DifferencePictures {
+    Image colour, alpha;
+    double colour_max = 0, alpha_max = 0; // 0..1: the largest weighted colour error, the largest alpha error
+};
+DifferencePictures difference_pictures(const TexelRows& a, const TexelRows& b, uint8_t colour_channels = chan::rgb);
+
 // Per texel, the largest channel error, as a colour ramp (black → red →
 // yellow → white) scaled so `scale` (e.g. the largest error) is white.
 Image error_heatmap(const TexelRows& a, const TexelRows& b, double scale);

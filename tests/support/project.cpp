@@ -39,7 +39,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 std::set<std::string> pictures_in(const fs::path& dir) {
-    static const std::regex picture(R"([0-9a-f]{16}\.(src|res|src\.t|res\.t)\.png)");
+    static const std::regex picture(R"([0-9a-f]{16}\.(src|res|diff|alpha|src\.t|res\.t)\.png)");
     std::set<std::string> out;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir, ec))

@@ -127,6 +127,8 @@ ActionOutcome ActionExecution::up_to_date(Action& a, std::optional<ActionRecord>
         s_.commit.claim(a.done.produced.back().abs, a.who);
     }
     put_kept_warnings(res.metrics, a.rec->warnings, "an earlier build");
+    // The pictures an earlier build made of this same key: a no-op build's report shows them (and keeps them).
+    if (s_.images) res.images = s_.images->earlier(a.job.name, res.input, res.key);
     s_.trace.add_action(a.job.name, res.input, a.trace_ts, s_.trace.now_us() - a.trace_ts,
                         std::string(to_string(res.status)), a.rec->warnings);
     return std::move(a.done);

@@ -1,9 +1,13 @@
 // The JUnit and HTML reports as functions of a summary, no build around them: what CI systems and a browser read.
+#include "report/figures_record.hpp"
 #include "report/html_report.hpp"
 #include "report/junit_report.hpp"
+#include "report/pictures_option.hpp"
+#include "report/report_images.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -69,7 +73,7 @@ TEST_CASE("html: one self-contained page, failures first, names escaped, figures
     CHECK(page.find("http://") == std::string::npos);
     CHECK(page.find("https://") == std::string::npos);
     // The failure's row comes before the built one's.
-    const size_t failed = page.find("src/&lt;b&gt;&amp;.png"), built = page.find("src/a.png");
+    const size_t failed = page.find("src/<wbr>&lt;b&gt;&amp;.png"), built = page.find("src/<wbr>a.png");
     REQUIRE(failed != std::string::npos);
     REQUIRE(built != std::string::npos);
     CHECK(failed < built);
@@ -79,4 +83,128 @@ TEST_CASE("html: one self-contained page, failures first, names escaped, figures
     CHECK(is_html_report("r.html"));
     CHECK(is_html_report("r.htm"));
     CHECK_FALSE(is_html_report("r.json"));
+}
+
+namespace {
+
+// A built texture action with figures: a BC5 result of an RGBA source (blue and alpha dropped, the step said so).
+ActionResult pictured(const std::string& root) {
+    auto a = action("textures", root + "/src/leaf.png", ActionStatus::Built);
+    a.inputs = {root + "/src/leaf.png"};
+    a.outputs = {root + "/out/leaf.dds"};
+    a.metrics = {{"format", "BC5_UNORM"},
+                 {"warnings",
+                  {"alpha dropped: the source's smooth alpha is not all 255 and BC5_UNORM has no alpha channel",
+                   "blue dropped: BC5_UNORM stores red and green only (not a normal map, whose blue the shader "
+                   "rebuilds)"}}};
+    auto f = std::make_shared<ReportFigures>();
+    f->id = "0123456789abcdef";
+    f->width = f->height = f->result_width = f->result_height = 2048;
+    f->picture_width = f->picture_height = f->result_picture_width = f->result_picture_height = 2048;
+    f->compared = f->difference = f->alpha_picture = true;
+    f->max_error = {3 / 255.0, 4 / 255.0, 240 / 255.0, 1.0};
+    f->psnr = {40.0, 39.0, 5.0, 2.0};
+    f->psnr_rgb = 9.5;
+    f->colour_scale = 4 / 255.0, f->alpha_scale = 1.0;
+    f->kept = 0x3; // R and G
+    f->result_format = "BC5_UNORM";
+    f->bytes = 3 << 20;
+    a.images = f;
+    return a;
+}
+
+std::vector<std::string> headers(const std::string& page) {
+    std::vector<std::string> out;
+    static const std::regex th("<th[^>]*>([^<]*)</th>");
+    for (auto it = std::sregex_iterator(page.begin(), page.end(), th); it != std::sregex_iterator(); ++it)
+        out.push_back((*it)[1]);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("html: no absolute path anywhere, and no column that no row fills", "[report]") {
+    const std::string root = "/home/modder/projects/palms";
+    BuildSummary s;
+    auto a = pictured(root);
+    a.reason = "input " + root + "/src/leaf.png changed";
+    auto b = action("textures", root + "/src/bark.png", ActionStatus::UpToDate);
+    b.outputs = {"out/bark.dds"};
+    s.actions = {a, b};
+    s.built = 1, s.up_to_date = 1;
+    const std::string page = html_report(s, root + "/pipeline.yaml", 1.0, root, "build.html.d/");
+    INFO(page);
+    CHECK(page.find("/home/") == std::string::npos);
+    CHECK(page.find("assetforge build: pipeline.yaml") != std::string::npos);
+    CHECK(page.find("src/<wbr>leaf.png") != std::string::npos);
+    CHECK(page.find("input src/leaf.png changed") != std::string::npos);
+    // No failure and no ms-less texture: the error column stays, for the warnings; nothing else is empty.
+    const auto h = headers(page);
+    CHECK(std::find(h.begin(), h.end(), "error, warnings") != h.end());
+    // The pictures and figures come before the long texts, so a laptop shows them.
+    const auto pos = [&](const std::string& name) { return std::find(h.begin(), h.end(), name) - h.begin(); };
+    CHECK(pos("source, result (mip 0)") < pos("error, warnings"));
+    CHECK(pos("PSNR RGB (dB)") < pos("format (why)"));
+
+    // Without warnings or failures the error column goes; without pictures, the picture columns.
+    BuildSummary quiet;
+    auto c = action("copy", "src/readme.txt", ActionStatus::Built);
+    c.outputs = {"out/readme.txt"};
+    quiet.actions = {c};
+    const auto hq = headers(html_report(quiet, root + "/pipeline.yaml", 1.0, root));
+    for (const char* gone : {"error, warnings", "source, result (mip 0)", "PSNR RGB (dB)", "PSNR per channel (dB)",
+                             "max error (of 255)", "format (why)"})
+        CHECK(std::find(hq.begin(), hq.end(), gone) == hq.end());
+    CHECK(std::find(hq.begin(), hq.end(), "outputs") != hq.end());
+    // The sorting script's indices follow the columns shown.
+    CHECK(html_report(quiet, "pipeline.yaml", 1.0, root).find("srt(" + std::to_string(hq.size()) + ")") ==
+          std::string::npos);
+}
+
+TEST_CASE("html: the difference of what the format keeps, the dropped channels said, the pictures' bytes", "[report]") {
+    BuildSummary s;
+    s.actions = {pictured("/p")};
+    s.built = 1;
+    const std::string page = html_report(s, "/p/pipeline.yaml", 1.0, "/p", "build.html.d/");
+    INFO(page);
+    // A picture of its own for the colour a player sees and for alpha.
+    CHECK(page.find("src=\"build.html.d/0123456789abcdef.diff.png\"") != std::string::npos);
+    CHECK(page.find("src=\"build.html.d/0123456789abcdef.alpha.png\"") != std::string::npos);
+    // The caption: the kept channels only, the largest error of those (4/255, not 255/255), and why.
+    CHECK(page.find("|result − source| of R, G ×64") != std::string::npos);
+    CHECK(page.find("(largest 4/255)") != std::string::npos);
+    CHECK(page.find("texels with alpha 0 are not counted") != std::string::npos);
+    CHECK(page.find("not kept by the result (BC5_UNORM): B") != std::string::npos);
+    CHECK(page.find("the result keeps no alpha") != std::string::npos);
+    CHECK(page.find("information dropped: alpha dropped") != std::string::npos);
+    CHECK(page.find("information dropped: blue dropped") != std::string::npos);
+    CHECK(page.find("A 255 <small class=\"warn\">(not kept)</small>") != std::string::npos);
+    // 2048²: a figure of its own row, at the page's width.
+    CHECK(page.find("<figure class=\"wide\">") != std::string::npos);
+    // What the pictures take on disk.
+    CHECK(page.find("data-v=\"3145728\">3.0 MiB</span> on disk in build.html.d/") != std::string::npos);
+}
+
+TEST_CASE("html: the figures kept for the next build read back as they were written", "[report]") {
+    const ReportFigures f = *pictured("/p").images;
+    const auto kept = parse_kept_figures(kept_figures_text({{f.id, {"key1", f}}}));
+    REQUIRE(kept.count(f.id));
+    const KeptFigures& k = kept.at(f.id);
+    CHECK(k.key == "key1");
+    CHECK(figures_json(k.figures) == figures_json(f));
+    CHECK(parse_kept_figures("{\"actions\": [{\"key\": 1}]}").empty()); // malformed: nothing, never a throw
+    CHECK(parse_kept_figures("not json").empty());
+}
+
+TEST_CASE("html: --report-pictures takes none, thumbs, full and full=MAXPX; anything else names the valid values",
+          "[report]") {
+    CHECK_FALSE(parse_pictures_option("none").on);
+    CHECK_FALSE(parse_pictures_option("false").on);
+    CHECK(parse_pictures_option("full").on);
+    CHECK(parse_pictures_option("full").max_side == 0);
+    CHECK(parse_pictures_option("true").max_side == 0);
+    CHECK(parse_pictures_option("thumbs").max_side == kThumbnailSide);
+    CHECK(parse_pictures_option("full=1024").max_side == 1024);
+    for (const char* bad : {"full=", "full=12", "full=abc", "full=-5", "half", ""})
+        CHECK_THROWS_WITH(parse_pictures_option(bad), Catch::Contains("--report-pictures"));
 }
