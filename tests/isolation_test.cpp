@@ -202,3 +202,21 @@ TEST_CASE("isolation: `action_timeout:` in the pipeline stops a hung plugin too"
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Catch::Contains("action_timeout must be a positive number of seconds"));
 }
+
+TEST_CASE("isolation: probe_size gets the whole file's size, isolated and in process", "[isolation]") {
+    HostilePath path;
+    for (const char* mode : {"third-party", "none"}) {
+        TempDir t;
+        project(t, 2, 0);
+        // The same head as ok0: only the file's size (over the plugin's 1 MiB) tells it apart.
+        t.write("src/big.hostile", std::string("HSTLo") + std::string((1u << 20) + 10, 'x'));
+        Run r = run_in(t.path(), std::string("build -j2 --isolate ") + mode);
+        INFO(mode << "\n" << r.out);
+        CHECK(r.code == 1);
+        CHECK(outputs(t) == 2);
+        CHECK_THAT(r.out, Catch::Contains("big.hostile") && Catch::Contains("unknown format"));
+        Run info = run_in(t.path(), std::string("info src/ok0.hostile src/big.hostile"));
+        INFO(info.out);
+        CHECK_THAT(info.out, Catch::Contains("hostile"));
+    }
+}

@@ -96,7 +96,9 @@ std::string reading_container(const host::PluginRegistry& reg, const std::filesy
     std::ifstream f(path, std::ios::binary);
     f.read(reinterpret_cast<char*>(head), sizeof head);
     const auto n = f ? sizeof head : size_t(f.gcount());
-    auto c = reg.container_for(path, head, n);
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    auto c = reg.container_for(path, head, n, ec ? n : size);
     return c ? c.item->name : "";
 }
 

@@ -200,7 +200,7 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
 // claims them; `encoded` when no container reads that format back.
 TextureDesc written_desc(const host::PluginRegistry& reg, const fs::path& out, const std::vector<uint8_t>& bytes,
                          const TextureDesc& encoded) {
-    auto c = reg.container_for(out, bytes.data(), std::min<uint64_t>(bytes.size(), 4096));
+    auto c = reg.container_for(out, bytes.data(), std::min<uint64_t>(bytes.size(), 4096), bytes.size());
     if (!c || !(c.item->caps & AF_CAN_READ)) return encoded;
     return host::read_texture_bytes(reg, out.string(), bytes).texture.desc;
 }

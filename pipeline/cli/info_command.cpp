@@ -30,7 +30,7 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
     InfoResult r;
     try {
         sdk::MappedFile file(path);
-        auto c = ctx.registry.container_for(path, file.data(), std::min<uint64_t>(file.size(), 4096));
+        auto c = ctx.registry.container_for(path, file.data(), std::min<uint64_t>(file.size(), 4096), file.size());
         if (!c) {
             // Some files are a plugin command's business, not a container's (`.pages`: `assetforge pages`).
             std::string ext = std::filesystem::path(path).extension().string();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 namespace af::host {
 
@@ -35,7 +36,9 @@ std::optional<DeclaredTexture> declared_texture(const PluginRegistry& reg, const
     for (const auto& p : reg.plugins())
         for (const auto& c : p->containers) any = any || has_dims(c);
     if (!any) return std::nullopt;
-    auto c = reg.container_for(path, head.data(), std::min<uint64_t>(head.size(), 4096));
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec); // the head is at most 64 KiB of it
+    auto c = reg.container_for(path, head.data(), std::min<uint64_t>(head.size(), 4096), ec ? head.size() : size);
     if (!c || !(c.item->caps & AF_CAN_READ) || !has_dims(*c.item)) return std::nullopt;
     af_dims d{};
     af_error e{};

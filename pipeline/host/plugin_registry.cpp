@@ -260,14 +260,16 @@ bool PluginRegistry::load_file(const fs::path& file) {
     return true;
 }
 
-Found<af_container> PluginRegistry::container_for(const fs::path& path, const uint8_t* head, uint64_t size) const {
+Found<af_container> PluginRegistry::container_for(const fs::path& path, const uint8_t* head, uint64_t size,
+                                                  uint64_t file_size) const {
     Found<af_container> best;
     int32_t best_score = AF_PROBE_NO;
     const std::string p = path.string();
     for (const auto& pl : plugins_)
         for (const auto& c : pl->containers) {
             if (!(c.caps & AF_CAN_READ) && !(c.caps & AF_CAN_INFO)) continue;
-            int32_t s = c.probe(head, size, p.c_str());
+            const int32_t s = c.probe_size ? c.probe_size(head, size, std::max(file_size, size), p.c_str())
+                                           : c.probe(head, size, p.c_str());
             if (s > best_score) {
                 best_score = s;
                 best = {&c, pl.get()};

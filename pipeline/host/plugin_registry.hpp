@@ -37,7 +37,7 @@ template <class T> struct Found {
 };
 
 class PluginRegistry {
-public:
+  public:
     PluginRegistry();
     ~PluginRegistry();
     PluginRegistry(const PluginRegistry&) = delete;
@@ -55,14 +55,16 @@ public:
     const std::vector<std::filesystem::path>& searched() const { return searched_; }
 
     // Magic bytes first (highest probe score), extension second.
-    Found<af_container> container_for(const std::filesystem::path& path, const uint8_t* head, uint64_t size) const;
+    // `size` bytes of the file's head (up to 4096), `file_size` the whole file's (probe_size, API 1.4).
+    Found<af_container> container_for(const std::filesystem::path& path, const uint8_t* head, uint64_t size,
+                                      uint64_t file_size) const;
     Found<af_container> container_by_name(std::string_view name) const;
     Found<af_container> container_for_extension(std::string_view ext) const; // for writing ".dds"
     Found<af_codec> codec_for(uint32_t format) const;
     Found<af_stage> stage(std::string_view name) const;
     Found<af_command> command(std::string_view name) const;
 
-private:
+  private:
     std::vector<std::unique_ptr<LoadedPlugin>> plugins_;
     std::vector<LoadFailure> failures_;
     std::vector<std::filesystem::path> searched_;

@@ -125,7 +125,7 @@ Found<af_container> output_container(const PluginRegistry& reg, std::string_view
 
 ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name, std::span<const uint8_t> bytes,
                               const OptionMap& opts) {
-    auto c = reg.container_for(name, bytes.data(), std::min<uint64_t>(bytes.size(), 4096));
+    auto c = reg.container_for(name, bytes.data(), std::min<uint64_t>(bytes.size(), 4096), bytes.size());
     if (!c || !(c.item->caps & AF_CAN_READ))
         throw sdk::Error(AF_ERR_UNSUPPORTED,
                          name + ": unknown format (no plugin recognises its first bytes or extension)" +

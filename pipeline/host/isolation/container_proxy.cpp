@@ -94,13 +94,13 @@ std::string what_of(const char* call, const af_input* in) {
     return std::string(call) + (in && in->path ? std::string(" of ") + in->path : std::string());
 }
 
-int32_t do_probe(const Slot& s, const uint8_t* head, uint64_t size, const char* path) {
+int32_t do_probe(const Slot& s, const uint8_t* head, uint64_t size, uint64_t file_size, const char* path) {
     if (!isolated(s)) {
         CallScope scope(s.plugin->name.c_str(), "probe", path);
-        return s.real.probe(head, size, path);
+        return s.real.probe_size ? s.real.probe_size(head, size, file_size, path) : s.real.probe(head, size, path);
     }
     Writer w;
-    w.u32(s.index).str(path ? path : "").u64(size).raw(head, size);
+    w.u32(s.index).str(path ? path : "").u64(size).raw(head, size).u64(file_size);
     CallOutcome o = call_worker(*s.plugin, Op::Probe, w.bytes(), {}, std::string("probe of ") + (path ? path : "?"),
                                 notes_for(s, nullptr));
     if (!o.ok) {
@@ -299,7 +299,10 @@ af_status do_write(const Slot& s, const af_host* host, const af_texture* tex, co
 }
 
 template <size_t N> int32_t probe_at(const uint8_t* head, uint64_t size, const char* path) {
-    return do_probe(g_slots[N], head, size, path);
+    return do_probe(g_slots[N], head, size, size, path);
+}
+template <size_t N> int32_t probe_size_at(const uint8_t* head, uint64_t size, uint64_t file_size, const char* path) {
+    return do_probe(g_slots[N], head, size, file_size, path);
 }
 template <size_t N>
 af_status read_at(const af_host* h, const af_input* in, const af_options* o, af_texture* out, af_error* e) {
@@ -324,10 +327,11 @@ struct Entry {
     decltype(af_container::info) info;
     decltype(af_container::write) write;
     decltype(af_container::dims) dims;
+    decltype(af_container::probe_size) probe_size;
 };
 
 template <size_t... I> constexpr std::array<Entry, sizeof...(I)> make_entries(std::index_sequence<I...>) {
-    return {Entry{&probe_at<I>, &read_at<I>, &info_at<I>, &write_at<I>, &dims_at<I>}...};
+    return {Entry{&probe_at<I>, &read_at<I>, &info_at<I>, &write_at<I>, &dims_at<I>, &probe_size_at<I>}...};
 }
 constexpr auto kEntries = make_entries(std::make_index_sequence<kSlots>{});
 
@@ -342,6 +346,7 @@ void route_container(const LoadedPlugin& plugin, uint32_t index, af_container& c
     if (c.info) c.info = kEntries[n].info;
     if (c.write) c.write = kEntries[n].write;
     if (c.dims) c.dims = kEntries[n].dims;
+    if (c.probe_size) c.probe_size = kEntries[n].probe_size;
 }
 
 } // namespace af::host::isolation

@@ -108,8 +108,10 @@ void serve_probe(const LoadedPlugin& p, Reader& r) {
     const std::string path = r.str();
     const uint64_t n = r.u64();
     std::string_view head = r.raw(n);
+    const uint64_t file_size = r.u64();
+    const auto* h = reinterpret_cast<const uint8_t*>(head.data());
     Writer w;
-    w.i32(c.probe(reinterpret_cast<const uint8_t*>(head.data()), n, path.c_str()));
+    w.i32(c.probe_size ? c.probe_size(h, n, file_size, path.c_str()) : c.probe(h, n, path.c_str()));
     send_message(kSock, Op::Reply, w.bytes());
 }
 

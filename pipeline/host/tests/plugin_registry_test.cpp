@@ -71,7 +71,7 @@ TEST_CASE("a plugin built against an older minor with smaller tables loads") {
     CHECK(c.item->dims == nullptr);
     CHECK(c.plugin->commands.empty());
     const uint8_t head[4] = {'O', 'L', 'D', '!'};
-    CHECK(r.container_for("x.bin", head, 4).item == c.item);
+    CHECK(r.container_for("x.bin", head, 4, 4).item == c.item);
 }
 
 TEST_CASE("a container built before API 1.4 has no dims, whatever lies past its table") {
@@ -150,10 +150,10 @@ TEST_CASE("probing prefers magic bytes over the extension") {
     REQUIRE(r.load_file(plugin("abi_good")));
     const uint8_t good[8] = {'G', 'O', 'O', 'D', 1, 2, 3, 4};
     const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    CHECK(std::string(r.container_for("a.png", good, 8).item->name) == "goodfmt");
-    CHECK(std::string(r.container_for("a.good", png, 8).item->name) == "png");
-    CHECK(std::string(r.container_for("a.good", png, 2).item->name) == "goodfmt");
-    CHECK_FALSE(r.container_for("a.xyz", png, 2));
+    CHECK(std::string(r.container_for("a.png", good, 8, 8).item->name) == "goodfmt");
+    CHECK(std::string(r.container_for("a.good", png, 8, 8).item->name) == "png");
+    CHECK(std::string(r.container_for("a.good", png, 2, 2).item->name) == "goodfmt");
+    CHECK_FALSE(r.container_for("a.xyz", png, 2, 2));
 }
 
 TEST_CASE("reading through a plugin returns host-owned textures; errors name the file and offset") {

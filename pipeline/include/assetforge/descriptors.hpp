@@ -19,6 +19,7 @@
 namespace af::sdk {
 
 using ProbeFn = int32_t (*)(const uint8_t* head, uint64_t head_size, const char* path);
+using ProbeSizeFn = int32_t (*)(const uint8_t* head, uint64_t head_size, uint64_t file_size, const char* path);
 using ReadFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_texture*, af_error*);
 using WriteFn = af_status (*)(const af_host*, const af_texture*, const af_options*, af_sink*, af_error*);
 using InfoFn = af_status (*)(const af_host*, const af_input*, const af_options*, af_info_text*, af_error*);
@@ -40,6 +41,9 @@ struct ContainerSpec {
     WriteFn write = nullptr;
     InfoFn info = nullptr;
     DimsFn dims = nullptr; // API 1.4: what the header declares (memory estimate, read's allocation bound)
+    // API 1.4: probe given the whole file's size too, called instead of `probe` by hosts that have it (keep
+    // `probe` set: older hosts call it).
+    ProbeSizeFn probe_size = nullptr;
     const ParamTable* read_options = nullptr;
     const ParamTable* write_options = nullptr;
     const char* const* meta_keys = nullptr;
@@ -60,6 +64,7 @@ inline af_container make_container(const ContainerSpec& s) {
     c.write = s.write;
     c.info = s.info;
     c.dims = s.dims;
+    c.probe_size = s.probe_size;
     if (s.read_options) declare_read_options(c, *s.read_options);
     if (s.write_options) declare_write_options(c, *s.write_options);
     c.meta_keys = s.meta_keys;

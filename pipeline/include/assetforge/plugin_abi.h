@@ -33,7 +33,7 @@
  *
  * History: 1.1 af_host.max_items; 1.2 parameter declarations (af_param);
  * 1.3 af_host.resample and af_host.write_texture, AF_TEX_LINEAR, parallel_for honours
- * cancellation; 1.4 af_container.dims (af_dims).
+ * cancellation; 1.4 af_container.dims (af_dims), af_container.probe_size.
  */
 #ifndef ASSETFORGE_PLUGIN_ABI_H
 #define ASSETFORGE_PLUGIN_ABI_H
@@ -347,6 +347,11 @@ typedef struct af_container {
      * from before 1.4: the file is estimated from its size, read unbounded. */
     af_status (*dims)(const af_host* host, const af_input* in, const af_options* options, af_dims* out,
                       af_error* error);
+    /* API 1.4 (optional): probe, also given the size of the whole file (the
+     * head is still its first bytes, up to 4096), so a format without a magic
+     * number can check that the file holds what its header declares. Called
+     * in place of probe when set. */
+    int32_t (*probe_size)(const uint8_t* head, uint64_t head_size, uint64_t file_size, const char* path);
 } af_container;
 
 typedef struct af_codec {
