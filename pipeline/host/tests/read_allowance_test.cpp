@@ -71,7 +71,9 @@ TEST_CASE("read allowance: af_host.alloc gives NULL past it, also on parallel_fo
             given += p != nullptr;
             h->free(p);
         }
-        CHECK(given < 16); // 1 MiB holds at most 16 blocks of 64 KiB (fewer with malloc's own bytes)
+        // 1 MiB holds at most 16 blocks of 64 KiB: fewer where malloc gives more than asked (what is counted is
+        // malloc_usable_size), all 16 under AddressSanitizer, whose allocator gives exactly what was asked.
+        CHECK(given <= 16);
         CHECK(given > 0);
     }
     // Outside a read nothing is bounded but the host's own limits.
