@@ -335,18 +335,23 @@ inline char* host_strdup(const af_host* h, std::string_view s) {
 
 // Hands a texture to the host: data and palette are copied into host memory,
 // which the host owns from here on. Metadata is not exported (use stage items).
-inline void export_texture(const af_host* h, const Texture& t, af_texture* out) {
+// `out` cleared, its header and description filled from `d` (no buffers yet).
+inline void describe_texture(const TextureDesc& d, af_texture* out) {
     std::memset(out, 0, sizeof *out);
     init_header(*out);
-    out->format = t.desc.format;
-    out->width = t.desc.width;
-    out->height = t.desc.height;
-    out->depth = t.desc.depth;
-    out->mip_count = t.desc.mips;
-    out->layer_count = t.desc.layers;
-    out->face_count = t.desc.faces;
-    out->flags = t.desc.flags;
-    out->alpha_mode = t.desc.alpha_mode;
+    out->format = d.format;
+    out->width = d.width;
+    out->height = d.height;
+    out->depth = d.depth;
+    out->mip_count = d.mips;
+    out->layer_count = d.layers;
+    out->face_count = d.faces;
+    out->flags = d.flags;
+    out->alpha_mode = d.alpha_mode;
+}
+
+inline void export_texture(const af_host* h, const Texture& t, af_texture* out) {
+    describe_texture(t.desc, out);
     out->data = host_alloc(h, t.data.size());
     if (!t.data.empty()) memcpy(out->data, t.data.data(), t.data.size());
     out->data_size = t.data.size();
@@ -357,33 +362,7 @@ inline void export_texture(const af_host* h, const Texture& t, af_texture* out) 
     }
 }
 
-// Copies a borrowed C texture into a C++ one, checking the buffer sizes.
-inline Texture import_texture(const af_texture& c) {
-    TextureDesc d;
-    d.format = c.format;
-    d.width = c.width;
-    d.height = c.height;
-    d.depth = c.depth ? c.depth : 1;
-    d.mips = c.mip_count ? c.mip_count : 1;
-    d.layers = c.layer_count ? c.layer_count : 1;
-    d.faces = c.face_count ? c.face_count : 1;
-    d.flags = c.flags;
-    d.alpha_mode = c.alpha_mode;
-    if (!format_info(d.format)) unsupported(format("format id %u", d.format));
-    if (texture_bytes(d) != c.data_size)
-        fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
-             format("texture buffer holds %llu bytes, its description needs %llu", (unsigned long long)c.data_size,
-                    (unsigned long long)texture_bytes(d)));
-    Texture t;
-    t.desc = d;
-    t.data.assign(c.data, c.data + c.data_size);
-    if (c.palette && c.palette_size) t.palette.assign(c.palette, c.palette + c.palette_size);
-    for (uint32_t i = 0; i < c.meta_count; ++i)
-        if (c.meta[i].key) t.meta[c.meta[i].key] = c.meta[i].value ? c.meta[i].value : "";
-    return t;
-}
-
-// A borrowed C texture read in place: the checks of import_texture, no copy.
+// A borrowed C texture read in place, its format and buffer size checked; no copy.
 // Valid while the host's af_texture is (the call that lent it).
 struct TextureRef {
     TextureDesc desc;
@@ -428,21 +407,22 @@ inline TextureRef view_texture(const af_texture& c) {
     return t;
 }
 
+// Copies a borrowed C texture into a C++ one (view_texture's checks).
+inline Texture import_texture(const af_texture& c) {
+    TextureRef v = view_texture(c);
+    Texture t;
+    t.desc = v.desc;
+    t.data.assign(v.data.begin(), v.data.end());
+    t.palette.assign(v.palette.begin(), v.palette.end());
+    t.meta = std::move(v.meta);
+    return t;
+}
+
 // Starts a texture handed to the host without a copy: `out` is described by
 // `d` and its data allocated in host memory; the caller fills the returned
 // bytes (layer → face → mip order, as surface_offset). The host owns them.
 inline std::span<uint8_t> export_new_texture(const af_host* h, const TextureDesc& d, af_texture* out) {
-    std::memset(out, 0, sizeof *out);
-    init_header(*out);
-    out->format = d.format;
-    out->width = d.width;
-    out->height = d.height;
-    out->depth = d.depth;
-    out->mip_count = d.mips;
-    out->layer_count = d.layers;
-    out->face_count = d.faces;
-    out->flags = d.flags;
-    out->alpha_mode = d.alpha_mode;
+    describe_texture(d, out);
     if (!format_info(d.format)) unsupported(format("format id %u", d.format));
     const uint64_t n = texture_bytes(d);
     out->data = host_alloc(h, n);
