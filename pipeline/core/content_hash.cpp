@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <unistd.h>
 
 namespace af {
@@ -50,7 +51,9 @@ Hasher::Hasher() : state_(XXH3_createState()) {
     XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
 }
 Hasher::~Hasher() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
-void Hasher::update(const void* data, size_t size) { XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), data, size); }
+void Hasher::update(const void* data, size_t size) {
+    XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), data, size);
+}
 void Hasher::field(std::string_view s) {
     uint64_t n = s.size();
     update(&n, sizeof n);
@@ -65,9 +68,12 @@ Hash128 hash_file(const std::filesystem::path& path) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, path.string() + ": cannot open: " + strerror(errno));
     Hasher h;
-    std::vector<char> buf(1 << 20);
+    // Small and not zeroed: a fresh 1 MiB buffer (memset, then page faults of memory malloc maps anew each time)
+    // cost more than hashing most textures, and a build hashes every input it has not seen.
+    constexpr size_t kChunk = 64 << 10;
+    auto buf = std::make_unique_for_overwrite<char[]>(kChunk);
     for (;;) {
-        ssize_t n = ::read(fd, buf.data(), buf.size());
+        ssize_t n = ::read(fd, buf.get(), kChunk);
         if (n < 0) {
             if (errno == EINTR) continue;
             int e = errno;
@@ -75,7 +81,7 @@ Hash128 hash_file(const std::filesystem::path& path) {
             sdk::fail(AF_ERR_IO, AF_NO_OFFSET, path.string() + ": read failed: " + strerror(e));
         }
         if (n == 0) break;
-        h.update(buf.data(), size_t(n));
+        h.update(buf.get(), size_t(n));
     }
     ::close(fd);
     return h.digest();

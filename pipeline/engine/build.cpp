@@ -16,7 +16,7 @@
 #include "engine/output_commit.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/state_store.hpp"
-#include "remote/remote_cache.hpp"
+#include "remote/remote_client.hpp"
 #include "report/build_status.hpp"
 #include "report/report_images.hpp"
 #include "report/trace.hpp"
@@ -181,7 +181,7 @@ class Build final : public ActionExecutor {
     Disk& disk_;
     StateFolder& state_;
     BuildStatus& status_;
-    std::function<std::unique_ptr<remote::RemoteCache>()> open_remote_;
+    std::function<std::unique_ptr<remote::RemoteClient>()> open_remote_;
     ProjectPaths paths_;
     std::shared_ptr<StateStore> store_;
     std::optional<OutputCommit> commit_;
@@ -190,7 +190,7 @@ class Build final : public ActionExecutor {
     MemoryBudget budget_;
     TraceLog trace_;
     Scheduler* scheduler_ = nullptr;
-    std::unique_ptr<remote::RemoteCache> remote_cache_;
+    std::unique_ptr<remote::RemoteClient> remote_cache_;
     std::optional<RemoteStep> remote_;
     std::optional<ActionExecution> actions_;
 };

@@ -1,6 +1,6 @@
 #include "engine/remote_cache_keys.hpp"
 
-#include "remote/sha256.hpp"
+#include "remote/remote_client.hpp"
 
 #include <filesystem>
 
@@ -12,8 +12,8 @@ namespace {
 constexpr const char* kRemoteKeyVersion = "assetforge-remote-1";
 } // namespace
 
-std::string remote_action_key(const Hash128& job_signature, const Hash128& input_hash,
-                              const std::string& plugin_identities) {
+std::string remote_action_key(const remote::RemoteClient& client, const Hash128& job_signature,
+                              const Hash128& input_hash, const std::string& plugin_identities) {
     std::string d = kRemoteKeyVersion;
     d += '\n';
     d += job_signature.hex();
@@ -21,7 +21,7 @@ std::string remote_action_key(const Hash128& job_signature, const Hash128& input
     d += input_hash.hex();
     d += '\n';
     d += plugin_identities;
-    return remote::sha256_hex(std::span(reinterpret_cast<const uint8_t*>(d.data()), d.size()));
+    return client.sha256_hex(d);
 }
 
 bool cached_path_allowed(const std::string& project_root, const std::string& out_base, const std::string& rel) {

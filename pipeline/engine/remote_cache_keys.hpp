@@ -12,11 +12,15 @@
 
 #include <string>
 
+namespace af::remote {
+class RemoteClient;
+}
+
 namespace af::engine {
 
-// Lowercase hex SHA-256, as ac/ names entries.
-std::string remote_action_key(const Hash128& job_signature, const Hash128& input_hash,
-                              const std::string& plugin_identities);
+// Lowercase hex SHA-256 (computed by the client), as ac/ names entries.
+std::string remote_action_key(const remote::RemoteClient& client, const Hash128& job_signature,
+                              const Hash128& input_hash, const std::string& plugin_identities);
 
 // Whether an entry's file (a relative path from the cache) may be written by
 // an action of a job whose fixed output folder is `out_base` (absolute): a

@@ -11,7 +11,7 @@
 #include <memory>
 
 namespace af::remote {
-class RemoteCache;
+class RemoteClient;
 }
 
 namespace af::engine {
@@ -41,7 +41,7 @@ struct BuildServices {
     InputGlob glob;
     // The shared cache, opened once the plan has accepted the build; empty or
     // returning null: none.
-    std::function<std::unique_ptr<remote::RemoteCache>()> open_remote = {};
+    std::function<std::unique_ptr<remote::RemoteClient>()> open_remote = {};
 };
 
 BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt, BuildServices services);

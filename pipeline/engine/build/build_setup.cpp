@@ -7,7 +7,7 @@
 #include "engine/disk.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/state_store.hpp"
-#include "remote/remote_cache.hpp"
+#include "remote/remote_client.hpp"
 #include "report/build_status.hpp"
 
 #include <iostream>
@@ -62,8 +62,8 @@ class DiskStateFolder final : public StateFolder {
     std::optional<RunMarker> marker_; // released first: this build was not killed
 };
 
-std::function<std::unique_ptr<remote::RemoteCache>()> remote_opener(const Pipeline& p, const BuildOptions& opt,
-                                                                    BuildStatus& status) {
+std::function<std::unique_ptr<remote::RemoteClient>()> remote_opener(const Pipeline& p, const BuildOptions& opt,
+                                                                     BuildStatus& status) {
     if (opt.remote_cache.empty()) return {};
     return [&p, &opt, &status] {
         remote::RemoteCacheOptions ro;
@@ -80,7 +80,14 @@ std::function<std::unique_ptr<remote::RemoteCache>()> remote_opener(const Pipeli
                          << std::flush;
             if (required) status.summary().remote_cache_fail = true;
         };
-        auto cache = std::make_unique<remote::RemoteCache>(std::move(ro));
+        std::string error;
+        auto cache = remote::open_remote_client(std::move(ro), error);
+        if (!cache) {
+            status.err() << "assetforge: " << (opt.remote_cache_required ? "error" : "warning")
+                         << ": remote cache: " << printable_name(error) << "\n";
+            if (opt.remote_cache_required) status.summary().remote_cache_fail = true;
+            return cache;
+        }
         if (!cache->enabled()) {
             if (opt.remote_cache_required) status.summary().remote_cache_fail = true;
             cache.reset();

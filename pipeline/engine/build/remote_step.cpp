@@ -4,19 +4,19 @@
 #include "engine/cached_entry_paths.hpp"
 #include "engine/plan.hpp"
 #include "engine/remote_cache_keys.hpp"
-#include "remote/remote_cache.hpp"
+#include "remote/remote_client.hpp"
 
 #include <algorithm>
 
 namespace af::engine {
 
-RemoteStep::RemoteStep(remote::RemoteCache& cache, std::string plugin_identities, ProjectPaths paths, TraceLog& trace,
+RemoteStep::RemoteStep(remote::RemoteClient& cache, std::string plugin_identities, ProjectPaths paths, TraceLog& trace,
                        MemoryBudget& budget, std::function<void(const std::string&)> warn, RemoteStepRules rules)
     : cache_(cache), plugin_identities_(std::move(plugin_identities)), paths_(std::move(paths)), trace_(trace),
       budget_(budget), warn_(std::move(warn)), rules_(std::move(rules)) {}
 
 std::string RemoteStep::key(const JobRun& j, const Hash128& input_hash) const {
-    return remote_action_key(j.signature, input_hash, plugin_identities_);
+    return remote_action_key(cache_, j.signature, input_hash, plugin_identities_);
 }
 
 bool RemoteStep::holds(const std::string& key) { return cache_.lookup(key).has_value(); }
@@ -66,8 +66,8 @@ std::optional<RemoteStep::Fetched> RemoteStep::fetch(const RemoteAction& a, std:
         ActionOutput& o = got.outputs.emplace_back();
         o.rel = entry->files[i].path;
         o.abs = paths_.abs_of(o.rel);
-        o.owner = (*blobs)[i].owner();
-        o.held = (*blobs)[i].bytes();
+        o.owner = (*blobs)[i].owner;
+        o.held = (*blobs)[i].bytes;
         o.hash = hash_bytes(o.held);
         bytes += int64_t(o.held.size());
     }

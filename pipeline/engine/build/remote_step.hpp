@@ -19,7 +19,7 @@
 #include <vector>
 
 namespace af::remote {
-class RemoteCache;
+class RemoteClient;
 }
 
 namespace af::engine {
@@ -45,7 +45,7 @@ struct RemoteStepRules {
 class RemoteStep {
   public:
     // `warn`: a line of text (already printable) for the build's error stream.
-    RemoteStep(remote::RemoteCache& cache, std::string plugin_identities, ProjectPaths paths, TraceLog& trace,
+    RemoteStep(remote::RemoteClient& cache, std::string plugin_identities, ProjectPaths paths, TraceLog& trace,
                MemoryBudget& budget, std::function<void(const std::string&)> warn, RemoteStepRules rules);
 
     std::string key(const JobRun& j, const Hash128& input_hash) const;
@@ -66,7 +66,7 @@ class RemoteStep {
   private:
     bool taken(const RemoteAction& a, const std::string& abs) const;
 
-    remote::RemoteCache& cache_;
+    remote::RemoteClient& cache_;
     std::string plugin_identities_;
     ProjectPaths paths_;
     TraceLog& trace_;
