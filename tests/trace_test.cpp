@@ -87,6 +87,20 @@ TEST_CASE("build --trace: each action's phases are slices with their bytes, cove
             CHECK(names.count(step));
         CHECK(covered >= a.dur * 9 / 10);
     }
+    // The build's own phases, beside the actions: where a no-op build's time goes.
+    std::map<std::string, Slice> phase;
+    for (const auto& s : all)
+        if (s.input.empty()) phase.emplace(s.name, s);
+    for (const char* p : {"load state", "glob and stat inputs", "plan", "checks and actions", "save state"})
+        REQUIRE(phase.count(p));
+    CHECK(phase["plan"].ts >= phase["load state"].ts + phase["load state"].dur);
+    CHECK(phase["plan"].ts >= phase["glob and stat inputs"].ts + phase["glob and stat inputs"].dur);
+    CHECK(phase["checks and actions"].ts >= phase["plan"].ts + phase["plan"].dur);
+    CHECK(phase["save state"].ts >= phase["checks and actions"].ts + phase["checks and actions"].dur);
+    for (const auto& a : actions) {
+        CHECK(a.ts >= phase["checks and actions"].ts);
+        CHECK(a.ts + a.dur <= phase["checks and actions"].ts + phase["checks and actions"].dur);
+    }
 }
 
 TEST_CASE("build --trace: a build where every action failed still writes its trace", "[trace][e2e]") {

@@ -62,6 +62,7 @@ class Build final : public ActionExecutor {
         std::optional<tbb::global_control> gc;
         if (opt_.threads > 0) gc.emplace(tbb::global_control::max_allowed_parallelism, size_t(opt_.threads));
         load_state_and_expand();
+        int64_t ts = trace_.now_us();
         if (!store_->recovered_note().empty())
             status_.err() << "assetforge: warning: " << store_->recovered_note() << "\n";
         if (!inputs_->plan(*store_, disk_, status_, commit_)) {
@@ -69,14 +70,17 @@ class Build final : public ActionExecutor {
             if (opt_.exiting_after) store_->close();
             return std::move(status_.summary());
         }
+        phase("plan", ts);
         open_report_images();
         open_remote_step();
         actions_.emplace(ActionServices{p_, steps_, opt_, paths_, disk_, *store_, *commit_, status_, trace_, budget_,
                                         images_ ? &*images_ : nullptr, remote_ ? &*remote_ : nullptr});
         Scheduler sched(inputs_->runs(), *this, status_, scheduler_options());
         scheduler_ = &sched;
+        ts = trace_.now_us();
         sched.run();
         scheduler_ = nullptr;
+        phase("checks and actions", ts);
         return finish(t0, started);
     }
 
@@ -97,19 +101,26 @@ class Build final : public ActionExecutor {
   private:
     bool cancelled() const { return opt_.cancelled && opt_.cancelled(); }
 
+    // The build's phases in --trace, beside the actions: where a no-op build's time goes.
+    void phase(const char* name, int64_t since) { trace_.add(name, "build", "", since, trace_.now_us() - since); }
+
     // The state database loads on its own thread while the input globs of
     // the first jobs are walked: the two are most of a no-op build's serial part.
     void load_state_and_expand() {
         std::exception_ptr load_error;
         std::thread loader([&] {
             try {
+                const int64_t ts = trace_.now_us();
                 store_ = state_.open();
+                phase("load state", ts);
             } catch (...) {
                 load_error = std::current_exception();
             }
         });
         try {
-            inputs_->expand_jobs();
+            const int64_t ts = trace_.now_us();
+            inputs_->expand_jobs(disk_);
+            phase("glob and stat inputs", ts);
         } catch (...) {
             loader.join();
             throw;
@@ -147,6 +158,7 @@ class Build final : public ActionExecutor {
     }
 
     BuildSummary finish(Clock::time_point t0, fs::file_time_type started) {
+        const int64_t ts = trace_.now_us();
         status_.progress().finish();
         store_->flush();
         if (opt_.dry_run && !opt_.status_json) report_orphans(*store_, status_);
@@ -154,6 +166,7 @@ class Build final : public ActionExecutor {
         if (opt_.exiting_after) store_->close();
         status_.summary().cancelled = cancelled();
         const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+        phase("save state", ts);
         if (!opt_.trace_file.empty()) trace_.write(opt_.trace_file);
         if (images_)
             for (const auto& e : images_->finish())

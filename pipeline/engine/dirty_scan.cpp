@@ -42,7 +42,7 @@ DirtyScan::Key DirtyScan::key(const JobRun& j, std::vector<Input>& inputs) {
     Hasher ih;
     for (auto& in : inputs) {
         if (!in.hash) {
-            auto st = disk_.stat(in.rel, in.abs);
+            auto st = in.st ? in.st : disk_.stat(in.rel, in.abs);
             if (!st) throw std::runtime_error(in.abs + ": file not found");
             in.bytes = st->size;
             // Through the disk the build reads from (the stat cache reads a file only when its stat changed).

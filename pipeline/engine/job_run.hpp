@@ -28,6 +28,7 @@ struct Input {
     std::string link_escape;     // a link out of the input root: the action fails with this
     bool counted = false;        // the progress total already expects an action to run on it
     uint64_t bytes = 0;          // its size, when the up-to-date check stat'ed it (0: not known): weighs the ETA
+    std::optional<FileStat> st;  // taken as the inputs were globbed, while the state loaded: not taken again
 };
 
 // A decided (and perhaps run) action and the outputs it hands downstream.

@@ -54,11 +54,11 @@ void OutputCommit::claim(const std::string& abs, const std::string& who) {
     auto [it, fresh] = claims_.emplace(abs, who);
     if (!fresh && it->second != who)
         throw std::runtime_error("output " + paths_.rel_of(abs) + " is also produced by " + it->second);
-    if (fresh)
-        if (std::string planned = plan_.claimant(plan_jobs_, abs); !planned.empty() && planned != who) {
-            claims_.erase(it);
-            throw std::runtime_error("output " + paths_.rel_of(abs) + " is also produced by " + planned);
-        }
+    if (fresh && plan_.claimed_by_other(plan_jobs_, abs, who)) {
+        claims_.erase(it);
+        throw std::runtime_error("output " + paths_.rel_of(abs) + " is also produced by " +
+                                 plan_.claimant(plan_jobs_, abs));
+    }
 }
 
 OutputCommit::Committed OutputCommit::commit(const Job& job, std::span<const ActionOutput> outputs,
@@ -260,9 +260,11 @@ bool under_failed_folder(const JobRun& j, const std::string& input) {
 } // namespace
 
 void OutputCommit::remove_stale(const JobRun& j) {
-    for (const auto& rp : store_.actions_of(j.job->name)) {
+    const auto stale = [&](const ActionRecord& rec) {
+        return !j.seen.count(rec.input) && !under_failed_folder(j, rec.input);
+    };
+    for (const auto& rp : store_.actions_of(j.job->name, stale)) {
         const ActionRecord& rec = *rp;
-        if (j.seen.count(rec.input) || under_failed_folder(j, rec.input)) continue;
         ActionResult r;
         r.reason = "input no longer exists";
         remove_records(rec, r);

@@ -88,6 +88,16 @@ std::string Plan::claimant(const std::vector<PlanJob>& jobs, const std::string& 
     return pj.job->name + ": " + pj.predicted[it->second.second].second;
 }
 
+bool Plan::claimed_by_other(const std::vector<PlanJob>& jobs, const std::string& path, std::string_view who) const {
+    auto it = writer.find(path);
+    if (it == writer.end()) return false;
+    const std::string& job = jobs[it->second.first].job->name;
+    const std::string& input = jobs[it->second.first].predicted[it->second.second].second;
+    const bool same = who.size() == job.size() + 2 + input.size() && who.starts_with(job) &&
+                      who.substr(job.size(), 2) == ": " && who.ends_with(input);
+    return !same;
+}
+
 void filter_matches(PlanJob& pj, const PlanState& state, const std::unordered_map<std::string, std::string>& claimed) {
     const Job& j = *pj.job;
     std::set<std::string> from(j.from.begin(), j.from.end());

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -60,6 +61,8 @@ struct Plan {
     std::unordered_set<std::string> adopted;
     // "job: input" of the action that writes `path`, or "" if none is predicted to.
     std::string claimant(const std::vector<PlanJob>& jobs, const std::string& path) const;
+    // Whether the plan gives `path` to an action other than `who` ("job: input"), without building its name.
+    bool claimed_by_other(const std::vector<PlanJob>& jobs, const std::string& path, std::string_view who) const;
 };
 
 // Filters each job's matches (its own outputs, outputs of other

@@ -470,11 +470,12 @@ std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, c
     return it == foreign_.end() ? nullptr : it->second;
 }
 
-std::vector<std::shared_ptr<const ActionRecord>> StateStore::actions_of(const std::string& job) const {
+std::vector<std::shared_ptr<const ActionRecord>>
+StateStore::actions_of(const std::string& job, const std::function<bool(const ActionRecord&)>& keep) const {
     std::lock_guard lk(mu_);
     std::vector<std::shared_ptr<const ActionRecord>> v;
     for (const auto& [_, r] : actions_)
-        if (r->job == job) v.push_back(r);
+        if (r->job == job && (!keep || keep(*r))) v.push_back(r);
     std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a->input < b->input; });
     return v;
 }

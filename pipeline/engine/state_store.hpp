@@ -106,7 +106,10 @@ class StateStore {
     // Any configuration's record (`owner` empty: this configuration's).
     std::shared_ptr<const ActionRecord> action(const std::string& job, const std::string& input,
                                                const std::string& owner) const;
-    std::vector<std::shared_ptr<const ActionRecord>> actions_of(const std::string& job) const; // by input
+    // By input; only those `keep` accepts (all when empty), chosen before sorting: a build asks for the few of
+    // its thousands that went stale.
+    std::vector<std::shared_ptr<const ActionRecord>>
+    actions_of(const std::string& job, const std::function<bool(const ActionRecord&)>& keep = {}) const;
     std::vector<ActionRecord> all_actions() const;
     // Every configuration's records, and the configurations by id.
     std::vector<ActionRecord> every_action() const;

@@ -33,11 +33,19 @@ BuildInputs::BuildInputs(const Pipeline& p, const BuildOptions& opt, ProjectPath
                          std::string report_dir)
     : p_(p), opt_(opt), paths_(std::move(paths)), glob_(std::move(glob)), report_dir_(std::move(report_dir)) {}
 
-void BuildInputs::expand_jobs() {
+void BuildInputs::expand_jobs(const Disk& disk) {
     setup_jobs();
     for (auto& pj : plan_jobs_) {
         if (opt_.cancelled && opt_.cancelled()) break; // plan() stops then
         pj.matches = expand(*pj.job, &pj.per_pattern);
+        // This thread would otherwise wait for the state to load: the stats the checks need are taken now.
+        for (auto& m : pj.matches) {
+            if (!m.link_escape.empty()) continue;
+            if (auto st = disk.stat(paths_.rel_of(m.path), m.path)) {
+                m.stat_known = true;
+                m.size = st->size, m.mtime_ns = st->mtime_ns, m.inode = st->inode;
+            }
+        }
     }
 }
 
@@ -105,6 +113,7 @@ std::vector<Input> BuildInputs::to_inputs(std::vector<GlobMatch> matches) const 
         in.abs = std::move(m.path);
         in.name = std::move(m.name);
         in.link_escape = std::move(m.link_escape);
+        if (m.stat_known) in.st = FileStat{m.size, m.mtime_ns, m.inode};
         v.push_back(std::move(in));
     }
     return v;

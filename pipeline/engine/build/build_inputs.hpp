@@ -6,6 +6,7 @@
 
 #include "base/build_options.hpp"
 #include "base/glob.hpp"
+#include "engine/disk.hpp"
 #include "engine/job_run.hpp"
 #include "engine/plan.hpp"
 #include "engine/project_paths.hpp"
@@ -42,7 +43,7 @@ class BuildInputs {
     bool state_dir_holds_inputs(std::ostream& err);
     // The job graph, and every job's globs (`needs` jobs and jobs left out by
     // --job too: the plan checks what each reads against what every job writes).
-    void expand_jobs();
+    void expand_jobs(const Disk& disk);
     // Before anything runs: the plan, checked against the promises; the
     // commit is set up from it. False when the build must not start.
     bool plan(StateStore& store, Disk& disk, BuildStatus& status, std::optional<OutputCommit>& commit);
