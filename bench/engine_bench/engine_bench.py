@@ -6,13 +6,19 @@ step) and the equivalent build.ninja with one edge per file (`cp`), then times
 for both tools: a full build, a no-op build and a build after one input
 changed. Each figure is the best of --repeat runs (no-op, one-changed).
 
-  bench/engine_bench/engine_bench.py --assetforge build/bin/assetforge [--files 10000]
+  bench/engine_bench/engine_bench.py --assetforge build/bin/assetforge [--files 2000,10000,100000]
+
+Several sizes (comma-separated) run one after the other in one run, each on a
+tree of its own, and a table of all of them ends the output. For each size one
+more no-op build runs with --trace, and its phases (load state, glob and stat
+inputs, plan, checks and actions, save state) say where the time goes.
 
 The build command is `<assetforge> build -q <dir>/pipeline.yaml`; pass
 --driver build/bin/engine_build_driver to time the engine through the test
 driver (same engine, no plugin host) instead.
 """
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -42,8 +48,11 @@ def generate(root, n):
     with open(os.path.join(root, "pipeline.yaml"), "w") as f:
         f.write('assetforge: 1\njobs:\n  copy:\n    inputs: "src/**/*.png"\n    steps: [ copy ]\n'
                 '    output: "out/af/{dir}/{name}"\n')
+    for d in range((n + 99) // 100):
+        os.makedirs(os.path.join(root, "out", "ninja", "d%03d" % d), exist_ok=True)
     with open(os.path.join(root, "build.ninja"), "w") as f:
-        f.write("rule cp\n  command = mkdir -p $$(dirname $out) && cp $in $out\n\n")
+        # The output folders exist: one process per edge, as cheap as ninja's full build can be.
+        f.write("rule cp\n  command = cp $in $out\n\n")
         for i in range(n):
             rel = "d%03d/f%05d.png" % (i // 100, i)
             f.write("build out/ninja/%s: cp src/%s\n" % (rel, rel))
@@ -58,23 +67,23 @@ def timed(cmd, cwd):
     return dt, r.stdout.decode()
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--assetforge", default="build/bin/assetforge")
-    ap.add_argument("--driver", help="engine_build_driver instead of the assetforge binary")
-    ap.add_argument("--files", type=int, default=10000)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--keep", action="store_true")
-    ap.add_argument("--before", help="another assetforge binary (an earlier engine): its no-op is timed "
-                    "interleaved with --assetforge's on a copy of the same tree")
-    a = ap.parse_args()
-    ninja = shutil.which("ninja")
-    if not ninja:
-        sys.exit("ninja not found")
+def phases(af_cmd, root):
+    """One more no-op with --trace: the build's phase slices (ms)."""
+    trace = os.path.join(root, "noop-trace.json")
+    timed(af_cmd + ["--trace", trace], root)
+    with open(trace) as f:
+        events = json.load(f)["traceEvents"]
+    out = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") == "build":
+            out[e["name"]] = e["dur"] / 1000.0
+    return out
+
+
+def run_size(a, n, ninja):
     root = tempfile.mkdtemp(prefix="af-engine-bench-")
     try:
-        generate(root, a.files)
+        generate(root, n)
         yaml = os.path.join(root, "pipeline.yaml")
         if a.driver:
             af_cmd = [os.path.abspath(a.driver), yaml]
@@ -85,39 +94,92 @@ def main():
         results = {}
         for name, cmd in (("assetforge", af_cmd), ("ninja", nj_cmd)):
             full, _ = timed(cmd, root)
-            noop = min(timed(cmd, root)[0] for _ in range(a.repeat))
+            results[name] = [full, None, None]
+        # No-op runs interleaved, so both tools see the same machine.
+        af_noop, nj_noop = [], []
+        for _ in range(a.repeat):
+            af_noop.append(timed(af_cmd, root)[0])
+            nj_noop.append(timed(nj_cmd, root)[0])
+        results["assetforge"][1], results["ninja"][1] = min(af_noop), min(nj_noop)
+        for name, cmd in (("assetforge", af_cmd), ("ninja", nj_cmd)):
             one = []
             for r in range(a.repeat):
                 with open(changed, "wb") as f:
                     f.write(png_bytes(8, 8, 1000 + r + (0 if name == "assetforge" else 100)))
                 one.append(timed(cmd, root)[0])
-            results[name] = (full, noop, min(one))
-        if a.before:
-            # Same tree, own copy (own state), no-op runs interleaved so both see the same machine load.
-            other = root + "-before"
-            shutil.copytree(root, other, symlinks=True, ignore=shutil.ignore_patterns("out", ".assetforge", ".ninja*"))
-            b_cmd = [os.path.abspath(a.before), "build", "-q", "-j", str(a.jobs), os.path.join(other, "pipeline.yaml")]
-            timed(b_cmd, other)
-            timed(af_cmd, root)
-            now, before = [], []
-            for _ in range(max(a.repeat, 5)):
-                before.append(timed(b_cmd, other)[0])
-                now.append(timed(af_cmd, root)[0])
-            shutil.rmtree(other, ignore_errors=True)
-            print("no-op, interleaved x%d: before %.3f s best / %.3f s median; now %.3f s best / %.3f s median"
-                  % (len(now), min(before), sorted(before)[len(before) // 2], min(now), sorted(now)[len(now) // 2]))
-        print("engine_bench: %d PNG inputs (8x8), 1 -> 1 copy job, -j%d, best of %d" % (a.files, a.jobs, a.repeat))
-        print("%-12s %12s %12s %14s" % ("tool", "full (s)", "no-op (s)", "one-file (s)"))
-        for name, (full, noop, one) in results.items():
-            print("%-12s %12.3f %12.3f %14.3f" % (name, full, noop, one))
-        af, nj = results["assetforge"], results["ninja"]
-        print("no-op ratio assetforge/ninja: %.2fx (target <= 1.5x and < 0.5 s); no-op %.3f s, one-file-changed %.3f s (target < 1 s)"
-              % (af[1] / nj[1], af[1], af[2]) if nj[1] > 0 else "")
+            results[name][2] = min(one)
+        ph = {} if a.driver else phases(af_cmd, root)
+        return results, ph, sorted(af_noop)[len(af_noop) // 2], sorted(nj_noop)[len(nj_noop) // 2]
     finally:
         if a.keep:
             print("tree kept in", root)
         else:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--assetforge", default="build/bin/assetforge")
+    ap.add_argument("--driver", help="engine_build_driver instead of the assetforge binary")
+    ap.add_argument("--files", default="10000", help="one size or several, comma-separated")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--before", help="another assetforge binary (an earlier engine): its no-op is timed "
+                    "interleaved with --assetforge's on a copy of the same tree")
+    a = ap.parse_args()
+    ninja = shutil.which("ninja")
+    if not ninja:
+        sys.exit("ninja not found")
+    sizes = [int(x) for x in a.files.split(",")]
+    if a.before:
+        if len(sizes) != 1:
+            sys.exit("--before takes one size")
+        return before_run(a, sizes[0], ninja)
+    print("load average before: %.2f %.2f %.2f on %d cores" % (os.getloadavg() + (os.cpu_count(),)))
+    rows = []
+    for n in sizes:
+        results, ph, af_med, nj_med = run_size(a, n, ninja)
+        print("engine_bench: %d PNG inputs (8x8), 1 -> 1 copy job, -j%d, best of %d" % (n, a.jobs, a.repeat))
+        print("%-12s %12s %12s %14s" % ("tool", "full (s)", "no-op (s)", "one-file (s)"))
+        for name, (full, noop, one) in results.items():
+            print("%-12s %12.3f %12.3f %14.3f" % (name, full, noop, one))
+        af, nj = results["assetforge"], results["ninja"]
+        print("no-op ratio assetforge/ninja: %.2fx best, %.2fx median (target <= 1.5x)" % (af[1] / nj[1], af_med / nj_med))
+        if ph:
+            print("where a no-op's time goes (ms, from --trace): " +
+                  ", ".join("%s %.1f" % (k, v) for k, v in ph.items()))
+        rows.append((n, af[1], nj[1], af_med, nj_med, af[2], nj[2]))
+        sys.stdout.flush()
+    print("load average after: %.2f %.2f %.2f" % os.getloadavg())
+    print()
+    print("| files | assetforge no-op (s) | ninja no-op (s) | ratio (best) | ratio (median) | one file changed: assetforge / ninja (s) |")
+    print("|---|---|---|---|---|---|")
+    for n, af_b, nj_b, af_m, nj_m, af_1, nj_1 in rows:
+        print("| %d | %.3f | %.3f | %.2fx | %.2fx | %.3f / %.3f |" % (n, af_b, nj_b, af_b / nj_b, af_m / nj_m, af_1, nj_1))
+
+
+def before_run(a, n, ninja):
+    root = tempfile.mkdtemp(prefix="af-engine-bench-")
+    try:
+        generate(root, n)
+        yaml = os.path.join(root, "pipeline.yaml")
+        af_cmd = [os.path.abspath(a.assetforge), "build", "-q", "-j", str(a.jobs), yaml]
+        # Same tree, own copy (own state), no-op runs interleaved so both see the same machine load.
+        other = root + "-before"
+        shutil.copytree(root, other, symlinks=True, ignore=shutil.ignore_patterns("out", ".assetforge", ".ninja*"))
+        b_cmd = [os.path.abspath(a.before), "build", "-q", "-j", str(a.jobs), os.path.join(other, "pipeline.yaml")]
+        timed(b_cmd, other)
+        timed(af_cmd, root)
+        now, before = [], []
+        for _ in range(max(a.repeat, 5)):
+            before.append(timed(b_cmd, other)[0])
+            now.append(timed(af_cmd, root)[0])
+        shutil.rmtree(other, ignore_errors=True)
+        print("no-op of %d files, interleaved x%d: before %.3f s best / %.3f s median; now %.3f s best / %.3f s median"
+              % (n, len(now), min(before), sorted(before)[len(before) // 2], min(now), sorted(now)[len(now) // 2]))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -432,7 +432,7 @@ Hash128 StateStore::file_hash(const std::string& rel, const char* abs, const Fil
 
 Hash128 StateStore::file_hash(const std::string& rel, const FileStat& st, const std::function<Hash128()>& read_hash) {
     {
-        std::lock_guard lk(mu_);
+        std::shared_lock lk(mu_);
         auto it = files_.find(rel);
         if (it != files_.end() && it->second.st == st) return it->second.hash;
     }
@@ -456,7 +456,7 @@ void StateStore::forget_file(const std::string& rel) {
 
 std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, const std::string& input) const {
     std::string k = action_key(job, input);
-    std::lock_guard lk(mu_);
+    std::shared_lock lk(mu_);
     auto it = actions_.find(k);
     if (it == actions_.end()) return nullptr;
     return it->second;
@@ -465,14 +465,14 @@ std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, c
 std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, const std::string& input,
                                                        const std::string& owner) const {
     if (owner.empty() || owner == self_.id) return action(job, input);
-    std::lock_guard lk(mu_);
+    std::shared_lock lk(mu_);
     auto it = foreign_.find({owner, job, input});
     return it == foreign_.end() ? nullptr : it->second;
 }
 
 std::vector<std::shared_ptr<const ActionRecord>>
 StateStore::actions_of(const std::string& job, const std::function<bool(const ActionRecord&)>& keep) const {
-    std::lock_guard lk(mu_);
+    std::shared_lock lk(mu_);
     std::vector<std::shared_ptr<const ActionRecord>> v;
     for (const auto& [_, r] : actions_)
         if (r->job == job && (!keep || keep(*r))) v.push_back(r);
@@ -481,14 +481,14 @@ StateStore::actions_of(const std::string& job, const std::function<bool(const Ac
 }
 
 std::vector<ActionRecord> StateStore::all_actions() const {
-    std::lock_guard lk(mu_);
+    std::shared_lock lk(mu_);
     std::vector<ActionRecord> v;
     for (const auto& [_, r] : actions_) v.push_back(*r);
     return v;
 }
 
 std::vector<ActionRecord> StateStore::every_action() const {
-    std::lock_guard lk(mu_);
+    std::shared_lock lk(mu_);
     std::vector<ActionRecord> v;
     for (const auto& [_, r] : actions_) v.push_back(*r);
     for (const auto& [_, r] : foreign_) v.push_back(*r);
@@ -496,13 +496,13 @@ std::vector<ActionRecord> StateStore::every_action() const {
 }
 
 void StateStore::for_each_action(const std::function<void(const ActionRecord&)>& fn) const {
-    std::lock_guard lk(mu_);
+    std::shared_lock lk(mu_);
     for (const auto& [_, r] : actions_) fn(*r);
     for (const auto& [_, r] : foreign_) fn(*r);
 }
 
 std::map<std::string, std::string> StateStore::configurations() const {
-    std::lock_guard lk(mu_);
+    std::shared_lock lk(mu_);
     return configurations_;
 }
 

@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -147,7 +148,8 @@ class StateStore {
     Mode mode_;
     std::string recovered_;
     std::map<std::string, std::string> configurations_;
-    mutable std::mutex mu_;
+    // Shared for lookups: a no-op build is thousands of them from every thread, and nothing but lookups.
+    mutable std::shared_mutex mu_;
     struct CachedFile {
         FileStat st;
         Hash128 hash;
