@@ -15,15 +15,13 @@ AlphaKind alpha_content(const af_host* host, const Texture& t) {
     AlphaSeen seen;
     for (uint32_t l = 0; l < t.desc.layers && !seen.settled(); ++l)
         for (uint32_t f = 0; f < t.desc.faces && !seen.settled(); ++f) {
-            const Picture img = decode_surface(host, t, l, f, 0);
-            const auto* f32 = std::get_if<sdk::Rgba32f>(&img);
-            const auto* u8 = std::get_if<sdk::Rgba8>(&img);
-            const size_t n = size_t(width_of(img)) * height_of(img);
+            const sdk::Image img = decode_surface(host, t, l, f, 0);
+            const size_t n = img.texels();
             for (size_t i = 0; i < n && !seen.settled(); ++i) {
-                if (f32)
-                    seen.add(f32->data[i * 4 + 3]);
+                if (img.is_float())
+                    seen.add(img.rgba32f[i * 4 + 3]);
                 else
-                    seen.add(u8->data[i * 4 + 3]);
+                    seen.add(img.rgba8[i * 4 + 3]);
             }
         }
     return seen.kind();

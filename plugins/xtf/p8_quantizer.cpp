@@ -25,9 +25,9 @@ struct ResultFree {
     void operator()(liq_result* p) const { liq_result_destroy(p); }
 };
 
-const sdk::Rgba8& rgba8(const Picture& in, sdk::Rgba8& storage) {
-    if (const auto* b = std::get_if<sdk::Rgba8>(&in)) return *b;
-    storage = to_rgba8(in);
+const sdk::Image& rgba8(const sdk::Image& in, sdk::Image& storage) {
+    if (!in.is_float()) return in;
+    storage = sdk::to_rgba8(in);
     return storage;
 }
 
@@ -38,17 +38,17 @@ void check(liq_error e, const char* what) {
 
 } // namespace
 
-QuantizedFrame quantize_frame(const std::vector<const Picture*>& palette_sources,
-                              const std::vector<const Picture*>& targets, bool dither) {
+QuantizedFrame quantize_frame(const std::vector<const sdk::Image*>& palette_sources,
+                              const std::vector<const sdk::Image*>& targets, bool dither) {
     std::unique_ptr<liq_attr, AttrFree> attr(liq_attr_create());
     if (!attr) sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "libimagequant: cannot create attributes");
     check(liq_set_max_colors(attr.get(), 256), "set_max_colors");
     std::unique_ptr<liq_histogram, HistFree> hist(liq_histogram_create(attr.get()));
     // liq_image borrows the pixels: keep the RGBA8 copies alive until remapping ends.
-    std::vector<sdk::Rgba8> keep(palette_sources.size() + targets.size());
-    auto make = [&](const Picture& src, size_t slot) {
-        const sdk::Rgba8& px = rgba8(src, keep[slot]);
-        liq_image* li = liq_image_create_rgba(attr.get(), px.data.data(), int(px.width), int(px.height), 0);
+    std::vector<sdk::Image> keep(palette_sources.size() + targets.size());
+    auto make = [&](const sdk::Image& src, size_t slot) {
+        const sdk::Image& px = rgba8(src, keep[slot]);
+        liq_image* li = liq_image_create_rgba(attr.get(), px.rgba8.data(), int(px.width), int(px.height), 0);
         if (!li) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "libimagequant: cannot wrap an image");
         return std::unique_ptr<liq_image, ImageFree>(li);
     };
@@ -65,7 +65,7 @@ QuantizedFrame quantize_frame(const std::vector<const Picture*>& palette_sources
     out.indices.resize(targets.size());
     for (size_t i = 0; i < targets.size(); ++i) {
         auto li = make(*targets[i], palette_sources.size() + i);
-        out.indices[i].resize(size_t(width_of(*targets[i])) * height_of(*targets[i]));
+        out.indices[i].resize(targets[i]->texels());
         check(liq_write_remapped_image(result.get(), li.get(), out.indices[i].data(), out.indices[i].size()),
               "write_remapped_image");
     }
@@ -81,9 +81,9 @@ QuantizedFrame quantize_frame(const std::vector<const Picture*>& palette_sources
     return out;
 }
 
-std::vector<uint8_t> remap_to_palette(const Picture& img, const uint8_t* pal) {
-    sdk::Rgba8 storage;
-    const sdk::Rgba8& px = rgba8(img, storage);
+std::vector<uint8_t> remap_to_palette(const sdk::Image& img, const uint8_t* pal) {
+    sdk::Image storage;
+    const sdk::Image& px = rgba8(img, storage);
     // Re-saved P8 is all exact palette colours: look those up (first entry
     // wins, as the nearest search below would pick) instead of 256 distances.
     std::unordered_map<uint32_t, uint8_t> exact;
@@ -94,7 +94,7 @@ std::vector<uint8_t> remap_to_palette(const Picture& img, const uint8_t* pal) {
     }
     std::vector<uint8_t> out(px.texels());
     for (size_t t = 0; t < out.size(); ++t) {
-        const uint8_t* p = &px.data[t * 4];
+        const uint8_t* p = &px.rgba8[t * 4];
         uint32_t key;
         std::memcpy(&key, p, 4);
         if (auto it = exact.find(key); it != exact.end()) {

@@ -3,7 +3,7 @@
 // that frame.
 #pragma once
 
-#include "picture.hpp"
+#include "assetforge/image.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -16,14 +16,14 @@ struct QuantizedFrame {
 };
 
 // Builds the palette from `palette_sources` (typically mip 0 of every face) and
-// remaps every image of `targets` through it. Pictures may be RGBA8 or RGBA32F.
+// remaps every image of `targets` through it. Images may be RGBA8 or RGBA32F.
 // Throws af::sdk::Error when libimagequant fails.
-QuantizedFrame quantize_frame(const std::vector<const Picture*>& palette_sources,
-                              const std::vector<const Picture*>& targets, bool dither);
+QuantizedFrame quantize_frame(const std::vector<const sdk::Image*>& palette_sources,
+                              const std::vector<const sdk::Image*>& targets, bool dither);
 
 // Nearest palette entry per texel (no dithering; the first of equal entries),
 // for remapping images against an existing palette (a P8 source written back
 // with its palette: exact colours get their index back).
-std::vector<uint8_t> remap_to_palette(const Picture& img, const uint8_t* palette_rgba);
+std::vector<uint8_t> remap_to_palette(const sdk::Image& img, const uint8_t* palette_rgba);
 
 } // namespace af::xtf

@@ -46,15 +46,35 @@ sdk::ResampleOptions options_of(const ResampleSettings& s, bool premultiply, boo
 
 } // namespace
 
-Picture resample(const af_host* host, const Picture& in, uint32_t width, uint32_t height, const ResampleSettings& s) {
-    return std::visit(
-        [&](const auto& px) -> Picture {
-            return sdk::resample(host, px, width, height, options_of(s, s.premultiply_alpha, px.srgb));
-        },
-        in);
+sdk::Image resample(const af_host* host, const sdk::Image& in, uint32_t width, uint32_t height,
+                    const ResampleSettings& s) {
+    return sdk::resample(host, in, width, height, options_of(s, s.premultiply_alpha, in.srgb));
 }
 
 namespace {
+
+// Float → byte as the host stores a filtered level (v · 255 + 0.5, truncated),
+// which is not to_rgba8's rounding.
+sdk::Image filtered_to_rgba8(const sdk::Rgba32f& f) {
+    sdk::Image out = sdk::Image::make8(f.width, f.height, f.srgb);
+    for (size_t i = 0; i < f.data.size(); ++i) {
+        const float v = f.data[i];
+        out.rgba8[i] = !(v > 0.0f) ? 0 : v >= 1.0f ? 255 : uint8_t(v * 255.0f + 0.5f);
+    }
+    return out;
+}
+
+// Whether any texel has alpha below one (what makes the host weight colour by alpha).
+bool has_translucency(const sdk::Image& img) {
+    if (img.is_float()) {
+        for (size_t i = 3; i < img.rgba32f.size(); i += 4)
+            if (img.rgba32f[i] < 1.0f) return true;
+        return false;
+    }
+    for (size_t i = 3; i < img.rgba8.size(); i += 4)
+        if (img.rgba8[i] < 255) return true;
+    return false;
+}
 
 // The float plane the host's mips step carries from level to level: colour
 // (alpha-weighted when premultiplied), alpha, and the unweighted colour the
@@ -110,8 +130,8 @@ sdk::Rgba32f stored(const Plane& p, bool srgb) {
 
 } // namespace
 
-std::vector<Picture> mip_chain(const af_host* host, Picture top, uint32_t count, const ResampleSettings& s) {
-    std::vector<Picture> out;
+std::vector<sdk::Image> mip_chain(const af_host* host, sdk::Image top, uint32_t count, const ResampleSettings& s) {
+    std::vector<sdk::Image> out;
     out.reserve(count);
     if (count <= 1) {
         out.push_back(std::move(top));
@@ -120,14 +140,14 @@ std::vector<Picture> mip_chain(const af_host* host, Picture top, uint32_t count,
     require_resample(host, "making mip levels");
     // Alpha weighting is decided once, from the top level, as the mips step does.
     const bool premultiply = s.premultiply_alpha && has_translucency(top);
-    const bool bytes = !is_float(top);
-    const bool srgb = srgb_of(top);
-    uint32_t w = width_of(top), h = height_of(top);
+    const bool bytes = !top.is_float();
+    const bool srgb = top.srgb;
+    uint32_t w = top.width, h = top.height;
     if (s.linear_light && srgb) {
         // Linear light: the host filters each level from the stored values of
         // the one before (the plane's linear values are not reachable here).
         const sdk::ResampleOptions o = options_of(s, premultiply, srgb);
-        sdk::Rgba32f cur = to_rgba32f(top);
+        sdk::Rgba32f cur = sdk::rgba32f_pixels(top);
         out.push_back(std::move(top));
         for (uint32_t level = 1; level < count; ++level) {
             w = std::max(1u, w / 2);
@@ -136,12 +156,12 @@ std::vector<Picture> mip_chain(const af_host* host, Picture top, uint32_t count,
             if (bytes)
                 out.push_back(filtered_to_rgba8(cur));
             else
-                out.push_back(cur);
+                out.push_back(sdk::image_of(sdk::Rgba32f(cur)));
         }
         return out;
     }
     const sdk::ResampleOptions o = options_of(s, false, false);
-    Plane plane = plane_of(to_rgba32f(top), premultiply);
+    Plane plane = plane_of(sdk::rgba32f_pixels(top), premultiply);
     out.push_back(std::move(top));
     for (uint32_t level = 1; level < count; ++level) {
         w = std::max(1u, w / 2);
@@ -153,7 +173,7 @@ std::vector<Picture> mip_chain(const af_host* host, Picture top, uint32_t count,
         if (bytes)
             out.push_back(filtered_to_rgba8(level_px));
         else
-            out.push_back(std::move(level_px));
+            out.push_back(sdk::image_of(std::move(level_px)));
     }
     return out;
 }

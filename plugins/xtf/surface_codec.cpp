@@ -64,55 +64,59 @@ void convert(const af_host* host, const af_surface& src, af_surface& dst, const 
 
 } // namespace
 
-Picture decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
-                       uint32_t height, uint32_t depth, const uint8_t* palette) {
+sdk::Image decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
+                          uint32_t height, uint32_t depth, const uint8_t* palette) {
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
     const uint64_t texels = uint64_t(width) * height * depth;
     if (format == FMT_P8) {
         if (!palette) sdk::usage("P8 surface without a palette");
         if (size < texels) sdk::invalid(size, "P8 surface is shorter than its size");
-        sdk::Rgba8 img(width, height * depth);
-        for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.data[i * 4], palette + data[i] * 4, 4);
+        sdk::Image img = sdk::Image::make8(width, height * depth);
+        for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.rgba8[i * 4], palette + data[i] * 4, 4);
         return img;
     }
     if (!fi->compressed())
         if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
-            sdk::Rgba8 img(width, height * depth, fi->srgb());
-            bytes_to_rgba8(*b, data, img.data.data(), texels);
+            sdk::Image img = sdk::Image::make8(width, height * depth, fi->srgb());
+            bytes_to_rgba8(*b, data, img.rgba8.data(), texels);
             return img;
         }
     // Block-compressed pictures were never tagged sRGB here: filtering them in
     // linear light (option linear) would change what this writer has written.
-    sdk::Rgba32f img(width, height * depth, !fi->compressed() && fi->srgb());
+    sdk::Image img = sdk::Image::makef(width, height * depth, !fi->compressed() && fi->srgb());
     af_surface src{format, width, height, depth, const_cast<uint8_t*>(data), size};
-    af_surface dst{FMT_R32G32B32A32_FLOAT,         width, height, depth, reinterpret_cast<uint8_t*>(img.data.data()),
-                   img.data.size() * sizeof(float)};
+    af_surface dst{FMT_R32G32B32A32_FLOAT,
+                   width,
+                   height,
+                   depth,
+                   reinterpret_cast<uint8_t*>(img.rgba32f.data()),
+                   img.rgba32f.size() * sizeof(float)};
     convert(host, src, dst, "decoding", fi);
-    if (!fi->compressed() && fits_rgba8(fi)) return to_rgba8(img);
+    if (!fi->compressed() && fits_rgba8(fi)) return sdk::to_rgba8(img);
     return img;
 }
 
-void encode_surface(const af_host* host, const Picture& img, uint32_t format, uint8_t* dst, uint64_t size,
+void encode_surface(const af_host* host, const sdk::Image& img, uint32_t format, uint8_t* dst, uint64_t size,
                     uint32_t width, uint32_t height, uint32_t depth) {
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
     if (format == FMT_P8) sdk::usage("P8 surfaces are written through the quantizer");
-    if (width_of(img) != width || height_of(img) != height * depth)
+    if (img.width != width || img.height != height * depth)
         throw std::logic_error("encode_surface: image size disagrees with the surface");
     const uint64_t texels = uint64_t(width) * height * depth;
-    if (const auto* px = std::get_if<sdk::Rgba8>(&img); px && !fi->compressed())
+    if (!img.is_float() && !fi->compressed())
         if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
-            rgba8_to_bytes(*b, px->data.data(), dst, texels);
+            rgba8_to_bytes(*b, img.rgba8.data(), dst, texels);
             return;
         }
-    const sdk::Rgba32f f = to_rgba32f(img);
+    const sdk::Image f = sdk::to_float(img);
     af_surface src{FMT_R32G32B32A32_FLOAT,
                    width,
                    height,
                    depth,
-                   reinterpret_cast<uint8_t*>(const_cast<float*>(f.data.data())),
-                   f.data.size() * sizeof(float)};
+                   reinterpret_cast<uint8_t*>(const_cast<float*>(f.rgba32f.data())),
+                   f.rgba32f.size() * sizeof(float)};
     af_surface out{format, width, height, depth, dst, size};
     convert(host, src, out, "encoding", fi);
 }
@@ -132,10 +136,10 @@ std::optional<std::string> encoder_missing(const af_host* host, uint32_t format)
     return std::nullopt;
 }
 
-sdk::Rgba32f halve_volume(const Picture& vol, uint32_t w, uint32_t h, uint32_t d) {
-    const sdk::Rgba32f in = to_rgba32f(vol);
+sdk::Image halve_volume(const sdk::Image& vol, uint32_t w, uint32_t h, uint32_t d) {
+    const sdk::Image in = sdk::to_float(vol);
     const uint32_t nw = std::max(1u, w / 2), nh = std::max(1u, h / 2), nd = std::max(1u, d / 2);
-    sdk::Rgba32f out(nw, nh * nd, in.srgb);
+    sdk::Image out = sdk::Image::makef(nw, nh * nd, in.srgb);
     for (uint32_t z = 0; z < nd; ++z)
         for (uint32_t y = 0; y < nh; ++y)
             for (uint32_t x = 0; x < nw; ++x) {
@@ -146,11 +150,11 @@ sdk::Rgba32f halve_volume(const Picture& vol, uint32_t w, uint32_t h, uint32_t d
                         for (uint32_t dx = 0; dx < (w > 1 ? 2u : 1u); ++dx) {
                             const size_t sx = x * (w > 1 ? 2 : 1) + dx, sy = y * (h > 1 ? 2 : 1) + dy,
                                          sz = z * (d > 1 ? 2 : 1) + dz;
-                            const float* p = &in.data[((sz * h + sy) * w + sx) * 4];
+                            const float* p = &in.rgba32f[((sz * h + sy) * w + sx) * 4];
                             for (int c = 0; c < 4; ++c) acc[c] += p[c];
                             ++n;
                         }
-                float* q = &out.data[((size_t(z) * nh + y) * nw + x) * 4];
+                float* q = &out.rgba32f[((size_t(z) * nh + y) * nw + x) * 4];
                 for (int c = 0; c < 4; ++c) q[c] = acc[c] / float(n);
             }
     return out;

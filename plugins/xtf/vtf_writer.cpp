@@ -37,15 +37,14 @@ constexpr uint32_t kVtf72HeaderSize = 80;
 constexpr uint32_t kThumbnailSide = 16;
 
 // The top slice of a volume picture (slices are stacked vertically).
-Picture first_slice(const Picture& vol, uint32_t height) {
-    return std::visit(
-        [&](const auto& px) -> Picture {
-            auto out = px;
-            out.height = height;
-            out.data.resize(size_t(px.width) * height * 4);
-            return out;
-        },
-        vol);
+sdk::Image first_slice(const sdk::Image& vol, uint32_t height) {
+    sdk::Image out = vol;
+    out.height = height;
+    if (out.is_float())
+        out.rgba32f.resize(out.texels() * 4);
+    else
+        out.rgba8.resize(out.texels() * 4);
+    return out;
 }
 
 bool parse_bool(std::string_view key, std::string_view v) {
@@ -69,11 +68,11 @@ std::vector<uint8_t> make_thumbnail(const af_host* host, const Texture& t, const
                             ? std::max(1u, uint32_t(uint64_t(tw) * t.desc.height / t.desc.width))
                             : std::min(kThumbnailSide, t.desc.height);
     try {
-        Picture top = decode_surface(host, t, 0, 0, 0);
+        sdk::Image top = decode_surface(host, t, 0, 0, 0);
         if (t.desc.depth > 1) top = first_slice(top, t.desc.height);
         // Kaiser in the stored values: what the thumbnail has always been.
         const ResampleSettings thumb{.filter = AF_FILTER_KAISER, .premultiply_alpha = true, .linear_light = false};
-        const Picture small = resample(host, top, tw, th, thumb);
+        const sdk::Image small = resample(host, top, tw, th, thumb);
         std::vector<uint8_t> out(surface_bytes(FMT_BC1_UNORM, tw, th));
         encode_surface(host, small, FMT_BC1_UNORM, out.data(), out.size(), tw, th, 1);
         w = uint8_t(tw);
