@@ -1,6 +1,6 @@
 #include "resampling.hpp"
 
-#include "assetforge/resample.hpp"
+#include "assetforge/resample_image.hpp"
 
 #include <algorithm>
 #include <cctype>

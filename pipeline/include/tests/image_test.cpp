@@ -2,7 +2,7 @@
 // rely on rounding as the host does), moves to and from Pixels<T> that keep
 // the buffer, the surface view ABI calls take, and resample keeping the type.
 #include "assetforge/image.hpp"
-#include "assetforge/resample.hpp"
+#include "assetforge/resample_image.hpp"
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
@@ -60,16 +60,16 @@ TEST_CASE("image: image_of moves typed pixels in; rgba8_pixels and rgba32f_pixel
 TEST_CASE("image: the surface view names the format and covers the whole buffer") {
     const sdk::Image b = sdk::Image::make8(3, 2, true);
     af_surface s = b.surface();
-    CHECK(s.format == FMT_R8G8B8A8_UNORM_SRGB);
+    CHECK(s.format == af::FMT_R8G8B8A8_UNORM_SRGB);
     CHECK(s.width == 3);
     CHECK(s.height == 2);
     CHECK(s.depth == 1);
     CHECK(s.data == b.rgba8.data());
     CHECK(s.size == 24);
-    CHECK(sdk::Image::make8(1, 1).surface().format == FMT_R8G8B8A8_UNORM);
+    CHECK(sdk::Image::make8(1, 1).surface().format == af::FMT_R8G8B8A8_UNORM);
     const sdk::Image f = sdk::Image::makef(3, 2, true);
     s = f.surface();
-    CHECK(s.format == FMT_R32G32B32A32_FLOAT);
+    CHECK(s.format == af::FMT_R32G32B32A32_FLOAT);
     CHECK(s.data == reinterpret_cast<const uint8_t*>(f.rgba32f.data()));
     CHECK(s.size == 24 * sizeof(float));
 }
