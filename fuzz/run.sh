@@ -14,7 +14,10 @@ while getopts "r:t:" o; do
   case $o in r) runs=$OPTARG ;; t) secs=$OPTARG ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
+# -O1 -g1, as the sanitizer stage and OSS-Fuzz build: the harnesses compile in well under the time of -O2 -g, and
+# line tables are all a crash report needs.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAF_FUZZ=ON ${AF_CMAKE_ARGS:-} \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DAF_BUILD_TESTS=OFF -DAF_WERROR=OFF \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fconstexpr-steps=50000000" \
   -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link,address,undefined" > /dev/null

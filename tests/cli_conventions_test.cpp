@@ -14,12 +14,12 @@ using af::test::run_in;
 using af::test::slurp;
 
 namespace {
-const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+const fs::path kConventionImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
 
 // A project whose one action (mips and high-quality BC7 of a 1024² picture)
 // runs long enough for the progress output to be seen while it runs.
 void one_long_action(const af::test::TempDir& t) {
-    t.copy(kImages / "a_palm_128.png", "seed.png");
+    t.copy(kConventionImages / "a_palm_128.png", "seed.png");
     REQUIRE(run_in(t.path(), "convert seed.png src/big.png --resize 1024x1024").code == 0);
     t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
                              "    steps: [ mips, { encode: { format: bc7, quality: high } } ]\n"
@@ -37,7 +37,7 @@ TEST_CASE("cli: a mistyped command suggests the right one") {
 
 TEST_CASE("cli: convert refuses to replace an existing output unless -y") {
     af::test::TempDir t;
-    t.copy(kImages / "a_palm_128.png", "a.png");
+    t.copy(kConventionImages / "a_palm_128.png", "a.png");
     t.write("out.dds", "precious");
     auto r = run_in(t.path(), "convert a.png out.dds --quality fast");
     CHECK(r.code == 2);
@@ -55,7 +55,7 @@ TEST_CASE("cli: convert refuses to replace an existing output unless -y") {
 
 TEST_CASE("cli: convert never writes over its input, even with -y (by name or through a link)") {
     af::test::TempDir t;
-    t.copy(kImages / "a_palm_128.png", "a.png");
+    t.copy(kConventionImages / "a_palm_128.png", "a.png");
     const std::string before = slurp(t / "a.png");
     fs::create_symlink("a.png", t / "link.png");
     for (const std::string out : {"a.png", "link.png"}) {
@@ -69,7 +69,7 @@ TEST_CASE("cli: convert never writes over its input, even with -y (by name or th
 
 TEST_CASE("cli: build --dry-run says what would run, runs nothing, and exits as status does") {
     af::test::TempDir t;
-    t.copy(kImages / "a_palm_128.png", "src/a.png");
+    t.copy(kConventionImages / "a_palm_128.png", "src/a.png");
     t.write("pipeline.yaml",
             "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
             "    steps: [ { encode: { format: bc1, quality: fast } } ]\n    output: \"out/{stem}.dds\"\n");
@@ -84,8 +84,8 @@ TEST_CASE("cli: build --dry-run says what would run, runs nothing, and exits as 
 
 TEST_CASE("cli: --report FILE.xml writes JUnit XML with one test case per action") {
     af::test::TempDir t;
-    t.copy(kImages / "a_palm_128.png", "src/a.png");
-    t.copy(kImages / "d_rock_128.png", "src/b&<c>.png");
+    t.copy(kConventionImages / "a_palm_128.png", "src/a.png");
+    t.copy(kConventionImages / "d_rock_128.png", "src/b&<c>.png");
     t.write("src/broken.png", "\x89PNG\r\n\x1a\nnot really");
     t.write("pipeline.yaml",
             "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
@@ -166,8 +166,8 @@ TEST_CASE("cli: on a terminal the status line names the action running now and i
 
 TEST_CASE("cli: --report FILE.html is one self-contained page, failures first") {
     af::test::TempDir t;
-    t.copy(kImages / "a_palm_128.png", "src/a.png");
-    t.copy(kImages / "d_rock_128.png", "src/b.png");
+    t.copy(kConventionImages / "a_palm_128.png", "src/a.png");
+    t.copy(kConventionImages / "d_rock_128.png", "src/b.png");
     t.write("src/broken.png", "\x89PNG\r\n\x1a\nnot really");
     t.write("pipeline.yaml",
             "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
@@ -214,7 +214,7 @@ for r in p.rows: print(r[1], r[2], r[7])
 
 TEST_CASE("cli: the HTML report's pictures are nobody's input, and only an HTML report makes them") {
     af::test::TempDir t;
-    t.copy(kImages / "a_palm_128.png", "src/a.png");
+    t.copy(kConventionImages / "a_palm_128.png", "src/a.png");
     // Every PNG under the project, the report's folder included if it were not left out.
     t.write("pipeline.yaml",
             "assetforge: 1\njobs:\n  dds:\n    inputs: \"**/*.png\"\n"
@@ -223,7 +223,7 @@ TEST_CASE("cli: the HTML report's pictures are nobody's input, and only an HTML 
     CHECK(j.code == 0);
     CHECK(!fs::exists(t / "build.json.d"));
     CHECK(!fs::exists(t / "build.html.d"));
-    t.write("src/b.png", slurp(kImages / "d_rock_128.png"));
+    t.write("src/b.png", slurp(kConventionImages / "d_rock_128.png"));
     t.write("build.html.d/0123456789abcdef.src.png", "an earlier report's picture");
     t.write("build.html.d/notes.txt", "the user's");
     auto r = run_in(t.path(), "build --report build.html");
@@ -240,7 +240,7 @@ TEST_CASE("cli: the HTML report's pictures are nobody's input, and only an HTML 
     auto again = run_in(t.path(), "build --report build.html");
     CHECK(again.code == 0);
     CHECK_THAT(again.out, Catch::Contains("0 built, 2 up to date")); // its pictures did not become inputs
-    t.write("src/c.png", slurp(kImages / "g_caustics_128.png"));
+    t.write("src/c.png", slurp(kConventionImages / "g_caustics_128.png"));
     // Without pictures the folder is not the report's: the planted file,
     // which no sweep removes, would be an input of `**/*.png`.
     fs::remove(t / "build.html.d/0123456789abcdef.src.png");

@@ -19,7 +19,7 @@ using af::test::run_in;
 
 namespace {
 
-const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
+const fs::path kCompareImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
 
 std::string shell(const std::string& cmd) {
     const auto r = af::test::run_shell(cmd);
@@ -62,7 +62,7 @@ print(json.dumps(out))
 
 TEST_CASE("compare: PSNR, RMSE, max error and SSIM agree with numpy on the same pixels") {
     af::test::TempDir t;
-    t.copy(kImages / "d_rock_128.png", "a.png");
+    t.copy(kCompareImages / "d_rock_128.png", "a.png");
     t.write("ref.py", kNumpy);
     auto ref = nlohmann::json::parse(shell("/usr/bin/python3 '" + (t / "ref.py").string() + "' '" +
                                            (t / "a.png").string() + "' '" + (t / "b.png").string() + "'"));
@@ -87,8 +87,8 @@ TEST_CASE("compare: PSNR, RMSE, max error and SSIM agree with numpy on the same 
 
 TEST_CASE("compare: identical files, thresholds as exit codes, size mismatch, every surface of a DDS") {
     af::test::TempDir t;
-    t.copy(kImages / "d_rock_128.png", "a.png");
-    t.copy(kImages / "n_rock_128.png", "n.png");
+    t.copy(kCompareImages / "d_rock_128.png", "a.png");
+    t.copy(kCompareImages / "n_rock_128.png", "n.png");
     auto same = run_in(t.path(), "compare a.png a.png --json --max-error 0");
     REQUIRE(same.code == 0);
     auto s = nlohmann::json::parse(same.out).at("surfaces").at(0);
@@ -111,7 +111,7 @@ TEST_CASE("compare: identical files, thresholds as exit codes, size mismatch, ev
 
 TEST_CASE("compare: a BC5 normal map is compared with Z rebuilt, as the build's report compares it") {
     af::test::TempDir t;
-    t.copy(kImages / "n_rock_128.png", "n.png");
+    t.copy(kCompareImages / "n_rock_128.png", "n.png");
     REQUIRE(run_in(t.path(), "convert n.png n.dds --format bc5 --quality fast").code == 0);
     auto r = run_in(t.path(), "compare n.png n.dds --json");
     INFO(r.out);
@@ -190,8 +190,8 @@ TEST_CASE("compare: over --memory-budget it refuses up front, naming the estimat
 
 TEST_CASE("compare: --heatmap keeps an existing file unless -y, and never replaces A or B") {
     af::test::TempDir t;
-    t.copy(kImages / "d_rock_128.png", "a.png");
-    t.copy(kImages / "n_rock_128.png", "b.png");
+    t.copy(kCompareImages / "d_rock_128.png", "a.png");
+    t.copy(kCompareImages / "n_rock_128.png", "b.png");
     const std::string a = af::test::slurp(t / "a.png"), b = af::test::slurp(t / "b.png");
     t.write("heat.png", "a file of the user's\n");
     auto kept = run_in(t.path(), "compare a.png b.png --heatmap heat.png");

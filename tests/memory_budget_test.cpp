@@ -31,7 +31,7 @@ const fs::path kData = AF_TEST_DATA;
 const char* kGood[] = {"a_palm_b.png", "d_dark-wall-wood_crop256.png", "g_caustics.png",
                        "n_stk_generic_rock_crop128.png"};
 
-const char* kPipeline = R"(assetforge: 1
+const char* kBudgetPipeline = R"(assetforge: 1
 jobs:
   textures:
     inputs: "src/*.png"
@@ -59,7 +59,7 @@ TEST_CASE("build: PNGs declaring 20000x20000 fail by name, the good ones build, 
     for (int i = 1; i <= 4; ++i)
         t.copy(kData / "hostile" / "png_20000x20000_rgba16.png", "src/bad" + std::to_string(i) + ".png");
     for (const char* g : kGood) t.copy(kData / "images" / g, std::string("src/") + g);
-    t.write("pipeline.yaml", kPipeline);
+    t.write("pipeline.yaml", kBudgetPipeline);
 
     auto r = run_cli_measured({"build", "-j2", "--memory-budget", "512"}, t.path());
     INFO(r.out);
@@ -98,7 +98,7 @@ TEST_CASE("build: large legitimate images within the budget build, one at a time
 TEST_CASE("build: an image whose estimate exceeds the whole budget fails instead of running", "[build][memory]") {
     TempDir t("af-memory-test");
     make_large(t, "src/big.png", "2048x2048");
-    t.write("pipeline.yaml", kPipeline);
+    t.write("pipeline.yaml", kBudgetPipeline);
 
     auto r = run_cli_measured({"build", "-j2", "--memory-budget", "64"}, t.path());
     INFO(r.out);

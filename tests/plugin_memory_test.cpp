@@ -16,9 +16,9 @@ using namespace af::test;
 
 namespace {
 
-struct PluginPath {
-    explicit PluginPath(const char* dir) { setenv("ASSETFORGE_PLUGIN_PATH", dir, 1); }
-    ~PluginPath() { unsetenv("ASSETFORGE_PLUGIN_PATH"); }
+struct ScopedPluginPath {
+    explicit ScopedPluginPath(const char* dir) { setenv("ASSETFORGE_PLUGIN_PATH", dir, 1); }
+    ~ScopedPluginPath() { unsetenv("ASSETFORGE_PLUGIN_PATH"); }
 };
 
 // An 8-bit greyscale RLE TGA of w x h (w a multiple of 128), one run packet of 128 pixels after another: 8192²
@@ -54,7 +54,7 @@ jobs:
 } // namespace
 
 TEST_CASE("plugin memory: an 8192² RLE TGA of 1 MiB is estimated by its header, within the budget", "[memory]") {
-    PluginPath path(AF_TGA_PLUGIN_DIR);
+    ScopedPluginPath path(AF_TGA_PLUGIN_DIR);
     TempDir t;
     t.write("pipeline.yaml", kTgaPipeline);
     t.write("src/big.tga", rle_grey_tga(8192, 8192));
@@ -76,7 +76,7 @@ TEST_CASE("plugin memory: an 8192² RLE TGA of 1 MiB is estimated by its header,
 }
 
 TEST_CASE("plugin memory: an RLE TGA the budget admits is built within budget + 64 MiB", "[memory]") {
-    PluginPath path(AF_TGA_PLUGIN_DIR);
+    ScopedPluginPath path(AF_TGA_PLUGIN_DIR);
     TempDir t;
     t.write("pipeline.yaml", kTgaPipeline);
     t.write("src/mid.tga", rle_grey_tga(2048, 2048));
@@ -89,7 +89,7 @@ TEST_CASE("plugin memory: an RLE TGA the budget admits is built within budget + 
 }
 
 TEST_CASE("plugin memory: a read taking far more from af_host.alloc than its dims declare is refused", "[memory]") {
-    PluginPath path(AF_HOSTILE_PLUGIN_DIR);
+    ScopedPluginPath path(AF_HOSTILE_PLUGIN_DIR);
     TempDir t;
     t.write("pipeline.yaml", kHostilePipeline);
     t.write("src/ok.hostile", "HSTLo\x10");

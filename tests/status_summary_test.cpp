@@ -13,13 +13,13 @@ using af::test::run_cli;
 using af::test::TempDir;
 
 namespace {
-const fs::path kData = AF_TEST_DATA;
+const fs::path kSummaryData = AF_TEST_DATA;
 }
 
 TEST_CASE("status summarises per job; -v lists each action, --json every action", "[status][e2e]") {
     TempDir t("af-status-summary");
-    t.copy(kData / "images" / "a_palm_b.png", "src/a.png");
-    t.copy(kData / "images" / "g_caustics.png", "src/b.png");
+    t.copy(kSummaryData / "images" / "a_palm_b.png", "src/a.png");
+    t.copy(kSummaryData / "images" / "g_caustics.png", "src/b.png");
     t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
                              "    steps: [ { encode: { format: bc1 } } ]\n    output: \"out/{stem}.dds\"\n");
     auto r = run_cli("status", t.path());
@@ -31,7 +31,7 @@ TEST_CASE("status summarises per job; -v lists each action, --json every action"
     r = run_cli("status -v", t.path());
     CHECK_THAT(r.out, Catch::Contains("explain: dds: src/a.png: new input"));
     REQUIRE(run_cli("build", t.path()).code == 0);
-    t.copy(kData / "images" / "d_dark-wall-wood_crop256.png", "src/b.png");
+    t.copy(kSummaryData / "images" / "d_dark-wall-wood_crop256.png", "src/b.png");
     r = run_cli("status --json", t.path());
     INFO(r.out);
     auto doc = nlohmann::json::parse(r.out);
@@ -45,7 +45,7 @@ TEST_CASE("status summarises per job; -v lists each action, --json every action"
 
 TEST_CASE("status counts stale outputs without a line each; -v lists them", "[status][e2e]") {
     TempDir t("af-status-stale");
-    for (int i = 0; i < 6; ++i) t.copy(kData / "images" / "a_palm_b.png", "src/t" + std::to_string(i) + ".png");
+    for (int i = 0; i < 6; ++i) t.copy(kSummaryData / "images" / "a_palm_b.png", "src/t" + std::to_string(i) + ".png");
     t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"
                              "    steps: [ { encode: { format: bc1 } } ]\n    output: \"out/{stem}.dds\"\n");
     REQUIRE(run_cli("build", t.path()).code == 0);

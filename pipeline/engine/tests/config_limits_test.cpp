@@ -16,7 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string load_error(const std::filesystem::path& file) { return test::load_error(file, std::chrono::seconds(2)); }
+std::string limits_load_error(const std::filesystem::path& file) {
+    return test::load_error(file, std::chrono::seconds(2));
+}
 
 const char* kJobs = "jobs:\n  j: { inputs: \"*.png\", output: \"o/{stem}.png\" }\n";
 
@@ -25,22 +27,22 @@ const char* kJobs = "jobs:\n  j: { inputs: \"*.png\", output: \"o/{stem}.png\" }
 TEST_CASE("includes that are devices, pipes or directories are refused at once", "[config][limits]") {
     TestProject t;
     t.write("pipeline.yaml", std::string("assetforge: 1\ninclude: [ /dev/zero ]\n") + kJobs);
-    std::string e = load_error(t.path("pipeline.yaml"));
+    std::string e = limits_load_error(t.path("pipeline.yaml"));
     CHECK_THAT(e, Catch::Contains("pipeline.yaml:2:12: /dev/zero: not a regular file"));
 
     REQUIRE(mkfifo(t.path("fifo.yaml").c_str(), 0600) == 0); // opening it for reading would block
     t.write("pipeline.yaml", std::string("assetforge: 1\ninclude: [ ok.yaml, fifo.yaml ]\n") + kJobs);
     t.write("ok.yaml", "vars: { a: 1 }\n");
-    e = load_error(t.path("pipeline.yaml"));
+    e = limits_load_error(t.path("pipeline.yaml"));
     CHECK_THAT(e, Catch::Contains("pipeline.yaml:2:21: "));
     CHECK_THAT(e, Catch::Contains("fifo.yaml: not a regular file"));
 
     fs::create_directories(t.path("dir.yaml"));
     t.write("pipeline.yaml", std::string("assetforge: 1\ninclude: dir.yaml\n") + kJobs);
-    CHECK_THAT(load_error(t.path("pipeline.yaml")), Catch::Contains("dir.yaml: not a regular file"));
+    CHECK_THAT(limits_load_error(t.path("pipeline.yaml")), Catch::Contains("dir.yaml: not a regular file"));
 
     // The pipeline file itself too.
-    CHECK_THAT(load_error("/dev/zero"), Catch::Contains("/dev/zero: not a regular file"));
+    CHECK_THAT(limits_load_error("/dev/zero"), Catch::Contains("/dev/zero: not a regular file"));
 }
 
 TEST_CASE("pipeline files and includes over 16 MiB are refused", "[config][limits]") {
@@ -48,11 +50,11 @@ TEST_CASE("pipeline files and includes over 16 MiB are refused", "[config][limit
     t.write("big.yaml", "vars: { a: 1 }\n");
     fs::resize_file(t.path("big.yaml"), (16u << 20) + 1);
     t.write("pipeline.yaml", std::string("assetforge: 1\ninclude: big.yaml\n") + kJobs);
-    std::string e = load_error(t.path("pipeline.yaml"));
+    std::string e = limits_load_error(t.path("pipeline.yaml"));
     CHECK_THAT(e, Catch::Contains("pipeline.yaml:2:10: "));
     CHECK_THAT(e, Catch::Contains("big.yaml: larger than 16 MiB"));
 
     t.write("pipeline.yaml", std::string("assetforge: 1\n") + kJobs);
     fs::resize_file(t.path("pipeline.yaml"), (16u << 20) + 1);
-    CHECK_THAT(load_error(t.path("pipeline.yaml")), Catch::Contains("larger than 16 MiB"));
+    CHECK_THAT(limits_load_error(t.path("pipeline.yaml")), Catch::Contains("larger than 16 MiB"));
 }

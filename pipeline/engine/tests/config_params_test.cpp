@@ -22,7 +22,7 @@ const StepTable& real_steps() {
 
 Pipeline parse(const std::string& yaml) { return parse_pipeline(yaml, "/proj/pipeline.yaml", {}, real_steps()); }
 
-std::string error_of(const std::string& yaml) {
+std::string param_error_of(const std::string& yaml) {
     try {
         parse(yaml);
     } catch (const ConfigError& e) {
@@ -44,42 +44,43 @@ Params params_of(const std::string& steps, const std::string& output = "out/{ste
 } // namespace
 
 TEST_CASE("unknown parameters of read, encode and write are load errors with the valid names", "[config][params]") {
-    std::string e = error_of(job("[ { encode: { fromat: bc7 } } ]"));
+    std::string e = param_error_of(job("[ { encode: { fromat: bc7 } } ]"));
     CHECK_THAT(e, Catch::Contains("/proj/pipeline.yaml:5:26: 'fromat' is not a valid parameter of step 'encode'; "
                                   "valid: format, quality, like, grey, metrics"));
     CHECK_THAT(e, Catch::Contains("(did you mean 'format'?)"));
     for (const char* step : {"read", "encode", "write"}) {
         INFO(step);
-        e = error_of(job(std::string("[ { ") + step + ": { zzz: 1 } } ]"));
+        e = param_error_of(job(std::string("[ { ") + step + ": { zzz: 1 } } ]"));
         CHECK_THAT(e, Catch::Contains(std::string("/proj/pipeline.yaml:5:") +
                                       std::to_string(16 + std::string(step).size() + 4) + ": 'zzz' is not a valid " +
                                       "parameter of step '" + step + "'; valid: "));
     }
     // `write` knows the container from the output's extension: PNG's write options are valid there.
     CHECK(params_of("[ { write: { bit_depth: 16 } } ]", "out/{stem}.png").at("bit_depth") == "16");
-    e = error_of(job("[ { write: { bit_dpeth: 16 } } ]", "out/{stem}.png"));
+    e = param_error_of(job("[ { write: { bit_dpeth: 16 } } ]", "out/{stem}.png"));
     CHECK_THAT(e, Catch::Contains("'bit_dpeth' is not a valid parameter of step 'write'"));
     CHECK_THAT(e, Catch::Contains("did you mean 'bit_depth'?"));
 }
 
 TEST_CASE("step parameter values are checked against their declared type at load", "[config][params]") {
-    std::string e = error_of(job("[ { mips: { count: \"lots\" } } ]"));
+    std::string e = param_error_of(job("[ { mips: { count: \"lots\" } } ]"));
     CHECK_THAT(e, Catch::Contains("/proj/pipeline.yaml:5:31: 'lots' is not a valid value for 'count' of step "
                                   "'mips': expected an integer in [0, 32]"));
-    CHECK_THAT(error_of(job("[ { mips: { count: 33 } } ]")), Catch::Contains("expected an integer in [0, 32]"));
-    CHECK_THAT(error_of(job("[ { mips: { min_size: 0 } } ]")), Catch::Contains("'min_size'"));
-    CHECK_THAT(error_of(job("[ { resize: { scale: 0 } } ]")),
+    CHECK_THAT(param_error_of(job("[ { mips: { count: 33 } } ]")), Catch::Contains("expected an integer in [0, 32]"));
+    CHECK_THAT(param_error_of(job("[ { mips: { min_size: 0 } } ]")), Catch::Contains("'min_size'"));
+    CHECK_THAT(param_error_of(job("[ { resize: { scale: 0 } } ]")),
                Catch::Contains("'0' is not a valid value for 'scale' of step 'resize': expected a number in (0, 64]"));
-    CHECK_THAT(error_of(job("[ { resize: { width: -1 } } ]")), Catch::Contains("'width'"));
-    CHECK_THAT(error_of(job("[ { mips: { alpha_coverage: 1.5 } } ]")), Catch::Contains("expected a number in [0, 1]"));
+    CHECK_THAT(param_error_of(job("[ { resize: { width: -1 } } ]")), Catch::Contains("'width'"));
+    CHECK_THAT(param_error_of(job("[ { mips: { alpha_coverage: 1.5 } } ]")),
+               Catch::Contains("expected a number in [0, 1]"));
     CHECK_THAT(
-        error_of(job("[ { mips: { normal_map: maybe } } ]")),
+        param_error_of(job("[ { mips: { normal_map: maybe } } ]")),
         Catch::Contains("'maybe' is not a valid value for 'normal_map' of step 'mips'; valid: auto, true, false"));
-    e = error_of(job("[ { encode: { format: bc8 } } ]"));
+    e = param_error_of(job("[ { encode: { format: bc8 } } ]"));
     CHECK_THAT(e, Catch::Contains("'bc8' is not a valid value for 'format' of step 'encode'"));
     CHECK_THAT(e, Catch::Contains("did you mean 'bc"));
-    CHECK_THAT(error_of("assetforge: 1\njobs:\n  z:\n    inputs: \"*.png\"\n    gather: { zip: { level: 10 } }\n"
-                        "    output: \"o/a.zip\"\n"),
+    CHECK_THAT(param_error_of("assetforge: 1\njobs:\n  z:\n    inputs: \"*.png\"\n    gather: { zip: { level: 10 } }\n"
+                              "    output: \"o/a.zip\"\n"),
                Catch::Contains("/proj/pipeline.yaml:5:29: '10' is not a valid value for 'level' of step 'zip': "
                                "expected an integer in [0, 9]"));
 
@@ -100,36 +101,38 @@ TEST_CASE("step parameter values are checked against their declared type at load
 }
 
 TEST_CASE("output placeholders must be ones the job's steps can fill", "[config][template]") {
-    std::string e = error_of(job("[ copy ]", "out/{steem}.png"));
+    std::string e = param_error_of(job("[ copy ]", "out/{steem}.png"));
     CHECK_THAT(e, Catch::Contains("/proj/pipeline.yaml:6:13: 'steem' is not a valid output placeholder"));
     CHECK_THAT(e, Catch::Contains("did you mean 'stem'?"));
     CHECK_THAT(e, Catch::Contains("input_stem"));
     // `extract` adds layer/face/mip/level.
-    CHECK(error_of(job("[ { extract: { what: mips } } ]", "out/{stem}_{mip}_{level}.png")).empty());
-    e = error_of(job("[ { extract: { what: mips } } ]", "out/{stem}_{mips}.png"));
+    CHECK(param_error_of(job("[ { extract: { what: mips } } ]", "out/{stem}_{mip}_{level}.png")).empty());
+    e = param_error_of(job("[ { extract: { what: mips } } ]", "out/{stem}_{mips}.png"));
     CHECK_THAT(e, Catch::Contains("'mips' is not a valid output placeholder"));
     CHECK_THAT(e, Catch::Contains("did you mean 'mip'?"));
-    CHECK_THAT(error_of(job("[ copy ]", "out/{mip}.png")), Catch::Contains("'mip' is not a valid output placeholder"));
+    CHECK_THAT(param_error_of(job("[ copy ]", "out/{mip}.png")),
+               Catch::Contains("'mip' is not a valid output placeholder"));
     // A gather job's output is one item: it has no input of its own.
-    e = error_of(
+    e = param_error_of(
         "assetforge: 1\njobs:\n  z:\n    inputs: \"*.png\"\n    gather: zip\n    output: \"o/{input_stem}.zip\"\n");
     CHECK_THAT(e, Catch::Contains("'input_stem' is not a valid output placeholder"));
-    CHECK(error_of(job("[ copy ]", "out/{dir}/{stem}.{ext} {name} {path} {job} {input_dir} {input_stem} "
-                                   "{input_name} {input_ext} {{x}}"))
+    CHECK(param_error_of(job("[ copy ]", "out/{dir}/{stem}.{ext} {name} {path} {job} {input_dir} {input_stem} "
+                                         "{input_name} {input_ext} {{x}}"))
               .empty());
 }
 
 TEST_CASE("a key given twice in any map of the pipeline is an error", "[config][duplicate]") {
-    std::string e = error_of("assetforge: 1\njobs:\n  j:\n    inputs: \"*.png\"\n    output: \"a/{stem}.png\"\n"
-                             "    output: \"b/{stem}.png\"\n");
+    std::string e = param_error_of("assetforge: 1\njobs:\n  j:\n    inputs: \"*.png\"\n    output: \"a/{stem}.png\"\n"
+                                   "    output: \"b/{stem}.png\"\n");
     CHECK_THAT(e,
                Catch::Contains("/proj/pipeline.yaml:6:5: duplicate key 'output' (first at /proj/pipeline.yaml:5:5)"));
-    e = error_of(job("[ { mips: { filter: box, filter: point } } ]"));
+    e = param_error_of(job("[ { mips: { filter: box, filter: point } } ]"));
     CHECK_THAT(e,
                Catch::Contains("/proj/pipeline.yaml:5:37: duplicate key 'filter' (first at /proj/pipeline.yaml:5:24)"));
-    e = error_of("assetforge: 1\nvars: { a: 1 }\nvars: { b: 2 }\njobs: { j: { inputs: x, output: \"o/{stem}\" } }\n");
+    e = param_error_of(
+        "assetforge: 1\nvars: { a: 1 }\nvars: { b: 2 }\njobs: { j: { inputs: x, output: \"o/{stem}\" } }\n");
     CHECK_THAT(e, Catch::Contains("/proj/pipeline.yaml:3:1: duplicate key 'vars'"));
-    e = error_of(
+    e = param_error_of(
         "assetforge: 1\njobs:\n  j: { inputs: x, output: \"o/{stem}\" }\n  j: { inputs: y, output: \"p/{stem}\" }\n");
     CHECK_THAT(e, Catch::Contains("/proj/pipeline.yaml:4:3: duplicate key 'j'"));
 

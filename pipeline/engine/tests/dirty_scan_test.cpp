@@ -12,7 +12,7 @@ using namespace af::engine::test;
 
 namespace {
 
-constexpr const char* kRoot = "/assetforge-dirty-scan";
+constexpr const char* kScanRoot = "/assetforge-dirty-scan";
 
 struct Scan {
     StepTable steps = png_test_steps();
@@ -23,17 +23,17 @@ jobs:
     steps: [ copy ]
     output: "out/{name}"
 )",
-                                std::string(kRoot) + "/pipeline.yaml", {}, steps);
+                                std::string(kScanRoot) + "/pipeline.yaml", {}, steps);
     MemoryDisk disk;
     StateStore store{StateStore::InMemory{}, {"scan", "pipeline.yaml"}};
-    DirtyScan scan{store, disk, ProjectPaths{kRoot}, kRoot, {}};
+    DirtyScan scan{store, disk, ProjectPaths{kScanRoot}, kScanRoot, {}};
     JobRun run;
 
     Scan() {
         run.job = &p.jobs.at(0);
         run.signature = job_signature(*run.job);
     }
-    std::string abs(const std::string& rel) const { return std::string(kRoot) + "/" + rel; }
+    std::string abs(const std::string& rel) const { return std::string(kScanRoot) + "/" + rel; }
     DirtyScan::Key key_of(const std::string& rel) {
         Input in;
         in.rel = rel;

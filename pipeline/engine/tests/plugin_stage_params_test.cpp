@@ -58,7 +58,7 @@ StepTable table_with(std::initializer_list<af_stage> stages) {
     return t;
 }
 
-std::string job(const std::string& steps, const std::string& output = "out/{stem}.bin") {
+std::string stage_job(const std::string& steps, const std::string& output = "out/{stem}.bin") {
     return "assetforge: 1\njobs:\n  j:\n    inputs: \"src/*\"\n    steps: " + steps + "\n    output: \"" + output +
            "\"\n";
 }
@@ -80,7 +80,7 @@ TEST_CASE("a stage built against the old API takes any parameter and may set any
     REQUIRE(d);
     CHECK(d->params.empty());
     CHECK_FALSE(d->meta_keys);
-    auto p = parse_pipeline(job("[ { old.stage: { anything: 1, goes: [a, b] } } ]", "out/{whatever}/{stem}"),
+    auto p = parse_pipeline(stage_job("[ { old.stage: { anything: 1, goes: [a, b] } } ]", "out/{whatever}/{stem}"),
                             "/proj/pipeline.yaml", {}, t);
     CHECK(p.jobs[0].steps[0].params.at("anything") == "1");
     CHECK(p.jobs[0].steps[0].params.at("goes") == "a,b");
@@ -91,8 +91,8 @@ TEST_CASE("a stage that lists parameter names only takes those names, with any v
     af_stage s = old_stage("named.stage");
     s.params = names;
     StepTable t = table_with({s});
-    CHECK(error_of(t, job("[ { named.stage: { size: whatever } } ]", "out/{x}")).empty());
-    CHECK_THAT(error_of(t, job("[ { named.stage: { sise: 1 } } ]")),
+    CHECK(error_of(t, stage_job("[ { named.stage: { size: whatever } } ]", "out/{x}")).empty());
+    CHECK_THAT(error_of(t, stage_job("[ { named.stage: { sise: 1 } } ]")),
                Catch::Contains("'sise' is not a valid parameter of step 'named.stage'; valid: size (did you mean "
                                "'size'?)"));
 }
@@ -116,24 +116,24 @@ TEST_CASE("a stage's declared parameter types, choices and metadata are checked 
     CHECK(d->meta_keys == std::vector<std::string>{"frame", "tile"});
 
     const std::string ok = "{ new.stage: { replacements: edits } }";
-    auto p = parse_pipeline(job("[ " + ok + " ]", "out/{stem}_{frame}_{tile}.bin"), "/proj/pipeline.yaml", {}, t);
+    auto p = parse_pipeline(stage_job("[ " + ok + " ]", "out/{stem}_{frame}_{tile}.bin"), "/proj/pipeline.yaml", {}, t);
     CHECK(p.jobs[0].steps[0].params.at("format") == "auto"); // the declared default is filled in
 
-    CHECK_THAT(error_of(t, job("[ { new.stage: { format: DXT7, replacements: e } } ]")),
+    CHECK_THAT(error_of(t, stage_job("[ { new.stage: { format: DXT7, replacements: e } } ]")),
                Catch::Contains("/proj/pipeline.yaml:5:37: 'DXT7' is not a valid value for 'format' of step "
                                "'new.stage'; valid: auto, DXT1, DXT3, DXT5 (did you mean 'DXT1'?)"));
-    p = parse_pipeline(job("[ { new.stage: { format: dxt5, replacements: e } } ]"), "/proj/pipeline.yaml", {}, t);
+    p = parse_pipeline(stage_job("[ { new.stage: { format: dxt5, replacements: e } } ]"), "/proj/pipeline.yaml", {}, t);
     CHECK(p.jobs[0].steps[0].params.at("format") == "DXT5"); // any case, passed on as declared
-    CHECK_THAT(error_of(t, job("[ { new.stage: { count: 9, replacements: e } } ]")),
+    CHECK_THAT(error_of(t, stage_job("[ { new.stage: { count: 9, replacements: e } } ]")),
                Catch::Contains("expected an integer in [1, 8]"));
-    CHECK_THAT(error_of(t, job("[ { new.stage: { scale: 0, replacements: e } } ]")),
+    CHECK_THAT(error_of(t, stage_job("[ { new.stage: { scale: 0, replacements: e } } ]")),
                Catch::Contains("expected a number in (0, 4]"));
-    CHECK_THAT(error_of(t, job("[ { new.stage: { flag: sure, replacements: e } } ]")),
+    CHECK_THAT(error_of(t, stage_job("[ { new.stage: { flag: sure, replacements: e } } ]")),
                Catch::Contains("expected true or false"));
-    CHECK_THAT(error_of(t, job("[ { new.stage: { channels: [r, q], replacements: e } } ]")),
+    CHECK_THAT(error_of(t, stage_job("[ { new.stage: { channels: [r, q], replacements: e } } ]")),
                Catch::Contains("'q' is not a valid element of value for 'channels'"));
-    CHECK_THAT(error_of(t, job("[ new.stage ]")),
+    CHECK_THAT(error_of(t, stage_job("[ new.stage ]")),
                Catch::Contains("/proj/pipeline.yaml:5:14: step 'new.stage' needs the parameter 'replacements'"));
-    CHECK_THAT(error_of(t, job("[ " + ok + " ]", "out/{frame}_{tlie}.bin")),
+    CHECK_THAT(error_of(t, stage_job("[ " + ok + " ]", "out/{frame}_{tlie}.bin")),
                Catch::Contains("'tlie' is not a valid output placeholder"));
 }

@@ -36,7 +36,7 @@ Image real_like_normal_map(uint32_t size, bool alpha_data, unsigned seed = 7) {
     return img;
 }
 
-Image filled(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
+Image filled16(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
     Image img = Image::make8(16, 16, true);
     for (size_t i = 0; i < img.texels(); ++i)
         img.rgba8[i * 4] = r, img.rgba8[i * 4 + 1] = g, img.rgba8[i * 4 + 2] = b, img.rgba8[i * 4 + 3] = a;
@@ -85,10 +85,10 @@ TEST_CASE("normal maps: the texel rule ignores alpha and takes vectors DXT short
     CHECK(c.vectors.near_unit > 0.5f);
     CHECK(c.unit_vectors);
     // Pale blue-grey photos and skies point roughly up but lean to one side.
-    CHECK_FALSE(tx::analyse(filled(180, 190, 220, 255)).unit_vectors);
-    CHECK_FALSE(tx::analyse(filled(100, 150, 230, 255)).unit_vectors);
-    CHECK_FALSE(tx::analyse(filled(200, 100, 50, 255)).unit_vectors);
-    CHECK_FALSE(tx::analyse(filled(128, 128, 128, 255)).unit_vectors);
+    CHECK_FALSE(tx::analyse(filled16(180, 190, 220, 255)).unit_vectors);
+    CHECK_FALSE(tx::analyse(filled16(100, 150, 230, 255)).unit_vectors);
+    CHECK_FALSE(tx::analyse(filled16(200, 100, 50, 255)).unit_vectors);
+    CHECK_FALSE(tx::analyse(filled16(128, 128, 128, 255)).unit_vectors);
     // A BC5 decode (blue 0): X and Y inside the unit circle.
     Image two = real_like_normal_map(32, false);
     for (size_t i = 0; i < two.texels(); ++i) two.rgba8[i * 4 + 2] = 0;
@@ -107,7 +107,7 @@ TEST_CASE("normal maps: the rule says what decided") {
     CHECK(tx::recognise_normal_map(t, c, "waves-ver10-dudv.dds").rule ==
           "file name token 'dudv' (a distortion map, not normals)");
     CHECK_FALSE(tx::recognise_normal_map(t, c, "waves-ver10-dudv.dds").yes);
-    const tx::Content colour = tx::analyse(filled(200, 100, 50, 255));
+    const tx::Content colour = tx::analyse(filled16(200, 100, 50, 255));
     CHECK_FALSE(tx::recognise_normal_map(t, colour, "brown.dds").yes);
     auto never =
         tx::normal_map_override({"**/*_norm*", "!**/decal_*"}, "a/decal_norm.dds", [](auto, auto) { return true; });
@@ -167,7 +167,7 @@ TEST_CASE("match: a normal map with alpha gets its mips filtered as data, not sR
 TEST_CASE("encode: every discarded piece of information is named") {
     host::PluginRegistry reg;
     tx::Ops ops{reg};
-    Texture soft = texture_of(filled(200, 100, 50, 128), FMT_R8G8B8A8_UNORM_SRGB);
+    Texture soft = texture_of(filled16(200, 100, 50, 128), FMT_R8G8B8A8_UNORM_SRGB);
     auto losses = [&](const Texture& t, const std::string& format) {
         tx::EncodeRequest req;
         req.format = tx::parse_encode_format(format);
@@ -179,10 +179,10 @@ TEST_CASE("encode: every discarded piece of information is named") {
     CHECK_THAT(lost[0], Catch::StartsWith("alpha dropped") && Catch::Contains("B5G6R5_UNORM"));
     CHECK_THAT(lost[1], Catch::StartsWith("bit depth: 8-bit channels stored in 6 bits"));
     CHECK(losses(soft, "rgba8").empty());
-    lost = losses(texture_of(filled(200, 100, 50, 255), FMT_R8G8B8A8_UNORM), "rg8");
+    lost = losses(texture_of(filled16(200, 100, 50, 255), FMT_R8G8B8A8_UNORM), "rg8");
     REQUIRE(lost.size() == 1);
     CHECK_THAT(lost[0], Catch::StartsWith("blue dropped"));
-    Texture wide = texture_of(filled(200, 100, 50, 255), FMT_R16G16B16A16_UNORM);
+    Texture wide = texture_of(filled16(200, 100, 50, 255), FMT_R16G16B16A16_UNORM);
     lost = losses(wide, "rgba8");
     REQUIRE(lost.size() == 1);
     CHECK(lost[0] == "bit depth: 16-bit channels stored in 8 bits (R8G8B8A8_UNORM)");

@@ -40,7 +40,7 @@ struct Block {
     }
 };
 
-std::array<uint8_t, 4> texel(const std::array<uint8_t, 64>& px, int t) {
+std::array<uint8_t, 4> bc7_texel(const std::array<uint8_t, 64>& px, int t) {
     return {px[4 * t], px[4 * t + 1], px[4 * t + 2], px[4 * t + 3]};
 }
 using Px = std::array<uint8_t, 4>;
@@ -57,13 +57,13 @@ TEST_CASE("bc7 mode 0: three subsets, 4-bit colour, unique p-bits", "[bc7][decod
     b.put_each({1, 0, 1, 1, 0, 1}, 1);   // p-bits
     b.put_indices({0, 0, 7, 3, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0}, 3, {0, 3, 15});
     auto px = b.decode();
-    CHECK(texel(px, 0) == Px{255, 8, 8, 255});
-    CHECK(texel(px, 4) == Px{255, 8, 8, 255});
-    CHECK(texel(px, 6) == Px{8, 8, 255, 255});
-    CHECK(texel(px, 2) == Px{255, 255, 255, 255});
-    CHECK(texel(px, 3) == Px{112, 112, 255, 255});
-    CHECK(texel(px, 9) == Px{54, 67, 78, 255});
-    CHECK(texel(px, 15) == Px{132, 132, 132, 255});
+    CHECK(bc7_texel(px, 0) == Px{255, 8, 8, 255});
+    CHECK(bc7_texel(px, 4) == Px{255, 8, 8, 255});
+    CHECK(bc7_texel(px, 6) == Px{8, 8, 255, 255});
+    CHECK(bc7_texel(px, 2) == Px{255, 255, 255, 255});
+    CHECK(bc7_texel(px, 3) == Px{112, 112, 255, 255});
+    CHECK(bc7_texel(px, 9) == Px{54, 67, 78, 255});
+    CHECK(bc7_texel(px, 15) == Px{132, 132, 132, 255});
 }
 
 TEST_CASE("bc7 mode 1: two subsets, 6-bit colour, shared p-bits", "[bc7][decode]") {
@@ -76,11 +76,11 @@ TEST_CASE("bc7 mode 1: two subsets, 6-bit colour, shared p-bits", "[bc7][decode]
     b.put_each({1, 0}, 1); // shared p-bit per subset
     b.put_indices({0, 7, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 3}, 3, {0, 15});
     auto px = b.decode();
-    CHECK(texel(px, 0) == Px{255, 2, 131, 255});
-    CHECK(texel(px, 1) == Px{2, 255, 2, 255});
-    CHECK(texel(px, 8) == Px{110, 150, 190, 255});
-    CHECK(texel(px, 15) == Px{91, 131, 171, 255});
-    CHECK(texel(px, 9) == Px{40, 80, 120, 255});
+    CHECK(bc7_texel(px, 0) == Px{255, 2, 131, 255});
+    CHECK(bc7_texel(px, 1) == Px{2, 255, 2, 255});
+    CHECK(bc7_texel(px, 8) == Px{110, 150, 190, 255});
+    CHECK(bc7_texel(px, 15) == Px{91, 131, 171, 255});
+    CHECK(bc7_texel(px, 9) == Px{40, 80, 120, 255});
 }
 
 TEST_CASE("bc7 mode 2: three subsets, 5-bit colour, no p-bits", "[bc7][decode]") {
@@ -92,12 +92,12 @@ TEST_CASE("bc7 mode 2: three subsets, 5-bit colour, no p-bits", "[bc7][decode]")
     b.put_each({0, 31, 16, 0, 3, 6}, 5);
     b.put_indices({0, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 1}, 2, {0, 8, 15});
     auto px = b.decode();
-    CHECK(texel(px, 0) == Px{255, 0, 0, 255});
-    CHECK(texel(px, 1) == Px{84, 0, 171, 255});
-    CHECK(texel(px, 8) == Px{89, 89, 89, 255});
-    CHECK(texel(px, 9) == Px{132, 132, 132, 255});
-    CHECK(texel(px, 12) == Px{33, 41, 49, 255});
-    CHECK(texel(px, 15) == Px{16, 24, 32, 255});
+    CHECK(bc7_texel(px, 0) == Px{255, 0, 0, 255});
+    CHECK(bc7_texel(px, 1) == Px{84, 0, 171, 255});
+    CHECK(bc7_texel(px, 8) == Px{89, 89, 89, 255});
+    CHECK(bc7_texel(px, 9) == Px{132, 132, 132, 255});
+    CHECK(bc7_texel(px, 12) == Px{33, 41, 49, 255});
+    CHECK(bc7_texel(px, 15) == Px{16, 24, 32, 255});
 }
 
 TEST_CASE("bc7 mode 3: two subsets, 7-bit colour, unique p-bits", "[bc7][decode]") {
@@ -110,11 +110,11 @@ TEST_CASE("bc7 mode 3: two subsets, 7-bit colour, unique p-bits", "[bc7][decode]
     b.put_each({1, 0, 0, 1}, 1);
     b.put_indices({1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 2, {0, 15});
     auto px = b.decode();
-    CHECK(texel(px, 0) == Px{171, 84, 87, 255});
-    CHECK(texel(px, 1) == Px{255, 1, 129, 255});
-    CHECK(texel(px, 2) == Px{133, 147, 160, 255});
-    CHECK(texel(px, 3) == Px{200, 200, 200, 255});
-    CHECK(texel(px, 15) == Px{168, 174, 181, 255});
+    CHECK(bc7_texel(px, 0) == Px{171, 84, 87, 255});
+    CHECK(bc7_texel(px, 1) == Px{255, 1, 129, 255});
+    CHECK(bc7_texel(px, 2) == Px{133, 147, 160, 255});
+    CHECK(bc7_texel(px, 3) == Px{200, 200, 200, 255});
+    CHECK(bc7_texel(px, 15) == Px{168, 174, 181, 255});
 }
 
 TEST_CASE("bc7 mode 4: index selection swaps the 2- and 3-bit index sets", "[bc7][decode]") {
@@ -129,9 +129,9 @@ TEST_CASE("bc7 mode 4: index selection swaps the 2- and 3-bit index sets", "[bc7
     b.put_indices({0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 2, {0});
     b.put_indices({0, 7, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 3, {0});
     auto px = b.decode();
-    CHECK(texel(px, 0) == Px{255, 132, 0, 255});
-    CHECK(texel(px, 1) == Px{0, 132, 255, 171});
-    CHECK(texel(px, 2) == Px{147, 132, 108, 255});
+    CHECK(bc7_texel(px, 0) == Px{255, 132, 0, 255});
+    CHECK(bc7_texel(px, 1) == Px{0, 132, 255, 171});
+    CHECK(bc7_texel(px, 2) == Px{147, 132, 108, 255});
 }
 
 TEST_CASE("bc7 mode 5: rotation swaps alpha and red", "[bc7][decode]") {
@@ -145,10 +145,10 @@ TEST_CASE("bc7 mode 5: rotation swaps alpha and red", "[bc7][decode]") {
     b.put_indices({0, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 2, {0});
     b.put_indices({0, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 2, {0});
     auto px = b.decode();
-    CHECK(texel(px, 0) == Px{200, 129, 2, 255});
-    CHECK(texel(px, 1) == Px{133, 64, 2, 0});
-    CHECK(texel(px, 2) == Px{100, 108, 2, 171});
-    CHECK(texel(px, 5) == Px{200, 129, 2, 255});
+    CHECK(bc7_texel(px, 0) == Px{200, 129, 2, 255});
+    CHECK(bc7_texel(px, 1) == Px{133, 64, 2, 0});
+    CHECK(bc7_texel(px, 2) == Px{100, 108, 2, 171});
+    CHECK(bc7_texel(px, 5) == Px{200, 129, 2, 255});
 }
 
 // Every rotation of modes 4 and 5 on random blocks: the same block with rotation
@@ -192,9 +192,9 @@ TEST_CASE("bc7 mode 6: one subset RGBA, 4-bit indices", "[bc7][decode]") {
     b.put_each({1, 0}, 1);
     b.put_indices({0, 15, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 4, {0});
     auto px = b.decode();
-    CHECK(texel(px, 0) == Px{21, 1, 101, 255});
-    CHECK(texel(px, 1) == Px{200, 254, 100, 254});
-    CHECK(texel(px, 2) == Px{105, 120, 101, 255});
+    CHECK(bc7_texel(px, 0) == Px{21, 1, 101, 255});
+    CHECK(bc7_texel(px, 1) == Px{200, 254, 100, 254});
+    CHECK(bc7_texel(px, 2) == Px{105, 120, 101, 255});
 }
 
 TEST_CASE("bc7 mode 7: two subsets RGBA, 5-bit endpoints, unique p-bits", "[bc7][decode]") {
@@ -208,10 +208,10 @@ TEST_CASE("bc7 mode 7: two subsets RGBA, 5-bit endpoints, unique p-bits", "[bc7]
     b.put_each({1, 0, 0, 1}, 1);
     b.put_indices({1, 3, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 2, {0, 15});
     auto px = b.decode();
-    CHECK(texel(px, 0) == Px{171, 85, 57, 171});
-    CHECK(texel(px, 1) == Px{0, 251, 0, 0});
-    CHECK(texel(px, 3) == Px{125, 152, 179, 51});
-    CHECK(texel(px, 15) == Px{40, 40, 40, 130});
+    CHECK(bc7_texel(px, 0) == Px{171, 85, 57, 171});
+    CHECK(bc7_texel(px, 1) == Px{0, 251, 0, 0});
+    CHECK(bc7_texel(px, 3) == Px{125, 152, 179, 51});
+    CHECK(bc7_texel(px, 15) == Px{40, 40, 40, 130});
 }
 
 TEST_CASE("bc7 reserved mode decodes to transparent black", "[bc7][decode]") {

@@ -44,7 +44,7 @@ void put_u32(std::vector<uint8_t>& b, size_t off, uint32_t v) {
 }
 
 // s1: FrameContents at 192 (24 x 32), Metadata at 960 (24 x 40), Frames at 1920 (6 x 16).
-constexpr size_t kFrames = 1920;
+constexpr size_t kFramesAt = 1920;
 
 } // namespace
 
@@ -53,7 +53,7 @@ TEST_CASE("a frame claiming nearly 1 GiB from a few hundred bytes is refused wit
     const long before = peak_rss_mb();
     for (uint32_t frame = 0; frame < 4; ++frame) {
         const auto m =
-            edited_s1(t, [&](std::vector<uint8_t>& b) { put_u32(b, kFrames + 16 * frame + 12, 0x3FFFFFFF); });
+            edited_s1(t, [&](std::vector<uint8_t>& b) { put_u32(b, kFramesAt + 16 * frame + 12, 0x3FFFFFFF); });
         INFO("frame " << frame);
         for (const char* cmd : {"verify", "extract"}) {
             std::vector<std::string> argv = {cmd, m.string()};
@@ -112,7 +112,7 @@ TEST_CASE("a frame failing after others were extracted leaves no file and no tem
     TempDir t;
     // Frame 2 holds no texture metadata, so it is decoded in the main pass,
     // after frames 0 and 1 (serially, without a host) have written their files.
-    const auto m = edited_s1(t, [](std::vector<uint8_t>& b) { put_u32(b, kFrames + 16 * 2 + 12, 8701); });
+    const auto m = edited_s1(t, [](std::vector<uint8_t>& b) { put_u32(b, kFramesAt + 16 * 2 + 12, 8701); });
     const auto r = run_evr({"extract", m.string(), "--out", (t.path / "out").string()});
     CHECK(r.rc == 1);
     CHECK_THAT(r.err, Catch::Contains("frame 2 (") && Catch::Contains("8701"));
