@@ -11,8 +11,6 @@
 namespace af {
 namespace fs = std::filesystem;
 
-namespace {
-
 fs::path executable_dir() {
     char buf[4096];
     ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -20,6 +18,8 @@ fs::path executable_dir() {
     buf[n] = 0;
     return fs::path(buf).parent_path();
 }
+
+namespace {
 
 std::vector<fs::path> candidates(const std::string& file) {
     std::vector<fs::path> c;

@@ -3,9 +3,13 @@
 // start, and those cost a build that never uses them more than a no-op's whole work on a small tree.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace af {
+
+// The folder of the running executable (empty if /proc cannot say): plugins and modules are found from it.
+std::filesystem::path executable_dir();
 
 // The symbol `symbol` of the module file `file` (e.g. "libassetforge-zip.so"), looked for in lib/assetforge/
 // beside the executable's folder (as built and as installed), then where it was installed, then where it was

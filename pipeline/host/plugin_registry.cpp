@@ -1,5 +1,7 @@
 #include "host/plugin_registry.hpp"
 
+#include "core/lazy_module.hpp"
+
 #include "assetforge/plugin.hpp"
 #include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
@@ -80,14 +82,6 @@ bool extension_matches(const char* list, std::string ext) {
         l.remove_prefix(semi + 1);
     }
     return false;
-}
-
-fs::path executable_dir() {
-    char buf[4096];
-    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) return {};
-    buf[n] = 0;
-    return fs::path(buf).parent_path();
 }
 
 } // namespace

@@ -26,16 +26,21 @@ struct ResampleOptions {
     }
 };
 
-template <class T>
-Pixels<T> resample(const af_host* host, const Pixels<T>& in, uint32_t width, uint32_t height,
-                   const ResampleOptions& options = {}) {
+// The host's resampler from one surface into another (its size and type say what to make).
+inline void resample_surface(const af_host* host, const af_surface& src, af_surface& dst,
+                             const ResampleOptions& options) {
     if (!AF_HOST_HAS(host, resample)) unsupported("resampling needs a host with API 1.3 (af_host.resample)");
-    Pixels<T> out(width, height, in.srgb);
-    const af_surface src = in.surface();
-    af_surface dst = out.surface();
     const af_resample_options o = options.table();
     af_error e{};
     check_host_call(host->resample(&src, &dst, &o, &e), e, "resampling");
+}
+
+template <class T>
+Pixels<T> resample(const af_host* host, const Pixels<T>& in, uint32_t width, uint32_t height,
+                   const ResampleOptions& options = {}) {
+    Pixels<T> out(width, height, in.srgb);
+    af_surface dst = out.surface();
+    resample_surface(host, in.surface(), dst, options);
     return out;
 }
 
