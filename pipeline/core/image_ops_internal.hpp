@@ -112,10 +112,6 @@ unsigned channel_mask(std::string_view channels, const char* what);
 inline float load_channel(const Image& img, size_t i) {
     return img.is_float() ? img.rgba32f[i] : float(img.rgba8[i]) * (1.0f / 255.0f);
 }
-inline uint8_t to_unorm8(float v) {
-    if (!(v > 0.0f)) return 0; // also NaN
-    if (v >= 1.0f) return 255;
-    return uint8_t(v * 255.0f + 0.5f);
-}
+inline uint8_t to_unorm8(float v) { return sdk::filtered_to_unorm8(v); }
 
 } // namespace af::image_ops

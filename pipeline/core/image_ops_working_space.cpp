@@ -36,17 +36,6 @@ const std::array<float, 255>& srgb8_thresholds() {
     return t;
 }
 
-bool has_translucency(const Image& img) {
-    if (img.is_float()) {
-        for (size_t i = 3; i < img.rgba32f.size(); i += 4)
-            if (img.rgba32f[i] < 1.0f) return true;
-    } else {
-        for (size_t i = 3; i < img.rgba8.size(); i += 4)
-            if (img.rgba8[i] < 255) return true;
-    }
-    return false;
-}
-
 bool blue_is_zero(const Image& img) {
     if (img.is_float()) {
         for (size_t i = 2; i < img.rgba32f.size(); i += 4)
@@ -132,7 +121,7 @@ WorkSpace working_space_for(const Image& img, const ResizeOptions& opt, bool nor
     ws.normal = normal_map;
     ws.normal_two_channel = normal_map && blue_is_zero(img);
     ws.linearise = !normal_map && img.srgb && opt.linear_light;
-    ws.premultiplied = !normal_map && opt.premultiply_alpha && has_translucency(img);
+    ws.premultiplied = !normal_map && opt.premultiply_alpha && sdk::has_translucency(img);
     return ws;
 }
 

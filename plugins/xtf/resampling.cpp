@@ -57,23 +57,8 @@ namespace {
 // which is not to_rgba8's rounding.
 sdk::Image filtered_to_rgba8(const sdk::Rgba32f& f) {
     sdk::Image out = sdk::Image::make8(f.width, f.height, f.srgb);
-    for (size_t i = 0; i < f.data.size(); ++i) {
-        const float v = f.data[i];
-        out.rgba8[i] = !(v > 0.0f) ? 0 : v >= 1.0f ? 255 : uint8_t(v * 255.0f + 0.5f);
-    }
+    for (size_t i = 0; i < f.data.size(); ++i) out.rgba8[i] = sdk::filtered_to_unorm8(f.data[i]);
     return out;
-}
-
-// Whether any texel has alpha below one (what makes the host weight colour by alpha).
-bool has_translucency(const sdk::Image& img) {
-    if (img.is_float()) {
-        for (size_t i = 3; i < img.rgba32f.size(); i += 4)
-            if (img.rgba32f[i] < 1.0f) return true;
-        return false;
-    }
-    for (size_t i = 3; i < img.rgba8.size(); i += 4)
-        if (img.rgba8[i] < 255) return true;
-    return false;
 }
 
 // The float plane the host's mips step carries from level to level: colour
@@ -139,7 +124,7 @@ std::vector<sdk::Image> mip_chain(const af_host* host, sdk::Image top, uint32_t 
     }
     require_resample(host, "making mip levels");
     // Alpha weighting is decided once, from the top level, as the mips step does.
-    const bool premultiply = s.premultiply_alpha && has_translucency(top);
+    const bool premultiply = s.premultiply_alpha && sdk::has_translucency(top);
     const bool bytes = !top.is_float();
     const bool srgb = top.srgb;
     uint32_t w = top.width, h = top.height;

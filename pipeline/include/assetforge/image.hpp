@@ -79,6 +79,28 @@ inline Image to_rgba8(const Image& in) {
     return out;
 }
 
+// A filtered level's float → byte as the host's resampling and mips store it
+// (v · 255 + 0.5, truncated; NaN → 0): not to_rgba8's rounding, so a plugin
+// that filters through the host and stores bytes itself matches it exactly.
+inline uint8_t filtered_to_unorm8(float v) {
+    if (!(v > 0.0f)) return 0;
+    if (v >= 1.0f) return 255;
+    return uint8_t(v * 255.0f + 0.5f);
+}
+
+// Whether any texel has alpha below one: what makes the host's filters weight
+// colour by alpha (premultiply_alpha), decided the same way by a plugin.
+inline bool has_translucency(const Image& img) {
+    if (img.is_float()) {
+        for (size_t i = 3; i < img.rgba32f.size(); i += 4)
+            if (img.rgba32f[i] < 1.0f) return true;
+        return false;
+    }
+    for (size_t i = 3; i < img.rgba8.size(); i += 4)
+        if (img.rgba8[i] < 255) return true;
+    return false;
+}
+
 // Typed pixels → Image; the buffer moves, nothing is converted.
 inline Image image_of(Rgba8&& px) {
     Image i;

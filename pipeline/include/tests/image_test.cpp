@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -91,4 +92,30 @@ TEST_CASE("image: resample hands the host both surfaces and keeps the pixel type
     CHECK(f.is_float());
     CHECK(f.rgba32f.size() == 4);
     CHECK(f.rgba8.empty());
+}
+
+TEST_CASE("image: filtered_to_unorm8 truncates v*255+0.5 (not to_rgba8's rounding); has_translucency sees any alpha "
+          "below one") {
+    CHECK(sdk::filtered_to_unorm8(std::numeric_limits<float>::quiet_NaN()) == 0);
+    CHECK(sdk::filtered_to_unorm8(-1.0f) == 0);
+    CHECK(sdk::filtered_to_unorm8(2.0f) == 255);
+    CHECK(sdk::filtered_to_unorm8(1.0f) == 255);
+    CHECK(sdk::filtered_to_unorm8(0.5f) == 128);
+    CHECK(sdk::filtered_to_unorm8(127.49f / 255.0f) == 127);
+    CHECK(sdk::filtered_to_unorm8(127.5f / 255.0f) == 128);
+
+    sdk::Image b = sdk::Image::make8(2, 1);
+    std::fill(b.rgba8.begin(), b.rgba8.end(), uint8_t(255));
+    CHECK_FALSE(sdk::has_translucency(b));
+    b.rgba8[7] = 254;
+    CHECK(sdk::has_translucency(b));
+    b.rgba8[7] = 255;
+    b.rgba8[2] = 0; // colour, not alpha
+    CHECK_FALSE(sdk::has_translucency(b));
+
+    sdk::Image f = sdk::Image::makef(2, 1);
+    std::fill(f.rgba32f.begin(), f.rgba32f.end(), 1.0f);
+    CHECK_FALSE(sdk::has_translucency(f));
+    f.rgba32f[3] = 0.999f;
+    CHECK(sdk::has_translucency(f));
 }
