@@ -357,3 +357,35 @@ TEST_CASE("a rebuild prints the warnings of the actions it runs, not those every
     CHECK(w.count("warning: j: in/glass.png: alpha dropped") == 1); // the up-to-date one does not
     CHECK(w.stop(SIGINT) == 130);
 }
+
+TEST_CASE("a save rebuilds only the saved file's actions, from the kept records and globs; a new file checks all") {
+    TempDir t;
+    for (int i = 0; i < 5; ++i) t.write("src/f" + std::to_string(i) + ".txt", "0");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  files:\n    inputs: \"src/**/*.txt\"\n    steps: [ copy ]\n"
+                             "    output: \"out/{dir}/{name}\"\n");
+    Watch w(t.path(), {"-v", "--debounce", "30"});
+    REQUIRE(w.wait_for("Ctrl-C stops"));
+    CHECK(w.count("5 built, 0 up to date") == 1);
+
+    t.write("src/f2.txt", "in place");
+    REQUIRE(w.wait_for("s from the change", 1));
+    save_by_rename(t, "src/f3.txt", "renamed over");
+    REQUIRE(w.wait_for("s from the change", 2));
+    CHECK(slurp(t / "out/f2.txt") == "in place");
+    CHECK(slurp(t / "out/f3.txt") == "renamed over");
+    // Neither rebuild looked at the four other actions.
+    CHECK(w.count("1 built, 0 up to date, 0 failed, 0 removed") == 2);
+
+    // Another shell's build while the watch waits: the watch's next rebuild starts from the records it wrote.
+    t.write("src/f4.txt", "from the other shell");
+    REQUIRE(w.wait_for("s from the change", 3));
+    Run other = run_in(t.path(), "build");
+    CHECK(other.code == 0);
+
+    t.write("src/f9.txt", "new");
+    REQUIRE(w.wait_for("s from the change", 4));
+    CHECK(w.count("1 built, 5 up to date") == 1); // a new file: the globs decide, every action is checked
+    w.settle();
+    require_nothing_to_build(t);
+    CHECK(w.stop(SIGINT) == 130);
+}

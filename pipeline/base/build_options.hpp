@@ -61,6 +61,9 @@ struct BuildOptions {
     // project controls: the environment's credentials are not sent to it
     // unless its host is trusted (RemoteCacheOptions::url_from_pipeline).
     bool remote_cache_from_pipeline = false;
+    // The input globs give only some of each job's files (BuildSession's
+    // rebuild of files that changed): the records of the others are not stale.
+    bool some_inputs_only = false;
     // --shard I/N: only the actions of shard I of N run (count 0: all).
     int shard_index = 0, shard_count = 0;
     // Every loaded plugin's identity ("name@version#hash"), sorted and joined:

@@ -21,6 +21,7 @@ const char* to_string(WatchChanges::Kind k) {
 }
 
 WatchChanges::WatchChanges(const WatchEvents& ev, const WatchPlan& plan) : plan_(plan) {
+    bool only_content = true;
     for (const auto& path : ev.paths) {
         if (ev.gone_folders.count(path)) {
             // The build owns what was below: inputs gone, their outputs removed.
@@ -33,8 +34,14 @@ WatchChanges::WatchChanges(const WatchEvents& ev, const WatchPlan& plan) : plan_
         const bool known = plan.known_input(path) || plan.is_pipeline_file(path);
         // Made and removed again between two looks (an editor's scratch file): nothing to say.
         if (!here && !known) continue;
-        by_rel_[plan.rel(path)] = !here ? Kind::Deleted : known ? Kind::Content : Kind::New;
+        const Kind k = !here ? Kind::Deleted : known ? Kind::Content : Kind::New;
+        by_rel_[plan.rel(path)] = k;
+        if (k == Kind::Content && plan.known_input(path) && !plan.is_pipeline_file(path))
+            contents_only_.insert(path);
+        else
+            only_content = false;
     }
+    if (!only_content || !ev.gone_folders.empty() || !ev.new_folders.empty()) contents_only_.clear();
 }
 
 std::string WatchChanges::describe() const {

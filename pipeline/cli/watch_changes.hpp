@@ -7,6 +7,7 @@
 #include "cli/watch_plan.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ class WatchChanges {
     WatchChanges(const WatchEvents& ev, const WatchPlan& plan);
 
     bool empty() const { return by_rel_.empty(); }
+    // The files (absolute) when every change is new content of a file the last
+    // build read (an editor's save): what a rebuild of only those may take.
+    // Empty when anything else changed (new, deleted, the pipeline).
+    const std::set<std::string>& contents_only() const { return contents_only_; }
     // "src/a.png (content), src/new.png (new)"; the first few, then a count.
     std::string describe() const;
     // How the files among an action's inputs changed ("src/a.png: content
@@ -31,6 +36,7 @@ class WatchChanges {
   private:
     const WatchPlan& plan_; // outlives the build that asks why()
     std::map<std::string, Kind> by_rel_;
+    std::set<std::string> contents_only_;
 };
 
 const char* to_string(WatchChanges::Kind k);

@@ -5,6 +5,7 @@
 #include "cli/watch_changes.hpp"
 #include "cli/watch_plan.hpp"
 #include "engine/build.hpp"
+#include "engine/build_session.hpp"
 #include "host/host_services.hpp"
 
 #include <fcntl.h>
@@ -92,6 +93,7 @@ class WatchLoop {
     int run() {
         cur_ = load_();
         if (!cur_) return 2;
+        session_ = std::make_unique<engine::BuildSession>(cur_->p, cur_->steps);
         plan_.emplace(cur_->p, cur_->opt);
         // Watching starts before the first build, so a save during it is not missed.
         watcher_.watch(plan_->roots(), plan_->skip());
@@ -155,7 +157,9 @@ class WatchLoop {
         }
         WatchPlan next_plan(next->p, next->opt);
         next_plan.learn(last_);
+        session_.reset(); // it refers to the pipeline it was made for
         cur_ = std::move(next);
+        session_ = std::make_unique<engine::BuildSession>(cur_->p, cur_->steps);
         plan_.emplace(std::move(next_plan));
         watcher_.watch(plan_->roots(), plan_->skip());
         say("pipeline reloaded");
@@ -171,8 +175,10 @@ class WatchLoop {
             opt.repeat_kept_warnings = false; // the first build said them; a save prints only its own
             opt.input_changes = [changes](const std::vector<std::string>& in) { return changes->why(in); };
         }
+        // A save of files the last build read: only their actions (BuildSession says when it cannot).
+        const bool narrow = changes && rescan.empty() && session_->can_narrow(opt, changes->contents_only());
         try {
-            last_ = engine::run_build(cur_->p, cur_->steps, opt);
+            last_ = narrow ? session_->build_changed(opt, changes->contents_only()) : session_->build(opt);
         } catch (const std::exception& e) {
             std::cerr << "assetforge: " << sdk::error_line(cur_->p.file.string(), e) << std::endl;
             last_ = {};
@@ -180,7 +186,7 @@ class WatchLoop {
         }
         // From the first event of the burst to the outputs (and --report) in place.
         const double took = std::chrono::duration<double>(Clock::now() - since).count();
-        plan_->learn(last_);
+        plan_->learn(last_, narrow);
         if (!changes || g_signal) return;
         char secs[32];
         std::snprintf(secs, sizeof secs, "%.3f", took);
@@ -194,6 +200,7 @@ class WatchLoop {
     int wake_fd_;
     FileWatcher watcher_;
     std::unique_ptr<LoadedPipeline> cur_;
+    std::unique_ptr<engine::BuildSession> session_; // records and globs kept from one build to the next
     std::optional<WatchPlan> plan_;
     engine::BuildSummary last_;
 };

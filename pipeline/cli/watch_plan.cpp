@@ -94,7 +94,12 @@ std::string WatchPlan::rel(const std::string& abs) const {
 }
 
 std::string WatchPlan::abs_of(const std::string& rel) const {
-    return rel.empty() || rel[0] == '/' ? rel : (fs::path(root_) / rel).lexically_normal().native();
+    if (rel.empty() || rel[0] == '/') return rel;
+    // The build's relative names are normal already; anything else goes the long way.
+    const bool plain = rel.find("./") == std::string::npos && rel.find("//") == std::string::npos && rel != "." &&
+                       rel != ".." && !rel.ends_with("/.") && !rel.ends_with("/..") && rel.back() != '/';
+    if (plain) return root_ == "/" ? "/" + rel : root_ + "/" + rel;
+    return (fs::path(root_) / rel).lexically_normal().native();
 }
 
 std::string WatchPlan::source_of(const std::string& rel_output) const {
@@ -118,10 +123,15 @@ bool WatchPlan::matters(const std::string& abs) const {
     return false;
 }
 
-void WatchPlan::learn(const engine::BuildSummary& s) {
-    inputs_.clear();
-    outputs_.clear();
-    sources_.clear();
+void WatchPlan::learn(const engine::BuildSummary& s, bool some) {
+    if (!some) {
+        inputs_.clear();
+        outputs_.clear();
+        sources_.clear();
+        inputs_.reserve(s.actions.size());
+        outputs_.reserve(s.actions.size());
+        sources_.reserve(s.actions.size());
+    }
     for (const auto& a : s.actions) {
         for (const auto& i : a.inputs) inputs_.insert(abs_of(i));
         for (const auto& o : a.outputs) {

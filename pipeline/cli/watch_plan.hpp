@@ -13,6 +13,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace af::cli {
@@ -31,7 +33,8 @@ class WatchPlan {
     bool matters(const std::string& abs) const;
 
     // After each build: the files it read as inputs and the outputs it owns.
-    void learn(const engine::BuildSummary& s);
+    // `some`: the build saw only some inputs (a rebuild of changed files): added to what is known.
+    void learn(const engine::BuildSummary& s, bool some = false);
     bool known_input(const std::string& abs) const { return inputs_.count(abs) > 0; }
     std::string rel(const std::string& abs) const;
     // The input an output (relative) was made from, by a one-input action; "" when none.
@@ -44,8 +47,8 @@ class WatchPlan {
     std::vector<WatchRoot> roots_;
     std::set<std::string> skip_, pipeline_files_, param_files_, ignored_;
     std::vector<std::string> patterns_, param_folders_;
-    std::set<std::string> inputs_, outputs_;
-    std::map<std::string, std::string> sources_; // relative output → relative input (one-input actions)
+    std::unordered_set<std::string> inputs_, outputs_;
+    std::unordered_map<std::string, std::string> sources_; // relative output → relative input (one-input actions)
 };
 
 } // namespace af::cli

@@ -91,9 +91,9 @@ class Build final : public ActionExecutor {
     std::vector<Input> late_inputs(JobRun& j) override { return inputs_->late_inputs(j, *commit_); }
 
     void job_complete(JobRun& j) override {
-        // A shard sees only its share of the inputs: the others' records are not stale.
-        if (j.upstream_failed || j.expand_failed || opt_.shard_count || (scheduler_ && scheduler_->stopped()) ||
-            cancelled())
+        // A shard, or a rebuild of changed files, sees only some of the inputs: the others' records are not stale.
+        if (j.upstream_failed || j.expand_failed || opt_.shard_count || opt_.some_inputs_only ||
+            (scheduler_ && scheduler_->stopped()) || cancelled())
             return;
         commit_->remove_stale(j);
     }

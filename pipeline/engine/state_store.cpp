@@ -157,6 +157,13 @@ std::vector<std::string> warnings_from(const std::string& text) {
 }
 
 size_t row_count(sqlite3* db, const char* table);
+int64_t pragma_int(sqlite3* db, const char* sql);
+
+int64_t pragma_int(sqlite3* db, const char* sql) {
+    Stmt q(db, sql);
+    if (sqlite3_step(q.s) != SQLITE_ROW) throw std::runtime_error(std::string("state database: ") + sqlite3_errmsg(db));
+    return sqlite3_column_int64(q.s, 0);
+}
 
 size_t row_count(sqlite3* db, const char* table) {
     Stmt q(db, (std::string("SELECT count(*) FROM ") + table).c_str());
@@ -279,6 +286,31 @@ void StateStore::open_and_load(const fs::path& file) {
     load_files();
     load_configurations();
     load_actions(without_warnings);
+    remember_identity(file);
+}
+
+void StateStore::remember_identity(const fs::path& file) {
+    data_version_ = pragma_int(db_, "PRAGMA data_version");
+    struct stat st {};
+    if (file.native() != ":memory:" && ::stat(file.c_str(), &st) == 0) {
+        file_ = file;
+        file_inode_ = st.st_ino;
+        file_dev_ = st.st_dev;
+    }
+}
+
+bool StateStore::stale() const {
+    std::unique_lock lk(mu_);
+    if (!db_) return true;
+    if (!file_.empty()) {
+        struct stat st {};
+        if (::stat(file_.c_str(), &st) != 0 || st.st_ino != file_inode_ || st.st_dev != file_dev_) return true;
+    }
+    try {
+        return pragma_int(db_, "PRAGMA data_version") != data_version_;
+    } catch (const std::exception&) {
+        return true;
+    }
 }
 
 void StateStore::open_database(const fs::path& file) {

@@ -129,10 +129,17 @@ class StateStore {
     void flush();
     // Commits and closes the database; lookups still answer from memory.
     void close();
+    // Whether what is loaded may no longer be what the database holds: another
+    // process committed to it since it was loaded (SQLite's data_version), or
+    // the file at `dir`/state.db is no longer the one opened (moved aside,
+    // removed). A process that keeps the store between builds (`watch`) asks
+    // before each build and loads again when true. True when closed.
+    bool stale() const;
 
   private:
     void open_and_load(const std::filesystem::path& file);
     void open_database(const std::filesystem::path& file);
+    void remember_identity(const std::filesystem::path& file);
     // The schema as this version writes it; false when a read-only store
     // finds another layout (nothing to show). Sets `without_warnings`.
     bool bring_schema_up_to_date(bool& without_warnings);
@@ -144,6 +151,9 @@ class StateStore {
     void flush_locked();
 
     sqlite3* db_ = nullptr;
+    std::filesystem::path file_; // "" in memory
+    uint64_t file_inode_ = 0, file_dev_ = 0;
+    int64_t data_version_ = 0;
     Configuration self_;
     Mode mode_;
     std::string recovered_;

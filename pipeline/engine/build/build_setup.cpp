@@ -4,6 +4,7 @@
 #include "assetforge/user_text.hpp"
 #include "engine/build/build_services.hpp"
 #include "engine/build_lock.hpp"
+#include "engine/build_session.hpp"
 #include "engine/disk.hpp"
 #include "engine/run_marker.hpp"
 #include "engine/state_store.hpp"
@@ -11,7 +12,10 @@
 #include "report/build_status.hpp"
 
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <unordered_set>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -34,7 +38,10 @@ namespace {
 
 class DiskStateFolder final : public StateFolder {
   public:
-    DiskStateFolder(const Pipeline& p, const BuildOptions& opt, std::ostream& err) : p_(p), opt_(opt), err_(err) {}
+    // `kept`: a store kept from the previous build of this process (BuildSession), used again unless stale.
+    DiskStateFolder(const Pipeline& p, const BuildOptions& opt, std::ostream& err,
+                    std::shared_ptr<StateStore>* kept = nullptr)
+        : p_(p), opt_(opt), err_(err), kept_(kept) {}
 
     bool hold() override {
         try {
@@ -50,8 +57,11 @@ class DiskStateFolder final : public StateFolder {
     }
     bool previous_build_was_killed() const override { return marker_ && marker_->previous_build_was_killed(); }
     std::shared_ptr<StateStore> open() override {
-        return std::make_shared<StateStore>(state_dir(p_), configuration(p_),
-                                            opt_.dry_run ? StateStore::Mode::ReadOnly : StateStore::Mode::ReadWrite);
+        if (kept_ && *kept_ && !(*kept_)->stale()) return *kept_;
+        auto store = std::make_shared<StateStore>(
+            state_dir(p_), configuration(p_), opt_.dry_run ? StateStore::Mode::ReadOnly : StateStore::Mode::ReadWrite);
+        if (kept_ && !opt_.dry_run) *kept_ = store;
+        return store;
     }
 
   private:
@@ -59,6 +69,7 @@ class DiskStateFolder final : public StateFolder {
     const BuildOptions& opt_;
     std::ostream& err_;
     std::optional<BuildLock> lock_;
+    std::shared_ptr<StateStore>* kept_;
     std::optional<RunMarker> marker_; // released first: this build was not killed
 };
 
@@ -103,6 +114,103 @@ BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOpt
     RealDisk disk(p.root, p.output_root);
     DiskStateFolder state(p, opt, status.err());
     return run_build(p, steps, opt, {disk, state, status, file_system_glob(p.root), remote_opener(p, opt, status)});
+}
+
+} // namespace af::engine
+
+namespace af::engine {
+
+struct BuildSession::Kept {
+    std::shared_ptr<StateStore> store;
+    std::mutex mu; // late globs run on worker threads
+    struct Globbed {
+        std::vector<GlobMatch> matches;
+        std::vector<size_t> per_pattern;
+    };
+    std::map<std::string, Globbed> globs;    // by job, as the last full build found them
+    std::unordered_set<std::string> globbed; // every path among them
+    bool full_planned = false;               // the last full build's plan accepted it
+    std::set<std::string> whole;             // gathers and the jobs whose outputs flow into one
+    bool has_needs = false;
+};
+
+BuildSession::BuildSession(const Pipeline& p, const StepTable& steps)
+    : p_(p), steps_(steps), kept_(std::make_unique<Kept>()) {
+    std::vector<const Job*> every;
+    for (const auto& j : p.jobs) every.push_back(&j);
+    for (const auto& j : p.unselected) every.push_back(&j);
+    for (const Job* j : every) {
+        if (j->is_gather()) kept_->whole.insert(j->name);
+        kept_->has_needs = kept_->has_needs || !j->needs.empty();
+    }
+    // Upstream of a whole job is whole: a gather fed by a narrowed job would get a few files.
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const Job* j : every)
+            if (kept_->whole.count(j->name))
+                for (const auto& up : j->from) grew = kept_->whole.insert(up).second || grew;
+    }
+}
+
+BuildSession::~BuildSession() = default;
+
+BuildSummary BuildSession::build(const BuildOptions& opt) { return run(opt, nullptr); }
+
+BuildSummary BuildSession::build_changed(const BuildOptions& opt, const std::set<std::string>& changed) {
+    return run(opt, can_narrow(opt, changed) ? &changed : nullptr);
+}
+
+bool BuildSession::can_narrow(const BuildOptions& opt, const std::set<std::string>& changed) const {
+    if (!kept_->full_planned || !kept_->store || kept_->has_needs || opt.shard_count || !opt.report_file.empty() ||
+        opt.dry_run || changed.empty())
+        return false;
+    if (kept_->globs.size() < p_.jobs.size() + p_.unselected.size()) return false;
+    for (const auto& c : changed)
+        if (!kept_->globbed.count(c)) return false; // new, or not an input: the glob decides
+    return true;
+}
+
+BuildSummary BuildSession::run(const BuildOptions& in, const std::set<std::string>* only) {
+    BuildOptions opt = in;
+    opt.some_inputs_only = only != nullptr;
+    BuildStatus status(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr);
+    RealDisk disk(p_.root, p_.output_root);
+    DiskStateFolder state(p_, opt, status.err(), &kept_->store);
+    InputGlob glob;
+    Kept& k = *kept_;
+    if (only) {
+        glob = [&k, only](const Job& j, std::vector<size_t>* per_pattern) {
+            std::lock_guard lk(k.mu);
+            const Kept::Globbed& g = k.globs.at(j.name);
+            if (per_pattern) *per_pattern = g.per_pattern; // what the patterns match is unchanged
+            if (k.whole.count(j.name)) return g.matches;
+            std::vector<GlobMatch> v;
+            for (const auto& m : g.matches)
+                if (only->count(m.path)) v.push_back(m);
+            return v;
+        };
+    } else {
+        k.globs.clear();
+        k.globbed.clear();
+        k.full_planned = false;
+        glob = [&k, real = file_system_glob(p_.root)](const Job& j, std::vector<size_t>* per_pattern) {
+            std::vector<size_t> counts;
+            auto matches = real(j, &counts);
+            if (per_pattern) *per_pattern = counts;
+            std::lock_guard lk(k.mu);
+            k.globs[j.name] = {matches, std::move(counts)};
+            return matches;
+        };
+    }
+    BuildSummary s = run_build(p_, steps_, opt, {disk, state, status, std::move(glob), remote_opener(p_, opt, status)});
+    if (!only) {
+        k.full_planned = s.plan_exit == 0 && !s.cancelled;
+        for (const auto& [name, g] : k.globs)
+            for (const auto& m : g.matches) k.globbed.insert(m.path);
+    } else if (s.plan_exit || s.cancelled) {
+        k.full_planned = false;
+    }
+    return s;
 }
 
 } // namespace af::engine

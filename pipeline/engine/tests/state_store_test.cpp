@@ -186,3 +186,30 @@ TEST_CASE("a state from before warnings were kept keeps its records", "[state]")
     REQUIRE(w);
     CHECK(w->warnings == std::vector<std::string>{"alpha dropped"});
 }
+
+TEST_CASE("a kept store knows when another process wrote the database or replaced it", "[state]") {
+    af::engine::test::TestProject t;
+    StateStore a(t.path(".assetforge"));
+    ActionRecord r;
+    r.job = "j";
+    r.input = "in.txt";
+    r.key = af::hash_string("k");
+    a.put_action(r);
+    a.flush();
+    CHECK_FALSE(a.stale()); // its own writes
+    {
+        StateStore b(t.path(".assetforge"));
+        CHECK_FALSE(a.stale()); // another only reading
+        r.input = "other.txt";
+        b.put_action(r);
+        b.flush();
+    }
+    CHECK(a.stale());
+
+    StateStore c(t.path(".assetforge"));
+    CHECK_FALSE(c.stale());
+    std::filesystem::rename(t.path(".assetforge/state.db"), t.path(".assetforge/aside.db"));
+    CHECK(c.stale()); // moved aside: the next build opens a new one
+    c.close();
+    CHECK(c.stale());
+}
