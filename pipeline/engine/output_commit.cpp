@@ -32,30 +32,37 @@ OutputCommit::OutputCommit(Disk& disk, StateStore& store, ProjectPaths paths, fs
 
 void OutputCommit::note_foreign(const std::string& rel, const std::string& owner, const std::string& job,
                                 const std::string& input) {
+    std::lock_guard lk(foreign_mu_);
     foreign_owner_[rel] = {owner, job, input};
 }
 
 std::unordered_map<std::string, std::string> OutputCommit::claims() const {
-    std::lock_guard lk(claims_mu_);
-    return claims_;
+    std::unordered_map<std::string, std::string> all;
+    for (auto& sh : claim_shards_) {
+        std::lock_guard lk(sh.mu);
+        all.insert(sh.claims.begin(), sh.claims.end());
+    }
+    return all;
 }
 
 bool OutputCommit::claimed_by_other(const std::string& abs, const std::string& who) const {
     {
-        std::lock_guard lk(claims_mu_);
-        if (auto it = claims_.find(abs); it != claims_.end() && it->second != who) return true;
+        ClaimShard& sh = shard_of(abs);
+        std::lock_guard lk(sh.mu);
+        if (auto it = sh.claims.find(abs); it != sh.claims.end() && it->second != who) return true;
     }
     const std::string planned = plan_.claimant(plan_jobs_, abs);
     return !planned.empty() && planned != who;
 }
 
 void OutputCommit::claim(const std::string& abs, const std::string& who) {
-    std::lock_guard lk(claims_mu_);
-    auto [it, fresh] = claims_.emplace(abs, who);
+    ClaimShard& sh = shard_of(abs);
+    std::lock_guard lk(sh.mu);
+    auto [it, fresh] = sh.claims.emplace(abs, who);
     if (!fresh && it->second != who)
         throw std::runtime_error("output " + paths_.rel_of(abs) + " is also produced by " + it->second);
     if (fresh && plan_.claimed_by_other(plan_jobs_, abs, who)) {
-        claims_.erase(it);
+        sh.claims.erase(it);
         throw std::runtime_error("output " + paths_.rel_of(abs) + " is also produced by " +
                                  plan_.claimant(plan_jobs_, abs));
     }
@@ -156,11 +163,12 @@ bool OutputCommit::is_source(const std::string& abs) const {
     return false;
 }
 
-// Under claims_mu_, so a claim and a removal never interleave.
+// Under the path's claim lock, so a claim and a removal never interleave.
 void OutputCommit::remove_output(const OutputRecord& o) {
     const std::string abs = paths_.abs_of(o.path);
-    std::lock_guard lk(claims_mu_);
-    if (claims_.count(abs) || plan_.writer.count(abs) || plan_.adopted.count(abs)) return;
+    ClaimShard& sh = shard_of(abs);
+    std::lock_guard lk(sh.mu);
+    if (sh.claims.count(abs) || plan_.writer.count(abs) || plan_.adopted.count(abs)) return;
     try {
         disk_.check_no_link_escape(abs, output_root_);
     } catch (const std::exception& e) {
@@ -199,7 +207,7 @@ void OutputCommit::took_over(const OutputRecord& o) {
     }
     std::tuple<std::string, std::string, std::string> owner;
     {
-        std::lock_guard lk(claims_mu_);
+        std::lock_guard lk(foreign_mu_);
         auto it = foreign_owner_.find(o.path);
         if (it == foreign_owner_.end()) return;
         owner = it->second;
@@ -282,9 +290,9 @@ void OutputCommit::remove_stale(const JobRun& j) {
 
 void OutputCommit::sweep_temporaries(fs::file_time_type before) {
     std::set<fs::path> dirs;
-    {
-        std::lock_guard lk(claims_mu_);
-        for (const auto& [out, _] : claims_) dirs.insert(fs::path(out).parent_path());
+    for (auto& sh : claim_shards_) {
+        std::lock_guard lk(sh.mu);
+        for (const auto& [out, _] : sh.claims) dirs.insert(fs::path(out).parent_path());
     }
     size_t n = remove_abandoned_temporaries(dirs, before);
     if (n) status_.note("removed " + std::to_string(n) + " temporary file(s) left by an interrupted build");

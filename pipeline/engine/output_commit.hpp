@@ -16,6 +16,7 @@
 #include "engine/state_store.hpp"
 #include "report/build_status.hpp"
 
+#include <array>
 #include <filesystem>
 #include <mutex>
 #include <set>
@@ -90,9 +91,20 @@ class OutputCommit {
     BuildStatus& status_;
     Options opt_;
 
-    mutable std::mutex claims_mu_;
-    std::unordered_map<std::string, std::string> claims_; // absolute output → "job: input"
+    // Absolute output → "job: input", in shards by path: every action of a
+    // no-op build claims its outputs, from every thread at once, and one lock
+    // for all of them was where those threads waited.
+    struct ClaimShard {
+        std::mutex mu; // also keeps a claim and a removal of the same path from interleaving
+        std::unordered_map<std::string, std::string> claims;
+    };
+    static constexpr size_t kClaimShards = 64;
+    ClaimShard& shard_of(const std::string& abs) const {
+        return claim_shards_[std::hash<std::string>{}(abs) % kClaimShards];
+    }
+    mutable std::array<ClaimShard, kClaimShards> claim_shards_;
     // Outputs another configuration recorded: relative path → (owner, job, input).
+    std::mutex foreign_mu_;
     std::unordered_map<std::string, std::tuple<std::string, std::string, std::string>> foreign_owner_;
     struct Known {
         Hash128 hash;

@@ -3,6 +3,9 @@
 #include "engine/reserved_paths.hpp"
 #include "load/pattern_overlap.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -154,6 +157,7 @@ struct Planning {
     }
     void order_needs();
     void predict(PlanJob& pj);
+    void predict_matches(PlanJob& pj) const;
     void check_writers(const ReservedPaths* reserved);
     void index_templates();
     void reachable(const std::string& pattern_folder, std::vector<uint32_t>& out) const;
@@ -212,12 +216,37 @@ void Planning::predict(PlanJob& pj) {
         }
     };
     pj.predicted.reserve(pj.matches.size());
-    for (const auto& m : pj.matches)
-        if (m.link_escape.empty()) add(m.name, rel(root, m.path));
+    predict_matches(pj);
     for (const auto& f : j.from) {
         const PlanJob& up = *by_name[f];
         for (const auto& [o, _] : up.predicted) add(name_below(o, up.out_base), rel(root, o));
     }
+}
+
+// Each globbed input's output, in the inputs' order. Tens of thousands of
+// names through one template: split across the cores, which would otherwise
+// wait for the plan.
+void Planning::predict_matches(PlanJob& pj) const {
+    const Job& j = *pj.job;
+    std::vector<std::optional<std::pair<std::string, std::string>>> slots(pj.matches.size());
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, pj.matches.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+        std::string out;
+        for (size_t i = r.begin(); i != r.end(); ++i) {
+            const GlobMatch& m = pj.matches[i];
+            if (!m.link_escape.empty()) continue;
+            if (pj.tpl.resolve_name_only(m.name, j.name, root.native(), out)) {
+                slots[i].emplace(out, rel(root, m.path));
+                continue;
+            }
+            try {
+                slots[i].emplace(resolve_output(pj.tpl, values_for(m.name, j.name), root).native(), rel(root, m.path));
+            } catch (const std::exception&) {
+                // An unsafe name: its action fails when it runs, naming it.
+            }
+        }
+    });
+    for (auto& s : slots)
+        if (s) pj.predicted.push_back(std::move(*s));
 }
 
 // Two actions writing one path: which one wins would change between runs.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <ctime>
 #include <stdexcept>
+#include <thread>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -281,11 +282,32 @@ void StateStore::open_and_load(const fs::path& file) {
     open_database(file);
     bool without_warnings = false;
     if (!bring_schema_up_to_date(without_warnings)) return;
-    files_.reserve(row_count(db_, "files"));
-    actions_.reserve(row_count(db_, "actions"));
-    load_files();
-    load_configurations();
-    load_actions(without_warnings);
+    // The stat cache and the records are about as many rows each: a second
+    // connection reads the stat cache beside the records (the build lock keeps
+    // other builds from writing meanwhile; `status` may read a newer stat cache,
+    // which only saves it reading a file).
+    std::exception_ptr files_error;
+    std::thread files;
+    if (file.native() != ":memory:")
+        files = std::thread([&] {
+            try {
+                load_files(file);
+            } catch (...) {
+                files_error = std::current_exception();
+            }
+        });
+    else
+        load_files(db_);
+    try {
+        actions_.reserve(row_count(db_, "actions"));
+        load_configurations();
+        load_actions(without_warnings);
+    } catch (...) {
+        if (files.joinable()) files.join();
+        throw;
+    }
+    if (files.joinable()) files.join();
+    if (files_error) std::rethrow_exception(files_error);
     remember_identity(file);
 }
 
@@ -371,9 +393,26 @@ bool StateStore::bring_schema_up_to_date(bool& without_warnings) {
     return true;
 }
 
-void StateStore::load_files() {
-    Stmt q(db_, "SELECT path, size, mtime_ns, inode, hash FROM files");
-    step_rows(db_, q, [&] {
+void StateStore::load_files(const fs::path& file) {
+    sqlite3* db = nullptr;
+    const int rc = sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    struct Closer {
+        sqlite3* db;
+        ~Closer() { sqlite3_close(db); }
+    } closer{db};
+    if (rc != SQLITE_OK) {
+        const std::string msg = db ? sqlite3_errmsg(db) : "cannot open";
+        if (damage_code(rc)) throw Damaged(msg);
+        throw std::runtime_error(file.string() + ": " + msg);
+    }
+    sqlite3_busy_timeout(db, 5000);
+    load_files(db);
+}
+
+void StateStore::load_files(sqlite3* db) {
+    files_.reserve(row_count(db, "files"));
+    Stmt q(db, "SELECT path, size, mtime_ns, inode, hash FROM files");
+    step_rows(db, q, [&] {
         files_.emplace(q.text(0), CachedFile{{uint64_t(sqlite3_column_int64(q.s, 1)), sqlite3_column_int64(q.s, 2),
                                               uint64_t(sqlite3_column_int64(q.s, 3))},
                                              hash_column(q.s, 4)});
@@ -487,7 +526,11 @@ void StateStore::forget_file(const std::string& rel) {
 }
 
 std::shared_ptr<const ActionRecord> StateStore::action(const std::string& job, const std::string& input) const {
-    std::string k = action_key(job, input);
+    // A no-op build asks once per action from every thread: the key is built in a buffer each thread keeps.
+    thread_local std::string k;
+    k.assign(job);
+    k.push_back('\0');
+    k.append(input);
     std::shared_lock lk(mu_);
     auto it = actions_.find(k);
     if (it == actions_.end()) return nullptr;

@@ -143,7 +143,9 @@ class StateStore {
     // The schema as this version writes it; false when a read-only store
     // finds another layout (nothing to show). Sets `without_warnings`.
     bool bring_schema_up_to_date(bool& without_warnings);
-    void load_files();
+    // Through a connection of its own to `file`, or through `db`.
+    void load_files(const std::filesystem::path& file);
+    void load_files(sqlite3* db);
     void load_configurations();
     void load_actions(bool without_warnings);
     void keep_loaded(ActionRecord r);

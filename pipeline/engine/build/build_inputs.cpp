@@ -11,6 +11,9 @@
 #include "engine/state_store.hpp"
 #include "report/build_status.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <map>
 #include <ostream>
@@ -103,19 +106,21 @@ std::vector<GlobMatch> BuildInputs::expand(const Job& j, std::vector<size_t>* pe
     return matches;
 }
 
+// Split across the cores: a no-op build of a large tree does little else meanwhile.
 std::vector<Input> BuildInputs::to_inputs(std::vector<GlobMatch> matches) const {
-    std::vector<Input> v;
-    v.reserve(matches.size());
-    for (auto& m : matches) {
-        Input in;
-        in.rel = paths_.rel_of(m.path);
-        in.origin = in.rel;
-        in.abs = std::move(m.path);
-        in.name = std::move(m.name);
-        in.link_escape = std::move(m.link_escape);
-        if (m.stat_known) in.st = FileStat{m.size, m.mtime_ns, m.inode};
-        v.push_back(std::move(in));
-    }
+    std::vector<Input> v(matches.size());
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, matches.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i) {
+            GlobMatch& m = matches[i];
+            Input& in = v[i];
+            in.rel = paths_.rel_of(m.path);
+            in.origin = in.rel;
+            in.abs = std::move(m.path);
+            in.name = std::move(m.name);
+            in.link_escape = std::move(m.link_escape);
+            if (m.stat_known) in.st = FileStat{m.size, m.mtime_ns, m.inode};
+        }
+    });
     return v;
 }
 
