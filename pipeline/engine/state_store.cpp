@@ -286,9 +286,11 @@ void StateStore::open_and_load(const fs::path& file) {
     // connection reads the stat cache beside the records (the build lock keeps
     // other builds from writing meanwhile; `status` may read a newer stat cache,
     // which only saves it reading a file).
+    // A small state is read faster on one connection than a second one opens.
+    constexpr size_t kRowsWorthAConnection = 4096;
     std::exception_ptr files_error;
     std::thread files;
-    if (file.native() != ":memory:")
+    if (file.native() != ":memory:" && row_count(db_, "files") >= kRowsWorthAConnection)
         files = std::thread([&] {
             try {
                 load_files(file);

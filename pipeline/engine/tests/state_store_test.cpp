@@ -213,3 +213,30 @@ TEST_CASE("a kept store knows when another process wrote the database or replace
     c.close();
     CHECK(c.stale());
 }
+
+TEST_CASE("a large stat cache is read beside the records and all of it is there", "[state]") {
+    af::engine::test::TestProject t;
+    constexpr int kFiles = 6000; // above the size read on a connection of its own
+    {
+        StateStore s(t.path(".assetforge"));
+        for (int i = 0; i < kFiles; ++i)
+            s.remember_file("src/f" + std::to_string(i), FileStat{uint64_t(i), i * 7, uint64_t(i + 1)},
+                            af::hash_string(std::to_string(i)));
+        ActionRecord r;
+        r.job = "j";
+        r.input = "src/f1";
+        r.key = af::hash_string("k");
+        s.put_action(r);
+    }
+    StateStore s(t.path(".assetforge"));
+    REQUIRE(s.action("j", "src/f1"));
+    int read = 0;
+    for (int i = 0; i < kFiles; ++i) {
+        auto h = s.file_hash("src/f" + std::to_string(i), FileStat{uint64_t(i), i * 7, uint64_t(i + 1)}, [&] {
+            ++read;
+            return af::Hash128{};
+        });
+        CHECK(h == af::hash_string(std::to_string(i)));
+    }
+    CHECK(read == 0);
+}
