@@ -4,7 +4,8 @@
 Generates N small PNG inputs, a pipeline.yaml with one 1 -> 1 job (the `copy`
 step) and the equivalent build.ninja with one edge per file (`cp`), then times
 for both tools: a full build, a no-op build and a build after one input
-changed. Each figure is the best of --repeat runs (no-op, one-changed).
+changed. Each figure is the best of --repeat runs (no-op, one-changed); the
+no-ops start after a sync and one untimed no-op of each tool.
 
   bench/engine_bench/engine_bench.py --assetforge build/bin/assetforge [--files 2000,10000,100000]
 
@@ -95,6 +96,12 @@ def run_size(a, n, ninja):
         for name, cmd in (("assetforge", af_cmd), ("ninja", nj_cmd)):
             full, _ = timed(cmd, root)
             results[name] = [full, None, None]
+        # The full builds' writes reach the disk first (the kernel's writeback
+        # otherwise lands on whichever no-op runs meanwhile), and each tool has
+        # one untimed no-op (its files and state in the page cache).
+        os.sync()
+        timed(af_cmd, root)
+        timed(nj_cmd, root)
         # No-op runs interleaved, so both tools see the same machine.
         af_noop, nj_noop = [], []
         for _ in range(a.repeat):
@@ -115,6 +122,7 @@ def run_size(a, n, ninja):
             print("tree kept in", root)
         else:
             shutil.rmtree(root, ignore_errors=True)
+            os.sync()  # the next size starts on a quiet disk
 
 
 def main():

@@ -165,6 +165,8 @@ bool BuildSession::can_narrow(const BuildOptions& opt, const std::set<std::strin
         opt.dry_run || changed.empty())
         return false;
     if (kept_->globs.size() < p_.jobs.size() + p_.unselected.size()) return false;
+    // Another process wrote the state (a `build` or `clean` from another shell): what it changed is not known here.
+    if (kept_->store->stale()) return false;
     for (const auto& c : changed)
         if (!kept_->globbed.count(c)) return false; // new, or not an input: the glob decides
     return true;
