@@ -21,22 +21,14 @@ import re
 import shutil
 import signal
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import zlib
 
-
-def png_bytes(w, h, seed):
-    def chunk(kind, data):
-        c = struct.pack(">I", len(data)) + kind + data
-        return c + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    raw = b"".join(b"\x00" + bytes(((x * 7 + y * 13 + seed) & 0xFF) for x in range(w * 4)) for y in range(h))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) +
-            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine_bench"))
+from engine_bench import png_bytes  # noqa: E402  the same small PNGs as the engine bench
 
 
 def rel_of(i):

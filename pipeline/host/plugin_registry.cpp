@@ -113,20 +113,13 @@ std::vector<fs::path> PluginRegistry::default_search_path() {
             s.remove_prefix(c + 1);
         }
     }
-    fs::path exe = executable_dir();
-    fs::path beside = exe.empty() ? fs::path() : (exe / ".." / "lib" / "assetforge" / "plugins").lexically_normal();
+    const auto own = own_plugin_dirs();
+    const bool has_beside = !executable_dir().empty();
     std::error_code ec;
-    if (!beside.empty() && fs::is_directory(beside, ec)) {
-        dirs.push_back(beside);
-    } else {
-        // A binary moved away from its plugins falls back to where they were installed or built.
-#ifdef AF_INSTALL_PLUGIN_DIR
-        dirs.emplace_back(AF_INSTALL_PLUGIN_DIR);
-#endif
-#ifdef AF_BUILD_PLUGIN_DIR
-        dirs.emplace_back(AF_BUILD_PLUGIN_DIR);
-#endif
-    }
+    if (has_beside && fs::is_directory(own.front(), ec))
+        dirs.push_back(own.front());
+    else // a binary moved away from its plugins falls back to where they were installed or built
+        dirs.insert(dirs.end(), own.begin() + (has_beside ? 1 : 0), own.end());
     std::vector<fs::path> unique;
     for (auto& d : dirs) {
         std::error_code ec;
@@ -135,6 +128,19 @@ std::vector<fs::path> PluginRegistry::default_search_path() {
         if (std::find(unique.begin(), unique.end(), canon) == unique.end()) unique.push_back(canon);
     }
     return unique;
+}
+
+std::vector<fs::path> PluginRegistry::own_plugin_dirs() {
+    std::vector<fs::path> dirs;
+    if (fs::path exe = executable_dir(); !exe.empty())
+        dirs.push_back((exe / ".." / "lib" / "assetforge" / "plugins").lexically_normal());
+#ifdef AF_INSTALL_PLUGIN_DIR
+    dirs.emplace_back(AF_INSTALL_PLUGIN_DIR);
+#endif
+#ifdef AF_BUILD_PLUGIN_DIR
+    dirs.emplace_back(AF_BUILD_PLUGIN_DIR);
+#endif
+    return dirs;
 }
 
 void PluginRegistry::load_default() {

@@ -46,6 +46,9 @@ class PluginRegistry {
     // $ASSETFORGE_PLUGIN_PATH (':'-separated), then <exe>/../lib/assetforge/plugins,
     // then the build tree's plugin directory. A plugin name seen twice keeps the first.
     static std::vector<std::filesystem::path> default_search_path();
+    // Where the host's own plugins live: beside the executable (../lib/assetforge/plugins; absent when the
+    // executable's folder is unknown), where they were installed, where they were built. Not canonical.
+    static std::vector<std::filesystem::path> own_plugin_dirs();
     void load_default();
     void load_directory(const std::filesystem::path& dir);
     bool load_file(const std::filesystem::path& file); // false → recorded in failures()

@@ -30,16 +30,11 @@ jobs:
     output: "build/second/{dir}/{stem}.png"
 )";
 
+// A mod's textures, then its package: the gather must always hold every texture.
 const char* kPackaged = R"(assetforge: 1
 jobs:
-  pngs:
-    inputs: "src/**/*.png"
-    steps: [ invert ]
-    output: "build/png/{dir}/{stem}.png"
-  package:
-    from: pngs
-    gather: zip
-    output: "build/mod.zip"
+  textures: { inputs: "src/**/*.png", steps: [ invert ], output: "build/tex/{dir}/{name}" }
+  package: { from: textures, gather: zip, output: "build/mod.zip" }
 )";
 
 struct Session {
@@ -106,8 +101,8 @@ TEST_CASE("a session's rebuild gives a gather, and the jobs that feed it, every 
     const auto changed = ss.abs({"src/a.png"});
     REQUIRE(ss.s.can_narrow(ss.opt, changed));
     auto s = ss.s.build_changed(ss.opt, changed);
-    CHECK(with_status(s, "built") == Strings{"package:*", "pngs:src/a.png"});
-    CHECK(with_status(s, "up-to-date") == Strings{"pngs:src/sub/b.png", "pngs:src/sub/c.png"});
+    CHECK(with_status(s, "built") == Strings{"package:*", "textures:src/a.png"});
+    CHECK(with_status(s, "up-to-date") == Strings{"textures:src/sub/b.png", "textures:src/sub/c.png"});
     const std::string zip = t.read("build/mod.zip");
     for (const char* name : {"a.png", "sub/b.png", "sub/c.png"}) CHECK(zip.find(name) != std::string::npos);
     CHECK(t.build(kPackaged).built == 0);
@@ -144,15 +139,15 @@ TEST_CASE("a session with a `needs` job always builds in full", "[session]") {
     three_inputs(t);
     Session ss(t, R"(assetforge: 1
 jobs:
-  pack:
-    needs: [ pngs ]
-    inputs: "build/png/**/*.png"
-    gather: { step: zip, compression: store }
-    output: "build/mod.zip"
-  pngs:
+  late:
+    needs: [ early ]
+    inputs: "build/early/*.png"
+    steps: [ invert ]
+    output: "build/late/{name}"
+  early:
     inputs: "src/**/*.png"
     steps: [ copy ]
-    output: "build/png/{dir}/{stem}.png"
+    output: "build/early/{stem}.png"
 )");
     ss.s.build(ss.opt);
     CHECK_FALSE(ss.s.can_narrow(ss.opt, ss.abs({"src/a.png"})));

@@ -40,17 +40,7 @@ namespace {
 
 // The folders the host's own plugins are installed or built in (not $ASSETFORGE_PLUGIN_PATH).
 std::vector<fs::path> own_plugin_dirs() {
-    std::vector<fs::path> dirs;
-    char buf[4096];
-    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0)
-        dirs.push_back(fs::path(std::string(buf, size_t(n))).parent_path() / ".." / "lib" / "assetforge" / "plugins");
-#ifdef AF_INSTALL_PLUGIN_DIR
-    dirs.emplace_back(AF_INSTALL_PLUGIN_DIR);
-#endif
-#ifdef AF_BUILD_PLUGIN_DIR
-    dirs.emplace_back(AF_BUILD_PLUGIN_DIR);
-#endif
+    std::vector<fs::path> dirs = PluginRegistry::own_plugin_dirs();
     for (auto& d : dirs) {
         std::error_code ec;
         fs::path c = fs::weakly_canonical(d, ec);
