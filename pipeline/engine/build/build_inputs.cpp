@@ -179,11 +179,15 @@ bool BuildInputs::plan(StateStore& store, Disk& disk, BuildStatus& status, std::
         return false;
     }
     if (!(opt_.cancelled && opt_.cancelled())) commit->remove_vanished_jobs(names);
+    size_t actions = 0;
     for (auto& j : runs_)
         if (!j.plan->late) {
             j.prefetched = to_inputs(std::move(j.plan->matches));
             j.has_prefetched = true;
+            actions += j.prefetched.size();
         }
+    // Results are added under the scheduler's lock: growing the list there moved all of it, again and again.
+    status.summary().actions.reserve(actions);
     if (opt_.shard_count) assign_shards_by_size(disk);
     return true;
 }
