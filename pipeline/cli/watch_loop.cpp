@@ -175,10 +175,10 @@ class WatchLoop {
             opt.repeat_kept_warnings = false; // the first build said them; a save prints only its own
             opt.input_changes = [changes](const std::vector<std::string>& in) { return changes->why(in); };
         }
-        // A save of files the last build read: only their actions (BuildSession says when it cannot).
-        const bool narrow = changes && rescan.empty() && session_->can_narrow(opt, changes->contents_only());
+        // A save of files the last build read: only their actions (the session builds in full when it cannot).
         try {
-            last_ = narrow ? session_->build_changed(opt, changes->contents_only()) : session_->build(opt);
+            last_ = changes && rescan.empty() ? session_->build_changed(opt, changes->contents_only())
+                                              : session_->build(opt);
         } catch (const std::exception& e) {
             std::cerr << "assetforge: " << sdk::error_line(cur_->p.file.string(), e) << std::endl;
             last_ = {};
@@ -186,7 +186,7 @@ class WatchLoop {
         }
         // From the first event of the burst to the outputs (and --report) in place.
         const double took = std::chrono::duration<double>(Clock::now() - since).count();
-        plan_->learn(last_, narrow);
+        plan_->learn(last_, session_->narrowed());
         if (!changes || g_signal) return;
         char secs[32];
         std::snprintf(secs, sizeof secs, "%.3f", took);

@@ -45,6 +45,8 @@ class BuildSession {
     BuildSummary build_changed(const BuildOptions& opt, const std::set<std::string>& changed);
     // Whether build_changed would narrow for these files and options.
     bool can_narrow(const BuildOptions& opt, const std::set<std::string>& changed) const;
+    // Whether the last build was narrowed (saw only some inputs).
+    bool narrowed() const { return narrowed_; }
 
   private:
     struct Kept;
@@ -53,6 +55,7 @@ class BuildSession {
     const Pipeline& p_;
     const StepTable& steps_;
     std::unique_ptr<Kept> kept_;
+    bool narrowed_ = false;
 };
 
 } // namespace af::engine

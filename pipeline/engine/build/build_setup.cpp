@@ -175,6 +175,7 @@ bool BuildSession::can_narrow(const BuildOptions& opt, const std::set<std::strin
 BuildSummary BuildSession::run(const BuildOptions& in, const std::set<std::string>* only) {
     BuildOptions opt = in;
     opt.some_inputs_only = only != nullptr;
+    narrowed_ = only != nullptr;
     BuildStatus status(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr);
     RealDisk disk(p_.root, p_.output_root);
     DiskStateFolder state(p_, opt, status.err(), &kept_->store);
