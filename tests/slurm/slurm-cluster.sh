@@ -150,7 +150,20 @@ node_idle() {
   s=$(slurm_env timeout 3 sinfo -h -N -n "$NODE" -o '%T') || return 1
   [[ $s == idle ]]
 }
-daemon_alive() { ours "$(read_pid "$1")"; }
+# True while the daemon NAME runs or is still starting. spawn starts it through env and setsid, and until the
+# last execve its command line is this script's, env's, or (during each execve) empty, so `ours` alone can say
+# "exited" of a healthy daemon (it did, of munged, on a loaded machine). A child of this shell that is not a
+# zombie is one we spawned and is still there.
+daemon_alive() {
+  local pid fields
+  pid=$(read_pid "$1")
+  ours "$pid" && return 0
+  [[ $pid =~ ^[0-9]+$ ]] || return 1
+  # /proc/PID/stat after the command name: state, parent pid, ...
+  fields=$({ sed 's/.*) //' "/proc/$pid/stat"; } 2>/dev/null) || return 1
+  read -r -a fields <<< "$fields"
+  [[ ${fields[0]:-Z} != [ZX] && ${fields[1]:-} == "$$" ]]
+}
 
 stop_cluster() {
   local d m c
@@ -448,4 +461,5 @@ main() {
   esac
 }
 
-main "$@"
+# Sourced by a test (tests/slurm/daemon_liveness_test.sh): functions only.
+[[ ${BASH_SOURCE[0]} != "$0" ]] || main "$@"

@@ -27,7 +27,9 @@ fail() {
 
 mkdir -p "$work/cache" "$work/slurm" "$work/seed/src"
 url=$(bash "$here/../support/nginx-cache.sh" start "$work/cache")
-eval "$(bash "$here/slurm-cluster.sh" start "$work/slurm")"
+# Not eval "$(…)": that would go on after a failed start (eval of nothing succeeds).
+conf=$(bash "$here/slurm-cluster.sh" start "$work/slurm")
+eval "$conf"
 
 # 200 distinct small textures and the pipeline: mips + BC1 per file, then a zip of all.
 /usr/bin/python3 - "$work/seed/src" "$files" <<'PY'

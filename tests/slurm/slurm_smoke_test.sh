@@ -20,7 +20,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 t0=$(date +%s.%N)
-eval "$("$cluster" start "$dir")"
+# Not eval "$(…)": that would go on after a failed start (eval of nothing succeeds).
+conf=$("$cluster" start "$dir")
+eval "$conf"
 t1=$(date +%s.%N)
 printf 'cluster started in %.1f s\n' "$(awk "BEGIN { print $t1 - $t0 }")"
 
