@@ -122,9 +122,13 @@ int32_t probe(const uint8_t* head, uint64_t size, const char* path) {
 af_status read(const af_host* host, const af_input* in, const af_options*, af_texture* out, af_error* err) {
     return af::sdk::guard(err, [&] {
         const Header h = parse_header(in->data, in->size, host->max_dimension);
+        // Decoded before the texture is made: af::Texture(desc) allocates the claimed size, and decode_rgba8
+        // first checks that the file is large enough to hold it.
+        std::vector<uint8_t> rgba = decode_rgba8(h, in->data, in->size);
         // TGA records no colour space; like an untagged PNG its 8-bit colour is taken as sRGB.
-        af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM_SRGB, h.width, h.height});
-        t.data = decode_rgba8(h, in->data, in->size);
+        af::Texture t;
+        t.desc = af::TextureDesc{af::FMT_R8G8B8A8_UNORM_SRGB, h.width, h.height};
+        t.data = std::move(rgba);
         const bool has_alpha = h.pixel_bits == 32 || (h.image_type % 8 == kMapped && h.map_bits == 32);
         t.desc.alpha_mode = has_alpha ? AF_ALPHA_STRAIGHT
                                       : AF_ALPHA_OPAQUE; // TGA 2.0: straight unless an extension area says otherwise

@@ -12,8 +12,38 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
+
+// The plugin's own allocations, not only the host's: FakeHost counts what goes through the host, and a hostile
+// header must also be refused before the plugin's own vectors grow to the size it claims. Requests above the
+// ceiling are refused (std::bad_alloc) and remembered, so a regression fails at once instead of zeroing gigabytes.
+namespace alloc_probe {
+std::atomic<std::size_t> largest{0};
+constexpr std::size_t kCeiling = std::size_t(1) << 30;
+} // namespace alloc_probe
+
+// GCC takes a replaced operator delete's free() of what the replaced operator new malloc()ed for a mismatch.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+void* operator new(std::size_t n) {
+    std::size_t seen = alloc_probe::largest.load();
+    while (n > seen && !alloc_probe::largest.compare_exchange_weak(seen, n)) {
+    }
+    if (n > alloc_probe::kCeiling) throw std::bad_alloc();
+    if (void* p = std::malloc(n ? n : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace {
 
@@ -193,11 +223,14 @@ TEST_CASE("damaged and hostile files: an error at the offset, no allocation, no 
     CHECK(r.status == AF_ERR_INVALID_DATA);
     CHECK_THAT(r.error, Catch::Contains("truncated"));
 
-    // 65535x65535 claimed by a 40-byte RLE file: refused before the 16 GiB texture is allocated.
+    // 65535x65535 claimed by a 40-byte RLE file: refused before the 16 GiB texture is allocated, by the host or
+    // by the plugin itself.
+    alloc_probe::largest = 0;
     r = read_file(header(10, 65535, 65535, 32, 0) + Bytes(22, 0xff), host);
     CHECK(r.status == AF_ERR_INVALID_DATA);
     CHECK_THAT(r.error, Catch::Contains("at least"));
     CHECK(host.allocations() == 0);
+    CHECK(alloc_probe::largest < (std::size_t(1) << 20));
 
     // A packet that runs past the image.
     r = read_file(header(11, 2, 1, 8, 0) + Bytes{0x85, 1}, host);
