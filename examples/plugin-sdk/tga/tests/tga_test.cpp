@@ -1,7 +1,9 @@
 // The tga plugin through the C ABI on the SDK's FakeHost: every kind of file it reads (made byte by byte here, so
 // the expected texels are known independently of our writer), what it writes, and damaged or hostile files.
 // tests/sdk_plugin_test.sh in the AssetForge tree also checks it against Pillow on files Pillow writes.
+#ifndef AF_CATCH_MAIN_LINKED // the AssetForge tree links its own Catch2 main
 #define CATCH_CONFIG_MAIN
+#endif
 #include "tga_format.hpp"
 #include "tga_reader.hpp"
 #include "tga_writer.hpp"
