@@ -23,10 +23,25 @@
 // The plugin's own allocations, not only the host's: FakeHost counts what goes through the host, and a hostile
 // header must also be refused before the plugin's own vectors grow to the size it claims. Requests above the
 // ceiling are refused (std::bad_alloc) and remembered, so a regression fails at once instead of zeroing gigabytes.
+// Under AddressSanitizer its own allocator stays (it pairs every new with its delete) and its
+// max_allocation_size_mb option is the ceiling; `largest` then stays 0.
 namespace alloc_probe {
 std::atomic<std::size_t> largest{0};
 constexpr std::size_t kCeiling = std::size_t(1) << 30;
 } // namespace alloc_probe
+
+#if defined(__SANITIZE_ADDRESS__)
+#define AF_ALLOC_PROBE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AF_ALLOC_PROBE 0
+#endif
+#endif
+#ifndef AF_ALLOC_PROBE
+#define AF_ALLOC_PROBE 1
+#endif
+
+#if AF_ALLOC_PROBE
 
 // GCC takes a replaced operator delete's free() of what the replaced operator new malloc()ed for a mismatch.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -46,6 +61,7 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+#endif // AF_ALLOC_PROBE
 
 namespace {
 
