@@ -24,7 +24,7 @@ exclude=()
   exclude=(-E '^(real-tree:|slurm:|e2e:(out-of-tree|slurm|--report|cmake --install| the nginx| a linked))')
 # A failed test runs up to twice more: LeakSanitizer's own stop-the-world tracer crashes now and then at a process's
 # exit on this 2-core machine under load ("Tracer caught signal 11 … LeakSanitizer has encountered a fatal error"; a
-# known LSan flake, google/sanitizers#1353). Here it was always the CLI process of a remote-cache build test, the
-# test passing when run again; twice in a row is rare but was seen. A real error fails all three runs, and the
-# first failure stays in the log.
+# known LSan flake, google/sanitizers#1353). Here it was always the CLI process of a remote-cache build test: once in
+# each of two clean runs, the test passing when run again, and three times in a row when two test runs shared the
+# machine. A real error fails all three runs, and the first failure stays in the log.
 ctest --test-dir build-asan --output-on-failure -j "${AF_JOBS:-2}" --repeat until-pass:3 "${exclude[@]}" "$@"
