@@ -1,10 +1,8 @@
 #include "engine/plan.hpp"
+#include "engine/parallel_indices.hpp"
 
 #include "engine/reserved_paths.hpp"
 #include "load/pattern_overlap.hpp"
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <functional>
@@ -229,9 +227,9 @@ void Planning::predict(PlanJob& pj) {
 void Planning::predict_matches(PlanJob& pj) const {
     const Job& j = *pj.job;
     std::vector<std::optional<std::pair<std::string, std::string>>> slots(pj.matches.size());
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, pj.matches.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+    parallel_indices(pj.matches.size(), 1024, [&](size_t begin, size_t end) {
         std::string out;
-        for (size_t i = r.begin(); i != r.end(); ++i) {
+        for (size_t i = begin; i != end; ++i) {
             const GlobMatch& m = pj.matches[i];
             if (!m.link_escape.empty()) continue;
             if (pj.tpl.resolve_name_only(m.name, j.name, root.native(), out)) {

@@ -5,14 +5,12 @@
 #include "engine/dirty_scan.hpp"
 #include "engine/disk.hpp"
 #include "engine/output_commit.hpp"
+#include "engine/parallel_indices.hpp"
 #include "engine/param_inputs.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/shard.hpp"
 #include "engine/state_store.hpp"
 #include "report/build_status.hpp"
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <map>
@@ -109,8 +107,8 @@ std::vector<GlobMatch> BuildInputs::expand(const Job& j, std::vector<size_t>* pe
 // Split across the cores: a no-op build of a large tree does little else meanwhile.
 std::vector<Input> BuildInputs::to_inputs(std::vector<GlobMatch> matches) const {
     std::vector<Input> v(matches.size());
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, matches.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i) {
+    parallel_indices(matches.size(), 1024, [&](size_t begin, size_t end) {
+        for (size_t i = begin; i != end; ++i) {
             GlobMatch& m = matches[i];
             Input& in = v[i];
             in.rel = paths_.rel_of(m.path);
