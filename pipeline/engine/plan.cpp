@@ -1,6 +1,6 @@
 #include "engine/plan.hpp"
-#include "engine/parallel_indices.hpp"
 
+#include "engine/parallel_indices.hpp"
 #include "engine/reserved_paths.hpp"
 #include "load/pattern_overlap.hpp"
 
