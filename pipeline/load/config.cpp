@@ -204,9 +204,10 @@ class Resolver {
             defined_.insert(k);
         }
         for (auto& [k, v] : values_) {
-            if (defined_.count(k)) continue;
+            if (defined_.count(k) || expanded_.count(k)) continue;
             std::set<std::string> seen{k};
             v = expand_recursive(v, raw.vars.at(k).second, seen);
+            expanded_.insert(k);
         }
     }
     const std::map<std::string, std::string>& vars() const { return values_; }
@@ -415,11 +416,15 @@ class Resolver {
                 if (end == std::string::npos) throw ConfigError(p, "unterminated '${' in '" + v + "'");
                 std::string name = v.substr(i + 2, end - i - 2);
                 referenced_.insert(name);
-                if (name.rfind("env:", 0) != 0 && raw_.vars.count(name) && !defined_.count(name)) {
+                // Each variable is expanded once: "a: ${b}${b}", "b: ${c}${c}", … ending in an empty value never
+                // grows, and expanding b again at every use would walk 2^depth (found by fuzz_yaml).
+                if (name.rfind("env:", 0) != 0 && raw_.vars.count(name) && !defined_.count(name) &&
+                    !expanded_.count(name)) {
                     if (seen.count(name)) throw ConfigError(p, "variable '" + name + "' refers to itself");
                     seen.insert(name);
                     values_[name] = expand_recursive(raw_.vars.at(name).first, raw_.vars.at(name).second, seen);
                     seen.erase(name);
+                    expanded_.insert(name);
                 }
                 out += v.substr(i, end - i + 1);
                 i = end;
@@ -434,6 +439,7 @@ class Resolver {
     const StepTable& steps_;
     const EnvAllowList& allowed_env_;
     std::map<std::string, std::string> values_;
+    std::set<std::string> expanded_; // names whose values_ entry is final
     std::set<std::string> defined_;
     // Parameters of the presets being expanded (mutable: set around each preset's body).
     mutable std::map<std::string, std::string> scope_;

@@ -73,3 +73,36 @@ TEST_CASE("presets that double at every level and end in a mistake fail at once"
     }
     CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
 }
+
+// Found by fuzz_yaml (CI's fuzz stage timed out on it): variables that use the next one twice, ending in an empty
+// value, never grow, so the 64 KiB limit never stopped them, and each use expanded the next variable again: 2^60
+// expansions. Each variable is expanded once now.
+TEST_CASE("variables that use the next one twice and end empty load at once", "[config][hostile]") {
+    std::string yaml = "assetforge: 1\nvars:\n";
+    for (int i = 0; i < 60; ++i)
+        yaml += "  v" + std::to_string(i) + ": \"${v" + std::to_string(i + 1) + "}${v" + std::to_string(i + 1) +
+                "}\"\n";
+    yaml += "  v60: \"\"\njobs:\n  j: {inputs: \"*.png\", steps: [copy], output: \"o/${v0}{name}\"}\n";
+    StepTable steps = png_test_steps();
+    const auto t0 = std::chrono::steady_clock::now();
+    Pipeline p = parse_pipeline(yaml, "/proj/pipeline.yaml", {}, steps);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+    CHECK(p.vars.at("v0").empty());
+    CHECK(p.jobs.at(0).output == "o/{name}");
+}
+
+TEST_CASE("a variable used many times and a cycle behind a shared one are still told apart", "[config][hostile]") {
+    StepTable steps = png_test_steps();
+    const std::string jobs = "jobs:\n  j: {inputs: \"*.png\", steps: [copy], output: \"o/${a}/{name}\"}\n";
+    Pipeline p = parse_pipeline("assetforge: 1\nvars:\n  a: \"${b}-${c}\"\n  b: \"${c}${c}\"\n  c: z\n" + jobs,
+                                "/proj/pipeline.yaml", {}, steps);
+    CHECK(p.vars.at("a") == "zz-z");
+    CHECK(p.jobs.at(0).output == "o/zz-z/{name}");
+    try {
+        parse_pipeline("assetforge: 1\nvars:\n  a: \"${b}${c}\"\n  b: \"${c}\"\n  c: \"${b}\"\n" + jobs,
+                       "/proj/pipeline.yaml", {}, steps);
+        FAIL("no error");
+    } catch (const ConfigError& e) {
+        CHECK(std::string(e.what()).find("refers to itself") != std::string::npos);
+    }
+}
