@@ -3,15 +3,16 @@
 #   fuzz/run.sh                 every harness, 20000 runs each (a smoke run)
 #   fuzz/run.sh -t 600          every harness for 600 seconds each
 #   fuzz/run.sh -t 600 fuzz_dds one harness
+#   fuzz/run.sh -s 1 -r 4000    a fixed seed: the same inputs on every run of the same code (CI)
 # Crashes land in fuzz/findings/<harness>/; copy each into the owning plugin's
 # tests as a regression case once fixed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/packages.sh
 ensure_packages "${build_packages[@]}" "${fuzz_packages[@]}"
-runs=20000 secs=0
-while getopts "r:t:" o; do
-  case $o in r) runs=$OPTARG ;; t) secs=$OPTARG ;; *) exit 2 ;; esac
+runs=20000 secs=0 seed=()
+while getopts "r:t:s:" o; do
+  case $o in r) runs=$OPTARG ;; t) secs=$OPTARG ;; s) seed=(-seed="$OPTARG") ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
 # -O1 -g1, as the sanitizer stage and OSS-Fuzz build: the harnesses compile in well under the time of -O2 -g, and
@@ -45,7 +46,7 @@ for h in "${harnesses[@]}"; do
   # libFuzzer exits non-zero on a crash, leak, timeout or OOM: that fails the run (CI builds and smoke-runs
   # every harness through this script), after the report lines are shown.
   status=0
-  build-fuzz/bin/$h "${limit[@]}" -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$findings/" -print_final_stats=1 \
+  build-fuzz/bin/$h "${limit[@]}" "${seed[@]}" -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$findings/" -print_final_stats=1 \
     "$corpus" > "build-fuzz/$h.log" 2>&1 || status=$?
   grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' "build-fuzz/$h.log" || true
   if [ "$status" != 0 ]; then
