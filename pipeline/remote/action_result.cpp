@@ -55,19 +55,30 @@ std::optional<CacheEntry> decode_action_result(std::string_view bytes, std::stri
     entry.files.reserve(static_cast<size_t>(result.output_files_size()));
     for (const reapi::OutputFile& out : result.output_files())
         entry.files.push_back({out.path(), {out.digest().hash(), out.digest().size_bytes()}});
-    // Another client's stderr may be anything: a few lines of a sane length are shown, the rest is summed up.
+    // Another client's stderr may be anything: a few lines of a sane length are shown, the rest is summed up in
+    // the last. Decoded warnings re-encode to the same lines (an entry passes unchanged through a build that
+    // stores and re-uploads it): a carriage return becomes a space as encode makes it, and the summary takes
+    // the last of the kMaxWarnings places, so the encoded entry is never itself over the cap.
     const std::string& err = result.stderr_raw();
+    std::vector<std::string> lines;
     size_t more = 0;
     for (size_t pos = 0; pos < err.size();) {
         size_t end = err.find('\n', pos);
         if (end == std::string::npos) end = err.size();
-        if (end > pos && entry.warnings.size() < kMaxWarnings)
-            entry.warnings.push_back(err.substr(pos, std::min(end - pos, kMaxWarningBytes)));
-        else if (end > pos)
+        if (end > pos && lines.size() < kMaxWarnings) {
+            std::string line = err.substr(pos, std::min(end - pos, kMaxWarningBytes));
+            std::replace(line.begin(), line.end(), '\r', ' ');
+            lines.push_back(std::move(line));
+        } else if (end > pos) {
             ++more;
+        }
         pos = end + 1;
     }
-    if (more) entry.warnings.push_back(std::to_string(more) + " more line(s) of warnings in the cache entry");
+    if (more) {
+        more += 1; // the line the summary takes the place of
+        lines.back() = std::to_string(more) + " more line(s) of warnings in the cache entry";
+    }
+    entry.warnings = std::move(lines);
     return entry;
 }
 

@@ -112,7 +112,31 @@ TEST_CASE("an entry's warnings travel in stderr_raw, and entries without them st
     for (int i = 0; i < 1000; ++i) flood += std::string(5000, 'x') + "\n";
     const auto capped = decode_action_result(field_bytes(7, flood), &why);
     REQUIRE(capped);
-    REQUIRE(capped->warnings.size() == 65);
+    REQUIRE(capped->warnings.size() == 64);
     CHECK(capped->warnings[0].size() == 1024);
-    CHECK(capped->warnings.back() == "936 more line(s) of warnings in the cache entry");
+    CHECK(capped->warnings.back() == "937 more line(s) of warnings in the cache entry");
+}
+
+// Found by fuzz_remote_entry (fuzz/seeds/remote_entry/warning_carriage_return.bin): what a build decodes, stores
+// and re-uploads must decode to itself, or one client's entry changes on its way through another.
+TEST_CASE("an entry decoded from another client's bytes comes back unchanged after encoding") {
+    const std::string file = field_bytes(2, field_bytes(1, "out/a.dds") + field_bytes(2, digest(kHashA, 5)));
+    std::string why;
+    auto round_trip = [&](const std::string& stderr_raw) {
+        const auto first = decode_action_result(file + field_bytes(7, stderr_raw), &why);
+        REQUIRE(first);
+        const auto again = decode_action_result(encode_action_result(*first), &why);
+        REQUIRE(again);
+        CHECK(again->warnings == first->warnings);
+        return first->warnings;
+    };
+    // A carriage return would also let a line overwrite what the terminal showed before it.
+    CHECK(round_trip("otu\rU/sub/a.dds\nnext\r\n") == std::vector<std::string>{"otu U/sub/a.dds", "next "});
+    std::string lines;
+    for (int i = 0; i < 64; ++i) lines += "line " + std::to_string(i) + "\n";
+    CHECK(round_trip(lines).size() == 64); // at the cap: every line, no summary
+    const auto over = round_trip(lines + "one more\n");
+    REQUIRE(over.size() == 64);
+    CHECK(over[62] == "line 62");
+    CHECK(over.back() == "2 more line(s) of warnings in the cache entry");
 }
