@@ -119,3 +119,14 @@ TEST_CASE("a variable used many times and a cycle behind a shared one are still 
         CHECK(std::string(e.what()).find("refers to itself") != std::string::npos);
     }
 }
+
+// Expanding each variable once also keeps an escaped "$${...}" literal: a variable used by one sorted before it
+// was expanded a second time by the loop over all variables, and its "${x}" then read as an unknown variable.
+TEST_CASE("a variable's escaped dollar stays literal when another variable uses it first", "[config]") {
+    StepTable steps = png_test_steps();
+    Pipeline p = parse_pipeline("assetforge: 1\nvars:\n  a: \"${b}\"\n  b: \"$${x}\"\njobs:\n  j: {inputs: "
+                                "\"*.png\", steps: [copy], output: \"o/{name}\"}\n",
+                                "/proj/pipeline.yaml", {}, steps);
+    CHECK(p.vars.at("a") == "${x}");
+    CHECK(p.vars.at("b") == "${x}");
+}
