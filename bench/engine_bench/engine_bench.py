@@ -14,7 +14,11 @@ tree of its own, and a table of all of them ends the output. For each size one
 more no-op build runs with --trace, and its phases (load state, glob and stat
 inputs, plan, checks and actions, save state) say where the time goes.
 
-The build command is `<assetforge> build -q <dir>/pipeline.yaml`; pass
+The build command is `<assetforge> build -q <dir>/pipeline.yaml`. Its no-op is
+timed twice, interleaved with ninja's: as a user runs it (answered from the
+no-op record the previous clean build left, see docs/cli.md) and with
+ASSETFORGE_NOOP_RECORDS=off (the engine's full check: state, plan, every
+action). Pass
 --driver build/bin/engine_build_driver to time the engine through the test
 driver (same engine, no plugin host) instead.
 """
@@ -59,9 +63,9 @@ def generate(root, n):
             f.write("build out/ninja/%s: cp src/%s\n" % (rel, rel))
 
 
-def timed(cmd, cwd):
+def timed(cmd, cwd, env=None):
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     dt = time.perf_counter() - t0
     if r.returncode != 0:
         sys.exit("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr.decode()[-2000:]))
@@ -93,35 +97,42 @@ def run_size(a, n, ninja):
         nj_cmd = [ninja, "-j", str(a.jobs)]
         changed = os.path.join(root, "src", "d000", "f00042.png")
         results = {}
+        rec_env = dict(os.environ, XDG_CACHE_HOME=root + "-cache")
+        full_env = dict(os.environ, ASSETFORGE_NOOP_RECORDS="off")
         for name, cmd in (("assetforge", af_cmd), ("ninja", nj_cmd)):
-            full, _ = timed(cmd, root)
+            full, _ = timed(cmd, root, rec_env if name == "assetforge" else None)
             results[name] = [full, None, None]
         # The full builds' writes reach the disk first (the kernel's writeback
         # otherwise lands on whichever no-op runs meanwhile), and each tool has
         # one untimed no-op (its files and state in the page cache).
         os.sync()
-        timed(af_cmd, root)
+        timed(af_cmd, root, full_env)
+        timed(af_cmd, root, rec_env)  # writes the record (the full build's outputs were too new to vouch for)
         timed(nj_cmd, root)
         # No-op runs interleaved, so both tools see the same machine.
-        af_noop, nj_noop = [], []
+        af_noop, nj_noop, af_full = [], [], []
         for _ in range(a.repeat):
-            af_noop.append(timed(af_cmd, root)[0])
+            af_noop.append(timed(af_cmd, root, rec_env)[0])
             nj_noop.append(timed(nj_cmd, root)[0])
+            af_full.append(timed(af_cmd, root, full_env)[0])
         results["assetforge"][1], results["ninja"][1] = min(af_noop), min(nj_noop)
+        results["assetforge (no record)"] = [results["assetforge"][0], min(af_full), None]
         for name, cmd in (("assetforge", af_cmd), ("ninja", nj_cmd)):
-            one = []
+            one = []  # with records on: the changed file sends the build the ordinary way
             for r in range(a.repeat):
                 with open(changed, "wb") as f:
                     f.write(png_bytes(8, 8, 1000 + r + (0 if name == "assetforge" else 100)))
-                one.append(timed(cmd, root)[0])
+                one.append(timed(cmd, root, rec_env if name == "assetforge" else None)[0])
             results[name][2] = min(one)
         ph = {} if a.driver else phases(af_cmd, root)
-        return results, ph, sorted(af_noop)[len(af_noop) // 2], sorted(nj_noop)[len(nj_noop) // 2]
+        med = lambda v: sorted(v)[len(v) // 2]
+        return results, ph, med(af_noop), med(nj_noop), med(af_full)
     finally:
         if a.keep:
             print("tree kept in", root)
         else:
             shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(root + "-cache", ignore_errors=True)
             os.sync()  # the next size starts on a quiet disk
 
 
@@ -147,24 +158,28 @@ def main():
     print("load average before: %.2f %.2f %.2f on %d cores" % (os.getloadavg() + (os.cpu_count(),)))
     rows = []
     for n in sizes:
-        results, ph, af_med, nj_med = run_size(a, n, ninja)
+        results, ph, af_med, nj_med, full_med = run_size(a, n, ninja)
         print("engine_bench: %d PNG inputs (8x8), 1 -> 1 copy job, -j%d, best of %d" % (n, a.jobs, a.repeat))
         print("%-12s %12s %12s %14s" % ("tool", "full (s)", "no-op (s)", "one-file (s)"))
         for name, (full, noop, one) in results.items():
-            print("%-12s %12.3f %12.3f %14.3f" % (name, full, noop, one))
+            print("%-22s %12.3f %12.3f %14s" % (name, full, noop, "-" if one is None else "%.3f" % one))
         af, nj = results["assetforge"], results["ninja"]
-        print("no-op ratio assetforge/ninja: %.2fx best, %.2fx median (target <= 1.5x)" % (af[1] / nj[1], af_med / nj_med))
+        full = results["assetforge (no record)"]
+        print("no-op ratio assetforge/ninja: %.2fx best, %.2fx median (target <= 1.5x); without the record "
+              "%.2fx best, %.2fx median" % (af[1] / nj[1], af_med / nj_med, full[1] / nj[1], full_med / nj_med))
         if ph:
             print("where a no-op's time goes (ms, from --trace): " +
                   ", ".join("%s %.1f" % (k, v) for k, v in ph.items()))
-        rows.append((n, af[1], nj[1], af_med, nj_med, af[2], nj[2]))
+        rows.append((n, af[1], nj[1], af_med, nj_med, af[2], nj[2], full[1], full_med))
         sys.stdout.flush()
     print("load average after: %.2f %.2f %.2f" % os.getloadavg())
     print()
-    print("| files | assetforge no-op (s) | ninja no-op (s) | ratio (best) | ratio (median) | one file changed: assetforge / ninja (s) |")
-    print("|---|---|---|---|---|---|")
-    for n, af_b, nj_b, af_m, nj_m, af_1, nj_1 in rows:
-        print("| %d | %.3f | %.3f | %.2fx | %.2fx | %.3f / %.3f |" % (n, af_b, nj_b, af_b / nj_b, af_m / nj_m, af_1, nj_1))
+    print("| files | assetforge no-op (s) | ninja no-op (s) | ratio (best) | ratio (median) | "
+          "without the record (s) | its ratio (best / median) | one file changed: assetforge / ninja (s) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n, af_b, nj_b, af_m, nj_m, af_1, nj_1, fu_b, fu_m in rows:
+        print("| %d | %.3f | %.3f | %.2fx | %.2fx | %.3f | %.2fx / %.2fx | %.3f / %.3f |"
+              % (n, af_b, nj_b, af_b / nj_b, af_m / nj_m, fu_b, fu_b / nj_b, fu_m / nj_m, af_1, nj_1))
 
 
 def before_run(a, n, ninja):

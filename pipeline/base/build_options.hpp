@@ -11,6 +11,8 @@
 
 namespace af::engine {
 
+struct GlobWitness;
+
 struct BuildOptions {
     int threads = 0;        // 0 = all cores
     bool explain = false;   // print why each action runs
@@ -70,6 +72,8 @@ struct BuildOptions {
     // part of the remote cache key, which must not depend on what a machine
     // happens to record locally.
     std::string plugin_identities;
+    // Told every folder the real file system's globs list (for the no-op record; may be null).
+    GlobWitness* glob_witness = nullptr;
 };
 
 } // namespace af::engine

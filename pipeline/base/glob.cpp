@@ -150,6 +150,7 @@ struct Walk {
     bool recursive = false, dot_ok = false, follow = false;
     std::string real_root;                              // links must resolve inside (unless follow)
     std::vector<std::pair<uint64_t, uint64_t>> entered; // (dev, ino) of linked folders followed: no cycles
+    GlobWitness* witness = nullptr;
 };
 
 // Calls fn(full path, name below base, link escape message) for every
@@ -165,13 +166,18 @@ template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, 
         // Vanished: nothing there. Unreadable: not "empty" (that would make
         // its files' outputs stale): a failing input of its own, when the
         // pattern could match something inside.
-        if (errno == ENOENT || errno == ENOTDIR) return;
+        if (errno == ENOENT || errno == ENOTDIR) {
+            if (w.witness) w.witness->missing(dir.empty() ? "/" : dir);
+            return;
+        }
         const int err = errno;
+        if (w.witness) w.witness->doubt();
         std::string_view rel = std::string_view(dir).substr(std::min(dir.size(), base_len + 1));
         if (rel.empty() || match_below(*w.rest_parts, 0, split(rel), 0))
             fn(dir, rel, unreadable_message(dir, err), true);
         return;
     }
+    if (w.witness) w.witness->listed(dir.empty() ? "/" : dir);
     std::vector<std::string> subdirs; // entered after closedir, so deep trees hold one descriptor
     while (dirent* e = ::readdir(d)) {
         std::string_view name(e->d_name);
@@ -186,6 +192,7 @@ template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, 
             struct stat st;
             if (::lstat(full.c_str(), &st) != 0) continue;
             if (S_ISLNK(st.st_mode)) {
+                if (w.witness) w.witness->doubt();
                 if (::stat(full.c_str(), &st) != 0) continue; // dangling: nothing can be read through it
                 std::string target = real_path(full);
                 std::string_view rel = std::string_view(full).substr(std::min(full.size(), base_len + 1));
@@ -265,7 +272,11 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
     for (const auto& [alt, index] : all_alts) {
         std::string base = glob_base(alt);
         fs::path base_abs = (fs::path(base).is_absolute() ? fs::path(base) : root / base).lexically_normal();
-        if (options.input_root.empty()) base_abs = through_named_folder(base_abs, project, options.named_folders);
+        if (options.input_root.empty()) {
+            fs::path through = through_named_folder(base_abs, project, options.named_folders);
+            if (options.witness && through != base_abs) options.witness->doubt();
+            base_abs = std::move(through);
+        }
         std::string base_str = base_abs.native();
         if (!base_str.empty() && base_str.back() == '/') base_str.pop_back();
         std::string rest = base.empty() ? alt : alt.substr(std::min(alt.size(), base.size() + 1));
@@ -280,8 +291,11 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
         w.follow = options.follow_links;
         w.dot_ok = names_a_dot(rest_parts);
         w.real_root = root_for.real;
+        w.witness = options.witness;
+        if (w.witness && w.follow) w.witness->doubt();
         std::string base_escape = w.follow ? "" : escape_on_way(root_for, base_abs);
         if (!base_escape.empty()) {
+            if (w.witness) w.witness->doubt();
             // The pattern's own folder leads out: one failing input, and the
             // folder on the other side is not even listed.
             if (matched) ++(*matched)[index];
@@ -305,12 +319,15 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
             fs::path f = (base_abs / rest).lexically_normal();
             struct stat st;
             if (::lstat(f.c_str(), &st) != 0) {
+                const int err = errno;
+                const bool not_there = err == ENOENT || err == ENOTDIR;
+                if (w.witness) not_there ? w.witness->missing(f.native()) : w.witness->doubt();
                 // A folder on the way that cannot be searched is not a missing file.
-                if (errno != ENOENT && errno != ENOTDIR)
-                    consider(f.native(), rest, unreadable_message(f.parent_path().native(), errno), false);
+                if (!not_there) consider(f.native(), rest, unreadable_message(f.parent_path().native(), err), false);
                 continue;
             }
             std::string escape;
+            if (w.witness && !S_ISREG(st.st_mode)) w.witness->doubt();
             if (S_ISLNK(st.st_mode) && !w.follow) {
                 std::string target = real_path(f.native());
                 if (!target.empty() && !real_inside(target, w.real_root))

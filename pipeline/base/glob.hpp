@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,28 @@ struct GlobMatch {
     uint64_t inode = 0;
 };
 
+// What globs listed, for a build's no-op record (engine/build/noop_record.hpp):
+// the folders whose listings decided the matches and the literal paths not
+// found. `unsure`: a link, or a folder that could not be read, was met; a
+// listing's stat cannot vouch for where a link leads.
+struct GlobWitness {
+    std::mutex mu;
+    std::vector<std::string> dirs, absent;
+    bool unsure = false;
+    void listed(const std::string& dir) {
+        std::lock_guard lk(mu);
+        dirs.push_back(dir);
+    }
+    void missing(const std::string& path) {
+        std::lock_guard lk(mu);
+        absent.push_back(path);
+    }
+    void doubt() {
+        std::lock_guard lk(mu);
+        unsure = true;
+    }
+};
+
 struct GlobOptions {
     // Links must resolve inside this directory (absolute). Empty: the project
     // root for patterns inside it; a pattern whose fixed directory lies outside
@@ -38,6 +61,7 @@ struct GlobOptions {
     // user's own choice, as if the folder it leads to had been given: followed, and that folder is then the
     // root links inside must stay in. Only a link on the named path itself: links found below are not trusted.
     std::vector<std::filesystem::path> named_folders;
+    GlobWitness* witness = nullptr; // told what the walk listed (may be null)
 };
 
 // {a,b} alternatives as separate patterns (nesting allowed). Throws

@@ -2,8 +2,10 @@
 
 #include "assetforge/user_text.hpp"
 
+#include "base/glob.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/load_interrupt.hpp"
+#include "cli/noop_answer.hpp"
 #include "cli/watch_loop.hpp"
 #include "engine/build.hpp"
 #include "engine/shard.hpp"
@@ -286,7 +288,8 @@ void complete_build_options(CommandKind kind, host::PluginRegistry& reg, const P
 }
 
 // The build itself, with Ctrl-C asking it to stop.
-int run_with_interrupts(const Pipeline& p, const StepTable& steps, Parsed& a) {
+int run_with_interrupts(CommandKind kind, const host::PluginRegistry& reg, const Pipeline& p, const StepTable& steps,
+                        Parsed& a) {
     host::settings().threads = a.opt.threads;
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
@@ -301,12 +304,18 @@ int run_with_interrupts(const Pipeline& p, const StepTable& steps, Parsed& a) {
     // mprotect in small steps by default: thousands of system calls in a
     // no-op build of 10,000 files. Grow in larger steps.
     mallopt(M_TOP_PAD, 8 << 20);
+    GlobWitness witness;
+    if (kind == CommandKind::Build) {
+        forget_noop_record();
+        a.opt.glob_witness = &witness;
+    }
     try {
         // Kept, not destroyed, for the same reason as exiting_after. Volatile so the store stays and
         // LeakSanitizer still sees the summary as reachable.
         static BuildSummary* volatile kept = nullptr;
         kept = new BuildSummary(run_build(p, steps, a.opt));
         code = kept->exit_code();
+        if (kind == CommandKind::Build) code = record_noop(p, a.opt, *kept, reg, code);
     } catch (const std::exception& e) {
         std::cerr << "assetforge: " << sdk::error_line(a.file.string(), e) << "\n";
         code = 1;
@@ -386,7 +395,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         return 2;
     }
     complete_build_options(kind, reg, p, f, a.opt);
-    return run_with_interrupts(p, steps, a);
+    return run_with_interrupts(kind, reg, p, steps, a);
 }
 
 } // namespace af::cli

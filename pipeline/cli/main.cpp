@@ -8,6 +8,9 @@
 #include "host/isolation/crash_handler.hpp"
 #include "host/isolation/isolation.hpp"
 #include "host/isolation/worker_main.hpp"
+#ifdef AF_WITH_ENGINE
+#include "cli/noop_answer.hpp"
+#endif
 
 #include <algorithm>
 #include <csignal>
@@ -92,6 +95,9 @@ int main(int argc, char** argv) {
     // A plugin worker (see host/isolation) loads one plugin, not the search path.
     if (argc > 1 && std::strcmp(argv[1], host::isolation::kWorkerCommand) == 0)
         return host::isolation::run_plugin_worker(argc, argv);
+#ifdef AF_WITH_ENGINE
+    cli::note_command_line(argc, argv);
+#endif
     host::isolation::install_crash_handler();
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
@@ -102,6 +108,11 @@ int main(int argc, char** argv) {
         argv += consumed;
         argc -= consumed;
     }
+#ifdef AF_WITH_ENGINE
+    // A `build` with nothing to do is answered before any plugin loads.
+    if (argc > 1 && std::strcmp(argv[1], "build") == 0)
+        if (auto code = cli::answer_from_noop_record()) return *code;
+#endif
     host::PluginRegistry registry;
     host::set_registry(&registry);
     registry.load_default();

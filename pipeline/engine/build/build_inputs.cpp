@@ -20,9 +20,10 @@
 namespace af::engine {
 namespace fs = std::filesystem;
 
-InputGlob file_system_glob(fs::path root) {
-    return [root = std::move(root)](const Job& j, std::vector<size_t>* per_pattern) {
+InputGlob file_system_glob(fs::path root, GlobWitness* witness) {
+    return [root = std::move(root), witness](const Job& j, std::vector<size_t>* per_pattern) {
         GlobOptions go;
+        go.witness = witness;
         go.input_root = j.input_root;
         go.follow_links = j.follow_links;
         go.named_folders = j.named_folders;

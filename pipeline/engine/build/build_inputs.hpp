@@ -29,8 +29,8 @@ class StateStore;
 
 // A job's globs (per_pattern: files each pattern matched; may be null).
 using InputGlob = std::function<std::vector<GlobMatch>(const Job&, std::vector<size_t>* per_pattern)>;
-// The real file system's, below `root`.
-InputGlob file_system_glob(std::filesystem::path root);
+// The real file system's, below `root`; `witness` (may be null) is told what it lists.
+InputGlob file_system_glob(std::filesystem::path root, GlobWitness* witness = nullptr);
 
 class BuildInputs {
   public:

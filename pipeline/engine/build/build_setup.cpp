@@ -113,7 +113,8 @@ BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOpt
     BuildStatus status(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr);
     RealDisk disk(p.root, p.output_root);
     DiskStateFolder state(p, opt, status.err());
-    return run_build(p, steps, opt, {disk, state, status, file_system_glob(p.root), remote_opener(p, opt, status)});
+    return run_build(p, steps, opt,
+                     {disk, state, status, file_system_glob(p.root, opt.glob_witness), remote_opener(p, opt, status)});
 }
 
 } // namespace af::engine
