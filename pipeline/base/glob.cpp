@@ -226,6 +226,29 @@ template <class Fn> void walk(const std::string& dir, size_t base_len, Walk& w, 
     for (const auto& sd : subdirs) walk(sd, base_len, w, fn);
 }
 
+// A pattern with no wildcard below its fixed folder: one lookup, no listing.
+template <class Fn> void look_up(const fs::path& f, const std::string& rest, const Walk& w, Fn& consider) {
+    struct stat st;
+    if (::lstat(f.c_str(), &st) != 0) {
+        const int err = errno;
+        const bool not_there = err == ENOENT || err == ENOTDIR;
+        if (w.witness) not_there ? w.witness->missing(f.native()) : w.witness->doubt();
+        // A folder on the way that cannot be searched is not a missing file.
+        if (!not_there) consider(f.native(), rest, unreadable_message(f.parent_path().native(), err), false);
+        return;
+    }
+    std::string escape;
+    if (w.witness && !S_ISREG(st.st_mode)) w.witness->doubt();
+    if (S_ISLNK(st.st_mode) && !w.follow) {
+        std::string target = real_path(f.native());
+        if (!target.empty() && !real_inside(target, w.real_root))
+            escape = link_escape_message(f.native(), target, w.real_root);
+    }
+    std::error_code ec;
+    if (escape.empty() && !fs::is_regular_file(f, ec)) return;
+    consider(f.native(), rest, escape, false);
+}
+
 } // namespace
 
 std::string glob_base(std::string_view pattern) {
@@ -314,27 +337,8 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
             if (n) ++*n;
             if (!dedupe || seen.insert(file).second) out.push_back({file, std::string(rel), escape});
         };
-        std::error_code ec;
         if (!has_magic(rest)) {
-            fs::path f = (base_abs / rest).lexically_normal();
-            struct stat st;
-            if (::lstat(f.c_str(), &st) != 0) {
-                const int err = errno;
-                const bool not_there = err == ENOENT || err == ENOTDIR;
-                if (w.witness) not_there ? w.witness->missing(f.native()) : w.witness->doubt();
-                // A folder on the way that cannot be searched is not a missing file.
-                if (!not_there) consider(f.native(), rest, unreadable_message(f.parent_path().native(), err), false);
-                continue;
-            }
-            std::string escape;
-            if (w.witness && !S_ISREG(st.st_mode)) w.witness->doubt();
-            if (S_ISLNK(st.st_mode) && !w.follow) {
-                std::string target = real_path(f.native());
-                if (!target.empty() && !real_inside(target, w.real_root))
-                    escape = link_escape_message(f.native(), target, w.real_root);
-            }
-            if (escape.empty() && !fs::is_regular_file(f, ec)) continue;
-            consider(f.native(), rest, escape, false);
+            look_up((base_abs / rest).lexically_normal(), rest, w, consider);
             continue;
         }
         w.recursive = rest.find("**") != std::string::npos || rest.find('/') != std::string::npos;

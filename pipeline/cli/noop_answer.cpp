@@ -42,8 +42,7 @@ bool gather_facts(const Pipeline& p, const BuildOptions& opt, const BuildSummary
                   NoopFacts& f) {
     if (opt.glob_witness->unsure) return false;
     f.files.push_back(fs::absolute(p.file).lexically_normal().native());
-    for (const auto& inc : p.includes)
-        if (inc.is_absolute()) f.files.push_back(inc.native()); // not "<built-in>" presets
+    for (const auto& inc : p.includes) f.files.push_back(inc.native()); // absolute (else no record, below)
     std::error_code ec;
     if (fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec) f.files.push_back(exe.native());
     for (const auto& pl : reg.plugins())
@@ -133,8 +132,13 @@ int record_noop(const Pipeline& p, const BuildOptions& opt, const BuildSummary& 
                   << s.built << ", removed " << s.removed << ", failed " << s.failed << " (exit " << code << ")\n";
         return 70;
     }
+    // What a build wrote or removed is newer than its start, which no record may vouch for (see racy in
+    // noop_record.cpp): the next build, with nothing to do, writes it. Not stat'ing every path now keeps a
+    // one-file rebuild of a large tree as fast as it was.
+    const bool wrote = (s.built || s.removed) && !c.verify;
     NoopFacts facts;
-    if (c.record.empty() || !opt.glob_witness || !clean_run(opt, s, code) || !gather_facts(p, opt, s, reg, facts)) {
+    if (c.record.empty() || wrote || !opt.glob_witness || !clean_run(opt, s, code) ||
+        !gather_facts(p, opt, s, reg, facts)) {
         engine::forget_noop_record(c.record);
         return code;
     }

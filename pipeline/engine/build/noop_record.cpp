@@ -28,7 +28,8 @@ constexpr char kMagic[8] = {'A', 'F', 'N', 'O', 'O', 'P', '1', '\n'};
 // command line and folder; test suites and scripts make many).
 constexpr size_t kMaxRecords = 1024;
 
-int64_t ns_of(const timespec& t) { return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec; }
+// Wrapping, not overflowing, for timestamps set centuries ahead (only compared for equality then).
+int64_t ns_of(const timespec& t) { return int64_t(uint64_t(t.tv_sec) * 1000000000u + uint64_t(t.tv_nsec)); }
 
 NoopRecord::Entry entry_of(const std::string& path, uint8_t kind, const struct stat& st) {
     NoopRecord::Entry e;
