@@ -726,7 +726,7 @@ jobs:
 // ---------------------------------------------------------------------------
 // 12. One build at a time per state.
 
-TEST_CASE("promise 12: a second build waits for (or refuses) the running one; status stays prompt", "[promises][p12]") {
+TEST_CASE("promise 12: a second build waits for (or refuses) the running one, status stays prompt", "[promises][p12]") {
     TempDir t;
     const std::vector<std::string> sources = {"a_palm_128.png", "d_rock_128.png", "n_rock_128.png",
                                               "d_wallpaper_128.png"};

@@ -117,7 +117,7 @@ TEST_CASE("cli: every plugin subcommand takes --help, and info points .pages fil
     CHECK_THAT(i.out, Catch::Contains("read by the `pages` command of plugin vtpages (try `assetforge pages header"));
 }
 
-TEST_CASE("cli: a piped build says what is still running during a long action; -v prints each step") {
+TEST_CASE("cli: a piped build says what is still running during a long action, -v prints each step") {
     af::test::TempDir t;
     one_long_action(t);
     // Heartbeats every 100 ms instead of 10 s, so one BC7 action is long enough to see them.

@@ -222,8 +222,8 @@ TEST_CASE("compare: --heatmap keeps an existing file unless -y, and never replac
     CHECK(run_in(t.path(), "compare a.png b.png --heatmap heat.png -y").code == 0);
 }
 
-TEST_CASE("compare: a cut-out is judged by what is visible (alpha-weighted RGB PSNR, checked against numpy); "
-          "thresholds on the wrong scale are refused; a fixed heatmap scale") {
+TEST_CASE("compare: a cut-out is judged by what is visible (alpha-weighted RGB PSNR, checked against numpy), "
+          "thresholds on the wrong scale are refused, a fixed heatmap scale") {
     af::test::TempDir t;
     // A: a cut-out whose transparent half holds garbage colour; B: the same visible half, other colour under alpha 0,
     // and a small error in the visible half. numpy gives both figures.

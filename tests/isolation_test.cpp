@@ -73,7 +73,7 @@ TEST_CASE("isolation: a plugin that segfaults on one of 41 files fails that acti
     }
 }
 
-TEST_CASE("isolation: abort() in a plugin fails that action; the worker is replaced", "[isolation]") {
+TEST_CASE("isolation: abort() in a plugin fails that action, the worker is replaced", "[isolation]") {
     HostilePath path;
     TempDir t;
     project(t, 6, 'a');
@@ -110,7 +110,7 @@ TEST_CASE("isolation: in process, a crash names plugin, call and input, and fini
 
 // Under AddressSanitizer the worker's heap limit sits above the sanitizer's shadow reservation: no bound at all.
 #if !defined(__SANITIZE_ADDRESS__)
-TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that action; RSS stays low",
+TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that action, RSS stays low",
           "[isolation]") {
     HostilePath path;
     TempDir t;
@@ -124,7 +124,7 @@ TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that
 }
 #endif
 
-TEST_CASE("isolation: a sandboxed plugin cannot open files; in process it can", "[isolation]") {
+TEST_CASE("isolation: a sandboxed plugin cannot open files, in process it can", "[isolation]") {
     HostilePath path;
     TempDir t;
     project(t, 1, 'f');

@@ -57,7 +57,7 @@ TEST_CASE("convert: a game-named normal map with data in alpha keeps its alpha, 
     CHECK_THAT(r.out, Catch::Contains("normal map: yes: texels: "));
 }
 
-TEST_CASE("convert: discarded alpha is a warning naming the file; --warnings-as-errors fails without writing") {
+TEST_CASE("convert: discarded alpha is a warning naming the file, --warnings-as-errors fails without writing") {
     TempDir dir("af-nm-loss");
     make_png(dir / "glass.png", "--kind colour --alpha data");
     auto r = run_cli("convert " + q(dir / "glass.png") + " " + q(dir / "a.dds") + " --format bc5");

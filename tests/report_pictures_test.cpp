@@ -93,7 +93,7 @@ TEST_CASE("cli: a no-op build --report keeps the earlier build's pictures, links
     for (const auto& [name, data] : left) CHECK(made.at(name) == data); // a.png's, untouched
 }
 
-TEST_CASE("cli: --report-pictures thumbs, full=MAXPX and none size the pictures; a wrong value names the valid ones") {
+TEST_CASE("cli: --report-pictures thumbs, full=MAXPX and none size the pictures, a wrong value names the valid ones") {
     af::test::TempDir t;
     t.copy(kImages / "a_palm_128.png", "seed.png");
     REQUIRE(run_in(t.path(), "convert seed.png src/big.png --resize 512x512").code == 0);

@@ -16,7 +16,7 @@ namespace {
 const fs::path kSummaryData = AF_TEST_DATA;
 }
 
-TEST_CASE("status summarises per job; -v lists each action, --json every action", "[status][e2e]") {
+TEST_CASE("status summarises per job, -v lists each action, --json every action", "[status][e2e]") {
     TempDir t("af-status-summary");
     t.copy(kSummaryData / "images" / "a_palm_b.png", "src/a.png");
     t.copy(kSummaryData / "images" / "g_caustics.png", "src/b.png");
@@ -43,7 +43,7 @@ TEST_CASE("status summarises per job; -v lists each action, --json every action"
     CHECK(seen);
 }
 
-TEST_CASE("status counts stale outputs without a line each; -v lists them", "[status][e2e]") {
+TEST_CASE("status counts stale outputs without a line each, -v lists them", "[status][e2e]") {
     TempDir t("af-status-stale");
     for (int i = 0; i < 6; ++i) t.copy(kSummaryData / "images" / "a_palm_b.png", "src/t" + std::to_string(i) + ".png");
     t.write("pipeline.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"src/*.png\"\n"

@@ -358,7 +358,7 @@ TEST_CASE("a rebuild prints the warnings of the actions it runs, not those every
     CHECK(w.stop(SIGINT) == 130);
 }
 
-TEST_CASE("a save rebuilds only the saved file's actions, from the kept records and globs; a new file checks all") {
+TEST_CASE("a save rebuilds only the saved file's actions, from the kept records and globs, a new file checks all") {
     TempDir t;
     for (int i = 0; i < 5; ++i) t.write("src/f" + std::to_string(i) + ".txt", "0");
     t.write("pipeline.yaml", "assetforge: 1\njobs:\n  files:\n    inputs: \"src/**/*.txt\"\n    steps: [ copy ]\n"

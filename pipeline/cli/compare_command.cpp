@@ -294,7 +294,7 @@ int compare_files(Context& ctx, const CompareArgs& c) {
     return r.over ? kExitInputFailed : kExitOk;
 }
 
-int run(Context& ctx, const std::vector<std::string>& args) {
+int run_compare(Context& ctx, const std::vector<std::string>& args) {
     CompareArgs c;
     if (auto rc = parse_compare(args, c)) return *rc;
     try {
@@ -315,7 +315,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     }
 }
 
-RegisterCommand reg{"compare", "How far texture B is from A: PSNR, RMSE, max error, SSIM, heatmap", run};
+RegisterCommand compare_command{"compare", "How far texture B is from A: PSNR, RMSE, max error, SSIM, heatmap", run_compare};
 
 } // namespace
 } // namespace af::cli

@@ -390,7 +390,7 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     return "";
 }
 
-int run(Context& ctx, const std::vector<std::string>& args) {
+int run_convert(Context& ctx, const std::vector<std::string>& args) {
     const std::string usage = "assetforge convert IN OUT [options]";
     po::options_description opts("options");
     opts.add_options()("format", po::value<std::string>(),
@@ -506,7 +506,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-RegisterCommand reg{"convert", "Convert a texture: PNG/DDS/XTF/… to PNG or any container (BC1–BC7, mips, sRGB)", run};
+RegisterCommand convert_command{"convert", "Convert a texture: PNG/DDS/XTF/… to PNG or any container (BC1–BC7, mips, sRGB)", run_convert};
 
 } // namespace
 } // namespace af::cli

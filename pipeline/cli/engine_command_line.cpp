@@ -399,3 +399,24 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
 }
 
 } // namespace af::cli
+
+namespace {
+
+using af::cli::CommandKind;
+using af::cli::Context;
+
+// The four commands that run the engine over a pipeline differ only in what they ask of it.
+template <CommandKind kind> int run_kind(Context& ctx, const std::vector<std::string>& args) {
+    return af::cli::run_engine_command(kind, ctx.registry, args);
+}
+
+af::cli::RegisterCommand build_command{"build", "Run the jobs of a pipeline.yaml that are out of date",
+                                       run_kind<CommandKind::Build>};
+af::cli::RegisterCommand status_command{"status", "Show what a build would run and why, without running it",
+                                        run_kind<CommandKind::Status>};
+af::cli::RegisterCommand clean_command{"clean", "Remove every output the build state records",
+                                       run_kind<CommandKind::Clean>};
+af::cli::RegisterCommand watch_command{"watch", "Build, then rebuild what each saved change affects, until Ctrl-C",
+                                       run_kind<CommandKind::Watch>};
+
+} // namespace

@@ -22,10 +22,6 @@ constexpr uint32_t kMask = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
 
 bool dot_name(const char* name) { return name[0] == '.'; }
 
-bool is_below(const std::string& path, const std::string& dir) {
-    return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
-}
-
 std::string join(const std::string& dir, const char* name) {
     return dir == "/" ? "/" + std::string(name) : dir + "/" + name;
 }
@@ -70,7 +66,7 @@ std::string FileWatcher::mechanism() const {
 
 bool FileWatcher::skipped(const std::string& path) const {
     for (const auto& s : skip_)
-        if (path == s || is_below(path, s)) return true;
+        if (path == s || path_is_below(path, s)) return true;
     return false;
 }
 
@@ -135,7 +131,7 @@ bool FileWatcher::add_tree(const std::string& dir, bool recursive, WatchEvents* 
 
 void FileWatcher::forget_below(const std::string& dir) {
     for (auto it = wds_.begin(); it != wds_.end();)
-        if (it->second.path == dir || is_below(it->second.path, dir)) {
+        if (it->second.path == dir || path_is_below(it->second.path, dir)) {
             ::inotify_rm_watch(fd_, it->first);
             it = wds_.erase(it);
         } else {

@@ -14,6 +14,11 @@
 
 namespace af::cli {
 
+// Whether `path` lies strictly inside folder `dir` (both absolute and normal; "/" holds every other path).
+inline bool path_is_below(const std::string& path, const std::string& dir) {
+    return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && (path[dir.size()] == '/' || dir == "/");
+}
+
 struct WatchRoot {
     std::filesystem::path dir; // absolute, normal
     bool recursive = true;

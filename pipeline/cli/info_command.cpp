@@ -130,7 +130,7 @@ void add_normal_map(Context& ctx, const std::string& path, const host::OptionMap
     }
 }
 
-int run(Context& ctx, const std::vector<std::string>& args) {
+int run_info(Context& ctx, const std::vector<std::string>& args) {
     po::options_description opts("options");
     opts.add_options()("json", "machine-readable output (one JSON array)")(
         "permissive", "read what a truncated file holds instead of failing")(
@@ -171,7 +171,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     return rc;
 }
 
-RegisterCommand reg{"info", "Describe texture files (format, size, mips, problems)", run};
+RegisterCommand info_command{"info", "Describe texture files (format, size, mips, problems)", run_info};
 
 } // namespace
 } // namespace af::cli

@@ -153,7 +153,7 @@ void print_text(const nlohmann::json& out) {
     std::printf("\n");
 }
 
-int run(Context& ctx, const std::vector<std::string>& args) {
+int run_plugins(Context& ctx, const std::vector<std::string>& args) {
     po::options_description opts("options");
     opts.add_options()("json", "machine-readable output");
     po::positional_options_description pos;
@@ -181,7 +181,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     return code;
 }
 
-RegisterCommand reg{"plugins", "List loaded plugins, their capabilities, and load failures", run};
+RegisterCommand plugins_command{"plugins", "List loaded plugins, their capabilities, and load failures", run_plugins};
 
 } // namespace
 } // namespace af::cli

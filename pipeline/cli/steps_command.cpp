@@ -64,7 +64,7 @@ void print_step(const nlohmann::json& s) {
     }
 }
 
-int run(Context& ctx, const std::vector<std::string>& args) {
+int run_steps(Context& ctx, const std::vector<std::string>& args) {
     po::options_description opts("options");
     opts.add_options()("json", "machine-readable output")(
         "markdown", "the parameter reference as Markdown (the generated part of docs/steps.md)")(
@@ -111,7 +111,7 @@ int run(Context& ctx, const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-RegisterCommand reg{"steps", "List the steps pipelines can use, their parameters and who provides them", run};
+RegisterCommand steps_command{"steps", "List the steps pipelines can use, their parameters and who provides them", run_steps};
 
 } // namespace
 } // namespace af::cli

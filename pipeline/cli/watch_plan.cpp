@@ -1,5 +1,7 @@
 #include "cli/watch_plan.hpp"
 
+#include "cli/file_watcher.hpp"
+
 #include "assetforge/atomic_file.hpp"
 #include "base/glob.hpp"
 #include "engine/build.hpp"
@@ -11,10 +13,6 @@ namespace af::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool is_below(const std::string& path, const std::string& dir) {
-    return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && (path[dir.size()] == '/' || dir == "/");
-}
 
 fs::path existing(fs::path dir) {
     std::error_code ec;
@@ -31,7 +29,7 @@ std::vector<WatchRoot> without_nested(std::vector<WatchRoot> roots) {
     for (const auto& r : roots) {
         bool covered = false;
         for (const auto& k : kept)
-            if (k.dir == r.dir || (k.recursive && is_below(r.dir.native(), k.dir.native()))) covered = true;
+            if (k.dir == r.dir || (k.recursive && path_is_below(r.dir.native(), k.dir.native()))) covered = true;
         if (!covered) kept.push_back(r);
     }
     return kept;
@@ -90,7 +88,7 @@ std::vector<WatchRoot> WatchPlan::roots() const {
 
 std::string WatchPlan::rel(const std::string& abs) const {
     if (abs == root_) return ".";
-    return is_below(abs, root_) ? abs.substr(root_.size() + (root_ == "/" ? 0 : 1)) : abs;
+    return path_is_below(abs, root_) ? abs.substr(root_.size() + (root_ == "/" ? 0 : 1)) : abs;
 }
 
 std::string WatchPlan::abs_of(const std::string& rel) const {
@@ -113,10 +111,10 @@ bool WatchPlan::matters(const std::string& abs) const {
     const std::string name = fs::path(abs).filename().native();
     if (name.rfind(sdk::kTempPrefix, 0) == 0) return false; // an atomic write on its way to its name
     for (const auto& s : skip_)
-        if (abs == s || is_below(abs, s)) return false;
+        if (abs == s || path_is_below(abs, s)) return false;
     if (param_files_.count(abs)) return true;
     for (const auto& f : param_folders_)
-        if (is_below(abs, f)) return true;
+        if (path_is_below(abs, f)) return true;
     const std::string r = rel(abs);
     for (const auto& pat : patterns_)
         if (engine::glob_match(pat, !pat.empty() && pat[0] == '/' ? abs : r)) return true;

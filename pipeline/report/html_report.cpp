@@ -101,8 +101,6 @@ std::string size_attrs(uint32_t w, uint32_t h, uint32_t side) {
     return " width=\"" + px(w) + "\" height=\"" + px(h) + "\"";
 }
 
-std::vector<std::string> warnings_of(const ActionResult& a) { return warning_lines(a); }
-
 // A path as markup that may break after each slash (a long path wraps at its folders, not mid-name).
 std::string path_markup(const std::string& path) {
     std::string out;
@@ -194,7 +192,7 @@ std::string picture_section(const ActionResult& a, const std::string& href, cons
     }
     out += "</div>";
     // What the result dropped, in the words of the step's own warnings: an error of 255 is then the format's.
-    for (const auto& w : warnings_of(a)) out += "<p class=\"warn\">information dropped: " + markup_text(w) + "</p>";
+    for (const auto& w : warning_lines(a)) out += "<p class=\"warn\">information dropped: " + markup_text(w) + "</p>";
     return out + "<p><a href=\"#a-" + f.id + "\">back to the table</a></p></section>\n";
 }
 
@@ -323,7 +321,7 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
     const std::string st(to_string(a.status));
     std::string problems =
         a.error.empty() ? "" : markup_text(shown_text("step '" + a.failed_step + "': " + a.error, a, root));
-    for (const auto& w : warnings_of(a)) {
+    for (const auto& w : warning_lines(a)) {
         problems += std::string(problems.empty() ? "" : "<br>") +
                     "<span class=\"warn\">warning: " + markup_text(shown_text(w, a, root)) + "</span>";
         ++pg.warnings;

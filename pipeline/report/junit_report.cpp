@@ -18,7 +18,7 @@ std::string seconds_text(double s) {
 }
 
 // The action's warnings (what it discarded), one per line.
-std::string warnings_of(const ActionResult& a) {
+std::string warning_text(const ActionResult& a) {
     std::string out;
     for (const auto& w : warning_lines(a)) out += (out.empty() ? "" : "\n") + std::string("warning: ") + w;
     return out;
@@ -48,13 +48,13 @@ std::string junit_xml(const BuildSummary& s, double seconds) {
                 ++f;
                 cases += ">\n      <failure message=\"" + markup_text(a->failed_step + ": " + a->error) + "\" type=\"" +
                          markup_text(a->failed_step) + "\">" + markup_text(a->error) + "</failure>\n";
-                if (const std::string w = warnings_of(*a); !w.empty())
+                if (const std::string w = warning_text(*a); !w.empty())
                     cases += "      <system-err>" + markup_text(w) + "</system-err>\n";
                 cases += out + "    </testcase>\n";
             } else if (a->status == ActionStatus::NotRun || a->status == ActionStatus::Skipped) {
                 ++sk;
                 cases += ">\n      <skipped message=\"" + markup_text(a->reason) + "\"/>\n" + out + "    </testcase>\n";
-            } else if (const std::string w = warnings_of(*a); !w.empty()) {
+            } else if (const std::string w = warning_text(*a); !w.empty()) {
                 // CI shows system-err beside the case; under --warnings-as-errors it is a failure.
                 cases += ">\n";
                 if (s.warnings_fail) {

@@ -42,7 +42,7 @@ Bc6hLevel bc6h_level(int level) {
     return table[std::clamp(level, 0, 10)];
 }
 
-struct Texels {
+struct HdrTexels {
     float x[16][3]; // targets in the interpolation domain
     int h[16][3];   // target halves as integers (signed: sign-magnitude → int)
     bool is_signed;
@@ -98,7 +98,7 @@ struct RegionFit {
 };
 
 // Principal-axis endpoints of a region, oriented so the anchor texel is nearer e[0].
-void initial_fit(const Texels& tx, const uint8_t* texels, int n, int anchor, RegionFit& f) {
+void initial_fit(const HdrTexels& tx, const uint8_t* texels, int n, int anchor, RegionFit& f) {
     float mean[3] = {};
     for (int i = 0; i < n; ++i)
         for (int c = 0; c < 3; ++c) mean[c] += tx.x[texels[i]][c];
@@ -144,7 +144,7 @@ void initial_fit(const Texels& tx, const uint8_t* texels, int n, int anchor, Reg
     }
 }
 
-struct Candidate {
+struct HdrCandidate {
     int mode = -1; // index into kModes
     int partition = 0;
     int q[4][3] = {}; // stored endpoints (full precision, before delta coding)
@@ -153,7 +153,7 @@ struct Candidate {
 };
 
 // Chooses indices for quantised endpoints; anchors restricted to the lower half.
-double assign(const Texels& tx, const ModeLayout& m, const uint8_t* subset, uint16_t anchors, Candidate& c) {
+double assign(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, uint16_t anchors, HdrCandidate& c) {
     const int ib = m.subsets == 2 ? 3 : 4, n = 1 << ib;
     const uint8_t* w = bptc::weights_for_bits(ib);
     int pal[2][16][3];
@@ -188,7 +188,7 @@ double assign(const Texels& tx, const ModeLayout& m, const uint8_t* subset, uint
 }
 
 // Quantises float endpoints for a mode, clamping deltas that do not fit.
-void quantize_endpoints(const RegionFit* fits, const ModeLayout& m, const Texels& tx, Candidate& c) {
+void quantize_endpoints(const RegionFit* fits, const ModeLayout& m, const HdrTexels& tx, HdrCandidate& c) {
     const bool is_signed = tx.is_signed;
     for (int s = 0; s < m.subsets; ++s)
         for (int k = 0; k < 2; ++k)
@@ -209,7 +209,7 @@ void quantize_endpoints(const RegionFit* fits, const ModeLayout& m, const Texels
 }
 
 // Least-squares endpoints of each region for the candidate's indices.
-void least_squares(const Texels& tx, const ModeLayout& m, const uint8_t* subset, const Candidate& c, RegionFit* fits) {
+void least_squares(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, const HdrCandidate& c, RegionFit* fits) {
     const uint8_t* w = bptc::weights_for_bits(m.subsets == 2 ? 3 : 4);
     for (int s = 0; s < m.subsets; ++s) {
         float aa = 0, ab = 0, bb = 0, ax[3] = {}, bx[3] = {};
@@ -228,17 +228,17 @@ void least_squares(const Texels& tx, const ModeLayout& m, const uint8_t* subset,
     }
 }
 
-void try_mode(const Texels& tx, int mode, int partition, const RegionFit* initial, int refine, Candidate& best) {
+void try_mode(const HdrTexels& tx, int mode, int partition, const RegionFit* initial, int refine, HdrCandidate& best) {
     const ModeLayout& m = kModes[mode];
     const uint8_t* subset = bptc::subset_map(m.subsets, partition);
     const uint16_t anchors = bptc::anchor_mask(m.subsets, partition);
     RegionFit fits[2] = {initial[0], initial[1]};
-    Candidate c;
+    HdrCandidate c;
     c.mode = mode;
     c.partition = partition;
     quantize_endpoints(fits, m, tx, c);
     assign(tx, m, subset, anchors, c);
-    Candidate local = c;
+    HdrCandidate local = c;
     for (int it = 0; it < refine && local.error > 0; ++it) {
         least_squares(tx, m, subset, local, fits);
         // Keep each region's orientation (anchor near e0) so the anchor restriction costs little.
@@ -252,7 +252,7 @@ void try_mode(const Texels& tx, int mode, int partition, const RegionFit* initia
 }
 
 // Sum of line-fit residuals of the two regions of a partition (in the X domain).
-float partition_estimate(const Texels& tx, int partition) {
+float partition_estimate(const HdrTexels& tx, int partition) {
     const uint8_t* subset = bptc::kSubsets2[partition].data();
     float e = 0;
     for (int s = 0; s < 2; ++s) {
@@ -289,7 +289,7 @@ float partition_estimate(const Texels& tx, int partition) {
     return e;
 }
 
-void pack(const Candidate& c, uint8_t out[16]) {
+void pack(const HdrCandidate& c, uint8_t out[16]) {
     const ModeLayout& m = kModes[c.mode];
     const ParsedLayout& layout = kLayouts[c.mode];
     int f[12] = {};
@@ -317,7 +317,7 @@ void pack(const Candidate& c, uint8_t out[16]) {
 } // namespace
 
 void encode_bc6h_block(const float rgb[48], uint8_t out[16], const Bc6hOptions& opt) {
-    Texels tx;
+    HdrTexels tx;
     tx.is_signed = opt.is_signed;
     const float lo = opt.is_signed ? -65504.0f : 0.0f;
     for (int t = 0; t < 16; ++t)
@@ -333,7 +333,7 @@ void encode_bc6h_block(const float rgb[48], uint8_t out[16], const Bc6hOptions& 
     for (int t = 0; t < 16; ++t)
         for (int c = 0; c < 3; ++c) tx.floor = std::min(tx.floor, tx.x[t][c]);
     const Bc6hLevel lv = bc6h_level(opt.level);
-    Candidate best;
+    HdrCandidate best;
 
     // One region: modes 3, 7, 11, 15 (indices 10..13).
     static constexpr uint8_t kAll[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};

@@ -17,9 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void io_fail(const fs::path& p, const std::string& what, int err) {
-    sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": " + what + ": " + strerror(err));
-}
+[[noreturn]] void switch_fail(const fs::path& p, std::string_view what, int err) { sdk::io_fail(p.string(), what, err); }
 
 // `from` (relative `rel` below the switched folder) mirrored into `to`.
 void mirror(const fs::path& from, const fs::path& to, const fs::path& rel,
@@ -29,19 +27,19 @@ void mirror(const fs::path& from, const fs::path& to, const fs::path& rel,
         const fs::path r = rel / e.path().filename(), target = to / e.path().filename();
         if (skip(r)) continue;
         struct stat st {};
-        if (::lstat(e.path().c_str(), &st) != 0) io_fail(e.path(), "cannot examine", errno);
+        if (::lstat(e.path().c_str(), &st) != 0) switch_fail(e.path(), "cannot examine", errno);
         if (S_ISDIR(st.st_mode)) {
-            if (::mkdir(target.c_str(), st.st_mode & 07777) != 0) io_fail(target, "cannot create folder", errno);
+            if (::mkdir(target.c_str(), st.st_mode & 07777) != 0) switch_fail(target, "cannot create folder", errno);
             mirror(e.path(), target, r, skip);
         } else if (S_ISLNK(st.st_mode)) {
             std::error_code le;
             const fs::path link = fs::read_symlink(e.path(), le);
-            if (le) io_fail(e.path(), "cannot read link", le.value());
+            if (le) switch_fail(e.path(), "cannot read link", le.value());
             fs::create_symlink(link, target, le);
-            if (le) io_fail(target, "cannot create link", le.value());
+            if (le) switch_fail(target, "cannot create link", le.value());
         } else if (S_ISREG(st.st_mode)) {
             if (::link(e.path().c_str(), target.c_str()) != 0)
-                io_fail(target,
+                switch_fail(target,
                         "cannot link (replacing a set in place needs hard links in its folder; write to a "
                         "new folder instead)",
                         errno);
@@ -50,7 +48,7 @@ void mirror(const fs::path& from, const fs::path& to, const fs::path& rel,
                       e.path().string() + ": not a regular file, folder or link; the output folder cannot be switched");
         }
     }
-    if (ec) io_fail(from, "cannot list", ec.value());
+    if (ec) switch_fail(from, "cannot list", ec.value());
 }
 
 } // namespace
@@ -66,14 +64,14 @@ void switch_folder(const fs::path& dir_in, const std::function<bool(const fs::pa
     snprintf(name, sizeof name, "%s%016llx", sdk::kTempPrefix, (unsigned long long)rng());
     const fs::path stage = parent / name;
     struct stat st {};
-    if (::stat(d.c_str(), &st) != 0) io_fail(d, "cannot examine", errno);
-    if (::mkdir(stage.c_str(), st.st_mode & 07777) != 0) io_fail(stage, "cannot create folder", errno);
+    if (::stat(d.c_str(), &st) != 0) switch_fail(d, "cannot examine", errno);
+    if (::mkdir(stage.c_str(), st.st_mode & 07777) != 0) switch_fail(stage, "cannot create folder", errno);
     try {
         mirror(d, stage, {}, skip);
         write(stage);
         // The stage's files are flushed by write(); its folder entries with them.
         const int pfd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (pfd < 0) io_fail(parent, "cannot open folder", errno);
+        if (pfd < 0) switch_fail(parent, "cannot open folder", errno);
         const int sync_rc = ::syncfs(pfd);
         const int rc =
             sync_rc == 0 ? ::renameat2(pfd, stage.filename().c_str(), pfd, d.filename().c_str(), RENAME_EXCHANGE) : -1;
@@ -81,7 +79,7 @@ void switch_folder(const fs::path& dir_in, const std::function<bool(const fs::pa
         if (rc == 0) ::fsync(pfd);
         ::close(pfd);
         if (rc != 0)
-            io_fail(d,
+            switch_fail(d,
                     sync_rc != 0 ? "flush failed"
                                  : "cannot exchange it with the new contents (the file system must support "
                                    "renameat2 RENAME_EXCHANGE; write to a new folder instead)",

@@ -21,9 +21,7 @@ namespace {
 constexpr uint64_t kEarlyWritebackBytes = 64 << 10;
 constexpr size_t kOpenFolders = 128;
 
-[[noreturn]] void io_fail(const fs::path& p, const char* what) {
-    sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": " + what + ": " + strerror(errno));
-}
+[[noreturn]] void io_fail_errno(const fs::path& p, const char* what) { sdk::io_fail(p.string(), what, errno); }
 
 void write_all(int fd, const fs::path& p, std::span<const uint8_t> b) {
     const uint8_t* q = b.data();
@@ -32,7 +30,7 @@ void write_all(int fd, const fs::path& p, std::span<const uint8_t> b) {
         const ssize_t w = ::write(fd, q, n > (1u << 30) ? (1u << 30) : n);
         if (w < 0) {
             if (errno == EINTR) continue;
-            io_fail(p, "write failed");
+            io_fail_errno(p, "write failed");
         }
         q += w;
         n -= uint64_t(w);
@@ -67,7 +65,7 @@ int OutputBatch::folder(const fs::path& dir) {
     // A bounded number stay open: `extract --groups` writes into thousands of folders.
     if (folders_.size() >= kOpenFolders) close_folders();
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) io_fail(dir, "cannot open output folder");
+    if (fd < 0) io_fail_errno(dir, "cannot open output folder");
     folders_.emplace(dir, fd);
     if (!within_.empty()) {
         // Resolved on first use: the caller creates the folder after making the batch.
@@ -112,9 +110,9 @@ void OutputBatch::add(const fs::path& target, const std::vector<std::span<const 
             snprintf(name, sizeof name, "%s%016llx", sdk::kTempPrefix, (unsigned long long)rng());
             temp = name;
             fd = ::openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-            if (fd < 0 && errno != EEXIST) io_fail(dir / temp, "cannot create temporary file");
+            if (fd < 0 && errno != EEXIST) io_fail_errno(dir / temp, "cannot create temporary file");
         }
-        if (fd < 0) io_fail(dir / temp, "cannot create temporary file");
+        if (fd < 0) io_fail_errno(dir / temp, "cannot create temporary file");
         pending_.push_back({dir, temp, target.filename().native()}); // from here the destructor removes it
     }
     uint64_t written = 0;
@@ -133,7 +131,7 @@ void OutputBatch::add(const fs::path& target, const std::vector<std::span<const 
     // errors). Small files are left to the batch: a disk write of its own for
     // each of hundreds of thousands of tiny files is not worth starting early.
     if (written >= kEarlyWritebackBytes) ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-    if (::close(fd) != 0) io_fail(dir / temp, "close failed");
+    if (::close(fd) != 0) io_fail_errno(dir / temp, "close failed");
 }
 
 void OutputBatch::commit() {
@@ -149,9 +147,9 @@ void OutputBatch::commit() {
     std::vector<dev_t> synced;
     for (const fs::path& dir : dirs) {
         struct stat st {};
-        if (::stat(dir.c_str(), &st) != 0) io_fail(dir, "cannot stat output folder");
+        if (::stat(dir.c_str(), &st) != 0) io_fail_errno(dir, "cannot stat output folder");
         if (std::find(synced.begin(), synced.end(), st.st_dev) != synced.end()) continue;
-        if (::syncfs(folder(dir)) != 0) io_fail(dir, "syncfs failed");
+        if (::syncfs(folder(dir)) != 0) io_fail_errno(dir, "syncfs failed");
         synced.push_back(st.st_dev);
     }
     for (size_t i = 0; i < pending_.size(); ++i) {
@@ -164,7 +162,7 @@ void OutputBatch::commit() {
             const fs::path target = p.dir / p.name;
             pending_.erase(pending_.begin(), pending_.begin() + long(i)); // renamed ones are no longer ours
             errno = e;
-            io_fail(target, "rename failed");
+            io_fail_errno(target, "rename failed");
         }
     }
     pending_.clear();

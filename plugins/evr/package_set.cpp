@@ -21,6 +21,10 @@ SetLocation locate_manifest(const fs::path& manifest) {
     return {manifest, abs.parent_path().parent_path() / "packages", abs.filename().string()};
 }
 
+std::string file_label(uint64_t j, const FileEntry& f) {
+    return format("file %llu (%s/%s)", (ull)j, hex16(f.type).c_str(), hex16(f.file).c_str());
+}
+
 namespace {
 
 sdk::MappedFile map_or_fail(const fs::path& p, const std::string& what) {
@@ -29,10 +33,6 @@ sdk::MappedFile map_or_fail(const fs::path& p, const std::string& what) {
     } catch (const sdk::Error& e) {
         sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": " + what + ": " + e.what());
     }
-}
-
-std::string file_label(uint64_t j, const FileEntry& f) {
-    return format("file %llu (%s/%s)", (ull)j, hex16(f.type).c_str(), hex16(f.file).c_str());
 }
 
 // The lowest index j whose (type, file) pair an earlier file already has, and

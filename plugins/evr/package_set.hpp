@@ -28,6 +28,9 @@ struct SetLocation {
 SetLocation locate_set(const std::filesystem::path& data, const std::string& name);
 SetLocation locate_manifest(const std::filesystem::path& manifest);
 
+// "file 12 (beefbeefbeefbeef/…)": how every message names the manifest's file j.
+std::string file_label(uint64_t j, const FileEntry& f);
+
 // A structural oddity of a set (check 15): a warning, never an error. The
 // kind lets a repack's verify tell the oddities it inherited from the
 // original from those it introduced.

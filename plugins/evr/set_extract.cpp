@@ -26,10 +26,6 @@ fs::path extraction_path(const FileEntry& f, const std::string& extension, bool 
 
 namespace {
 
-std::string file_label(uint64_t j, const FileEntry& f) {
-    return format("file %llu (%s/%s)", (ull)j, hex16(f.type).c_str(), hex16(f.file).c_str());
-}
-
 // What one file becomes on disk: extension plus an optional header in front of its bytes.
 struct Output {
     std::string extension;

@@ -29,16 +29,14 @@ namespace {
 
 constexpr const char* kJournal = "backup.json";
 
-[[noreturn]] void io_fail(const fs::path& p, const std::string& what, int err) {
-    sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": " + what + ": " + strerror(err));
-}
+[[noreturn]] void install_fail(const fs::path& p, std::string_view what, int err) { sdk::io_fail(p.string(), what, err); }
 
 void fsync_dir(const fs::path& dir) {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) io_fail(dir, "cannot open folder", errno);
+    if (fd < 0) install_fail(dir, "cannot open folder", errno);
     const int rc = ::fsync(fd), e = errno;
     ::close(fd);
-    if (rc != 0) io_fail(dir, "fsync failed", e);
+    if (rc != 0) install_fail(dir, "fsync failed", e);
 }
 
 fs::path temp_beside(const fs::path& target) {
@@ -52,10 +50,10 @@ fs::path temp_beside(const fs::path& target) {
 // is up to 2 GiB), or a flushed copy when the two are on different file systems.
 void link_or_copy(const fs::path& src, const fs::path& dst) {
     if (::link(src.c_str(), dst.c_str()) == 0) return;
-    if (errno != EXDEV && errno != EPERM && errno != EMLINK && errno != ENOTSUP) io_fail(dst, "cannot link", errno);
+    if (errno != EXDEV && errno != EPERM && errno != EMLINK && errno != ENOTSUP) install_fail(dst, "cannot link", errno);
     const sdk::MappedFile in(src);
     const int fd = ::open(dst.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) io_fail(dst, "cannot create", errno);
+    if (fd < 0) install_fail(dst, "cannot create", errno);
     const uint8_t* q = in.bytes().data();
     size_t n = in.bytes().size();
     while (n) {
@@ -64,12 +62,12 @@ void link_or_copy(const fs::path& src, const fs::path& dst) {
         if (w < 0) {
             const int e = errno;
             ::close(fd);
-            io_fail(dst, "write failed", e);
+            install_fail(dst, "write failed", e);
         }
         q += w;
         n -= size_t(w);
     }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) io_fail(dst, "flush failed", errno);
+    if (::fsync(fd) != 0 || ::close(fd) != 0) install_fail(dst, "flush failed", errno);
 }
 
 // The files of set `name` in a data folder, relative to it: the manifest
@@ -81,7 +79,7 @@ std::vector<std::string> set_files(const fs::path& data, const std::string& name
         struct stat st {};
         if (::lstat(p.c_str(), &st) != 0) {
             if (errno == ENOENT) return;
-            io_fail(p, "cannot examine", errno);
+            install_fail(p, "cannot examine", errno);
         }
         if (!S_ISREG(st.st_mode))
             sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
@@ -100,7 +98,7 @@ std::vector<std::string> set_files(const fs::path& data, const std::string& name
         if (n.size() > 9 || !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
         parts.push_back({std::stoull(n), f});
     }
-    if (ec) io_fail(packages, "cannot list", ec.value());
+    if (ec) install_fail(packages, "cannot list", ec.value());
     std::sort(parts.begin(), parts.end());
     for (const auto& [n, f] : parts) check(packages / f, "packages/" + f);
     return out;
@@ -167,7 +165,7 @@ InstallReport install_set(const fs::path& outdata, const fs::path& game, const s
     std::error_code ec;
     for (const char* d : {"manifests", "packages"}) {
         fs::create_directories(game / d, ec);
-        if (ec) io_fail(game / d, "cannot create folder", ec.value());
+        if (ec) install_fail(game / d, "cannot create folder", ec.value());
     }
     std::vector<sdk::MappedFile> sources;
     sources.reserve(incoming.size());
@@ -188,7 +186,7 @@ InstallReport install_set(const fs::path& outdata, const fs::path& game, const s
     if (!rep.backup_kept) fs::remove_all(backup, ec); // a backup without its record was never used
     for (const char* d : {"manifests", "packages"}) {
         fs::create_directories(backup / d, ec);
-        if (ec) io_fail(backup / d, "cannot create folder", ec.value());
+        if (ec) install_fail(backup / d, "cannot create folder", ec.value());
     }
     bool journal_changed = !rep.backup_kept;
     for (const auto& list : {present, incoming})
@@ -213,7 +211,7 @@ InstallReport install_set(const fs::path& outdata, const fs::path& game, const s
     batch.commit();
     for (const auto& rel : present)
         if (!has(incoming, rel)) {
-            if (::unlink((game / rel).c_str()) != 0 && errno != ENOENT) io_fail(game / rel, "cannot remove", errno);
+            if (::unlink((game / rel).c_str()) != 0 && errno != ENOENT) install_fail(game / rel, "cannot remove", errno);
             rep.removed.push_back(rel);
         }
     fsync_dir(game / "packages");
@@ -243,7 +241,7 @@ RestoreReport restore_set(const fs::path& game, const std::string& name, const f
         if (::rename(temp.c_str(), target.c_str()) != 0) {
             const int e = errno;
             ::unlink(temp.c_str());
-            io_fail(target, "rename failed", e);
+            install_fail(target, "rename failed", e);
         }
         rep.restored.push_back(rel);
     }
@@ -252,14 +250,14 @@ RestoreReport restore_set(const fs::path& game, const std::string& name, const f
             if (::unlink((game / rel).c_str()) == 0) {
                 rep.removed.push_back(rel);
             } else if (errno != ENOENT) {
-                io_fail(game / rel, "cannot remove", errno);
+                install_fail(game / rel, "cannot remove", errno);
             }
         }
     for (const char* d : {"manifests", "packages"})
         if (fs::is_directory(game / d)) fsync_dir(game / d);
     std::error_code ec;
     fs::remove_all(backup, ec);
-    if (ec) io_fail(backup, "cannot remove the used backup", ec.value());
+    if (ec) install_fail(backup, "cannot remove the used backup", ec.value());
     return rep;
 }
 

@@ -47,13 +47,6 @@ sdk::Image first_slice(const sdk::Image& vol, uint32_t height) {
     return out;
 }
 
-bool parse_bool(std::string_view key, std::string_view v) {
-    if (v == "" || v == "1" || v == "true" || v == "yes" || v == "on") return true;
-    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-    usage(format("option %.*s: expected true or false, got '%.*s'", int(key.size()), key.data(), int(v.size()),
-                 v.data()));
-}
-
 // A DXT1 thumbnail of mip 0 of frame 0, largest side 16, or nothing when the
 // BC codec is not there (auto) — never an invented placeholder.
 std::vector<uint8_t> make_thumbnail(const af_host* host, const Texture& t, const std::string& mode, uint8_t& w,
@@ -99,7 +92,7 @@ VtfWriteOptions parse_vtf_write_options(const af_options* options) {
         w.format = *id;
     }
     if (o.get("flags")) w.flags = uint32_t(o.integer("flags", 0, 0, 0xFFFFFFFFll));
-    if (auto v = o.get("nomip")) w.nomip = parse_bool("nomip", *v);
+    w.nomip = o.flag("nomip", w.nomip);
     w.thumbnail = o.choice("thumbnail", "auto", {"auto", "on", "off"});
     w.bumpmap_scale = float(o.number("bumpscale", 1.0));
     if (auto v = o.get("filter")) w.filter = parse_filter(*v);

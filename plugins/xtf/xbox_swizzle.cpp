@@ -9,8 +9,6 @@ namespace af::xtf {
 
 namespace {
 
-bool pow2(uint32_t v) { return v && !(v & (v - 1)); }
-
 uint32_t log2u(uint32_t v) {
     uint32_t n = 0;
     while (v > 1) {
@@ -81,7 +79,7 @@ void move(const uint8_t* src, uint8_t* dst, uint32_t w, uint32_t h, uint32_t d, 
 } // namespace
 
 bool swizzle_representable(uint32_t width, uint32_t height, uint32_t depth) {
-    return pow2(width) && pow2(height) && pow2(depth);
+    return is_pow2(width) && is_pow2(height) && is_pow2(depth);
 }
 
 SwizzleTables make_swizzle_tables(uint32_t width, uint32_t height, uint32_t depth) {

@@ -7,6 +7,8 @@
 
 namespace af::xtf {
 
+inline bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
 // True when every extent is a non-zero power of two: only those sizes have a
 // defined swizzle (the address rule takes log2 of each extent).
 bool swizzle_representable(uint32_t width, uint32_t height, uint32_t depth = 1);

@@ -15,10 +15,9 @@ using sdk::usage;
 
 namespace {
 
-bool pow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 void check_dxt_extent(uint32_t v, const char* what) {
-    if (!pow2(v) && v % 4 != 0) usage(format("%s %u: DXT images must be a power of two or a multiple of 4", what, v));
+    if (!is_pow2(v) && v % 4 != 0) usage(format("%s %u: DXT images must be a power of two or a multiple of 4", what, v));
 }
 
 void check_shape(const TextureDesc& d) {

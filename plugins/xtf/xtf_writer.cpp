@@ -103,13 +103,6 @@ std::vector<uint8_t> rgba_to_bgra(const std::vector<uint8_t>& rgba) {
     return out;
 }
 
-bool parse_bool(std::string_view key, std::string_view v) {
-    if (v == "" || v == "1" || v == "true" || v == "yes" || v == "on") return true;
-    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-    usage(format("option %.*s: expected true or false, got '%.*s'", int(key.size()), key.data(), int(v.size()),
-                 v.data()));
-}
-
 // The sRGB twins store the same bytes.
 uint32_t without_srgb(uint32_t af_format) {
     switch (af_format) {
@@ -168,13 +161,13 @@ XtfWriteOptions parse_xtf_write_options(const af_options* options) {
             usage("option fallback: expected auto, none, a side length N (1..255) or WxH, got '" + s + "'");
         }
     }
-    if (auto v = o.get("lowres")) w.lowres = parse_bool("lowres", *v);
+    if (o.get("lowres")) w.lowres = o.flag("lowres", true);
     if (o.get("flags")) w.flags = uint32_t(o.integer("flags", 0, 0, 0xFFFFFFFFll));
-    if (auto v = o.get("nomip")) w.nomip = parse_bool("nomip", *v);
-    if (auto v = o.get("dither")) w.dither = parse_bool("dither", *v);
+    if (o.get("nomip")) w.nomip = o.flag("nomip", false);
+    w.dither = o.flag("dither", w.dither);
     if (auto v = o.get("filter")) w.resampling.filter = parse_filter(*v);
-    if (auto v = o.get("premultiply")) w.resampling.premultiply_alpha = parse_bool("premultiply", *v);
-    if (auto v = o.get("linear")) w.resampling.linear_light = parse_bool("linear", *v);
+    w.resampling.premultiply_alpha = o.flag("premultiply", w.resampling.premultiply_alpha);
+    w.resampling.linear_light = o.flag("linear", w.resampling.linear_light);
     if (o.get("mipskip")) w.mip_skip = uint8_t(o.integer("mipskip", 0, 0, 255));
     if (o.get("bumpscale")) w.bumpmap_scale = float(o.number("bumpscale", 1.0));
     if (auto v = o.get("reflectivity")) {

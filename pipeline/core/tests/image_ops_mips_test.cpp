@@ -281,7 +281,7 @@ TEST_CASE("bad inputs are refused with a clear error") {
     CHECK_THROWS_AS(generate_mips(Image::make8(4, 4), o), sdk::Error);
 }
 
-TEST_CASE("colour is weighted by alpha while filtering; transparent texels keep their colour") {
+TEST_CASE("colour is weighted by alpha while filtering, transparent texels keep their colour") {
     // Left half opaque red, right half fully transparent green.
     Image img = Image::make8(16, 4, true);
     for (uint32_t y = 0; y < 4; ++y)

@@ -136,7 +136,7 @@ TEST_CASE("the memory budget refuses a lease larger than itself") {
     CHECK(b.limit() == 100);
 }
 
-TEST_CASE("build: an action over the budget fails naming the file; the others build") {
+TEST_CASE("build: an action over the budget fails naming the file, the others build") {
     TestProject t;
     t.write("src/bad.png", hostile_png());
     t.write_png("src/good.png", 8, 8, 2);

@@ -68,7 +68,7 @@ void three_inputs(TestProject& t) {
 
 } // namespace
 
-TEST_CASE("a session rebuilds a changed file's actions and nothing else; the other records stay", "[session]") {
+TEST_CASE("a session rebuilds a changed file's actions and nothing else, the other records stay", "[session]") {
     TestProject t;
     three_inputs(t);
     Session ss(t, kTwoJobs);

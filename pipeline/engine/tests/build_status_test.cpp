@@ -60,7 +60,7 @@ TEST_CASE("the status printer lists failures sorted, on the error stream, and fa
     CHECK(s.summary().exit_code() == 1);
 }
 
-TEST_CASE("the status printer with --quiet prints failures only; --warnings-as-errors fails on warnings") {
+TEST_CASE("the status printer with --quiet prints failures only, --warnings-as-errors fails on warnings") {
     BuildOptions o;
     o.quiet = true;
     o.warnings_as_errors = true;

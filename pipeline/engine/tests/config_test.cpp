@@ -223,7 +223,7 @@ jobs:
     CHECK(e.find("cycle") != std::string::npos);
 }
 
-TEST_CASE("presets take parameters with defaults; uses override them", "[config][preset]") {
+TEST_CASE("presets take parameters with defaults, uses override them", "[config][preset]") {
     StepTable steps = png_test_steps();
     const std::string presets = R"(assetforge: 1
 vars: { strength: 200 }

@@ -104,7 +104,7 @@ TEST_CASE("links out of the input root are reported, not read", "[glob][promise]
     CHECK(m[0].link_escape.empty());
 }
 
-TEST_CASE("a linked game folder named on the command line is read; links found inside it still are not",
+TEST_CASE("a linked game folder named on the command line is read, links found inside it still are not",
           "[glob][promise][symlink]") {
     af::engine::test::TestProject t;
     af::engine::test::TestProject game;

@@ -84,7 +84,7 @@ TEST_CASE("commit: never over an input of the build, even with --overwrite-edite
     CHECK(f.disk.text("/p/src/a.png") == "source");
 }
 
-TEST_CASE("commit: an edit of an output is kept unless --overwrite-edited; keep_edits keeps it quietly") {
+TEST_CASE("commit: an edit of an output is kept unless --overwrite-edited, keep_edits keeps it quietly") {
     Fixture f;
     f.put({out("out/a.dds", "A1")});
     f.disk.put("/p/out/a.dds", "edited");

@@ -133,7 +133,7 @@ TEST_CASE("plan: two writers of one path, and patterns that match nothing", "[pl
               .exit_code == 0);
 }
 
-TEST_CASE("plan: outputs of other configurations are nobody's input; a vanished job's that a job reads is a source",
+TEST_CASE("plan: outputs of other configurations are nobody's input, a vanished job's that a job reads is a source",
           "[plan][promise]") {
     Fixture f;
     f.t.write_png("src/a.png", 2, 2, 1);
@@ -179,7 +179,7 @@ TEST_CASE("plan: patterns meet the templates above, below and beside their folde
     CHECK(plan("out/b/{stem}.png", "out/{a,b}/*.png").exit_code == 2);    // through a brace alternative
 }
 
-TEST_CASE("plan: outputs over inputs are one line per job with file:line and a count; an empty glob names its line",
+TEST_CASE("plan: outputs over inputs are one line per job with file:line and a count, an empty glob names its line",
           "[plan][promise]") {
     Fixture f;
     for (int i = 0; i < 5; ++i) f.t.write_png("src/t" + std::to_string(i) + ".png", 2, 2, 1);

@@ -196,7 +196,7 @@ TEST_CASE("html: the figures kept for the next build read back as they were writ
     CHECK(parse_kept_figures("not json").empty());
 }
 
-TEST_CASE("html: --report-pictures takes none, thumbs, full and full=MAXPX; anything else names the valid values",
+TEST_CASE("html: --report-pictures takes none, thumbs, full and full=MAXPX, anything else names the valid values",
           "[report]") {
     CHECK_FALSE(parse_pictures_option("none").on);
     CHECK_FALSE(parse_pictures_option("false").on);

@@ -37,8 +37,8 @@ bool isolated(const Slot& s) {
     return m == Mode::All || (m == Mode::ThirdParty && s.third_party);
 }
 
-constexpr size_t kSlots = 256;
-std::array<Slot, kSlots> g_slots;
+constexpr size_t kContainerSlots = 256;
+std::array<Slot, kContainerSlots> g_slots;
 std::atomic<size_t> g_used{0};
 
 void set_error(af_error* e, int status, const std::string& text) {
@@ -321,7 +321,7 @@ af_status write_at(const af_host* h, const af_texture* t, const af_options* o, a
     return do_write(g_slots[N], h, t, o, out, e);
 }
 
-struct Entry {
+struct ContainerEntry {
     decltype(af_container::probe) probe;
     decltype(af_container::read) read;
     decltype(af_container::info) info;
@@ -330,23 +330,23 @@ struct Entry {
     decltype(af_container::probe_size) probe_size;
 };
 
-template <size_t... I> constexpr std::array<Entry, sizeof...(I)> make_entries(std::index_sequence<I...>) {
-    return {Entry{&probe_at<I>, &read_at<I>, &info_at<I>, &write_at<I>, &dims_at<I>, &probe_size_at<I>}...};
+template <size_t... I> constexpr std::array<ContainerEntry, sizeof...(I)> make_container_entries(std::index_sequence<I...>) {
+    return {ContainerEntry{&probe_at<I>, &read_at<I>, &info_at<I>, &write_at<I>, &dims_at<I>, &probe_size_at<I>}...};
 }
-constexpr auto kEntries = make_entries(std::make_index_sequence<kSlots>{});
+constexpr auto kContainerEntries = make_container_entries(std::make_index_sequence<kContainerSlots>{});
 
 } // namespace
 
 void route_container(const LoadedPlugin& plugin, uint32_t index, af_container& c) {
     const size_t n = g_used.fetch_add(1);
-    if (n >= kSlots) return;
+    if (n >= kContainerSlots) return;
     g_slots[n] = {&plugin, c, index, third_party(plugin)};
-    c.probe = kEntries[n].probe;
-    if (c.read) c.read = kEntries[n].read;
-    if (c.info) c.info = kEntries[n].info;
-    if (c.write) c.write = kEntries[n].write;
-    if (c.dims) c.dims = kEntries[n].dims;
-    if (c.probe_size) c.probe_size = kEntries[n].probe_size;
+    c.probe = kContainerEntries[n].probe;
+    if (c.read) c.read = kContainerEntries[n].read;
+    if (c.info) c.info = kContainerEntries[n].info;
+    if (c.write) c.write = kContainerEntries[n].write;
+    if (c.dims) c.dims = kContainerEntries[n].dims;
+    if (c.probe_size) c.probe_size = kContainerEntries[n].probe_size;
 }
 
 } // namespace af::host::isolation

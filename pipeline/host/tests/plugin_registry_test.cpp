@@ -156,7 +156,7 @@ TEST_CASE("probing prefers magic bytes over the extension") {
     CHECK_FALSE(r.container_for("a.xyz", png, 2, 2));
 }
 
-TEST_CASE("reading through a plugin returns host-owned textures; errors name the file and offset") {
+TEST_CASE("reading through a plugin returns host-owned textures, errors name the file and offset") {
     PluginRegistry r;
     REQUIRE(r.load_file(plugin("abi_good")));
     const uint8_t good[8] = {'G', 'O', 'O', 'D', 1, 2, 3, 4};

@@ -46,6 +46,10 @@ inline std::string format(const char* fmt, ...) {
 }
 [[noreturn]] inline void unsupported(std::string msg) { fail(AF_ERR_UNSUPPORTED, AF_NO_OFFSET, "unsupported: " + msg); }
 [[noreturn]] inline void usage(std::string msg) { fail(AF_ERR_USAGE, AF_NO_OFFSET, std::move(msg)); }
+// "PATH: WHAT: <the system's words for err>" as AF_ERR_IO: how a failed file system call is told.
+[[noreturn]] inline void io_fail(const std::string& path, std::string_view what, int err) {
+    fail(AF_ERR_IO, AF_NO_OFFSET, path + ": " + std::string(what) + ": " + std::strerror(err));
+}
 
 inline void set_error(af_error* e, af_status s, uint64_t offset, std::string_view msg) {
     if (!e) return;

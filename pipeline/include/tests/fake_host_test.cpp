@@ -83,7 +83,7 @@ TEST_CASE("fake host: cancellation stops parallel_for, and the SDK reports it") 
     CHECK(fresh.get()->cancelled() == 1);
 }
 
-TEST_CASE("fake host: convert between RGBA8 and RGBA32F; other formats refused") {
+TEST_CASE("fake host: convert between RGBA8 and RGBA32F, other formats refused") {
     FakeHost host;
     sdk::Rgba8 px(2, 1);
     px.data = {0, 51, 102, 255, 255, 204, 153, 0};
@@ -106,7 +106,7 @@ TEST_CASE("fake host: convert between RGBA8 and RGBA32F; other formats refused")
     CHECK(hooked == 1);
 }
 
-TEST_CASE("fake host: write_texture reaches a container under test; resample only when wired") {
+TEST_CASE("fake host: write_texture reaches a container under test, resample only when wired") {
     FakeHost host;
     sdk::Rgba8 px(1, 1);
     CHECK_THROWS_WITH(sdk::encode_texture(host, "raw", sdk::texture_of(px)), Catch::Contains("no container 'raw'"));

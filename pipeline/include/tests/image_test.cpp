@@ -15,7 +15,7 @@
 using af::sdk::testing::FakeHost;
 namespace sdk = af::sdk;
 
-TEST_CASE("image: to_rgba8 clamps, maps NaN to 0 and rounds half away from zero; to_float divides by 255") {
+TEST_CASE("image: to_rgba8 clamps, maps NaN to 0 and rounds half away from zero, to_float divides by 255") {
     sdk::Image f = sdk::Image::makef(2, 1, true);
     f.rgba32f = {
         0.5f, 127.49f / 255.0f, std::numeric_limits<float>::quiet_NaN(), -0.25f, 1.75f, 1.0f / 255.0f, 254.6f / 255.0f,
@@ -33,7 +33,7 @@ TEST_CASE("image: to_rgba8 clamps, maps NaN to 0 and rounds half away from zero;
     CHECK(sdk::to_float(back).rgba32f == back.rgba32f); // already float: unchanged
 }
 
-TEST_CASE("image: image_of moves typed pixels in; rgba8_pixels and rgba32f_pixels convert only across types") {
+TEST_CASE("image: image_of moves typed pixels in, rgba8_pixels and rgba32f_pixels convert only across types") {
     sdk::Rgba8 px(2, 2, true);
     px.data[5] = 200;
     const uint8_t* buffer = px.data.data();
@@ -94,7 +94,7 @@ TEST_CASE("image: resample hands the host both surfaces and keeps the pixel type
     CHECK(f.rgba8.empty());
 }
 
-TEST_CASE("image: filtered_to_unorm8 truncates v*255+0.5 (not to_rgba8's rounding); has_translucency sees any alpha "
+TEST_CASE("image: filtered_to_unorm8 truncates v*255+0.5 (not to_rgba8's rounding), has_translucency sees any alpha "
           "below one") {
     CHECK(sdk::filtered_to_unorm8(std::numeric_limits<float>::quiet_NaN()) == 0);
     CHECK(sdk::filtered_to_unorm8(-1.0f) == 0);

@@ -73,7 +73,7 @@ TEST_CASE("sdk: options read without a default take the declared one") {
     CHECK_THROWS_WITH(sdk::Options(&none).flag("rle"), Catch::Contains("not declared"));
 }
 
-TEST_CASE("sdk: view_texture reads a borrowed texture in place; export_new_texture fills host memory") {
+TEST_CASE("sdk: view_texture reads a borrowed texture in place, export_new_texture fills host memory") {
     af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM, 4, 2, 1, 2});
     for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = uint8_t(i);
     const af_texture c = c_texture(t);

@@ -41,7 +41,7 @@ TEST_CASE("difference pictures: colour under alpha 0 is masked out and not count
     CHECK(*f.psnr_rgb_alpha_weighted > *f.psnr_rgb);
 }
 
-TEST_CASE("difference pictures: a channel the result does not keep is left out; alpha is its own picture",
+TEST_CASE("difference pictures: a channel the result does not keep is left out, alpha is its own picture",
           "[diff][report]") {
     Image a = source(), b = source();
     for (size_t i = 0; i < 4; ++i) b.rgba8[i * 4 + 2] = 0, b.rgba8[i * 4 + 3] = 255; // blue and alpha dropped

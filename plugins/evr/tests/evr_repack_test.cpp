@@ -95,7 +95,7 @@ TEST_CASE("replace with an unedited extraction rebuilds nothing: parts and body 
     }
 }
 
-TEST_CASE("replace keeps order, identities, Metadata and unknown fields; rebuilds only frames with a change",
+TEST_CASE("replace keeps order, identities, Metadata and unknown fields, rebuilds only frames with a change",
           "[replace]") {
     af::sdk::testing::FakeHost host;
     host.set_threads(2);
@@ -235,7 +235,7 @@ TEST_CASE("a DDS replacing a raw BC texture must match its texture metadata", "[
     (void)wrong_mips;
 }
 
-TEST_CASE("a legacy DXT header replaces a BC1 raw texture; metadata must stay 256 bytes", "[replace][texture]") {
+TEST_CASE("a legacy DXT header replaces a BC1 raw texture, metadata must stay 256 bytes", "[replace][texture]") {
     // Find a raw BC1 texture in the generator's sets (texconv writes DXT1 headers for BC1 by default).
     TempDir t;
     bool found = false;

@@ -82,7 +82,7 @@ TEST_CASE("channels.split: every channel by default, each texel from its own cha
     CHECK(host.live_allocations() == 0); // the decoded copy went back to the host
 }
 
-TEST_CASE("channels.split: only the channels asked for; a wrong one is refused") {
+TEST_CASE("channels.split: only the channels asked for, a wrong one is refused") {
     sdk::testing::FakeHost host;
     Emitted e;
     af_error err{};

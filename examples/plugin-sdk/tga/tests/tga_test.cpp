@@ -187,7 +187,7 @@ TEST_CASE("greyscale and colour-mapped, raw and RLE, runs across rows", "[tga]")
     CHECK(r.rgba == Bytes{255, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255});
 }
 
-TEST_CASE("writing: 32-bit BGRA, raw or RLE, read back exactly; RLE packets stay within a row", "[tga]") {
+TEST_CASE("writing: 32-bit BGRA, raw or RLE, read back exactly, RLE packets stay within a row", "[tga]") {
     af::sdk::testing::FakeHost host;
     Bytes rgba;
     for (int y = 0; y < 5; ++y)
