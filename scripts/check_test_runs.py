@@ -71,6 +71,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     build = sys.argv[1]
+    ran = cases_run(build)  # first: `ctest --show-only` below starts a new LastTest.log
     entries = ctest_entries(build)
     by_exe = collections.defaultdict(list)
     for name, cmd in entries:
@@ -88,7 +89,6 @@ def main():
             spec = re.sub(r"\\(.)", r"\1", arg)
             if spec not in wanted:
                 problems.append(f"{entry}: its test spec '{arg}' names no case {os.path.basename(exe)} lists")
-    ran = cases_run(build)
     catch_names = {name for name, _ in entries}
     executed = 0
     for name in sorted(catch_names & ran.keys()):

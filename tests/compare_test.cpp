@@ -242,7 +242,7 @@ TEST_CASE("compare: a cut-out is judged by what is visible (alpha-weighted RGB P
                             "e = ((A[..., :3] - B[..., :3]) ** 2).sum(-1); w = A[..., 3]\n"
                             "print(10 * np.log10(1 / (e.mean() / 3)), "
                             "10 * np.log10(1 / ((w * e).sum() / (w.sum() * 3))))\n"
-                            "PY");
+                            "PY\n");
     REQUIRE(r.code == 0);
     double plain = 0, weighted = 0;
     std::istringstream(r.out) >> plain >> weighted;

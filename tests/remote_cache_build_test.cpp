@@ -27,13 +27,13 @@ namespace {
 const fs::path kImages = fs::path(AF_SOURCE_DIR) / "plugins/bc/tests/data";
 
 // Shared with slurm/slurm_shard_test.sh, which builds the same project on a cluster.
-const std::string kPipeline = slurp(fs::path(AF_SOURCE_DIR) / "tests/support/cached_pipeline.yaml");
+const std::string kCachedPipeline = slurp(fs::path(AF_SOURCE_DIR) / "tests/support/cached_pipeline.yaml");
 
 // A checkout of the project: sources and pipeline, no outputs, no state.
 void checkout(const TempDir& t) {
     for (const char* f : {"a_palm_128.png", "d_rock_128.png", "d_wallpaper_128.png", "n_rock_128.png"})
         t.copy(kImages / f, std::string("src/") + f);
-    t.write("pipeline.yaml", kPipeline);
+    t.write("pipeline.yaml", kCachedPipeline);
 }
 
 std::map<std::string, std::string> outputs(const TempDir& t) {
@@ -114,7 +114,7 @@ TEST_CASE("remote cache: the URL may come from the environment or the pipeline f
     af::test::NginxServer cache;
     TempDir a;
     checkout(a);
-    a.write("pipeline.yaml", std::string("remote_cache: ") + cache.url() + "\n" + kPipeline);
+    a.write("pipeline.yaml", std::string("remote_cache: ") + cache.url() + "\n" + kCachedPipeline);
     auto r = run_in(a.path(), "build pipeline.yaml");
     REQUIRE(r.code == 0);
     CHECK(files_in(cache.cache_dir() / "ac").size() == 5);
@@ -128,7 +128,7 @@ TEST_CASE("remote cache: the URL may come from the environment or the pipeline f
     CHECK_THAT(out, Catch::Contains("0 built, 5 from cache"));
     TempDir e;
     checkout(e);
-    e.write("pipeline.yaml", "remote_cache: http://user:secret@127.0.0.1:1/\n" + kPipeline);
+    e.write("pipeline.yaml", "remote_cache: http://user:secret@127.0.0.1:1/\n" + kCachedPipeline);
     auto bad = run_in(e.path(), "build pipeline.yaml");
     CHECK(bad.code == 2);
     CHECK_THAT(bad.out, Catch::Contains("no credentials in the pipeline file"));
@@ -145,7 +145,7 @@ TEST_CASE("remote cache: the CI's credentials go only to a URL the CI gave, neve
     TempDir a;
     checkout(a);
     // A contributed change points the pipeline at a server of its own (here: the test's, which logs headers).
-    a.write("pipeline.yaml", std::string("remote_cache: ") + cache.url() + "\n" + kPipeline);
+    a.write("pipeline.yaml", std::string("remote_cache: ") + cache.url() + "\n" + kCachedPipeline);
     const std::string env = "ASSETFORGE_REMOTE_CACHE_TOKEN=ci-secret-token ";
     auto r = af::test::run_shell("cd '" + a.path().string() + "' && " + env + AF_EXE + " build pipeline.yaml");
     INFO(r.out);
@@ -158,7 +158,7 @@ TEST_CASE("remote cache: the CI's credentials go only to a URL the CI gave, neve
     // The same URL from the CI's own environment, or with its host listed as trusted, gets them.
     TempDir b;
     checkout(b);
-    b.write("pipeline.yaml", std::string("remote_cache: ") + cache.url() + "\n" + kPipeline);
+    b.write("pipeline.yaml", std::string("remote_cache: ") + cache.url() + "\n" + kCachedPipeline);
     auto t = af::test::run_shell("cd '" + b.path().string() + "' && " + env +
                                  "ASSETFORGE_REMOTE_CACHE_TRUSTED_HOSTS=127.0.0.1 " + AF_EXE + " build pipeline.yaml");
     INFO(t.out);
@@ -195,7 +195,7 @@ TEST_CASE("remote cache: --remote-cache-required (or the pipeline key) makes a f
     }
     TempDir b;
     checkout(b);
-    b.write("pipeline.yaml", "remote_cache_required: true\n" + kPipeline);
+    b.write("pipeline.yaml", "remote_cache_required: true\n" + kCachedPipeline);
     auto r = run_in(b.path(), "build pipeline.yaml --remote-cache http://127.0.0.1:1");
     INFO(r.out);
     CHECK(r.code == 1);

@@ -18,7 +18,7 @@ using af::test::TempDir;
 
 namespace {
 
-const fs::path kData = AF_TEST_DATA;
+const fs::path kTraceData = AF_TEST_DATA;
 
 struct Slice {
     std::string name, input;
@@ -50,7 +50,7 @@ std::map<int, std::string> thread_names(const fs::path& trace) {
 TEST_CASE("build --trace: each action's phases are slices with their bytes, covering the action's time",
           "[trace][e2e]") {
     TempDir t("af-trace-test");
-    t.copy(kData / "images" / "a_palm_b.png", "seed.png");
+    t.copy(kTraceData / "images" / "a_palm_b.png", "seed.png");
     for (const char* n : {"a", "b"})
         REQUIRE(run_cli(std::string("convert seed.png src/") + n + ".png --resize 1024x1024", t.path()).code == 0);
     t.write("pipeline.yaml", "assetforge: 1\njobs:\n"

@@ -56,8 +56,9 @@ bool BuildStatus::add(ActionResult r) {
             const std::string text =
                 std::string(opt_.warnings_as_errors ? "error" : "warning") + ": " + r.job + ": " + r.input + ": " + w;
             if (!ran(r.status) && !opt_.repeat_kept_warnings) continue;
-            if (opt_.quiet)
-                err_ << printable_name(text) << "\n"; // -q prints what needs attention only, and this does
+            // -q prints what needs attention only, and this does; `status --json` keeps its standard output JSON.
+            if (opt_.quiet || opt_.status_json)
+                err_ << printable_name(text) << "\n";
             else
                 progress_.line(text);
         }

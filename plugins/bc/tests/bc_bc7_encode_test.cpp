@@ -18,7 +18,7 @@ namespace {
 const char* const kImages[] = {"d_stktex_generic_rockA_64.png", "a_stktex_churchRosetteGlass_a_64.png",
                                "d_stk_generic_sunsetPattern_a_64.png", "n_stktex_windowsSet_a_Normal_64.png"};
 
-Bc7Options level(int l) {
+Bc7Options bc7_level(int l) {
     Bc7Options o;
     o.level = l;
     return o;
@@ -44,7 +44,7 @@ TEST_CASE("bc7 encode→decode PSNR floors on corpus crops", "[bc7][encode]") {
         const int w = int(img.width), h = int(img.height);
         for (int l : {0, 6}) {
             CAPTURE(l);
-            const auto dec = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, level(l)), w, h);
+            const auto dec = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, bc7_level(l)), w, h);
             CHECK(psnr_rgba8(dec, img.rgba8.data(), 0, 3) >= (l == 0 ? f.rgb0 : f.rgb6));
             CHECK(psnr_rgba8(dec, img.rgba8.data(), 3, 4) >= (l == 0 ? f.alpha0 : f.alpha6));
         }
@@ -59,7 +59,7 @@ TEST_CASE("bc7 higher levels do not lose quality and the slowest uses all eight 
         const int w = int(img.width), h = int(img.height);
         double prev = 0;
         for (int l : {0, 3, 6, 10}) {
-            const auto blocks = encode_bc7_surface(img.rgba8.data(), w, h, level(l));
+            const auto blocks = encode_bc7_surface(img.rgba8.data(), w, h, bc7_level(l));
             const auto dec = decode_bc7_surface(blocks, w, h);
             const double p = psnr_rgba8(dec, img.rgba8.data(), 0, 4);
             CHECK(p >= prev - 0.05);
@@ -89,7 +89,7 @@ TEST_CASE("bc7 solid colours reproduce exactly", "[bc7][encode]") {
         for (int l : {0, 10}) {
             uint8_t px[64], blk[16], out[64];
             for (int t = 0; t < 16; ++t) memcpy(px + 4 * t, c.data(), 4);
-            encode_bc7_block(px, blk, level(l));
+            encode_bc7_block(px, blk, bc7_level(l));
             decode_bc7_block(blk, out);
             CAPTURE(int(c[0]), int(c[1]), int(c[2]), int(c[3]), l);
             REQUIRE(memcmp(px, out, 64) == 0);
@@ -106,7 +106,7 @@ TEST_CASE("bc7 opaque input decodes to alpha exactly 255", "[bc7][encode]") {
                 for (int c = 0; c < 3; ++c) px[4 * t + c] = uint8_t(rng());
                 px[4 * t + 3] = 255;
             }
-            encode_bc7_block(px, blk, level(l));
+            encode_bc7_block(px, blk, bc7_level(l));
             decode_bc7_block(blk, out);
             for (int t = 0; t < 16; ++t) REQUIRE(out[4 * t + 3] == 255);
         }
@@ -115,7 +115,7 @@ TEST_CASE("bc7 opaque input decodes to alpha exactly 255", "[bc7][encode]") {
         CAPTURE(name);
         const af::Image img = load_test_image(name);
         const int w = int(img.width), h = int(img.height);
-        Bc7Options opt = level(3);
+        Bc7Options opt = bc7_level(3);
         opt.opaque = true;
         const auto dec = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, opt), w, h);
         size_t not_opaque = 0;
@@ -128,14 +128,14 @@ TEST_CASE("bc7 encoding is deterministic, also across threads", "[bc7][encode]")
     const af::Image img = load_test_image(kImages[1]);
     const int w = int(img.width), h = int(img.height);
     for (int l : {0, 6}) {
-        const auto a = encode_bc7_surface(img.rgba8.data(), w, h, level(l));
-        const auto b = encode_bc7_surface(img.rgba8.data(), w, h, level(l));
+        const auto a = encode_bc7_surface(img.rgba8.data(), w, h, bc7_level(l));
+        const auto b = encode_bc7_surface(img.rgba8.data(), w, h, bc7_level(l));
         CHECK(a == b);
         // Same image split over two threads: top half and bottom half.
         std::vector<uint8_t> top, bottom;
-        std::thread t1([&] { top = encode_bc7_surface(img.rgba8.data(), w, h / 2, level(l)); });
+        std::thread t1([&] { top = encode_bc7_surface(img.rgba8.data(), w, h / 2, bc7_level(l)); });
         std::thread t2(
-            [&] { bottom = encode_bc7_surface(img.rgba8.data() + 4 * size_t(w) * (h / 2), w, h / 2, level(l)); });
+            [&] { bottom = encode_bc7_surface(img.rgba8.data() + 4 * size_t(w) * (h / 2), w, h / 2, bc7_level(l)); });
         t1.join();
         t2.join();
         top.insert(top.end(), bottom.begin(), bottom.end());
@@ -146,7 +146,7 @@ TEST_CASE("bc7 encoding is deterministic, also across threads", "[bc7][encode]")
 TEST_CASE("bc7 perceptual weights favour green", "[bc7][encode]") {
     const af::Image img = load_test_image(kImages[0]);
     const int w = int(img.width), h = int(img.height);
-    Bc7Options uniform = level(3), perceptual = level(3);
+    Bc7Options uniform = bc7_level(3), perceptual = bc7_level(3);
     perceptual.perceptual = true;
     const auto du = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, uniform), w, h);
     const auto dp = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, perceptual), w, h);
@@ -166,7 +166,7 @@ TEST_CASE("bc7 encoder output, odd sizes included, decodes exactly the same in P
         std::vector<uint8_t> sub(size_t(w) * h * 4);
         for (int y = 0; y < h; ++y) memcpy(&sub[4 * size_t(y) * w], rgba + 4 * size_t(y) * stride_w, 4 * size_t(w));
         Case c;
-        c.blocks = encode_bc7_surface(sub.data(), w, h, level(l));
+        c.blocks = encode_bc7_surface(sub.data(), w, h, bc7_level(l));
         c.ours = decode_bc7_surface(c.blocks, w, h);
         files.push_back(dir.path / ("enc" + std::to_string(files.size()) + ".dds"));
         std::ofstream(files.back(), std::ios::binary)

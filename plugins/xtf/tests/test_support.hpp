@@ -17,6 +17,8 @@ namespace xtftest {
 
 std::filesystem::path data_dir();
 std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
+// The bytes of fixture NAME's own file, data/NAME/NAME.xtf.
+inline std::vector<uint8_t> fixture_xtf(const std::string& name) { return read_bytes(data_dir() / name / (name + ".xtf")); }
 nlohmann::json manifest(const std::string& fixture);
 std::vector<std::string> fixture_names();
 std::string sha256(const uint8_t* p, size_t n);

@@ -31,10 +31,6 @@ Failure read_failure(const std::vector<uint8_t>& b) {
     return {};
 }
 
-std::vector<uint8_t> fixture(const std::string& name) {
-    return xtftest::read_bytes(xtftest::data_dir() / name / (name + ".xtf"));
-}
-
 void put16(std::vector<uint8_t>& b, size_t off, uint16_t v) {
     b[off] = uint8_t(v);
     b[off + 1] = uint8_t(v >> 8);
@@ -47,7 +43,7 @@ void put32(std::vector<uint8_t>& b, size_t off, uint32_t v) {
 
 TEST_CASE("xtf hostile: truncated at every section boundary", "[xtf][hostile]") {
     for (const std::string& name : xtftest::fixture_names()) {
-        const auto file = fixture(name);
+        const auto file = xtftest::fixture_xtf(name);
         XtfFile x = read_xtf(file.data(), file.size(), xtftest::host());
         const XtfLayout& L = x.layout;
         std::set<uint64_t> cuts = {0,
@@ -76,7 +72,7 @@ TEST_CASE("xtf hostile: truncated at every section boundary", "[xtf][hostile]") 
         CHECK(read_failure(t).status == AF_OK);
     }
     // Every length of the smallest fixture.
-    const auto small = fixture("dxt1_16x16_mips_nofallback");
+    const auto small = xtftest::fixture_xtf("dxt1_16x16_mips_nofallback");
     for (size_t n = 0; n < small.size(); ++n) {
         std::vector<uint8_t> t(small.begin(), small.begin() + long(n));
         CHECK(read_failure(t).status == AF_ERR_INVALID_DATA);
@@ -84,7 +80,7 @@ TEST_CASE("xtf hostile: truncated at every section boundary", "[xtf][hostile]") 
 }
 
 TEST_CASE("xtf hostile: header fields out of range name the field and offset", "[xtf][hostile]") {
-    const auto base = fixture("bgra8888_64x64_mips");
+    const auto base = xtftest::fixture_xtf("bgra8888_64x64_mips");
     struct Case {
         const char* what;
         std::function<void(std::vector<uint8_t>&)> edit;
@@ -118,7 +114,7 @@ TEST_CASE("xtf hostile: header fields out of range name the field and offset", "
 }
 
 TEST_CASE("xtf hostile: absurd sizes fail fast without allocating", "[xtf][hostile]") {
-    auto b = fixture("dxt1_16x16_mips_nofallback");
+    auto b = xtftest::fixture_xtf("dxt1_16x16_mips_nofallback");
     put16(b, 20, 65535);
     put16(b, 22, 65535);
     put16(b, 24, 65535);
@@ -129,7 +125,7 @@ TEST_CASE("xtf hostile: absurd sizes fail fast without allocating", "[xtf][hosti
     CHECK_THAT(f.message, Catch::Contains("frame 0 face 0 mip 0"));
     CHECK_THAT(f.message, Catch::Contains("file has 245 bytes"));
     // A huge palette claim for P8: 65535 frames of palettes.
-    auto p = fixture("p8_32x32_mips");
+    auto p = xtftest::fixture_xtf("p8_32x32_mips");
     put16(p, 26, 65535);
     f = read_failure(p);
     CHECK(f.status == AF_ERR_INVALID_DATA);

@@ -72,10 +72,6 @@ std::vector<uint8_t> resave(const std::vector<uint8_t>& file, const af_options& 
     return out.bytes;
 }
 
-std::vector<uint8_t> fixture(const std::string& name) {
-    return xtftest::read_bytes(xtftest::data_dir() / name / (name + ".xtf"));
-}
-
 } // namespace
 
 // All eleven fixtures were written by vtfpp (a canonical writer: 512-byte
@@ -83,7 +79,7 @@ std::vector<uint8_t> fixture(const std::string& name) {
 TEST_CASE("re-save: every fixture read and written with no options comes back byte for byte", "[xtf][resave]") {
     for (const std::string& name : xtftest::fixture_names()) {
         SECTION(name) {
-            const auto file = fixture(name);
+            const auto file = xtftest::fixture_xtf(name);
             const auto out = resave(file, kNoOptions);
             check_kept(out, file);
             CHECK(out.size() == file.size());
@@ -93,7 +89,7 @@ TEST_CASE("re-save: every fixture read and written with no options comes back by
 }
 
 TEST_CASE("re-save: P8 read with keep_indices comes back byte for byte too", "[xtf][resave][p8]") {
-    const auto file = fixture("p8_32x32_mips");
+    const auto file = xtftest::fixture_xtf("p8_32x32_mips");
     af_kv kv[] = {{"keep_indices", "true"}};
     const auto out = resave(file, af_options{kv, 1});
     check_kept(out, file);
@@ -101,7 +97,7 @@ TEST_CASE("re-save: P8 read with keep_indices comes back byte for byte too", "[x
 }
 
 TEST_CASE("re-save: an option given replaces only its own field", "[xtf][resave]") {
-    const auto file = fixture("dxt1_64x64_mips");
+    const auto file = xtftest::fixture_xtf("dxt1_64x64_mips");
     af_kv skip[] = {{"mipskip", "3"}};
     auto out = resave(file, kNoOptions, af_options{skip, 1});
     REQUIRE(out.size() == file.size());
@@ -123,7 +119,7 @@ TEST_CASE("re-save: an option given replaces only its own field", "[xtf][resave]
 }
 
 TEST_CASE("re-save: changed pixels get a fresh fallback and reflectivity while the settings stay", "[xtf][resave]") {
-    const auto file = fixture("bgra8888_64x64_mips");
+    const auto file = xtftest::fixture_xtf("bgra8888_64x64_mips");
     af_input in = xtftest::input_of(file, "in.xtf");
     af_texture tex{};
     af_error err{};
@@ -153,7 +149,7 @@ TEST_CASE("re-save: changed pixels get a fresh fallback and reflectivity while t
 TEST_CASE("re-save: assetforge convert a.xtf b.xtf gives the fixture back", "[xtf][resave][cli]") {
     af::test::TempDir dir("xtf-resave");
     for (const std::string& name : xtftest::fixture_names()) {
-        const auto file = fixture(name);
+        const auto file = xtftest::fixture_xtf(name);
         if (parse_xtf_header(file.data(), file.size()).flags & vtfflag::nomip) continue;
         SECTION(name) {
             const auto in = xtftest::data_dir() / name / (name + ".xtf");
@@ -176,7 +172,7 @@ TEST_CASE("re-save: assetforge convert a.xtf b.xtf gives the fixture back", "[xt
 TEST_CASE("re-save: assetforge convert keeps a NOMIP fixture", "[xtf][resave][cli]") {
     af::test::TempDir dir("xtf-resave-nomip");
     const std::string name = "bgra8888_32x32_nomip_nofallback";
-    const auto file = fixture(name);
+    const auto file = xtftest::fixture_xtf(name);
     const auto out = dir / "out.xtf";
     const auto run = af::test::run_cli("convert '" + (xtftest::data_dir() / name / (name + ".xtf")).string() + "' '" +
                                        out.string() + "'");
