@@ -7,11 +7,13 @@ compile and link step of the last build, summed per folder, and the heaviest obj
     scripts/compile_cost.py build --max 300    # exit 1 when the total is above 300 s
 
 A step's wall time in the log is its CPU time on a machine that runs one compiler per core
-(as CI's -j2 on 2 cores does); the sum is what `-j1` would take.
+(as CI's -j2 on 2 cores does); the sum is what `-j1` would take. Only steps of outputs the build graph still
+has count, each at its most recent run.
 """
 import argparse
 import collections
 import os
+import subprocess
 import sys
 
 
@@ -52,6 +54,11 @@ def main():
     import re
     skip = re.compile(a.exclude) if a.exclude else None
     steps = last_build(os.path.join(a.build, ".ninja_log"))
+    # Only what the build graph still makes (the log keeps objects of files since merged, renamed or unified).
+    graph = subprocess.run(["ninja", "-C", a.build, "-t", "targets", "all"], capture_output=True, text=True,
+                           check=True).stdout
+    current = {line.split(": ")[0] for line in graph.splitlines()}
+    steps = {out: t for out, t in steps.items() if out in current}
     total = 0.0
     by_group = collections.Counter()
     objs = []
