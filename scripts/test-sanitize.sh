@@ -32,7 +32,7 @@ exclude=()
 # A failed test runs up to twice more, as a guard against the tracer crash above; a real error fails all three
 # runs, and the first failure stays in the log.
 status=0
-ctest --test-dir build-asan --output-on-failure -j "${AF_JOBS:-2}" --repeat until-pass:3 "${exclude[@]}" "$@" ||
+ctest --test-dir build-asan --output-on-failure --test-output-size-passed 1048576 -j "${AF_JOBS:-2}" --repeat until-pass:3 "${exclude[@]}" "$@" ||
   status=$?
 python3 scripts/check_test_runs.py build-asan || status=1
 exit $status
