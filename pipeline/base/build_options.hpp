@@ -11,6 +11,9 @@
 
 namespace af::engine {
 
+// --memory-budget when none is given, in MiB: the same for every command, so a machine's limit is set one way.
+inline constexpr uint64_t kDefaultMemoryBudgetMiB = 2048;
+
 struct GlobWitness;
 
 struct BuildOptions {
@@ -35,7 +38,7 @@ struct BuildOptions {
     bool report_images = false;
     // --report-pictures: the full-size pictures' longest side at most (0: mip 0 as it is; 96: thumbnails only).
     uint32_t report_picture_side = 0;
-    uint64_t memory_budget = 2ull << 30; // bytes of images in flight
+    uint64_t memory_budget = kDefaultMemoryBudgetMiB << 20; // bytes of images in flight
     std::function<bool()> cancelled;     // polled between steps (Ctrl-C)
     // `watch`: how the files among an action's inputs changed since the last build, as the watcher saw them
     // ("src/a.png: content changed"), appended to why the action runs when its inputs are the reason.

@@ -5,8 +5,7 @@
 
 #include "base/action_status.hpp"
 #include "base/report_figures.hpp"
-
-#include <nlohmann/json.hpp>
+#include "base/step_results.hpp"
 
 #include <memory>
 #include <string>
@@ -23,7 +22,7 @@ struct ActionResult {
     std::string reason; // why it ran (explain)
     std::string failed_step, error;
     double duration_ms = 0;
-    nlohmann::json metrics;                      // null until a step reports something
+    StepResults results;                         // what its steps reported (or kept warnings)
     std::shared_ptr<const ReportFigures> images; // BuildOptions::report_images, texture actions that ran
 };
 

@@ -1,7 +1,5 @@
 #include "base/name_text.hpp"
 
-#include <nlohmann/json.hpp>
-
 namespace af::engine {
 namespace {
 
@@ -73,33 +71,6 @@ std::string base64(std::string_view bytes) {
         out += i + 2 < bytes.size() ? kAlphabet[v & 63] : '=';
     }
     return out;
-}
-
-void put_name(nlohmann::json& obj, const std::string& key, const std::string& name) {
-    if (is_utf8(name)) {
-        obj[key] = name;
-        return;
-    }
-    obj[key] = utf8_or_replacement(name);
-    obj[key + "_base64"] = base64(name);
-}
-
-void put_names(nlohmann::json& obj, const std::string& key, const std::vector<std::string>& names) {
-    bool all_utf8 = true;
-    nlohmann::json text = nlohmann::json::array();
-    for (const auto& n : names) {
-        all_utf8 = all_utf8 && is_utf8(n);
-        text.push_back(utf8_or_replacement(n));
-    }
-    obj[key] = std::move(text);
-    if (all_utf8) return;
-    nlohmann::json raw = nlohmann::json::array();
-    for (const auto& n : names) raw.push_back(base64(n));
-    obj[key + "_base64"] = std::move(raw);
-}
-
-std::string json_text(const nlohmann::json& doc, int indent) {
-    return doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace af::engine

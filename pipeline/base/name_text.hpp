@@ -6,8 +6,6 @@
 // reader can still tell two names apart and find the file.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,14 +19,38 @@ std::string utf8_or_replacement(std::string_view s);
 
 std::string base64(std::string_view bytes);
 
+// The helpers below take any nlohmann::json-like document: only the files that write JSON include the library.
+
 // obj[key] = name; obj[key + "_base64"] = its bytes when it is not UTF-8.
-void put_name(nlohmann::json& obj, const std::string& key, const std::string& name);
+template <class Json> void put_name(Json& obj, const std::string& key, const std::string& name) {
+    if (is_utf8(name)) {
+        obj[key] = name;
+        return;
+    }
+    obj[key] = utf8_or_replacement(name);
+    obj[key + "_base64"] = base64(name);
+}
+
 // The same for a list of names: "<key>_base64" lists every name's bytes
 // (in order) when any one is not UTF-8.
-void put_names(nlohmann::json& obj, const std::string& key, const std::vector<std::string>& names);
+template <class Json> void put_names(Json& obj, const std::string& key, const std::vector<std::string>& names) {
+    bool all_utf8 = true;
+    Json text = Json::array();
+    for (const auto& n : names) {
+        all_utf8 = all_utf8 && is_utf8(n);
+        text.push_back(utf8_or_replacement(n));
+    }
+    obj[key] = std::move(text);
+    if (all_utf8) return;
+    Json raw = Json::array();
+    for (const auto& n : names) raw.push_back(base64(n));
+    obj[key + "_base64"] = std::move(raw);
+}
 
 // The document as text; strings that are not UTF-8 (a name put without
 // put_name, an error message quoting one) get U+FFFD instead of an abort.
-std::string json_text(const nlohmann::json& doc, int indent);
+template <class Json> std::string json_text(const Json& doc, int indent) {
+    return doc.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
 
 } // namespace af::engine

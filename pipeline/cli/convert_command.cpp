@@ -273,7 +273,7 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     if (d.layers > 1) std::printf(", %u layers", d.layers);
     if (d.faces == 6) std::printf(", cube");
     // The rule that decided, so a misnamed or misjudged normal map shows here.
-    const std::string normal = !e.normal_map.empty() ? e.normal_map : verdict ? tx::verdict_text(*verdict) : "";
+    const std::string normal = e.normal_map ? tx::verdict_text(*e.normal_map) : verdict ? tx::verdict_text(*verdict) : "";
     if (!normal.empty()) std::printf("; normal map: %s", normal.c_str());
     std::printf("\n");
     return true;

@@ -5,6 +5,7 @@
 #include "base/glob.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/load_interrupt.hpp"
+#include "cli/memory_budget_option.hpp"
 #include "cli/noop_answer.hpp"
 #include "cli/watch_loop.hpp"
 #include "engine/build.hpp"
@@ -88,8 +89,9 @@ void add_build_options(po::options_description& desc, Parsed& a, Flags& f) {
                                                                    "write Chrome trace events (Perfetto) to FILE")(
         "report", po::value<std::string>(&a.opt.report_file),
         "write a record of every action to FILE: JSON; JUnit XML for FILE.xml (CI test reports); a self-contained "
-        "page for FILE.html")("memory-budget", po::value<uint64_t>()->default_value(2048),
-                              "MiB the running actions may hold together (an action estimated above it fails)")(
+        "page for FILE.html");
+    add_memory_budget_option(desc, "MiB the running actions may hold together (an action estimated above it fails)");
+    desc.add_options()(
         "remote-cache", po::value<std::string>(&a.opt.remote_cache),
         "share results through a Bazel HTTP remote cache at URL (also `remote_cache:` in the pipeline, or "
         "ASSETFORGE_REMOTE_CACHE); credentials from ASSETFORGE_REMOTE_CACHE_TOKEN, _USER/_PASSWORD or a netrc")(
@@ -173,11 +175,11 @@ std::optional<int> take_values(const po::variables_map& vm, const Flags& f, Pars
     }
     if (vm.count("memory-budget")) {
         // Every action needs some memory: with none, all of them would fail.
-        if (vm["memory-budget"].as<uint64_t>() == 0) {
+        a.opt.memory_budget = memory_budget_bytes(vm);
+        if (a.opt.memory_budget == 0) {
             std::cerr << "assetforge: --memory-budget expects a positive number of MiB\n";
             return 2;
         }
-        a.opt.memory_budget = vm["memory-budget"].as<uint64_t>() << 20;
     }
     if (!f.shard.empty()) {
         try {

@@ -1,6 +1,8 @@
-// --memory-budget for the one-file commands (compare, convert): the same option and default as `build`'s, so a
-// machine's limit is given one way everywhere.
+// --memory-budget, one option for every command (build and its kin, compare, convert) with one default, so a
+// machine's limit is given one way everywhere; `what` says what it bounds in that command's help.
 #pragma once
+
+#include "base/build_options.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -9,12 +11,12 @@
 
 namespace af::cli {
 
-constexpr uint64_t kDefaultMemoryBudgetMiB = 2048;
-
-inline void add_memory_budget_option(boost::program_options::options_description& opts) {
+inline void add_memory_budget_option(boost::program_options::options_description& opts,
+                                     const char* what = "MiB the command may hold (refused up front when its "
+                                                        "estimate is larger)") {
     opts.add_options()("memory-budget",
-                       boost::program_options::value<uint64_t>()->default_value(kDefaultMemoryBudgetMiB),
-                       "MiB the command may hold (refused up front when its estimate is larger)");
+                       boost::program_options::value<uint64_t>()->default_value(engine::kDefaultMemoryBudgetMiB),
+                       what);
 }
 
 // Bytes; 0 when the value given is 0 (a usage error for the caller to report).

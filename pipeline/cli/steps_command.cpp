@@ -1,18 +1,230 @@
 // `assetforge steps`: every step a pipeline can name (built in, or a loaded
-// plugin's stage), its parameters and who provides it.
+// plugin's stage), its parameters and who provides it. The JSON form
+// (--json) is the model: the terminal and Markdown forms (--markdown, the
+// generated part of docs/steps.md that scripts/update-step-docs.sh puts
+// there) are made from it, so the three never disagree.
 #include "base/config_error.hpp"
 #include "base/user_words.hpp"
 #include "cli/cli_options.hpp"
-#include "cli/step_reference.hpp"
 #include "steps/pipeline_steps.hpp"
-#include "steps/step_listing.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 namespace af::cli {
 namespace {
+
+using engine::Params;
+using engine::ParamSpec;
+using engine::ParamType;
+using engine::PassThrough;
+using engine::StepDef;
+using engine::StepTable;
+
+// ---- the model -------------------------------------------------------------
+
+
+const char* type_name(ParamType t) {
+    switch (t) {
+    case ParamType::Text:
+        return "text";
+    case ParamType::Integer:
+        return "integer";
+    case ParamType::Number:
+        return "number";
+    case ParamType::Bool:
+        return "bool";
+    case ParamType::Enum:
+        return "enum";
+    case ParamType::File:
+        return "file";
+    case ParamType::Dir:
+        return "directory";
+    case ParamType::List:
+        return "list";
+    }
+    return "text";
+}
+
+// Whole bounds print as integers ("0", not "0.0").
+nlohmann::json bound(double v) {
+    if (std::trunc(v) == v && std::fabs(v) < 9e15) return int64_t(v);
+    return v;
+}
+
+nlohmann::json param_json(const ParamSpec& p) {
+    nlohmann::json j = {{"name", p.name}, {"type", type_name(p.type)}, {"doc", p.doc}};
+    if (!p.default_value.empty()) j["default"] = p.default_value;
+    if (!p.choices.empty()) j["choices"] = p.choices;
+    if (!p.also_valid_doc.empty()) j["also"] = p.also_valid_doc;
+    if (p.min) j["min"] = bound(*p.min);
+    if (p.max) j["max"] = bound(*p.max);
+    if (p.min_exclusive) j["min_exclusive"] = true;
+    if (p.ignore_case) j["ignore_case"] = true;
+    if (p.required) j["required"] = true;
+    return j;
+}
+
+// What a step hands on (read, encode, write, and undeclared plugin stages),
+// asked as a use with every parameter at its default and no output extension
+// would be: every container's or codec's options.
+nlohmann::json other_params_json(const StepDef& d) {
+    if (!d.pass_through) return nullptr;
+    Params defaults;
+    for (const auto& p : d.params)
+        if (!p.default_value.empty()) defaults[p.name] = p.default_value;
+    const PassThrough pass = d.pass_through(defaults, "");
+    if (pass.any) return "any";
+    std::vector<std::string> names;
+    for (const auto& o : pass.options)
+        if (std::find(names.begin(), names.end(), o.name) == names.end()) names.push_back(o.name);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// The same options by the container or codec that declares them, each with
+// its type, default and doc: two containers' `srgb` may differ in both.
+nlohmann::json options_by_owner_json(const StepDef& d) {
+    if (!d.pass_through) return nlohmann::json::array();
+    Params defaults;
+    for (const auto& p : d.params)
+        if (!p.default_value.empty()) defaults[p.name] = p.default_value;
+    const PassThrough pass = d.pass_through(defaults, "");
+    nlohmann::json out = nlohmann::json::array();
+    if (pass.owners.size() != pass.options.size()) return out;
+    for (size_t i = 0; i < pass.options.size(); ++i) {
+        if (out.empty() || out.back()["owner"] != pass.owners[i])
+            out.push_back({{"owner", pass.owners[i]}, {"options", nlohmann::json::array()}});
+        out.back()["options"].push_back(param_json(pass.options[i]));
+    }
+    return out;
+}
+
+nlohmann::json step_json(const StepDef& d) {
+    nlohmann::json j = {{"name", d.name},
+                        {"description", d.description},
+                        {"kind", d.kind == engine::StepKind::Gather ? "gather" : "map"},
+                        {"version", d.version},
+                        {"plugin", d.plugin.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.plugin)},
+                        {"takes", d.takes_texture ? "texture" : "any"},
+                        {"params", nlohmann::json::array()},
+                        {"other_params", other_params_json(d)},
+                        {"options_by_owner", options_by_owner_json(d)},
+                        {"meta_keys", d.meta_keys ? nlohmann::json(*d.meta_keys) : nlohmann::json(nullptr)}};
+    if (!d.plugin.empty()) j["plugin_file"] = d.plugin_file.string();
+    for (const auto& p : d.params) j["params"].push_back(param_json(p));
+    return j;
+}
+
+nlohmann::json describe_steps(const StepTable& table) {
+    std::vector<const StepDef*> defs;
+    for (const auto& name : table.names()) defs.push_back(table.find(name));
+    std::stable_sort(defs.begin(), defs.end(), [](const StepDef* a, const StepDef* b) {
+        if (a->plugin.empty() != b->plugin.empty()) return a->plugin.empty();
+        return a->plugin < b->plugin;
+    });
+    nlohmann::json out = nlohmann::json::array();
+    for (const StepDef* d : defs) out.push_back(step_json(*d));
+    return out;
+}
+
+// ---- the parameter reference ------------------------------------------------
+
+
+std::string str(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return it == j.end() || it->is_null() ? "" : it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// Descriptions come from plugins: a '|' would split a table cell, a newline the table.
+std::string cell(const std::string& s) {
+    std::string out;
+    for (char c : engine::printable_name(s)) {
+        if (c == '|') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string joined(const nlohmann::json& list, bool code) {
+    std::string out;
+    for (const auto& v : list) {
+        if (!out.empty()) out += ", ";
+        out += code ? "`" + v.get<std::string>() + "`" : v.get<std::string>();
+    }
+    return out;
+}
+
+std::string valid_values(const nlohmann::json& p, bool code) {
+    std::string out;
+    if (p.contains("choices")) out = (p["type"] == "list" ? "list of " : "") + joined(p["choices"], code);
+    if (p.contains("also")) out += ", or " + p["also"].get<std::string>();
+    if (p.contains("ignore_case")) out += " (any case)";
+    const std::string lo = str(p, "min"), hi = str(p, "max");
+    if (!lo.empty() && !hi.empty())
+        out = p.contains("min_exclusive") ? "(" + lo + ", " + hi + "]" : lo + ".." + hi;
+    else if (!lo.empty())
+        out = (p.contains("min_exclusive") ? "> " : ">= ") + lo;
+    else if (!hi.empty())
+        out = "<= " + hi;
+    return out;
+}
+
+std::string step_reference_markdown(const nlohmann::json& steps) {
+    std::ostringstream md;
+    for (const auto& s : steps) {
+        md << "#### `" << s["name"].get<std::string>() << "`";
+        if (!s["plugin"].is_null()) md << " (plugin `" << s["plugin"].get<std::string>() << "`)";
+        md << "\n\n" << cell(s["description"].get<std::string>()) << "\n\n";
+        md << (s["kind"] == "gather" ? "Gathers every input of the job into one action; " : "Runs once per item; ");
+        md << (s["takes"] == "texture" ? "reads its input into a texture first.\n\n" : "takes bytes or textures.\n\n");
+        if (!s["params"].empty()) {
+            md << "| parameter | type | default | valid values | meaning |\n|---|---|---|---|---|\n";
+            for (const auto& p : s["params"]) {
+                std::string def = p.contains("required") ? "required" : str(p, "default");
+                if (!def.empty() && def != "required") def = "`" + def + "`";
+                md << "| `" << p["name"].get<std::string>() << "` | " << p["type"].get<std::string>() << " | "
+                   << cell(def) << " | " << cell(valid_values(p, true)) << " | " << cell(p["doc"].get<std::string>())
+                   << " |\n";
+            }
+            md << "\n";
+        } else if (s["other_params"].is_null()) {
+            md << "No parameters.\n\n";
+        }
+        const auto& other = s["other_params"];
+        if (other == "any")
+            md << "Takes any parameter: its plugin declares none (built against plugin API 1.0/1.1).\n\n";
+        else if (other.is_array() && !other.empty()) {
+            md << "Also takes the options that the loaded containers or codecs declare, each for its own:\n\n"
+               << "| of | option | type | default | valid values | meaning |\n|---|---|---|---|---|---|\n";
+            for (const auto& o : s["options_by_owner"])
+                for (const auto& p : o["options"]) {
+                    std::string def = str(p, "default");
+                    if (!def.empty()) def = "`" + def + "`";
+                    md << "| " << o["owner"].get<std::string>() << " | `" << p["name"].get<std::string>() << "` | "
+                       << p["type"].get<std::string>() << " | " << cell(def) << " | " << cell(valid_values(p, true))
+                       << " | " << cell(p["doc"].get<std::string>()) << " |\n";
+                }
+            md << "\n";
+        }
+        if (s["meta_keys"].is_array() && !s["meta_keys"].empty()) {
+            std::string keys;
+            for (const auto& k : s["meta_keys"]) keys += (keys.empty() ? "`{" : ", `{") + k.get<std::string>() + "}`";
+            md << "Output placeholders it fills: " << keys << ".\n\n";
+        }
+    }
+    std::string out = md.str();
+    while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+    return out;
+}
+
+// ---- the command --------------------------------------------------------------
+
 
 using engine::printable_name;
 
@@ -79,7 +291,7 @@ int run_steps(Context& ctx, const std::vector<std::string>& args) {
     }
     nlohmann::json steps;
     try {
-        steps = engine::describe_steps(engine::pipeline_steps(ctx.registry));
+        steps = describe_steps(engine::pipeline_steps(ctx.registry));
     } catch (const engine::StepNameTaken& e) {
         std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         return kExitUsage;

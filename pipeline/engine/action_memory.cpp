@@ -17,36 +17,21 @@
 namespace af::engine {
 namespace {
 
-// Peak bytes per texel of the texture entering a step, beyond the input
-// file's own bytes. "narrow": 8-bit channels; "wide": 16-bit or float ones
-// (or a container whose header is not read). Fitted to peaks measured by
-// bench/memory_peaks.py (random texels with alpha, the costliest content for
-// mips) and rounded up, so every chain it runs is estimated at or above what
-// it held; docs/memory.md has the figures.
-struct Cost {
-    double narrow, wide;
-    double at(bool wide_data) const { return wide_data ? wide : narrow; }
-};
-constexpr Cost kRead{14, 36};        // the container's reader: decoded pixels plus the copies across the plugin ABI
-constexpr Cost kDecode{24, 36};      // to RGBA8 (or the format's float) and the texture it replaces
-constexpr Cost kDecodeFloat{40, 48}; // decode to RGBA32F
-constexpr Cost kEncodeTop{16, 68};   // encode: the top level's copies (format choice, PSNR; float for BC6H) …
-constexpr Cost kEncodeAll{8, 24};    // … plus the texture in and the encoded one out, every level
-constexpr Cost kMips{24, 112};       // the chain, level 1's float plane (level 0 is filtered row by row)
-constexpr Cost kResizeIn{44, 60};    // resize: per texel in …
-constexpr Cost kResizeOut{40, 50};   // … plus per texel out
-constexpr Cost kPerSurface{28, 44};  // channels, extract: a converted copy of each surface
-constexpr Cost kOtherStep{64, 112};  // a plugin's or test's texture step: as much as the costliest built-in one
-constexpr Cost kWritePng{28, 64};    // the implicit write to PNG: surface image, 8/16-bit rows, compressed bytes
-constexpr Cost kWriteOther{12, 36};  // the implicit write to any other container
-// A step that takes bytes and is not the engine's (a plugin stage such as
+// Peak bytes per texel of what the engine itself does around the steps (the
+// steps' own figures are beside them: StepDef::memory). "narrow": 8-bit
+// channels; "wide": 16-bit or float ones (or a container whose header is not
+// read). Fitted to peaks measured by bench/memory_peaks.py (random texels with
+// alpha, the costliest content for mips) and rounded up, so every chain it
+// runs is estimated at or above what it held; docs/memory.md has the figures.
+constexpr TexelCost kRead{14, 36};       // the container's reader: decoded pixels plus the copies across the plugin ABI
+constexpr TexelCost kOtherStep{64, 112}; // a plugin's or test's texture step: as much as the costliest built-in one
+constexpr TexelCost kWritePng{28, 64};   // the implicit write to PNG: surface image, 8/16-bit rows, compressed bytes
+constexpr TexelCost kWriteOther{12, 36}; // the implicit write to any other container
+// A step that takes bytes and declares no cost (a plugin stage such as
 // pages.extract or xtf's swizzle) may emit anything: 16 times the file, the budget's rule
 // before headers were read. pages.extract holds about 1x the file in
 // payloads or blocks; with what=pixels a BC1 page becomes RGBA8, 8x.
 constexpr double kByteStageFactor = 16;
-// zip: libzip's buffer of the archive and the copy handed to the writer
-// (measured 2.0x the inputs, with their manifest).
-constexpr double kZipFactor = 2.25;
 // A file whose header is not read holds at least 4 bits per texel (BC1, BC4).
 constexpr double kTexelsPerByte = 2;
 // Per action: the action's records, codec state, libpng and zlib buffers.
@@ -164,53 +149,11 @@ Declared declared(const std::string& path, const DeclaredReader& plugin_declared
     return d;
 }
 
-double param(const Params& p, const char* key) {
-    auto it = p.find(key);
-    return it == p.end() || it->second.empty() ? 0 : std::strtod(it->second.c_str(), nullptr);
-}
-
-// What flows through the steps of one file.
-struct Flow {
-    double bytes; // raw bytes (the file, or what byte stages made of it)
-    bool texture = false;
-    double top = 0, texels = 0; // top-level texels; all texels (mips included)
-    double width = 0, height = 0;
-    bool wide = true;
-};
-
-// Top-level texels after `resize`, as texture_steps.cpp computes them.
-void resize_flow(const Params& p, Flow& f) {
-    const double w = param(p, "width"), h = param(p, "height"), maxs = param(p, "max_size"), s = param(p, "scale");
-    const bool dims = f.width > 0 && f.height > 0;
-    double out;
-    if (s > 0)
-        out = f.top * std::min(s, 64.0) * std::min(s, 64.0);
-    else if (maxs > 0)
-        out = dims ? f.top * std::pow(std::min(1.0, maxs / std::max(f.width, f.height)), 2) : f.top;
-    else if (w > 0 && h > 0)
-        out = w * h;
-    else if (w > 0 || h > 0) {
-        const double given = std::max(w, h);
-        // Unknown aspect: as thin as the texels allow.
-        out = dims ? (w > 0 ? w * std::max(1.0, std::round(f.height * w / f.width))
-                            : h * std::max(1.0, std::round(f.width * h / f.height)))
-                   : given * given * f.top;
-    } else {
-        out = f.top; // the step refuses it
-    }
-    if (dims) {
-        const double k = std::sqrt(out / f.top);
-        f.width *= k;
-        f.height *= k;
-    }
-    f.top = f.texels = std::max(1.0, out);
-}
-
 // The peak of one file's steps (beyond kPerAction), and in `f` what comes out.
-double chain_peak(const Job& job, const Declared& d, Flow& f) {
+double chain_peak(const Job& job, const Declared& d, MemoryFlow& f) {
     const double file = double(d.file_bytes);
     double peak = file;
-    auto to_texture = [&] {
+    f.as_texture = [&] {
         if (f.texture) return;
         f.texture = true;
         if (d.known && f.bytes == file) {
@@ -223,54 +166,28 @@ double chain_peak(const Job& job, const Declared& d, Flow& f) {
             f.top = f.texels = f.bytes * kTexelsPerByte;
             f.wide = true;
         }
-        peak = std::max(peak, file + kRead.at(f.wide) * f.texels);
+        peak = std::max(peak, file + kRead.of(f, f.texels));
     };
-    auto cost = [&](const Cost& c) { peak = std::max(peak, file + c.at(f.wide) * f.texels); };
     for (const auto& s : job.steps) {
-        const std::string& n = s.name;
-        if (n == "copy" || n == "write") continue; // pass items on as they are
-        if (n == "read") {
-            to_texture();
-            continue;
-        }
-        if (!s.def || !s.def->takes_texture) {
-            if (f.texture) {
-                cost(kOtherStep);
-            } else {
-                f.bytes *= kByteStageFactor;
-                peak = std::max(peak, f.bytes);
-            }
-            continue;
-        }
-        to_texture();
-        if (n == "decode") {
-            const bool to_float = s.params.count("to") && s.params.at("to") == "rgba32f";
-            cost(to_float ? kDecodeFloat : kDecode);
-            f.wide = f.wide || to_float;
-        } else if (n == "encode") {
-            peak = std::max(peak, file + kEncodeTop.at(f.wide) * f.top + kEncodeAll.at(f.wide) * f.texels);
-            const std::string fmt = s.params.count("format") ? s.params.at("format") : "";
-            if (fmt.find("bc6h") != std::string::npos || fmt.find("FLOAT") != std::string::npos ||
-                fmt.find("16f") != std::string::npos || fmt.find("32f") != std::string::npos)
-                f.wide = true;
-        } else if (n == "mips") {
-            cost(kMips);
-            f.texels = f.top * 4 / 3;
-        } else if (n == "resize") {
-            const double in = f.texels;
-            resize_flow(s.params, f);
-            peak = std::max(peak, file + kResizeIn.at(f.wide) * in + kResizeOut.at(f.wide) * f.texels);
-        } else if (n == "channels" || n == "extract") {
-            cost(kPerSurface);
+        if (s.def && s.def->memory) {
+            const double held = s.def->memory(s.params, f);
+            peak = std::max(peak, file + held);
+        } else if (s.def && s.def->takes_texture) {
+            f.as_texture();
+            peak = std::max(peak, file + kOtherStep.of(f, f.texels));
+        } else if (f.texture) {
+            peak = std::max(peak, file + kOtherStep.of(f, f.texels));
         } else {
-            cost(kOtherStep);
+            f.bytes *= kByteStageFactor;
+            peak = std::max(peak, f.bytes);
         }
     }
     if (f.texture) {
         std::string ext = std::filesystem::path(job.output).extension().string();
         std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-        cost(ext == ".png" ? kWritePng : kWriteOther);
+        peak = std::max(peak, file + (ext == ".png" ? kWritePng : kWriteOther).of(f, f.texels));
     }
+    f.as_texture = nullptr;
     return peak;
 }
 
@@ -282,7 +199,8 @@ MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFi
     double total = kPerAction, largest = -1, gathered = 0;
     for (const auto& file : files) {
         Declared d = declared(file.path, plugin_declared);
-        Flow f{double(d.file_bytes)};
+        MemoryFlow f;
+        f.bytes = double(d.file_bytes);
         double peak = chain_peak(job, d, f);
         // A gather holds every file's items at once, then what its step makes of them.
         gathered += f.texture ? f.texels * 16 : f.bytes;
@@ -292,7 +210,12 @@ MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFi
             e.largest = file.name + " (" + d.what + ")";
         }
     }
-    if (job.is_gather()) total += gathered * (job.gather.name == "zip" ? kZipFactor : kByteStageFactor);
+    if (job.is_gather()) {
+        MemoryFlow all;
+        all.bytes = gathered;
+        total += job.gather.def && job.gather.def->memory ? job.gather.def->memory(job.gather.params, all)
+                                                          : gathered * kByteStageFactor;
+    }
     e.bytes = total >= 1.8e19 ? UINT64_MAX : uint64_t(total);
     return e;
 }

@@ -29,7 +29,7 @@ std::vector<Item> run_step(const ActionRun& run, const StepUse& s, std::vector<I
                 if (run.keep_textures && !trail.source) trail.source = it.texture;
                 trace.add("parse", run.job.name, label, ts, trace.now_us() - ts, n);
             }
-    StepContext ctx{s.params, run.root, ext, trail.tools, trail.metrics, run.cancelled};
+    StepContext ctx{s.params, run.root, ext, trail.tools, trail.results, run.cancelled};
     int64_t ts = trace.now_us();
     auto out = s.def->run(ctx, std::move(in_items));
     const int64_t dur = trace.now_us() - ts;
@@ -47,7 +47,7 @@ void item_bytes(const ActionRun& run, Item& it, ActionOutput& w, const std::stri
         const int64_t ts = trace.now_us();
         std::vector<std::string> lost;
         w.encoded = run.steps.writer(it, w.abs, trail.tools, lost);
-        for (auto& l : lost) trail.metrics["warnings"].push_back(std::move(l));
+        for (auto& l : lost) trail.results.warnings.push_back(std::move(l));
         // "encode dds", "encode png": the container's writer (the step named encode is a codec)
         std::string container = it.container;
         if (container.empty()) {
@@ -97,7 +97,7 @@ std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> ite
     const Job& job = run.job;
     // What plugins say from here on belongs to this action, also when it fails.
     const std::shared_ptr<void> notes =
-        run.steps.keep_plugin_notes ? run.steps.keep_plugin_notes(trail.metrics, input_name) : nullptr;
+        run.steps.keep_plugin_notes ? run.steps.keep_plugin_notes(trail.results, input_name) : nullptr;
     std::string ext = fs::path(job.output).extension().string();
     if (!ext.empty()) ext = ext.substr(1);
     for (const auto& s : job.steps) {

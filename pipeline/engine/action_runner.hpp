@@ -12,8 +12,6 @@
 #include "steps/item.hpp"
 #include "steps/step.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <memory>
 #include <span>
@@ -61,7 +59,7 @@ struct ActionRun {
 struct ActionTrail {
     std::string step = "read";
     std::vector<std::string> tools;
-    nlohmann::json metrics;
+    StepResults results;
     std::shared_ptr<const Texture> source, result; // ActionRun::keep_textures
 };
 

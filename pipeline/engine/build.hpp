@@ -8,8 +8,6 @@
 #include "load/config.hpp"
 #include "steps/step.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <iosfwd>

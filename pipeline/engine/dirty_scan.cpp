@@ -62,34 +62,59 @@ DirtyScan::Key DirtyScan::key(const JobRun& j, std::vector<Input>& inputs) {
     return k;
 }
 
-std::string DirtyScan::out_of_date(const Job& job, const std::shared_ptr<const ActionRecord>& rec,
-                                   const Hash128& params, const Hash128& input_hash,
-                                   std::optional<ActionRecord>& refreshed, std::string& edited) {
-    if (!rec) return "new input";
-    if (rec->status == ActionRecord::Status::Failed || rec->key == Hash128{}) return "failed last time";
-    if (rec->params_hash != params) return "parameters changed";
-    if (rec->input_hash != input_hash) return "input changed";
-    if (auto t = plugins_changed(rec->tools); !t.empty()) return t;
+std::string Staleness::text() const {
+    switch (kind) {
+    case UpToDate:
+        return "";
+    case NewInput:
+        return "new input";
+    case FailedLastTime:
+        return "failed last time";
+    case ParametersChanged:
+        return "parameters changed";
+    case InputChanged:
+        return "input changed";
+    case PluginChanged:
+        return "plugin " + detail;
+    case OutputMissing:
+        return "output missing: " + detail;
+    case OutputUnreadable:
+        return "output unreadable: " + detail;
+    case OutputEdited:
+        return "output edited: " + detail;
+    case UpstreamRebuilds:
+        return "an upstream action will rebuild its input";
+    case WarningsUnknown:
+        return "--warnings-as-errors, and the state (from an older version) does not say what it discarded";
+    }
+    return detail;
+}
+
+Staleness DirtyScan::out_of_date(const Job& job, const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
+                                 const Hash128& input_hash, std::optional<ActionRecord>& refreshed) {
+    using S = Staleness;
+    if (!rec) return {S::NewInput, {}};
+    if (rec->status == ActionRecord::Status::Failed || rec->key == Hash128{}) return {S::FailedLastTime, {}};
+    if (rec->params_hash != params) return {S::ParametersChanged, {}};
+    if (rec->input_hash != input_hash) return {S::InputChanged, {}};
+    if (auto t = plugins_changed(rec->tools); !t.empty()) return {S::PluginChanged, t};
     for (size_t i = 0; i < rec->outputs.size(); ++i) {
         const auto& o = rec->outputs[i];
         auto st = disk_.stat(o.path, paths_.abs_of(o.path));
-        if (!st) return "output missing: " + o.path;
+        if (!st) return {S::OutputMissing, o.path};
         if (*st == o.st) continue;
         Hash128 h;
         try {
             h = disk_.hash(paths_.abs_of(o.path));
         } catch (const std::exception&) {
-            return "output unreadable: " + o.path;
+            return {S::OutputUnreadable, o.path};
         }
-        if (!(h == o.hash) && !job.keep_edits) {
-            edited = o.path;
-            return "output edited: " + o.path;
-        }
+        if (!(h == o.hash) && !job.keep_edits) return {S::OutputEdited, o.path};
         if (!refreshed) refreshed = *rec;
         refreshed->outputs[i].st = *st;
         refreshed->outputs[i].hash = h;
     }
-    return "";
+    return {};
 }
 
 // "dds@1.0#ab12;bc@1.2#cd34" → names, compared against what is loaded now.
@@ -105,7 +130,7 @@ std::string DirtyScan::plugins_changed(const std::string& recorded) {
         std::string name = t.substr(0, t.find('@'));
         std::string now = tool_identity_ ? tool_identity_(name) : "";
         if (now != t) {
-            verdict = "plugin " + name + " changed (" + t + " → " + (now.empty() ? "not loaded" : now) + ")";
+            verdict = name + " changed (" + t + " → " + (now.empty() ? "not loaded" : now) + ")";
             break;
         }
     }

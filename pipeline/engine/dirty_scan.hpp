@@ -26,6 +26,29 @@ void hash_field(Hasher& h, const Hash128& v);
 // template: what every action of the job shares in its key.
 Hash128 job_signature(const Job& j);
 
+// Why an action must run. Control flow asks the kind; people read text().
+struct Staleness {
+    enum Kind : uint8_t {
+        UpToDate,
+        NewInput,
+        FailedLastTime,
+        ParametersChanged,
+        InputChanged,
+        PluginChanged,   // detail: "dds changed (dds@1.0#ab → dds@1.1#cd)"
+        OutputMissing,   // detail: the output's path, as for the two below
+        OutputUnreadable,
+        OutputEdited,    // its content differs from what the build wrote
+        UpstreamRebuilds,
+        WarningsUnknown, // --warnings-as-errors, and the record predates keeping warnings
+    };
+    Kind kind = UpToDate;
+    std::string detail;
+
+    explicit operator bool() const { return kind != UpToDate; }
+    // "output missing: out/a.dds": the words `--explain`, status and the reports show.
+    std::string text() const;
+};
+
 class DirtyScan {
   public:
     DirtyScan(StateStore& store, const Disk& disk, ProjectPaths paths, const std::filesystem::path& root,
@@ -39,13 +62,12 @@ class DirtyScan {
     // when its size, mtime or inode changed). Throws when an input is gone.
     Key key(const JobRun& j, std::vector<Input>& inputs);
 
-    // Why the action must run, or "" when its recorded outputs are current.
-    // `refreshed`: set when an output's stat changed but its record should
-    // simply take the new stat (touched, copied back: same content) or, in a
-    // keep_edits job, the edited content (the edit is the point).
-    // `edited`: the output whose content differs from what the build wrote.
-    std::string out_of_date(const Job& job, const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
-                            const Hash128& input_hash, std::optional<ActionRecord>& refreshed, std::string& edited);
+    // Why the action must run, or UpToDate when its recorded outputs are
+    // current. `refreshed`: set when an output's stat changed but its record
+    // should simply take the new stat (touched, copied back: same content)
+    // or, in a keep_edits job, the edited content (the edit is the point).
+    Staleness out_of_date(const Job& job, const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
+                          const Hash128& input_hash, std::optional<ActionRecord>& refreshed);
 
   private:
     std::string plugins_changed(const std::string& recorded);

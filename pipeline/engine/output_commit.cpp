@@ -163,6 +163,18 @@ bool OutputCommit::is_source(const std::string& abs) const {
     return false;
 }
 
+bool holds_what_was_written(const Disk& disk, const OutputRecord& o, const std::string& abs) {
+    const auto st = disk.stat(o.path, abs);
+    if (!st || *st == o.st) return true;
+    Hash128 h;
+    try {
+        h = disk.hash(abs);
+    } catch (const std::exception&) {
+        return false; // unreadable: not known to hold what was written
+    }
+    return h == o.hash;
+}
+
 // Under the path's claim lock, so a claim and a removal never interleave.
 void OutputCommit::remove_output(const OutputRecord& o) {
     const std::string abs = paths_.abs_of(o.path);
@@ -176,20 +188,12 @@ void OutputCommit::remove_output(const OutputRecord& o) {
         store_.forget_file(o.path);
         return;
     }
-    auto st = disk_.stat(o.path, abs);
-    if (st && !(*st == o.st)) {
-        Hash128 h;
-        try {
-            h = disk_.hash(abs);
-        } catch (const std::exception&) {
-        }
-        if (!(h == o.hash)) {
-            status_.progress().line("kept " + printable_name(o.path) +
-                                    ": edited since the build wrote it, so not removed as a stale output (delete it "
-                                    "yourself if it is not needed)");
-            store_.forget_file(o.path);
-            return;
-        }
+    if (!holds_what_was_written(disk_, o, abs)) {
+        status_.progress().line("kept " + printable_name(o.path) +
+                                ": edited since the build wrote it, so not removed as a stale output (delete it "
+                                "yourself if it is not needed)");
+        store_.forget_file(o.path);
+        return;
     }
     disk_.remove(abs);
     store_.forget_file(o.path);

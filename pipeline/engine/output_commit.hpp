@@ -28,6 +28,12 @@
 
 namespace af::engine {
 
+// The rule for removing an output the state recorded, which stale-output
+// removal and `clean` share: an edit is never discarded silently. True when
+// the file at `abs` still holds what the build wrote (its stat is the one
+// recorded, or else its bytes hash as recorded) or is gone.
+bool holds_what_was_written(const Disk& disk, const OutputRecord& o, const std::string& abs);
+
 class OutputCommit {
   public:
     struct Options {

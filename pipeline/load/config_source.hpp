@@ -6,11 +6,13 @@
 
 #include "base/config_error.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <filesystem>
 #include <string>
+
+namespace YAML {
+class Node; // yaml-cpp, included by the one file that parses
+}
 
 namespace af::engine {
 

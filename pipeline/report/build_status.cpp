@@ -3,11 +3,11 @@
 #include "assetforge/atomic_file.hpp"
 #include "base/name_text.hpp"
 #include "base/user_words.hpp"
-#include "report/action_warnings.hpp"
 #include "report/html_report.hpp"
 #include "report/junit_report.hpp"
 #include "report/report_images.hpp"
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +17,28 @@
 #include <tuple>
 
 namespace af::engine {
+
+namespace {
+
+// The report's "metrics" of an action: each key present only when a step reported it.
+nlohmann::json results_json(const StepResults& r) {
+    nlohmann::json j = nlohmann::json::object();
+    if (!r.warnings.empty()) j["warnings"] = r.warnings;
+    if (!r.warnings_from.empty()) j["warnings_from"] = r.warnings_from;
+    if (!r.plugin_log.empty()) j["plugin_log"] = r.plugin_log;
+    if (!r.format.empty()) j["format"] = r.format, j["format_reason"] = r.format_reason;
+    if (!r.note.empty()) j["note"] = r.note;
+    if (r.normal_map) j["normal_map"] = r.normal_map_text();
+    if (r.psnr_rgb) j["psnr_rgb"] = *r.psnr_rgb;
+    if (r.psnr_rgb_alpha_weighted) j["psnr_rgb_alpha_weighted"] = *r.psnr_rgb_alpha_weighted;
+    if (r.zip_entries) j["zip_entries"] = *r.zip_entries;
+    if (r.zip_bytes) j["zip_bytes"] = *r.zip_bytes;
+    if (r.zip_unchanged_left_out) j["zip_unchanged_left_out"] = *r.zip_unchanged_left_out;
+    if (r.kept_existing_outputs) j["kept_existing_outputs"] = r.kept_existing_outputs;
+    return j;
+}
+
+} // namespace
 
 BuildStatus::BuildStatus(const BuildOptions& opt, std::ostream& out, std::ostream& err)
     : opt_(opt), out_(out), err_(err), colour_err_(&err == &std::cerr && colour(2)),
@@ -43,14 +65,12 @@ bool BuildStatus::add(ActionResult r) {
     if (loud) progress_.finished(r.job + ": " + r.input, ran(r.status), failed);
     // What decided a normal map, and what the action discarded: said where
     // it happened, not only in a report nobody opens.
-    if (ran(r.status) && opt_.explain && r.metrics.is_object() && r.metrics.contains("normal_map") &&
-        r.metrics["normal_map"].is_string())
-        progress_.line("explain: " + r.job + ": " + r.input +
-                       ": normal map: " + r.metrics["normal_map"].get<std::string>());
+    if (ran(r.status) && opt_.explain && r.results.normal_map)
+        progress_.line("explain: " + r.job + ": " + r.input + ": normal map: " + r.results.normal_map_text());
     // An up-to-date action's outputs lost what they lost when they were made:
     // a no-op build must not pass where a clean one fails.
     if (ran(r.status) || r.status == ActionStatus::UpToDate)
-        for (const auto& w : warning_lines(r)) {
+        for (const auto& w : r.results.warning_lines()) {
             ++summary_.warnings;
             summary_.warnings_fail |= opt_.warnings_as_errors;
             const std::string text =
@@ -123,7 +143,7 @@ void BuildStatus::write_report(const Pipeline& p, double secs, const std::string
         put_names(j, "inputs", a.inputs);
         put_names(j, "outputs", a.outputs);
         if (!a.error.empty()) j["error"] = {{"step", a.failed_step}, {"message", a.error}};
-        if (!a.metrics.empty()) j["metrics"] = a.metrics;
+        if (!a.results.empty()) j["metrics"] = results_json(a.results);
         actions.push_back(std::move(j));
     }
     nlohmann::json doc = {{"seconds", secs},

@@ -1,7 +1,6 @@
 #include "report/html_report.hpp"
 
 #include "base/markup_text.hpp"
-#include "report/action_warnings.hpp"
 #include "report/report_images.hpp"
 
 #include <algorithm>
@@ -192,7 +191,7 @@ std::string picture_section(const ActionResult& a, const std::string& href, cons
     }
     out += "</div>";
     // What the result dropped, in the words of the step's own warnings: an error of 255 is then the format's.
-    for (const auto& w : warning_lines(a)) out += "<p class=\"warn\">information dropped: " + markup_text(w) + "</p>";
+    for (const auto& w : a.results.warning_lines()) out += "<p class=\"warn\">information dropped: " + markup_text(w) + "</p>";
     return out + "<p><a href=\"#a-" + f.id + "\">back to the table</a></p></section>\n";
 }
 
@@ -257,17 +256,10 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
     for (const auto& f : a.inputs) in += size_of(root, f);
     for (const auto& f : a.outputs) out += size_of(root, f);
     if (a.status == ActionStatus::Built || a.status == ActionStatus::Cached) pg.in_total += in, pg.out_total += out;
-    std::string format, why, psnr, normal, weighted;
-    if (a.metrics.is_object()) {
-        if (a.metrics.contains("format")) format = a.metrics["format"].get<std::string>();
-        if (a.metrics.contains("normal_map") && a.metrics["normal_map"].is_string())
-            normal = a.metrics["normal_map"].get<std::string>();
-        if (a.metrics.contains("format_reason")) why = a.metrics["format_reason"].get<std::string>();
-        if (a.metrics.contains("psnr_rgb") && a.metrics["psnr_rgb"].is_number())
-            psnr = fixed2(a.metrics["psnr_rgb"].get<double>());
-        if (a.metrics.contains("psnr_rgb_alpha_weighted") && a.metrics["psnr_rgb_alpha_weighted"].is_number())
-            weighted = fixed2(a.metrics["psnr_rgb_alpha_weighted"].get<double>());
-    }
+    const StepResults& r = a.results;
+    std::string format = r.format, why = r.format_reason, normal = r.normal_map_text();
+    std::string psnr = r.psnr_rgb ? fixed2(*r.psnr_rgb) : "";
+    const std::string weighted = r.psnr_rgb_alpha_weighted ? fixed2(*r.psnr_rgb_alpha_weighted) : "";
     Row row;
     auto& c = row.cells;
     c[kChannels].attrs = c[kMaxError].attrs = " class=\"n\"";
@@ -321,12 +313,12 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
     const std::string st(to_string(a.status));
     std::string problems =
         a.error.empty() ? "" : markup_text(shown_text("step '" + a.failed_step + "': " + a.error, a, root));
-    for (const auto& w : warning_lines(a)) {
+    for (const auto& w : a.results.warning_lines()) {
         problems += std::string(problems.empty() ? "" : "<br>") +
                     "<span class=\"warn\">warning: " + markup_text(shown_text(w, a, root)) + "</span>";
         ++pg.warnings;
     }
-    for (const auto& l : plugin_log_lines(a))
+    for (const auto& l : a.results.plugin_log)
         problems += std::string(problems.empty() ? "" : "<br>") + "<span class=\"log\">" +
                     markup_text(shown_text(l, a, root)) + "</span>";
     row.tr_attrs = " class=\"" + st + "\"" + row.tr_attrs;

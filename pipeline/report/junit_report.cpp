@@ -1,7 +1,6 @@
 #include "report/junit_report.hpp"
 
 #include "base/markup_text.hpp"
-#include "report/action_warnings.hpp"
 
 #include <cstdio>
 #include <map>
@@ -20,7 +19,7 @@ std::string seconds_text(double s) {
 // The action's warnings (what it discarded), one per line.
 std::string warning_text(const ActionResult& a) {
     std::string out;
-    for (const auto& w : warning_lines(a)) out += (out.empty() ? "" : "\n") + std::string("warning: ") + w;
+    for (const auto& w : a.results.warning_lines()) out += (out.empty() ? "" : "\n") + std::string("warning: ") + w;
     return out;
 }
 
@@ -42,7 +41,7 @@ std::string junit_xml(const BuildSummary& s, double seconds) {
                      "\" time=\"" + seconds_text(a->duration_ms / 1000) + "\"";
             // A plugin's log lines (its warnings are among the warnings) go to system-out, whatever the outcome.
             std::string log;
-            for (const auto& l : plugin_log_lines(*a)) log += (log.empty() ? "" : "\n") + l;
+            for (const auto& l : a->results.plugin_log) log += (log.empty() ? "" : "\n") + l;
             const std::string out = log.empty() ? "" : "      <system-out>" + markup_text(log) + "</system-out>\n";
             if (a->status == ActionStatus::Failed) {
                 ++f;

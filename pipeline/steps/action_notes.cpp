@@ -2,15 +2,15 @@
 
 namespace af::engine {
 
-ActionNotes::ActionNotes(nlohmann::json& metrics, const std::string& input) : metrics_(metrics), scope_(&notes_) {
+ActionNotes::ActionNotes(StepResults& results, const std::string& input) : results_(results), scope_(&notes_) {
     notes_.file = input;
 }
 
 ActionNotes::~ActionNotes() {
     try {
         std::lock_guard lock(notes_.mutex);
-        for (auto& w : notes_.warnings) metrics_["warnings"].push_back(std::move(w));
-        for (auto& l : notes_.log) metrics_["plugin_log"].push_back(std::move(l));
+        for (auto& w : notes_.warnings) results_.warnings.push_back(std::move(w));
+        for (auto& l : notes_.log) results_.plugin_log.push_back(std::move(l));
     } catch (...) {
         // Out of memory while failing: the notes are lost, the action's own outcome is not.
     }

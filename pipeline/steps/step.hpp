@@ -2,11 +2,10 @@
 // (engine_steps.cpp, texture_steps.cpp) or adapted from a plugin af_stage.
 #pragma once
 
+#include "base/step_results.hpp"
 #include "core/image.hpp"
 #include "steps/item.hpp"
 #include "steps/param_spec.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <functional>
@@ -26,11 +25,36 @@ struct StepContext {
     std::filesystem::path base_dir;  // where relative paths in parameters resolve
     std::string output_ext;          // extension of the job's output template (no dot), for `write`
     std::vector<std::string>& tools; // plugin identities used ("dds@1.0#hash"), part of the up-to-date check
-    nlohmann::json& metrics;         // quality figures a step reports (PSNR, chosen format, …)
+    StepResults& results;            // what the action's steps report (format, PSNR, verdicts, warnings)
     std::function<bool()> cancelled;
 };
 
 enum class StepKind { Map, Gather };
+
+// What flows through one file's steps as the memory estimate follows it
+// (engine/action_memory.hpp): raw bytes, or a texture of so many texels.
+struct MemoryFlow {
+    double bytes = 0; // raw bytes (the file, or what byte stages made of it)
+    bool texture = false;
+    double top = 0, texels = 0; // top-level texels; all texels (mips included)
+    double width = 0, height = 0;
+    bool wide = true; // 16-bit or float channels (or not known)
+    // Reads the bytes into a texture of what the file's header declares (or a bound by its size) when they are
+    // not one yet, at the reader's cost; set by the estimate.
+    std::function<void()> as_texture;
+};
+
+// Peak bytes per texel of a texture a step holds: 8-bit channels, or wider ones.
+struct TexelCost {
+    double narrow, wide;
+    double of(const MemoryFlow& f, double texels) const { return (f.wide ? wide : narrow) * texels; }
+};
+
+// A step's working set at its peak, beyond the input file, for what flows in;
+// it updates `flow` to what comes out. For a gather step, `flow.bytes` is
+// what every file's items hold together. Each figure is fitted to peaks
+// measured by bench/memory_peaks.py (docs/memory.md has them).
+using MemoryCost = std::function<double(const Params& params, MemoryFlow& flow)>;
 
 struct StepDef {
     std::string name{}, description{};
@@ -57,6 +81,8 @@ struct StepDef {
     // Each item comes out as one item under its own name, so a job's output
     // paths are known before it runs (the plan checks them).
     bool keeps_names = false;
+    // Unset: the estimate's rule for a step it knows nothing of (a plugin's).
+    MemoryCost memory{};
 };
 
 // Turns a byte item into a texture item (the implicit `read`), recording
@@ -64,7 +90,7 @@ struct StepDef {
 using TextureReader = std::function<Item(const Item&, std::vector<std::string>& tools)>;
 // Encodes a texture item for an output path (the implicit `write`). A
 // container that picks its own format (XTF, VTF) may discard information:
-// `warnings` receives what (the action's metrics carry it into reports).
+// `warnings` receives what (the action's results carry it into reports).
 using TextureWriter =
     std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools,
                                        std::vector<std::string>& warnings)>;
@@ -100,9 +126,9 @@ class StepTable {
     DeclaredReader declared;
     // Opens, on the calling thread, the keeping of what plugins say during one
     // action (log lines, read warnings; those of calls given no file name
-    // `input`); destroying what it returns moves them into `metrics`
-    // ("warnings", "plugin_log"). Unset without the plugin host.
-    std::function<std::shared_ptr<void>(nlohmann::json& metrics, const std::string& input)> keep_plugin_notes;
+    // `input`); destroying what it returns moves them into `results`
+    // (warnings, plugin_log). Unset without the plugin host.
+    std::function<std::shared_ptr<void>(StepResults& results, const std::string& input)> keep_plugin_notes;
     // Mip 0 as an Image, for the HTML report's pictures and PSNR (unset
     // without the plugin host: then the report has none).
     std::function<Image(const Texture&)> top_image;

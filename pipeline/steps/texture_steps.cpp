@@ -108,12 +108,6 @@ tx::NormalMapOverride normal_map_override(const Params& p, const Item& it) {
     return tx::normal_map_override(tx::split_patterns(n->second), it.name, &glob_match);
 }
 
-// What the encode discarded, as the build's warnings (printed, and carried
-// into every report).
-void add_warnings(nlohmann::json& metrics, const std::vector<std::string>& lines) {
-    for (const auto& l : lines) metrics["warnings"].push_back(l);
-}
-
 // A container whose writer takes a `format` option (XTF, VTF) encodes to a
 // format of its own choosing.
 bool picks_own_format(const af_container* c) {
@@ -171,6 +165,58 @@ PassThrough encode_options(const PluginRegistry& reg, const Params& own) {
 
 const std::vector<std::string> kFilters = {"box", "triangle", "kaiser", "lanczos3", "mitchell", "point"};
 
+// ---- what each step holds at its peak (StepDef::memory) ---------------------
+// Bytes per texel, 8-bit or wider channels; fitted to peaks measured by
+// bench/memory_peaks.py and rounded up (docs/memory.md).
+constexpr TexelCost kDecode{24, 36};      // to RGBA8 (or the format's float) and the texture it replaces
+constexpr TexelCost kDecodeFloat{40, 48}; // decode to RGBA32F
+constexpr TexelCost kEncodeTop{16, 68};   // encode: the top level's copies (format choice, PSNR; float for BC6H) …
+constexpr TexelCost kEncodeAll{8, 24};    // … plus the texture in and the encoded one out, every level
+constexpr TexelCost kMips{24, 112};       // the chain, level 1's float plane (level 0 is filtered row by row)
+constexpr TexelCost kResizeIn{44, 60};    // resize: per texel in …
+constexpr TexelCost kResizeOut{40, 50};   // … plus per texel out
+constexpr TexelCost kPerSurface{28, 44};  // channels, extract: a converted copy of each surface
+
+// A step whose cost is `c` for every texel of the texture it is given.
+MemoryCost texel_cost(TexelCost c) {
+    return [c](const Params&, MemoryFlow& f) {
+        f.as_texture();
+        return c.of(f, f.texels);
+    };
+}
+
+// Items pass on untouched (read makes a texture of bytes; that is the reader's cost).
+double read_memory(const Params&, MemoryFlow& f) {
+    f.as_texture();
+    return 0;
+}
+double write_memory(const Params&, MemoryFlow&) { return 0; }
+
+double decode_memory(const Params& p, MemoryFlow& f) {
+    f.as_texture();
+    const bool to_float = p.count("to") && p.at("to") == "rgba32f";
+    const double held = (to_float ? kDecodeFloat : kDecode).of(f, f.texels);
+    f.wide = f.wide || to_float;
+    return held;
+}
+
+double encode_memory(const Params& p, MemoryFlow& f) {
+    f.as_texture();
+    const double held = kEncodeTop.of(f, f.top) + kEncodeAll.of(f, f.texels);
+    const std::string fmt = p.count("format") ? p.at("format") : "";
+    if (fmt.find("bc6h") != std::string::npos || fmt.find("FLOAT") != std::string::npos ||
+        fmt.find("16f") != std::string::npos || fmt.find("32f") != std::string::npos)
+        f.wide = true;
+    return held;
+}
+
+double mips_memory(const Params&, MemoryFlow& f) {
+    f.as_texture();
+    const double held = kMips.of(f, f.texels);
+    f.texels = f.top * 4 / 3;
+    return held;
+}
+
 // ---- the steps ---------------------------------------------------------
 
 StepDef read_step(const PluginRegistry& reg) {
@@ -195,7 +241,8 @@ StepDef read_step(const PluginRegistry& reg) {
                     return out;
                 },
             .pass_through = [r](const Params&, const std::string&) { return container_read_options(*r); },
-            .meta_keys = container_meta_keys(reg)};
+            .meta_keys = container_meta_keys(reg),
+            .memory = read_memory};
 }
 
 StepDef decode_step(const PluginRegistry& reg) {
@@ -214,11 +261,12 @@ StepDef decode_step(const PluginRegistry& reg) {
                                                     : tx::DecodeTo::Auto;
                     return each(std::move(items), [&](const Item&, const Texture& t) {
                         tx::Decoded d = tx::decode(so.ops, t, target);
-                        if (!d.note.empty()) ctx.metrics["note"] = d.note;
+                        if (!d.note.empty()) ctx.results.note = d.note;
                         return std::move(d.texture);
                     });
                 },
-            .meta_keys = std::vector<std::string>{}};
+            .meta_keys = std::vector<std::string>{},
+            .memory = decode_memory};
 }
 
 // The request's normal-map say for one item: the job's pattern, else the
@@ -228,12 +276,8 @@ void normal_map_say(tx::EncodeRequest& req, const StepContext& ctx, const Item& 
     const tx::NormalMapOverride says = normal_map_override(ctx.params, it);
     req.normal_map = says.mode;
     req.normal_map_why = says.why;
-    if (says.mode != tx::NormalMapMode::Auto || !ctx.metrics.contains("normal_map") ||
-        !ctx.metrics["normal_map"].is_string())
-        return;
-    const std::string before = ctx.metrics["normal_map"].get<std::string>();
-    if (before.rfind("yes: ", 0) == 0 && (t.desc.flags & AF_TEX_NORMAL_MAP))
-        req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = before.substr(5);
+    if (says.mode == tx::NormalMapMode::Auto && ctx.results.normal_map == true && (t.desc.flags & AF_TEX_NORMAL_MAP))
+        req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = ctx.results.normal_map_rule;
 }
 
 // `unedited: original`: the original's own bytes, nothing edited and nothing lost to a new encode.
@@ -242,8 +286,8 @@ Item original_bytes(Item it, const std::string& original, const tx::MatchTarget&
     auto bytes =
         std::make_shared<std::vector<uint8_t>>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (!in.good() && !in.eof()) throw std::runtime_error(original + ": cannot read");
-    ctx.metrics["format"] = std::string(format_info(target.format)->name);
-    ctx.metrics["format_reason"] = "unedited: the original's bytes";
+    ctx.results.format = format_info(target.format)->name;
+    ctx.results.format_reason = "unedited: the original's bytes";
     it.texture.reset();
     it.bytes = std::move(bytes);
     return it;
@@ -282,12 +326,13 @@ std::vector<Item> run_encode(const PluginRegistry& reg, StepContext& ctx, std::v
         }
         req.like = match ? &*target : nullptr;
         tx::Encoded e = tx::encode(so.ops, t, req);
-        ctx.metrics["format"] = std::string(format_info(e.format)->name);
-        ctx.metrics["format_reason"] = e.why;
-        if (!e.normal_map.empty()) ctx.metrics["normal_map"] = e.normal_map;
-        add_warnings(ctx.metrics, e.losses);
-        if (e.psnr_rgb) ctx.metrics["psnr_rgb"] = *e.psnr_rgb;
-        if (e.psnr_rgb_alpha_weighted) ctx.metrics["psnr_rgb_alpha_weighted"] = *e.psnr_rgb_alpha_weighted;
+        ctx.results.format = format_info(e.format)->name;
+        ctx.results.format_reason = e.why;
+        if (e.normal_map) ctx.results.set_normal_map(e.normal_map->yes, e.normal_map->rule);
+        // What the encode discarded: the build's warnings (printed, and carried into every report).
+        for (const auto& l : e.losses) ctx.results.warnings.push_back(l);
+        if (e.psnr_rgb) ctx.results.psnr_rgb = e.psnr_rgb;
+        if (e.psnr_rgb_alpha_weighted) ctx.results.psnr_rgb_alpha_weighted = e.psnr_rgb_alpha_weighted;
         out.push_back(with_texture(it, std::move(e.texture)));
     }
     return out;
@@ -315,7 +360,8 @@ StepDef encode_step(const PluginRegistry& reg) {
             .takes_texture = true,
             .run = [r](StepContext& ctx, std::vector<Item> items) { return run_encode(*r, ctx, std::move(items)); },
             .pass_through = [r](const Params& own, const std::string&) { return encode_options(*r, own); },
-            .meta_keys = std::vector<std::string>{}};
+            .meta_keys = std::vector<std::string>{},
+            .memory = encode_memory};
 }
 
 ParamSpec normal_map_param() {
@@ -373,11 +419,65 @@ StepDef mips_step(const PluginRegistry& reg) {
                         }
                         tx::NormalMapVerdict v;
                         Texture out = tx::mips(so.ops, t, one, &v);
-                        ctx.metrics["normal_map"] = tx::verdict_text(v);
+                        ctx.results.set_normal_map(v.yes, v.rule);
                         return out;
                     });
                 },
-            .meta_keys = std::vector<std::string>{}};
+            .meta_keys = std::vector<std::string>{},
+            .memory = mips_memory};
+}
+
+// What `resize` is asked: a width and/or height, a scale, or a largest side.
+struct ResizeRequest {
+    uint32_t width = 0, height = 0, max_size = 0;
+    std::optional<double> scale;
+};
+
+ResizeRequest resize_request(const Params& p) {
+    auto given = [&](const char* key) { return p.count(key) && !p.at(key).empty(); };
+    ResizeRequest r;
+    if (given("width")) r.width = parse_uint(p, "width", 0, 65536);
+    if (given("height")) r.height = parse_uint(p, "height", 0, 65536);
+    if (given("max_size")) r.max_size = parse_uint(p, "max_size", 0, 65536);
+    if (given("scale")) r.scale = std::stod(p.at("scale"));
+    return r;
+}
+
+// The size `resize` gives a top level of sw × sh: the step and its memory estimate both ask this.
+std::pair<uint32_t, uint32_t> resize_target(const ResizeRequest& r, double sw, double sh) {
+    auto scaled = [&](double s) {
+        return std::pair{uint32_t(std::max(1.0, std::round(sw * s))), uint32_t(std::max(1.0, std::round(sh * s)))};
+    };
+    if (r.scale) return scaled(*r.scale);
+    if (r.max_size) return scaled(std::min(1.0, double(r.max_size) / std::max(sw, sh)));
+    if (!r.width && !r.height) throw std::runtime_error("resize: give width, height, scale or max_size");
+    if (!r.width) return {uint32_t(std::max(1.0, std::round(sw * r.height / sh))), r.height};
+    if (!r.height) return {r.width, uint32_t(std::max(1.0, std::round(sh * r.width / sw)))};
+    return {r.width, r.height};
+}
+
+// Texels in and texels out. Without the top level's size (a header not read), a bound from the request alone.
+double resize_memory(const Params& p, MemoryFlow& f) {
+    f.as_texture();
+    const double in = f.texels;
+    const ResizeRequest r = resize_request(p);
+    const bool asked = r.scale || r.max_size || r.width || r.height;
+    double out = f.top; // nothing asked: the step refuses it
+    if (asked && f.width > 0 && f.height > 0) {
+        const auto [tw, th] = resize_target(r, f.width, f.height);
+        out = double(tw) * th * std::max(1.0, f.top / (f.width * f.height)); // every face, layer and slice
+        f.width = tw;
+        f.height = th;
+    } else if (r.scale) {
+        out = f.top * std::min(*r.scale, 64.0) * std::min(*r.scale, 64.0);
+    } else if (r.width && r.height) {
+        out = double(r.width) * r.height;
+    } else if (r.width || r.height) {
+        const double given = std::max(r.width, r.height); // unknown aspect: as thin as the texels allow
+        out = given * given * f.top;
+    }
+    f.top = f.texels = std::max(1.0, out);
+    return kResizeIn.of(f, in) + kResizeOut.of(f, f.texels);
 }
 
 StepDef resize_step(const PluginRegistry& reg) {
@@ -398,30 +498,14 @@ StepDef resize_step(const PluginRegistry& reg) {
                     ResizeOptions ro;
                     ro.filter = parse_filter(p.at("filter"));
                     ro.edge = parse_edge(p.at("edge"));
-                    uint32_t w = parse_uint(p, "width", 0, 65536), h = parse_uint(p, "height", 0, 65536);
-                    uint32_t maxs = parse_uint(p, "max_size", 0, 65536);
+                    const ResizeRequest req = resize_request(p);
                     return each(std::move(items), [&](const Item&, const Texture& t) {
-                        double sw = t.desc.width, sh = t.desc.height;
-                        uint32_t tw = w, th = h;
-                        auto scaled = [&](double s) {
-                            tw = uint32_t(std::max(1.0, std::round(sw * s)));
-                            th = uint32_t(std::max(1.0, std::round(sh * s)));
-                        };
-                        if (p.count("scale")) {
-                            scaled(std::stod(p.at("scale")));
-                        } else if (maxs) {
-                            scaled(std::min(1.0, double(maxs) / std::max(sw, sh)));
-                        } else if (!tw && !th) {
-                            throw std::runtime_error("resize: give width, height, scale or max_size");
-                        } else if (!tw) {
-                            tw = uint32_t(std::max(1.0, std::round(sw * th / sh)));
-                        } else if (!th) {
-                            th = uint32_t(std::max(1.0, std::round(sh * tw / sw)));
-                        }
+                        const auto [tw, th] = resize_target(req, t.desc.width, t.desc.height);
                         return tx::resize(so.ops, t, tw, th, ro);
                     });
                 },
-            .meta_keys = std::vector<std::string>{}};
+            .meta_keys = std::vector<std::string>{},
+            .memory = resize_memory};
 }
 
 StepDef channels_step(const PluginRegistry& reg) {
@@ -437,7 +521,8 @@ StepDef channels_step(const PluginRegistry& reg) {
                     return each(std::move(items),
                                 [&](const Item&, const Texture& t) { return tx::channels(so.ops, t, m); });
                 },
-            .meta_keys = std::vector<std::string>{}};
+            .meta_keys = std::vector<std::string>{},
+            .memory = texel_cost(kPerSurface)};
 }
 
 StepDef write_step(const PluginRegistry& reg) {
@@ -456,7 +541,8 @@ StepDef write_step(const PluginRegistry& reg) {
                 },
             .pass_through = [r](const Params& own,
                                 const std::string& output_ext) { return write_options(*r, own, output_ext); },
-            .meta_keys = std::vector<std::string>{}};
+            .meta_keys = std::vector<std::string>{},
+            .memory = write_memory};
 }
 
 StepDef extract_step() {
@@ -480,7 +566,8 @@ StepDef extract_step() {
                         }
                     return out;
                 },
-            .meta_keys = std::vector<std::string>{"layer", "face", "mip", "level"}};
+            .meta_keys = std::vector<std::string>{"layer", "face", "mip", "level"},
+            .memory = texel_cost(kPerSurface)};
 }
 
 } // namespace
@@ -504,8 +591,8 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         for (const auto& [k, v] : res.texture.meta) out.meta.emplace(k, v);
         return with_texture(std::move(out), std::move(res.texture));
     };
-    table.keep_plugin_notes = [](nlohmann::json& metrics, const std::string& input) {
-        return std::make_shared<ActionNotes>(metrics, input);
+    table.keep_plugin_notes = [](StepResults& results, const std::string& input) {
+        return std::make_shared<ActionNotes>(results, input);
     };
     table.declared = [r](const std::string& path, std::span<const uint8_t> head) -> std::optional<DeclaredTexture> {
         auto d = host::declared_texture(*r, path, head);

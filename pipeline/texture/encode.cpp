@@ -51,7 +51,7 @@ void choose_auto(Top& top, const EncodeRequest& req, Encoded& e) {
     const FormatInfo* in_f = format_info(t.desc.format);
     h.float_source = in_f && (in_f->flags & fmtflag::hdr) && !(t.desc.flags & AF_TEX_SRGB);
     h.normal = recognise_normal_map(t, top.content(), req.name, req.normal_map, req.normal_map_why);
-    e.normal_map = verdict_text(*h.normal);
+    e.normal_map = *h.normal;
     AutoChoice c = choose_format(top.content(), h);
     e.format = c.format;
     e.why = c.why;
@@ -76,7 +76,7 @@ std::optional<Texture> choose_match(Ops& ops, const Texture& t, const EncodeRequ
     m.normal_map_why = req.normal_map_why;
     NormalMapVerdict v;
     Texture out = mips(ops, top_level(t), m, &v);
-    e.normal_map = verdict_text(v);
+    e.normal_map = v;
     return out;
 }
 
@@ -181,7 +181,7 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
     e.texture = convert_to(ops, src, tf, req.codec_options, req.quality);
     e.texture.meta = src.meta;
     if (e.format != t.desc.format) {
-        const bool normal = ((t.desc.flags | src.desc.flags) & AF_TEX_NORMAL_MAP) || e.normal_map.rfind("yes", 0) == 0;
+        const bool normal = ((t.desc.flags | src.desc.flags) & AF_TEX_NORMAL_MAP) || (e.normal_map && e.normal_map->yes);
         e.losses = information_lost(top.content(), format_info(t.desc.format), tf, normal);
     }
     tag_result(e, tf, req.like);

@@ -122,9 +122,9 @@ struct Encoded {
     std::optional<double> psnr_rgb; // when measured
     // When measured and the source has alpha: colour weighted by the source's alpha (what a player sees).
     std::optional<double> psnr_rgb_alpha_weighted;
-    // "yes: <rule>" / "no: <rule>" when the normal-map rule was asked
-    // (auto, match), for reports and convert's summary; "" otherwise.
-    std::string normal_map;
+    // The normal-map rule's verdict when it was asked (auto, match), for
+    // reports and convert's summary.
+    std::optional<NormalMapVerdict> normal_map;
     // What the encode discarded that the source held (an alpha channel with
     // information in it, a colour channel, bit depth): one line each, for
     // warnings (docs/auto-format.md).

@@ -7,7 +7,6 @@
 #include "engine/build/action_record.hpp"
 #include "engine/build/remote_step.hpp"
 #include "engine/output_commit.hpp"
-#include "report/action_warnings.hpp"
 #include "report/build_status.hpp"
 #include "report/report_images.hpp"
 #include "report/trace.hpp"
@@ -62,8 +61,7 @@ ActionOutcome ActionExecution::execute(JobRun& j, std::vector<Input> inputs, boo
         for (const auto& in : a.inputs)
             if (!in.link_escape.empty()) throw std::runtime_error(in.link_escape);
         std::optional<ActionRecord> refreshed;
-        decide(a, refreshed);
-        if (a.res().reason.empty()) return up_to_date(a, std::move(refreshed));
+        if (!decide(a, refreshed)) return up_to_date(a, std::move(refreshed));
         if (check_only && !s_.opt.dry_run) {
             a.done.must_run = true;
             a.done.pending = std::move(a.inputs);
@@ -88,30 +86,30 @@ ActionOutcome ActionExecution::execute(JobRun& j, std::vector<Input> inputs, boo
     }
 }
 
-// Its key, its record, and why it must run ("" when it need not); throws
+// Its key, its record, and why it must run (in words in its result); throws
 // when an output was edited and may not be replaced.
-void ActionExecution::decide(Action& a, std::optional<ActionRecord>& refreshed) {
+Staleness ActionExecution::decide(Action& a, std::optional<ActionRecord>& refreshed) {
     ActionResult& res = a.res();
     const int64_t key_ts = s_.trace.now_us();
     a.key = scan_.key(a.j, a.inputs);
     s_.trace.add("key", a.job.name, res.input, key_ts, s_.trace.now_us() - key_ts);
     res.key = a.key.key.hex();
     a.rec = s_.store.action(a.job.name, res.input);
-    std::string edited;
-    res.reason = scan_.out_of_date(a.job, a.rec, a.j.signature, a.key.input_hash, refreshed, edited);
-    if ((res.reason == "input changed" || res.reason == "new input") && s_.opt.input_changes)
-        if (std::string how = s_.opt.input_changes(res.inputs); !how.empty()) res.reason += " (" + how + ")";
-    if (res.reason.empty() && std::any_of(a.inputs.begin(), a.inputs.end(), [](auto& in) { return in.will_change; }))
-        res.reason = "an upstream action will rebuild its input";
+    Staleness why = scan_.out_of_date(a.job, a.rec, a.j.signature, a.key.input_hash, refreshed);
+    if (!why && std::any_of(a.inputs.begin(), a.inputs.end(), [](auto& in) { return in.will_change; }))
+        why.kind = Staleness::UpstreamRebuilds;
     // A clean build would fail on what it discards; a state that never recorded it must not let this pass.
-    if (res.reason.empty() && s_.opt.warnings_as_errors && a.rec && !a.rec->warnings_known)
-        res.reason = "--warnings-as-errors, and the state (from an older version) does not say what it discarded";
-    if (!edited.empty() && !s_.opt.overwrite_edited) {
+    if (!why && s_.opt.warnings_as_errors && a.rec && !a.rec->warnings_known) why.kind = Staleness::WarningsUnknown;
+    res.reason = why.text();
+    if ((why.kind == Staleness::InputChanged || why.kind == Staleness::NewInput) && s_.opt.input_changes)
+        if (std::string how = s_.opt.input_changes(res.inputs); !how.empty()) res.reason += " (" + how + ")";
+    if (why.kind == Staleness::OutputEdited && !s_.opt.overwrite_edited) {
         a.trail.step = "check";
-        throw std::runtime_error("output " + edited +
+        throw std::runtime_error("output " + why.detail +
                                  " was edited since the build wrote it; not replaced (pass "
                                  "--overwrite-edited to discard the edit, or move the file into the sources)");
     }
+    return why;
 }
 
 ActionOutcome ActionExecution::up_to_date(Action& a, std::optional<ActionRecord> refreshed) {
@@ -126,7 +124,7 @@ ActionOutcome ActionExecution::up_to_date(Action& a, std::optional<ActionRecord>
         a.done.produced.push_back(output_input(o.path, o.hash, a.origin));
         s_.commit.claim(a.done.produced.back().abs, a.who);
     }
-    put_kept_warnings(res.metrics, a.rec->warnings, "an earlier build");
+    res.results.keep_warnings(a.rec->warnings, "an earlier build");
     // The pictures an earlier build made of this same key: a no-op build's report shows them (and keeps them).
     if (s_.images) res.images = s_.images->earlier(a.job.name, res.input, res.key);
     s_.trace.add_action(a.job.name, res.input, a.trace_ts, s_.trace.now_us() - a.trace_ts,
@@ -151,7 +149,7 @@ std::vector<ActionOutput> ActionExecution::produce(Action& a, std::optional<Budg
     }
     // Any plugin changing makes it run again: what built it elsewhere is not known here.
     a.trail.tools = {s_.opt.plugin_identities};
-    put_kept_warnings(a.res().metrics, cached->warnings, "the remote cache");
+    a.res().results.keep_warnings(cached->warnings, "the remote cache");
     return std::move(cached->outputs);
 }
 
@@ -185,7 +183,7 @@ std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<Bud
             s_.status.progress().line("  " + a.who + ": " + step + " (" + t + ")");
         };
     auto outputs = run_action(run, std::move(items), a.input_name(), res.input, a.trail);
-    res.metrics = std::move(a.trail.metrics);
+    res.results = std::move(a.trail.results);
     if (a.trail.source && a.trail.result) {
         const int64_t ts = s_.trace.now_us();
         res.images = std::make_shared<const ReportFigures>(
@@ -205,7 +203,7 @@ void ActionExecution::commit_and_record(Action& a, const std::vector<ActionOutpu
         res.outputs.push_back(w.path);
         a.done.produced.push_back(output_input(w.path, w.hash, a.origin));
     }
-    if (committed.kept_edits) res.metrics["kept_existing_outputs"] = committed.kept_edits;
+    res.results.kept_existing_outputs = committed.kept_edits;
     // Outputs this action made last time but not now (template or item set changed).
     if (a.rec)
         for (const auto& o : a.rec->outputs)
@@ -213,7 +211,7 @@ void ActionExecution::commit_and_record(Action& a, const std::vector<ActionOutpu
                 s_.commit.remove_output(o);
     res.duration_ms = ms_since(a.t0);
     const ActionRecord rec = built_record({a.job.name, res.input, a.key.key, a.key.input_hash, a.j.signature,
-                                           a.trail.tools, a.written, warnings_in(res.metrics), res.duration_ms});
+                                           a.trail.tools, a.written, res.results.warnings, res.duration_ms});
     const int64_t rts = s_.trace.now_us();
     s_.store.put_action(rec);
     s_.trace.add("commit", a.job.name, res.input, rts, s_.trace.now_us() - rts); // the build state
@@ -239,14 +237,14 @@ ActionOutcome ActionExecution::failed(Action& a, const std::exception& e) {
     res.status = ActionStatus::Failed;
     res.failed_step = a.trail.step;
     res.error = sdk::describe(e); // the report names the job, input and step
-    if (res.metrics.is_null() && !a.trail.metrics.is_null()) res.metrics = std::move(a.trail.metrics);
+    if (res.results.empty()) res.results = std::move(a.trail.results);
     if (!s_.opt.dry_run)
         s_.store.put_action(
             failed_record(a.job.name, res.input, a.written, a.rec, a.trail.step + ": " + res.error, res.duration_ms));
     a.done.produced.clear();
     a.done.failed = true;
     s_.trace.add_action(a.job.name, res.input, a.trace_ts, s_.trace.now_us() - a.trace_ts, "failed",
-                        warnings_in(res.metrics));
+                        res.results.warnings);
     return std::move(a.done);
 }
 

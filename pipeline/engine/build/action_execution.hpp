@@ -46,7 +46,7 @@ class ActionExecution {
 
   private:
     bool cancelled() const;
-    void decide(Action& a, std::optional<ActionRecord>& refreshed);
+    Staleness decide(Action& a, std::optional<ActionRecord>& refreshed);
     ActionOutcome up_to_date(Action& a, std::optional<ActionRecord> refreshed);
     ActionOutcome would_run(Action& a);
     std::vector<ActionOutput> produce(Action& a, std::optional<BudgetLease>& lease, bool& from_cache);

@@ -1,6 +1,8 @@
 // The action memory estimate: from what headers declare, not file sizes.
 #include "engine/action_memory.hpp"
 #include "engine/memory_budget.hpp"
+#include "host/plugin_registry.hpp"
+#include "steps/texture_steps.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,23 +16,24 @@ namespace {
 
 constexpr double kMiB = 1 << 20;
 
-// Steps by name, as the estimate sees them: what they are called, whether they
-// take textures, their parameters.
+// The built-in steps as a pipeline gets them (each declares its own cost), and
+// a plugin's byte stage, which declares none.
 struct Steps {
-    StepDef texture_step{.takes_texture = true};
-    StepDef byte_step{};
+    af::host::PluginRegistry no_plugins;
+    StepTable table;
     StepDef plugin_stage{.provider = "pages"};
-    StepDef gather{.name = "zip", .kind = StepKind::Gather};
 
+    Steps() {
+        add_engine_steps(table);
+        add_texture_steps(table, no_plugins);
+    }
     Job job(std::vector<std::pair<std::string, Params>> steps, std::string output = "out/{stem}.dds") {
         Job j;
         j.name = "j";
         j.output = std::move(output);
         for (auto& [name, params] : steps) {
-            const StepDef* def = name == "copy"                        ? &byte_step
-                                 : name.find('.') != std::string::npos ? &plugin_stage
-                                                                       : &texture_step;
-            j.steps.push_back({name, params, {}, def});
+            const StepDef* def = table.find(name);
+            j.steps.push_back({name, params, {}, def ? def : &plugin_stage});
         }
         return j;
     }
@@ -103,6 +106,19 @@ TEST_CASE("the estimate follows the steps: 8 vs 16 bits, mips, resize") {
     CHECK(estimate(s.job({{"mips", {}}}), t, {"w.png"}) > mips);
 }
 
+TEST_CASE("resize's estimate asks the step's own sizing: the same target, the same estimate") {
+    TestProject t;
+    t.write_png("wide.png", 256, 64, 1);
+    Steps s;
+    auto resized = [&](Params p) { return estimate(s.job({{"resize", std::move(p)}}), t, {"wide.png"}); };
+    // 256x64 to width 128: the step keeps the aspect, 128x32.
+    CHECK(resized({{"width", "128"}}) == resized({{"width", "128"}, {"height", "32"}}));
+    CHECK(resized({{"height", "32"}}) == resized({{"width", "128"}, {"height", "32"}}));
+    CHECK(resized({{"scale", "0.5"}}) == resized({{"width", "128"}, {"height", "32"}}));
+    CHECK(resized({{"max_size", "128"}}) == resized({{"width", "128"}, {"height", "32"}}));
+    CHECK(resized({{"width", "128"}}) < resized({{"width", "128"}, {"height", "128"}}));
+}
+
 TEST_CASE("DDS headers and unknown files") {
     TestProject t;
     t.write("big.dds", dds_header(8192, 8192));
@@ -121,7 +137,8 @@ TEST_CASE("a gather holds every input and what its step makes of them") {
     for (const char* n : {"a.bin", "b.bin", "c.bin"}) t.write(n, std::string(1 << 20, 'x'));
     Steps s;
     Job zip = s.job({}, "out/a.zip");
-    zip.gather = {"zip", {}, {}, &s.gather};
+    zip.gather.name = "zip";
+    zip.gather.def = s.table.find("zip");
     const double e = estimate(zip, t, {"a.bin", "b.bin", "c.bin"});
     CHECK(e >= (3 + 3 * 2) * kMiB);
     CHECK(e < 32 * kMiB);

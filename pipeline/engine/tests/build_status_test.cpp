@@ -67,7 +67,7 @@ TEST_CASE("the status printer with --quiet prints failures only, --warnings-as-e
     Printer t(o);
     BuildStatus s(t.opt, t.out, t.err);
     auto r = result("a", "x.png", ActionStatus::Built);
-    r.metrics["warnings"].push_back("alpha discarded");
+    r.results.warnings.push_back("alpha discarded");
     s.add(r);
     s.print_summary(t.p, 0);
     CHECK(t.out.str().empty());

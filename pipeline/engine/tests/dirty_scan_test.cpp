@@ -49,9 +49,12 @@ jobs:
         BuiltAction a{"copy", rel, k.key, k.input_hash, run.signature, {}, {{out, disk.hash(abs(out)), *st}}, {}, 1};
         return std::make_shared<const ActionRecord>(built_record(std::move(a)));
     }
+    // The reason in words, and `edited`: the output whose content differs from what the build wrote.
     std::string why(const std::shared_ptr<const ActionRecord>& rec, const std::string& rel,
                     std::optional<ActionRecord>& refreshed, std::string& edited) {
-        return scan.out_of_date(*run.job, rec, run.signature, key_of(rel).input_hash, refreshed, edited);
+        const Staleness s = scan.out_of_date(*run.job, rec, run.signature, key_of(rel).input_hash, refreshed);
+        if (s.kind == Staleness::OutputEdited) edited = s.detail;
+        return s.text();
     }
 };
 

@@ -29,7 +29,9 @@ BuildSummary summary() {
     BuildSummary s;
     auto ok = action("textures", "src/a.png", ActionStatus::Built);
     ok.outputs = {"out/a.dds"};
-    ok.metrics = {{"format", "BC7_UNORM_SRGB"}, {"format_reason", "alpha"}, {"psnr_rgb", 41.5}};
+    ok.results.format = "BC7_UNORM_SRGB";
+    ok.results.format_reason = "alpha";
+    ok.results.psnr_rgb = 41.5;
     auto bad = action("textures", "src/<b>&.png", ActionStatus::Failed);
     bad.failed_step = "encode";
     bad.error = "src/<b>&.png: truncated at offset 33";
@@ -92,11 +94,10 @@ ActionResult pictured(const std::string& root) {
     auto a = action("textures", root + "/src/leaf.png", ActionStatus::Built);
     a.inputs = {root + "/src/leaf.png"};
     a.outputs = {root + "/out/leaf.dds"};
-    a.metrics = {{"format", "BC5_UNORM"},
-                 {"warnings",
-                  {"alpha dropped: the source's smooth alpha is not all 255 and BC5_UNORM has no alpha channel",
-                   "blue dropped: BC5_UNORM stores red and green only (not a normal map, whose blue the shader "
-                   "rebuilds)"}}};
+    a.results.format = "BC5_UNORM";
+    a.results.warnings = {
+        "alpha dropped: the source's smooth alpha is not all 255 and BC5_UNORM has no alpha channel",
+        "blue dropped: BC5_UNORM stores red and green only (not a normal map, whose blue the shader rebuilds)"};
     auto f = std::make_shared<ReportFigures>();
     f->id = "0123456789abcdef";
     f->width = f->height = f->result_width = f->result_height = 2048;
