@@ -14,6 +14,8 @@
 
 #include "assetforge/plugin.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -39,7 +41,7 @@ void per_page(const PagesFile& f) {
     int pixel_pages = 0;
     walk_tree(f, [&](const WalkStep& s) {
         (void)walk_line(s.page);
-        (void)page_json(f, s.page, true);
+        (void)page_json<nlohmann::json>(f, s.page, true);
         if (s.page.node.compression == kCompDxt && pixel_pages < kMaxPixelPages) {
             ++pixel_pages;
             quietly([&] { (void)page_pixels(fuzzhost::host(), f, s.page); });
@@ -62,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         PagesFile f(bytes);
         (void)f.header_problems();
-        (void)header_json(f);
+        (void)header_json<nlohmann::json>(f);
         // Lookups anywhere on the grid, including keys off it.
         for (int i = 0; i + 6 <= int(std::min<size_t>(size, 60)); i += 6) {
             PageKey k{uint16_t(data[i] % 16), uint16_t(data[i + 1] | data[i + 2] << 8),
@@ -81,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         } catch (const af::sdk::Error&) {
             return 0;
         }
-        (void)census_json(census);
+        (void)census_json<nlohmann::json>(census);
         (void)selftest_line("fuzz", census);
         require(census.used + census.slack == census.file_size && census.file_size == size);
 

@@ -18,6 +18,8 @@ namespace fs = std::filesystem;
 
 namespace af::vtpages {
 
+using json = nlohmann::json;
+
 namespace {
 
 struct Located {
@@ -55,7 +57,7 @@ int cmd_blocks(const CommandIo& io, const std::vector<std::string>& argv) {
     const PagesFile& f = loc.file;
     const PageInfo& p = loc.page;
     fs::create_directories(dir);
-    json j = page_json(f, p, true);
+    json j = page_json<json>(f, p, true);
     json written = json::array();
     auto write = [&](const std::string& name, uint64_t off, uint64_t size) {
         sdk::write_file_atomic(dir / name, f.bytes(off, size));

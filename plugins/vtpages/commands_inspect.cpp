@@ -18,6 +18,8 @@ namespace fs = std::filesystem;
 
 namespace af::vtpages {
 
+using json = nlohmann::json;
+
 namespace {
 
 struct FileResult {
@@ -112,9 +114,9 @@ int cmd_header(const CommandIo& io, const std::vector<std::string>& argv) {
     CommandArgs a = pages_args(argv, {}, {});
     a.need_positionals(1, "header FILE [--json]");
     auto f = PagesFile::open(a.pos[0]);
-    json j = header_json(f);
+    json j = header_json<json>(f);
     const NodeHeader root = f.root_pointer();
-    j["root_pointer"] = {{"compression", compression_json(root.compression)},
+    j["root_pointer"] = {{"compression", compression_json<json>(root.compression)},
                          {"top_offset", uint64_t(root.child_offset[0]) * f.scale()},
                          {"top_reserved", uint64_t(root.child_length[0]) * f.scale()}};
     if (a.has("--json")) {
@@ -150,7 +152,7 @@ int cmd_walk(const CommandIo& io, const std::vector<std::string>& argv) {
     bool first = true;
     auto print = [&](const PageInfo& p) {
         if (a.has("--json")) {
-            io.out << (first ? "[\n" : ",\n") << page_json(f, p, false).dump();
+            io.out << (first ? "[\n" : ",\n") << page_json<json>(f, p, false).dump();
         } else {
             io.out << walk_line(p) << '\n';
         }
@@ -183,7 +185,7 @@ int cmd_page(const CommandIo& io, const std::vector<std::string>& argv) {
                          k.x, k.y);
         return 1;
     }
-    json j = page_json(f, *p, true);
+    json j = page_json<json>(f, *p, true);
     if (a.has("--json")) {
         io.out << j.dump(1) << '\n';
         return 0;
@@ -236,7 +238,7 @@ int cmd_stats(const CommandIo& io, const std::vector<std::string>& argv) {
         Census c = take_census(f);
         FileResult r;
         r.ok = true;
-        r.j = census_json(c);
+        r.j = census_json<json>(c);
         r.j["file"] = name;
         std::string t = format("%s: %llu pages, %llu bytes, %llu used + %llu slack\n", name.c_str(), ull(c.pages),
                                ull(c.file_size), ull(c.used), ull(c.slack));

@@ -17,6 +17,8 @@ namespace fs = std::filesystem;
 
 namespace af::vtpages {
 
+using json = nlohmann::json;
+
 namespace {
 
 // Reads the written file back: a writer bug must never pass silently.
@@ -57,13 +59,8 @@ int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
     const fs::path out = a.required("--out");
     std::ifstream in(a.pos[0]);
     if (!in) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, "cannot open manifest " + a.pos[0]);
-    json m;
-    try {
-        m = json::parse(in);
-    } catch (const json::exception& e) {
-        sdk::usage(std::string("manifest is not valid JSON: ") + e.what());
-    }
-    Layout l = layout_from_manifest(m, fs::path(a.pos[0]).parent_path());
+    const std::string text(std::istreambuf_iterator<char>(in), {});
+    Layout l = layout_from_manifest(text, fs::path(a.pos[0]).parent_path());
     emit_to_file(l, out);
     return report(io, a, out, {{"pages_written", l.nodes.size()}},
                   format("built %s from %zu pages\n", out.string().c_str(), l.nodes.size()));

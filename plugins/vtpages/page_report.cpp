@@ -5,16 +5,19 @@
 
 #include "assetforge/plugin.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace af::vtpages {
 
-using json = nlohmann::json;
 using sdk::format;
 
-json compression_json(int32_t c) { return {{"number", c}, {"name", std::string(compression_name(c))}}; }
+template <class Json> Json compression_json(int32_t c) {
+    return {{"number", c}, {"name", std::string(compression_name(c))}};
+}
 
-json header_json(const PagesFile& f) {
+template <class Json> Json header_json(const PagesFile& f) {
     const FileHeader& h = f.header();
-    json problems = json::array();
+    Json problems = Json::array();
     for (auto& p : f.header_problems()) problems.push_back(p);
     return {{"magic", format("0x%08x", h.magic)},
             {"pages_wide", h.pages_wide},
@@ -31,10 +34,10 @@ json header_json(const PagesFile& f) {
             {"problems", problems}};
 }
 
-json plane_json(std::span<const uint8_t> block) {
+template <class Json> Json plane_json(std::span<const uint8_t> block) {
     try {
         PlaneHeader h = parse_plane_header(block);
-        auto qp = [](const QuantSet& q) -> json { return q.present ? json(q.qp) : json("per tile"); };
+        auto qp = [](const QuantSet& q) -> Json { return q.present ? Json(q.qp) : Json("per tile"); };
         return {{"colour_format", std::string(h.colour_format_name())},
                 {"colour_format_number", h.colour_format},
                 {"bands", std::string(h.bands_name())},
@@ -52,24 +55,24 @@ json plane_json(std::span<const uint8_t> block) {
     }
 }
 
-json page_json(const PagesFile& f, const PageInfo& p, bool with_planes) {
-    json j = {{"offset", p.offset},
+template <class Json> Json page_json(const PagesFile& f, const PageInfo& p, bool with_planes) {
+    Json j = {{"offset", p.offset},
               {"level", p.node.level},
               {"mip", p.node.level},
               {"x", p.node.x},
               {"y", p.node.y},
-              {"compression", compression_json(p.node.compression)},
+              {"compression", compression_json<Json>(p.node.compression)},
               {"reserved_field", p.node.reserved},
               {"reserved", p.reserved},
               {"used", p.used()},
               {"payload", p.payload},
               {"slack", p.slack()}};
-    json kids = json::array();
+    Json kids = Json::array();
     for (int i = 0; i < 4; ++i)
-        kids.push_back(p.node.child_length[i] ? json{{"slot", i},
+        kids.push_back(p.node.child_length[i] ? Json{{"slot", i},
                                                      {"offset", uint64_t(p.node.child_offset[i]) * f.scale()},
                                                      {"reserved", uint64_t(p.node.child_length[i]) * f.scale()}}
-                                              : json(nullptr));
+                                              : Json(nullptr));
     j["children"] = kids;
     const uint64_t base = p.payload_offset();
     if (p.has_sub) {
@@ -79,18 +82,18 @@ json page_json(const PagesFile& f, const PageInfo& p, bool with_planes) {
         j["specular_shift"] = p.sub.specular_shift();
         j["mono_specular"] = bool(p.sub.flags & kFlagMonoSpecular);
         j["cover_mask"] = p.sub.has_cover();
-        json blocks = json::array();
+        Json blocks = Json::array();
         for (int b = 0; b < kBlockCount; ++b) {
-            json bj = {
+            Json bj = {
                 {"block", std::string(block_name(b))}, {"offset", base + l.block_offset[b]}, {"size", l.block_size[b]}};
             if (with_planes && l.block_size[b])
-                bj["plane_header"] = plane_json(f.bytes(base + l.block_offset[b], l.block_size[b]));
+                bj["plane_header"] = plane_json<Json>(f.bytes(base + l.block_offset[b], l.block_size[b]));
             blocks.push_back(bj);
         }
         j["blocks"] = blocks;
         if (l.cover_size) j["cover"] = {{"offset", base + l.cover_offset}, {"size", l.cover_size}};
     } else if (p.node.compression == kCompDxt) {
-        json s = json::array();
+        Json s = Json::array();
         for (const auto& d : dxt_surfaces(p.payload))
             s.push_back({{"surface", std::string(d.role)},
                          {"format", d.format == 71 ? "BC1" : "BC3"},
@@ -104,18 +107,18 @@ json page_json(const PagesFile& f, const PageInfo& p, bool with_planes) {
     return j;
 }
 
-json census_json(const Census& c) {
-    json per_level = json::object();
+template <class Json> Json census_json(const Census& c) {
+    Json per_level = Json::object();
     for (int l = 0; l < kMaxLevels; ++l)
         if (c.per_level[l]) per_level[std::to_string(l)] = c.per_level[l];
-    json per_comp = json::object();
+    Json per_comp = Json::object();
     for (int i = 0; i < kCompCount; ++i)
         if (c.per_compression[i])
             per_comp[format("%d %s", i, std::string(compression_name(i)).c_str())] = c.per_compression[i];
-    json flags = json::object();
+    Json flags = Json::object();
     for (int i = 0; i < 256; ++i)
         if (c.flags[i]) flags[std::to_string(i)] = c.flags[i];
-    json blocks = json::object();
+    Json blocks = Json::object();
     for (int b = 0; b < kBlockCount; ++b) blocks[std::string(block_name(b))] = c.block_bytes[b];
     return {{"pages", c.pages},
             {"edges", c.edges},
@@ -138,6 +141,12 @@ json census_json(const Census& c) {
             {"pages_with_2048_slack", c.slack_2048},
             {"max_slack", c.max_slack}};
 }
+
+template nlohmann::json compression_json<nlohmann::json>(int32_t);
+template nlohmann::json header_json<nlohmann::json>(const PagesFile&);
+template nlohmann::json plane_json<nlohmann::json>(std::span<const uint8_t>);
+template nlohmann::json page_json<nlohmann::json>(const PagesFile&, const PageInfo&, bool);
+template nlohmann::json census_json<nlohmann::json>(const Census&);
 
 std::string walk_line(const PageInfo& p) {
     std::string sizes = "-";

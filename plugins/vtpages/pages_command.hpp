@@ -4,16 +4,13 @@
 #include "assetforge/command_args.hpp"
 #include "assetforge/error.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <set>
 #include <string>
 #include <vector>
 
 namespace af::vtpages {
 
-// What every subcommand file speaks: JSON reports, printf-style text, 64-bit counts.
-using json = nlohmann::json;
+// What every subcommand file speaks: printf-style text, 64-bit counts.
 using sdk::format;
 using ull = unsigned long long;
 

@@ -2,6 +2,8 @@
 
 #include "assetforge/plugin.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <fstream>
 #include <regex>
@@ -41,7 +43,13 @@ template <class T> T get_or(const nlohmann::json& j, const char* key, T def) {
 
 } // namespace
 
-Layout layout_from_manifest(const nlohmann::json& m, const fs::path& base_dir) {
+Layout layout_from_manifest(const std::string& manifest_text, const fs::path& base_dir) {
+    nlohmann::json m;
+    try {
+        m = nlohmann::json::parse(manifest_text);
+    } catch (const nlohmann::json::exception& e) {
+        usage(std::string("manifest is not valid JSON: ") + e.what());
+    }
     if (!m.is_object() || !m.contains("levels") || !m.contains("pages") || !m["pages"].is_array())
         usage("manifest: needs an object with \"levels\" and a \"pages\" array");
     Layout l;

@@ -4,16 +4,15 @@
 
 #include "pages_writer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace af::vtpages {
 
-// Pages of a manifest become a Layout whose payloads are read from their
-// files at emit time (sizes are checked now against each sub-header).
-Layout layout_from_manifest(const nlohmann::json& manifest, const std::filesystem::path& base_dir);
+// Pages of a manifest (its JSON text) become a Layout whose payloads are read
+// from their files at emit time (sizes are checked now against each sub-header).
+Layout layout_from_manifest(const std::string& manifest_text, const std::filesystem::path& base_dir);
 
 struct Edit {
     enum Kind { Put, Remove } kind = Put; // Put replaces an existing page or adds a new one

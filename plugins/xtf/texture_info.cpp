@@ -7,6 +7,8 @@
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstring>
 
 namespace af::xtf {
@@ -123,9 +125,10 @@ InfoReport describe_xtf(const uint8_t* data, uint64_t size) {
     json image = json::array(), fallback = json::array();
     for (const auto& b : L.image) image.push_back(block_json(b));
     for (const auto& b : L.fallback) fallback.push_back(block_json(b));
-    r.json = {{"container", "xtf"},    {"header", xtf_header_json(h, fmt_name)},
-              {"derived", derived},    {"layout", xtf_layout_json(L, size)},
-              {"image_blocks", image}, {"fallback_blocks", fallback}};
+    const json doc = {{"container", "xtf"},    {"header", xtf_header_json(h, fmt_name)},
+                      {"derived", derived},    {"layout", xtf_layout_json(L, size)},
+                      {"image_blocks", image}, {"fallback_blocks", fallback}};
+    r.json = doc.dump(1);
     r.text = xtf_text(h, L, fi, fmt_name, size);
     return r;
 }
@@ -179,14 +182,15 @@ InfoReport describe_vtf(const uint8_t* data, uint64_t size) {
                                 (unsigned long long)n, face == 6 ? "  (spheremap, dropped)" : "");
                 off += n;
             }
-    r.json = {{"container", "vtf"},
-              {"header", header},
-              {"derived", {{"faces_in_file", L.faces}, {"faces", L.faces_kept}}},
-              {"layout",
-               {{"thumbnail", {{"offset", L.thumbnail_offset}, {"size", L.thumbnail_size}}},
-                {"image", {{"offset", L.image_offset}, {"size", L.image_size}}},
-                {"file_size", size}}},
-              {"image_blocks", blocks}};
+    const json doc = {{"container", "vtf"},
+                      {"header", header},
+                      {"derived", {{"faces_in_file", L.faces}, {"faces", L.faces_kept}}},
+                      {"layout",
+                       {{"thumbnail", {{"offset", L.thumbnail_offset}, {"size", L.thumbnail_size}}},
+                        {"image", {{"offset", L.image_offset}, {"size", L.image_size}}},
+                        {"file_size", size}}},
+                      {"image_blocks", blocks}};
+    r.json = doc.dump(1);
     std::string& t = r.text;
     t += "container: vtf (Valve Texture Format)\n";
     t += format("version: %u.%u, header size %u\n", h.version_major, h.version_minor, h.header_size);

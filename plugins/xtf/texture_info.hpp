@@ -2,15 +2,14 @@
 // and the block table with offsets, as JSON and as text.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <string>
 
 namespace af::xtf {
 
+// Both forms as finished text: the ABI's af_info_text hands out strings.
 struct InfoReport {
-    nlohmann::json json;
+    std::string json;
     std::string text;
 };
 

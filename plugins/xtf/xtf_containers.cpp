@@ -46,7 +46,7 @@ void export_with_meta(const af_host* host, const Texture& t, af_texture* out) {
 }
 
 af_status info_text(const InfoReport& r, const af_host* host, af_info_text* out) {
-    out->json = sdk::host_strdup(host, r.json.dump(1));
+    out->json = sdk::host_strdup(host, r.json);
     out->text = sdk::host_strdup(host, r.text);
     return AF_OK;
 }

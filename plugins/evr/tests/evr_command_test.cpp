@@ -4,6 +4,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace evr_test;
 namespace fs = std::filesystem;

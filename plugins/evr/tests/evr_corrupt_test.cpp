@@ -3,6 +3,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace evr_test;
 namespace fs = std::filesystem;
@@ -56,7 +57,7 @@ TEST_CASE("every corruption kind is refused by verify and extract with a clear m
     for (const auto& kind : corrupt_kinds()) {
         INFO(kind);
         const std::string set = "c-" + kind;
-        const auto j = manifest_json(set);
+        const auto j = manifest_json<nlohmann::json>(set);
         REQUIRE(j["corrupt"]["kind"] == kind);
         for (const char* cmd : {"verify", "extract"}) {
             INFO(cmd);
@@ -82,7 +83,7 @@ TEST_CASE("every corruption kind is refused by verify and extract with a clear m
 }
 
 TEST_CASE("the documented seed-1 frame-length message", "[corrupt]") {
-    const auto j = manifest_json("c-frame-length");
+    const auto j = manifest_json<nlohmann::json>("c-frame-length");
     const auto r = run_evr({"verify", manifest_path("c-frame-length").string()});
     CHECK(r.rc == 1);
     // The set's frame 3 has no content size, so the length is found while decoding.

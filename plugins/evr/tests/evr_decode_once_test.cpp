@@ -7,6 +7,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <set>
@@ -19,7 +20,8 @@ namespace {
 const std::string kRaw = "7f5bc1cf8ce51ffd", kMeta = "2f6e61706a2c8f35", kDds = "beac1969cb7b8861";
 
 evr::PackageSet open_set(const std::string& set) {
-    return evr::PackageSet(evr::locate_set(set_dir(set), manifest_json(set)["name"]), evr::Limits{}, nullptr);
+    return evr::PackageSet(evr::locate_set(set_dir(set), manifest_json<nlohmann::json>(set)["name"]), evr::Limits{},
+                           nullptr);
 }
 
 // The rule extract_set follows: a data frame is decoded exactly once when it
@@ -58,7 +60,7 @@ TEST_CASE("extract decompresses each needed data frame exactly once, and no othe
         std::set<std::string>{"ca6cd085401cbc87", "38ee951a26fb816a"}};
     int metadata_only = 0, skipped = 0; // frames decoded only for metadata; data frames never decoded
     for (const auto& set : valid_sets()) {
-        const auto j = manifest_json(set);
+        const auto j = manifest_json<nlohmann::json>(set);
         for (const auto& types : filters) {
             for (const bool groups : {false, true}) {
                 INFO(set << (groups ? " --groups" : "") << (types ? " --type " + *types->begin() + "…" : ""));
@@ -93,7 +95,7 @@ TEST_CASE("verify decompresses every data frame exactly once, referenced or not"
     host.set_threads(2);
     for (const auto& set : valid_sets()) {
         INFO(set);
-        const auto j = manifest_json(set);
+        const auto j = manifest_json<nlohmann::json>(set);
         std::vector<uint32_t> want;
         for (const auto& r : j["frames"]) want.push_back(r["length"].get<uint64_t>() > 0 ? 1 : 0);
         const evr::PackageSet ps = open_set(set);

@@ -5,13 +5,14 @@
 #include "fixture.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace evr_test;
 namespace fs = std::filesystem;
 
 TEST_CASE("extract --out keeps an existing different file unless --overwrite", "[extract][out]") {
     const std::string set = "s1";
-    const auto j = manifest_json(set);
+    const auto j = manifest_json<nlohmann::json>(set);
     const std::string name = j["name"];
     TempDir t;
     const fs::path out = t.path / "x";
@@ -41,7 +42,7 @@ TEST_CASE("extract --out keeps an existing different file unless --overwrite", "
 
 TEST_CASE("extract --out refuses links inside the output folder", "[extract][out]") {
     const std::string set = "s1";
-    const auto j = manifest_json(set);
+    const auto j = manifest_json<nlohmann::json>(set);
     const std::string name = j["name"];
     TempDir t;
     const fs::path out = t.path / "x", outside = t.path / "outside";

@@ -3,6 +3,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <set>
 
@@ -25,7 +26,7 @@ TEST_CASE("extract writes exactly the generator's files, byte for byte", "[extra
     host.set_threads(2);
     for (const auto& set : valid_sets()) {
         INFO(set);
-        const auto j = manifest_json(set);
+        const auto j = manifest_json<nlohmann::json>(set);
         TempDir t;
         auto r = run_evr({"extract", set_dir(set).string(), j["name"], "--out", t.path.string()}, host);
         REQUIRE(r.rc == 0);
@@ -44,7 +45,7 @@ TEST_CASE("extract writes exactly the generator's files, byte for byte", "[extra
 
 TEST_CASE("raw BC textures become .dds when their metadata fits and .bc when it does not", "[extract][texture]") {
     // s7q holds both kinds, including raw textures without metadata.
-    const auto j = manifest_json("s7q");
+    const auto j = manifest_json<nlohmann::json>("s7q");
     TempDir t;
     std::ostringstream dummy;
     auto r = run_evr({"extract", manifest_path("s7q").string(), "--out", t.path.string()});
@@ -69,7 +70,7 @@ TEST_CASE("raw BC textures become .dds when their metadata fits and .bc when it 
 TEST_CASE("extract --groups keeps the frame index as a directory level", "[extract]") {
     af::sdk::testing::FakeHost host;
     host.set_threads(2);
-    const auto j = manifest_json("mp");
+    const auto j = manifest_json<nlohmann::json>("mp");
     TempDir t;
     REQUIRE(run_evr({"extract", set_dir("mp").string(), j["name"], "--out", t.path.string(), "--groups"}, host).rc ==
             0);
@@ -83,7 +84,7 @@ TEST_CASE("extract --groups keeps the frame index as a directory level", "[extra
 }
 
 TEST_CASE("extract --type writes only the chosen types, still rebuilding DDS", "[extract]") {
-    const auto j = manifest_json("s1");
+    const auto j = manifest_json<nlohmann::json>("s1");
     TempDir t;
     auto r = run_evr({"extract", set_dir("s1").string(), j["name"], "--out", t.path.string(), "--type",
                       "7f5bc1cf8ce51ffd", "--type", "0xbeac1969cb7b8861"});
@@ -102,7 +103,7 @@ TEST_CASE("extract --type writes only the chosen types, still rebuilding DDS", "
 TEST_CASE("list matches the generator's manifest.json", "[list]") {
     for (const auto& set : valid_sets()) {
         INFO(set);
-        const auto j = manifest_json(set);
+        const auto j = manifest_json<nlohmann::json>(set);
         auto r = run_evr({"list", set_dir(set).string(), j["name"], "--json"});
         REQUIRE(r.rc == 0);
         const auto l = nlohmann::json::parse(r.out);
@@ -120,7 +121,7 @@ TEST_CASE("list matches the generator's manifest.json", "[list]") {
         for (size_t i = 0; i < j["parts"].size(); ++i) CHECK(l["parts"][i]["size"] == j["parts"][i]["size"]);
     }
     // Text form: one header line, one line per file, known type names spelled out.
-    const auto j = manifest_json("s1");
+    const auto j = manifest_json<nlohmann::json>("s1");
     auto r = run_evr({"list", manifest_path("s1").string()});
     REQUIRE(r.rc == 0);
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 25);

@@ -6,6 +6,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace evr_test;
 namespace fs = std::filesystem;
@@ -23,7 +24,7 @@ void make_game(const fs::path& game, const std::string& set) {
 
 // `set`'s files repacked into `out` with every part at most `part_size` bytes.
 void repack(const std::string& set, const fs::path& out, const std::string& part_size) {
-    const std::string name = manifest_json(set)["name"];
+    const std::string name = manifest_json<nlohmann::json>(set)["name"];
     TempDir t;
     REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()}).rc == 0);
     auto r = run_evr({"build", (t.path / "x").string(), "--out", out.string(), "--name", name, "--part-size", part_size,
@@ -43,7 +44,7 @@ size_t parts_of(const fs::path& data, const std::string& name) {
 TEST_CASE("install puts a set that shrank into the game folder, removes its stale parts, restore undoes it",
           "[install]") {
     const std::string set = "mp"; // two parts
-    const std::string name = manifest_json(set)["name"];
+    const std::string name = manifest_json<nlohmann::json>(set)["name"];
     TempDir t;
     const fs::path game = t.path / "game", mod = t.path / "mod";
     make_game(game, set);
@@ -79,7 +80,7 @@ TEST_CASE("install puts a set that shrank into the game folder, removes its stal
 TEST_CASE("install of a set that grew, twice: restore removes the added parts and gives back the first original",
           "[install]") {
     const std::string set = "s1"; // one part
-    const std::string name = manifest_json(set)["name"];
+    const std::string name = manifest_json<nlohmann::json>(set)["name"];
     TempDir t;
     const fs::path game = t.path / "game", mod = t.path / "mod", mod2 = t.path / "mod2";
     make_game(game, set);
@@ -110,7 +111,7 @@ TEST_CASE("install refuses a damaged set and a link at a set's name before touch
     {
         make_game(game, "s1");
         const auto before = tree_sha256(game);
-        const std::string name = manifest_json("c-zstd-garbage")["name"];
+        const std::string name = manifest_json<nlohmann::json>("c-zstd-garbage")["name"];
         auto r = run_evr({"install", set_dir("c-zstd-garbage").string(), game.string(), name});
         CHECK(r.rc == 1);
         CHECK_THAT(r.err, Catch::Contains("frame"));
@@ -118,7 +119,7 @@ TEST_CASE("install refuses a damaged set and a link at a set's name before touch
         CHECK_FALSE(fs::exists(game / ".assetforge-backup"));
     }
     {
-        const std::string name = manifest_json("s1")["name"];
+        const std::string name = manifest_json<nlohmann::json>("s1")["name"];
         const fs::path part = game / "packages" / (name + "_1");
         fs::create_symlink("/etc/passwd", part);
         auto r = run_evr({"install", set_dir("s1").string(), game.string(), name});

@@ -5,6 +5,7 @@
 #include "assetforge/error.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <zstd.h>
 
 using namespace af::evr;
@@ -64,7 +65,7 @@ TEST_CASE("the documented seed-1 set reads as the spec describes it", "[manifest
     CHECK(m.package_count == 1);
     CHECK(m.unknown_a == 524288);
     CHECK(m.sections[kFrames].unknown_d == uint64_t(1) << 32);
-    const auto j = manifest_json("s1");
+    const auto j = manifest_json<nlohmann::json>("s1");
     for (size_t i = 0; i < m.frames.size(); ++i) {
         CHECK(m.frames[i].package == j["frames"][i]["package"]);
         CHECK(m.frames[i].offset == j["frames"][i]["offset"]);

@@ -7,6 +7,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace evr_test;
 namespace fs = std::filesystem;
@@ -35,7 +36,7 @@ TEST_CASE("replace with a --from holding one file works for every file of sets w
     af::sdk::testing::FakeHost host;
     host.set_threads(2);
     for (const std::string set : {"f1", "f1q", "s2q", "s7q"}) {
-        const auto j = manifest_json(set);
+        const auto j = manifest_json<nlohmann::json>(set);
         const std::string name = j["name"];
         TempDir t;
         REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()}, host).rc == 0);

@@ -11,6 +11,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <set>
@@ -71,7 +72,7 @@ TEST_CASE("replace with an unedited extraction rebuilds nothing: parts and body 
     host.set_threads(2);
     for (const std::string set : {"s1", "mp"}) {
         INFO(set);
-        const auto j = manifest_json(set);
+        const auto j = manifest_json<nlohmann::json>(set);
         const std::string name = j["name"];
         TempDir t;
         REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()}, host).rc == 0);
@@ -100,7 +101,7 @@ TEST_CASE("replace keeps order, identities, Metadata and unknown fields, rebuild
     af::sdk::testing::FakeHost host;
     host.set_threads(2);
     const std::string set = "s2q"; // header-length 24, an unreferenced frame, a non-zero final record, random Metadata
-    const auto j = manifest_json(set);
+    const auto j = manifest_json<nlohmann::json>(set);
     const std::string name = j["name"];
     TempDir t;
     REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()}).rc == 0);
@@ -170,7 +171,7 @@ TEST_CASE("replace keeps order, identities, Metadata and unknown fields, rebuild
 }
 
 TEST_CASE("a DDS replacing a raw BC texture must match its texture metadata", "[replace][texture]") {
-    const auto j = manifest_json("s1");
+    const auto j = manifest_json<nlohmann::json>("s1");
     const std::string name = j["name"];
     const std::string rel = file_of_kind(j, "rawbc-dds")["extract_path"];
     TempDir t;
@@ -240,7 +241,7 @@ TEST_CASE("a legacy DXT header replaces a BC1 raw texture, metadata must stay 25
     TempDir t;
     bool found = false;
     for (const auto& set : valid_sets()) {
-        const auto j = manifest_json(set);
+        const auto j = manifest_json<nlohmann::json>(set);
         const std::string name = j["name"];
         fs::remove_all(t.path / "x");
         REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()}).rc == 0);
@@ -280,7 +281,7 @@ TEST_CASE("a legacy DXT header replaces a BC1 raw texture, metadata must stay 25
 TEST_CASE("replace refuses unknown files unless --add-new, and appends them with new Metadata", "[replace]") {
     af::sdk::testing::FakeHost host;
     host.set_threads(2);
-    const std::string name = manifest_json("s1")["name"];
+    const std::string name = manifest_json<nlohmann::json>("s1")["name"];
     TempDir t;
     const std::vector<uint8_t> fresh(700000, 7); // larger than the 512000-byte frame cap: a frame of its own
     write_bytes(t.path / "edit/00000000000000aa/00000000000000bb.bin", fresh);
@@ -309,7 +310,7 @@ TEST_CASE("replace refuses unknown files unless --add-new, and appends them with
 }
 
 TEST_CASE("replace never writes over its input, nor over an existing set without --overwrite", "[replace][trust]") {
-    const std::string name = manifest_json("mp")["name"];
+    const std::string name = manifest_json<nlohmann::json>("mp")["name"];
     TempDir t;
     fs::copy(set_dir("mp"), t.path / "in", fs::copy_options::recursive);
     const auto before = read_bytes(t.path / "in/manifests" / name);
@@ -344,7 +345,7 @@ TEST_CASE("replace refuses every corrupted set before writing anything", "[repla
     for (const auto& k : corrupt_kinds()) {
         const std::string kind = "c-" + k;
         INFO(kind);
-        const std::string name = manifest_json(kind)["name"];
+        const std::string name = manifest_json<nlohmann::json>(kind)["name"];
         // No edit at all: a frame copied as it is must be checked all the same.
         fs::create_directories(t.path / "edit");
         auto r = run_evr({"replace", set_dir(kind).string(), name, "--from", (t.path / "edit").string(), "--out",

@@ -6,6 +6,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <map>
 
@@ -18,7 +19,7 @@ TEST_CASE("build from a tree, flat or grouped, extracts back to the same tree", 
     for (const auto& set : valid_sets()) {
         for (bool groups : {false, true}) {
             INFO(set << (groups ? " --groups" : ""));
-            const auto j = manifest_json(set);
+            const auto j = manifest_json<nlohmann::json>(set);
             const std::string name = j["name"];
             TempDir t;
             std::vector<std::string> x = {"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()};

@@ -5,6 +5,7 @@
 #include "fixture.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <fcntl.h>
@@ -16,9 +17,9 @@ namespace fs = std::filesystem;
 
 TEST_CASE("replace --from refuses an 8 GiB sparse file from its size, without reading it", "[replace][input]") {
     const std::string set = "s1";
-    const std::string name = manifest_json(set)["name"];
+    const std::string name = manifest_json<nlohmann::json>(set)["name"];
     TempDir t;
-    const std::string rel = manifest_json(set)["files"][0]["extract_path"];
+    const std::string rel = manifest_json<nlohmann::json>(set)["files"][0]["extract_path"];
     const fs::path big = t.path / "from" / rel;
     fs::create_directories(big.parent_path());
     const int fd = ::open(big.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -37,7 +38,7 @@ TEST_CASE("replace --from refuses an 8 GiB sparse file from its size, without re
 
 TEST_CASE("replace --from and build refuse a FIFO at an entry's name", "[replace][build][input]") {
     const std::string set = "s1";
-    const auto j = manifest_json(set);
+    const auto j = manifest_json<nlohmann::json>(set);
     const std::string name = j["name"];
     TempDir t;
     REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()}).rc == 0);

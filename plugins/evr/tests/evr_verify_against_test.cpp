@@ -6,6 +6,7 @@
 #include "assetforge/testing/fake_host.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace evr_test;
 namespace fs = std::filesystem;
@@ -14,7 +15,7 @@ namespace {
 
 // `set` repacked into `out` with its first texture_dds file edited.
 std::string repack_one_edit(const std::string& set, const fs::path& work, const fs::path& out) {
-    const auto j = manifest_json(set);
+    const auto j = manifest_json<nlohmann::json>(set);
     const std::string name = j["name"];
     REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (work / "x").string()}).rc == 0);
     std::string rel;
@@ -39,7 +40,7 @@ TEST_CASE("verify --against --strict passes a repack of a set with quirks and na
           "[verify][against]") {
     for (const std::string set : {"s2q", "s7q", "f1q"}) {
         INFO(set);
-        const std::string name = manifest_json(set)["name"];
+        const std::string name = manifest_json<nlohmann::json>(set)["name"];
         TempDir t;
         const fs::path out = t.path / "out";
         const std::string changed = repack_one_edit(set, t.path, out);
@@ -57,7 +58,7 @@ TEST_CASE("verify --against --strict passes a repack of a set with quirks and na
 
 TEST_CASE("verify --against fails on what the repack introduced", "[verify][against]") {
     const std::string set = "s1";
-    const std::string name = manifest_json(set)["name"];
+    const std::string name = manifest_json<nlohmann::json>(set)["name"];
     TempDir t;
     const fs::path out = t.path / "out";
     repack_one_edit(set, t.path, out);

@@ -5,6 +5,7 @@
 #include "output_batch.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace evr_test;
 namespace fs = std::filesystem;
@@ -12,7 +13,7 @@ namespace fs = std::filesystem;
 namespace {
 
 Run replace_into(const fs::path& out, const fs::path& from, bool overwrite, const char* part_size = "4096") {
-    std::vector<std::string> argv = {"replace",    set_dir("mp").string(), manifest_json("mp")["name"],
+    std::vector<std::string> argv = {"replace",    set_dir("mp").string(), manifest_json<nlohmann::json>("mp")["name"],
                                      "--from",     from.string(),          "--out",
                                      out.string(), "--part-size",          part_size};
     if (overwrite) argv.push_back("--overwrite");
@@ -22,7 +23,7 @@ Run replace_into(const fs::path& out, const fs::path& from, bool overwrite, cons
 } // namespace
 
 TEST_CASE("a set is never written through a link inside --out", "[replace][links]") {
-    const std::string name = manifest_json("mp")["name"];
+    const std::string name = manifest_json<nlohmann::json>("mp")["name"];
     TempDir t;
     const fs::path out = t.path / "o", outside = t.path / "outside", empty = t.path / "empty";
     fs::create_directories(outside);

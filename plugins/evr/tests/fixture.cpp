@@ -1,5 +1,6 @@
 #include "fixture.hpp"
 
+#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
 #include <fstream>
@@ -20,13 +21,8 @@ std::map<std::string, std::string> tree_sha256(const fs::path& root) {
     return out;
 }
 
-nlohmann::json manifest_json(const std::string& set) {
-    std::ifstream in(set_dir(set) / "manifest.json");
-    return nlohmann::json::parse(in);
-}
-
 fs::path manifest_path(const std::string& set) {
-    return set_dir(set) / manifest_json(set)["manifest"]["path"].get<std::string>();
+    return set_dir(set) / manifest_json<nlohmann::json>(set)["manifest"]["path"].get<std::string>();
 }
 
 std::vector<uint8_t> read_bytes(const fs::path& p) {

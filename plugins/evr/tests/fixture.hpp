@@ -4,8 +4,6 @@
 
 #include "evr_command.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -16,9 +14,13 @@ namespace evr_test {
 
 std::filesystem::path data_dir();
 std::filesystem::path set_dir(const std::string& set);
-nlohmann::json manifest_json(const std::string& set);
 std::filesystem::path manifest_path(const std::string& set); // <set>/manifests/<name>
 std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
+// The generator's <set>/manifest.json, parsed by Json (the tests pass nlohmann::json).
+template <class Json> Json manifest_json(const std::string& set) {
+    const auto b = read_bytes(set_dir(set) / "manifest.json");
+    return Json::parse(b.begin(), b.end());
+}
 void write_bytes(const std::filesystem::path& p, const std::vector<uint8_t>& b);
 std::string sha256_hex(const std::vector<uint8_t>& b);
 // Every regular file under `root`: relative path -> sha256 of its bytes.

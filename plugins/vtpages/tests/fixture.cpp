@@ -23,11 +23,6 @@ std::vector<uint8_t> read_bytes(const fs::path& p) {
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-nlohmann::json manifest(const std::string& name) {
-    std::ifstream in(data_dir() / (name + ".json"));
-    return nlohmann::json::parse(in);
-}
-
 TempDir::TempDir() {
     std::random_device rd;
     path = fs::temp_directory_path() / ("vtpages-test-" + std::to_string(rd()) + std::to_string(rd()));

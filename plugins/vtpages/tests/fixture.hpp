@@ -2,8 +2,6 @@
 // their JSON manifests (see data/SOURCE.md).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -14,7 +12,11 @@ namespace vtpages_test {
 std::filesystem::path data_dir();
 std::vector<std::string> fixture_names(); // file names of every *.pages in data/
 std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
-nlohmann::json manifest(const std::string& name);
+// The generator's data/NAME.json, parsed by Json (the tests pass nlohmann::json).
+template <class Json> Json manifest(const std::string& name) {
+    const auto b = read_bytes(data_dir() / (name + ".json"));
+    return Json::parse(b.begin(), b.end());
+}
 
 // A fresh empty directory under the system temp dir, removed by the destructor.
 struct TempDir {

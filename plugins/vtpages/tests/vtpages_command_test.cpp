@@ -8,6 +8,7 @@
 #include "host/host_services.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -44,7 +45,7 @@ TEST_CASE("pages selftest prints the spec sheet's summary line", "[command]") {
     auto j = run({"selftest", fixture("l8_s2_dfs_slack_x4.pages"), "--json"});
     auto parsed = nlohmann::json::parse(j.out);
     CHECK(parsed[0]["sentences"] == 47);
-    CHECK(parsed[0]["slack"] == manifest("l8_s2_dfs_slack_x4.pages")["slack_bytes"]);
+    CHECK(parsed[0]["slack"] == manifest<nlohmann::json>("l8_s2_dfs_slack_x4.pages")["slack_bytes"]);
 }
 
 TEST_CASE("exit codes: 1 for a broken file, 2 for usage", "[command]") {
@@ -78,7 +79,7 @@ TEST_CASE("pages list, header and walk", "[command]") {
     CHECK(h["num_levels"] == 6);
     CHECK(h["header_ok"] == true);
 
-    auto m = manifest("l7_s3_dfs_slack.pages");
+    auto m = manifest<nlohmann::json>("l7_s3_dfs_slack.pages");
     auto w = run({"walk", fixture("l7_s3_dfs_slack.pages")});
     CHECK(count_lines(w.out) == m["pages"].get<size_t>() + 1);
     auto wj = nlohmann::json::parse(run({"walk", fixture("l7_s3_dfs_slack.pages"), "--json"}).out);
@@ -115,7 +116,7 @@ TEST_CASE("pages page, blocks, stats and region", "[command]") {
     CHECK(fs::file_size(t.path / "4_0_0.payload.bin") == top.payload);
 
     auto s = nlohmann::json::parse(run({"stats", F, "--json"}).out)[0];
-    auto m = manifest("l5_s2_bfs_slack_jxr.pages");
+    auto m = manifest<nlohmann::json>("l5_s2_bfs_slack_jxr.pages");
     CHECK(s["pages"] == m["pages"]);
     CHECK(s["bytes"]["slack"] == m["slack_bytes"]);
     CHECK(s["cover_masks"] == m["cover_masks"]);
@@ -146,7 +147,7 @@ TEST_CASE("pages map and cover write PNGs that decode to what the file holds", "
     const auto F = fixture("l8_s1_bfs.pages");
     auto f = PagesFile::open(F);
     auto mj = nlohmann::json::parse(run({"map", F, "1", "--out", (t.path / "m.png").string(), "--json"}).out);
-    CHECK(mj["present"] == manifest("l8_s1_bfs.pages")["per_level"]["1"]);
+    CHECK(mj["present"] == manifest<nlohmann::json>("l8_s1_bfs.pages")["per_level"]["1"]);
     af::Image img = af::read_png_file(t.path / "m.png");
     const uint32_t cell = mj["cell_pixels"].get<uint32_t>(), grid = mj["grid"].get<uint32_t>();
     CHECK(img.width == grid * cell);
@@ -210,7 +211,7 @@ TEST_CASE("writer commands: build, repack, compact", "[command]") {
     // Compact drops exactly the slack.
     auto small = (t.path / "small.pages").string();
     auto c = nlohmann::json::parse(run({"compact", F, "--out", small, "--json"}).out);
-    CHECK(c["saved"] == manifest("l4_s4_dfs_slack.pages")["slack_bytes"]);
+    CHECK(c["saved"] == manifest<nlohmann::json>("l4_s4_dfs_slack.pages")["slack_bytes"]);
     CHECK(c["slack"] == 0);
     // Region → edit → repack: replace the top page with itself under compression 6.
     fs::create_directories(t.path / "rep");

@@ -9,6 +9,7 @@
 #include "host/host_services.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <dlfcn.h>
 
@@ -125,7 +126,7 @@ TEST_CASE("pages.extract emits one item per page with level/mip/x/y, and pages.b
     Module m;
     for (const char* name : {"l8_s1_bfs.pages", "l7_s3_dfs_slack.pages"}) {
         INFO(name);
-        auto man = manifest(name);
+        auto man = manifest<nlohmann::json>(name);
         StageRun ex(m, m.stage("pages.extract"), {file_item(name)}, {{"what", "payload"}});
         REQUIRE(ex.status == AF_OK);
         REQUIRE(ex.out.size() == man["pages"].get<size_t>());
@@ -150,7 +151,7 @@ TEST_CASE("pages.extract emits one item per page with level/mip/x/y, and pages.b
 TEST_CASE("pages.extract: blocks, cover PNGs, and level filter", "[plugin][stage]") {
     Module m;
     const std::string name = "l5_s2_bfs_slack_jxr.pages";
-    auto man = manifest(name);
+    auto man = manifest<nlohmann::json>(name);
     StageRun blocks(m, m.stage("pages.extract"), {file_item(name)}, {{"what", "blocks"}, {"level", "0"}});
     REQUIRE(blocks.status == AF_OK);
     size_t want = 0;

@@ -5,6 +5,7 @@
 #include "assetforge/plugin.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -56,7 +57,7 @@ TEST_CASE("fixtures exist", "[reader]") { REQUIRE(fixture_names().size() >= 8); 
 TEST_CASE("selftest reports exactly the manifest's counts", "[reader]") {
     for (const auto& name : fixture_names()) {
         INFO(name);
-        auto m = manifest(name);
+        auto m = manifest<nlohmann::json>(name);
         auto f = PagesFile::open(data_dir() / name);
         CHECK(f.header_problems().empty());
         CHECK(f.levels() == m["levels"].get<int>());
@@ -85,7 +86,7 @@ TEST_CASE("selftest reports exactly the manifest's counts", "[reader]") {
 TEST_CASE("walk lists exactly the manifest's pages and offsets", "[reader]") {
     for (const auto& name : fixture_names()) {
         INFO(name);
-        auto m = manifest(name);
+        auto m = manifest<nlohmann::json>(name);
         auto f = PagesFile::open(data_dir() / name);
         auto walked = walk_sorted(f);
         auto& list = m["page_list"];
@@ -128,7 +129,7 @@ TEST_CASE("find returns nothing for absent or out-of-grid pages", "[reader]") {
 TEST_CASE("corruptions give specific errors", "[reader][corrupt]") {
     const auto name = std::string("l5_s2_bfs_slack_jxr.pages");
     const auto good = read_bytes(data_dir() / name);
-    auto m = manifest(name);
+    auto m = manifest<nlohmann::json>(name);
     const uint32_t scale = m["scale"].get<uint32_t>();
     const uint64_t top = 72;
     // First child link of the top page, and the node it points to.
@@ -226,7 +227,7 @@ TEST_CASE("truncated files fail cleanly at every cut", "[reader][corrupt]") {
 
 TEST_CASE("random corruption of node headers never crashes or hangs", "[reader][corrupt]") {
     const auto good = read_bytes(data_dir() / "l7_s3_dfs_slack.pages");
-    auto m = manifest("l7_s3_dfs_slack.pages");
+    auto m = manifest<nlohmann::json>("l7_s3_dfs_slack.pages");
     std::vector<uint64_t> headers;
     for (auto& p : m["page_list"]) headers.push_back(p["offset"].get<uint64_t>());
     uint32_t state = 12345;

@@ -7,6 +7,7 @@
 #include "assetforge/plugin.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <map>
@@ -59,7 +60,7 @@ std::vector<uint8_t> resized_payload(const std::vector<uint8_t>& src, int delta)
 
 // Writes every page's payload of a fixture plus a build manifest reproducing its order and reservations.
 fs::path manifest_for(const std::string& name, const fs::path& dir, bool exact_reservations) {
-    auto m = manifest(name);
+    auto m = manifest<nlohmann::json>(name);
     auto bytes = read_bytes(data_dir() / name);
     PagesFile f({bytes.data(), bytes.size()});
     nlohmann::json out = {{"levels", m["levels"]}, {"scale", m["scale"]}, {"order", m["order"]}};
@@ -84,8 +85,8 @@ fs::path manifest_for(const std::string& name, const fs::path& dir, bool exact_r
 }
 
 std::vector<uint8_t> build(const fs::path& manifest_path) {
-    std::ifstream in(manifest_path);
-    Layout l = layout_from_manifest(nlohmann::json::parse(in), manifest_path.parent_path());
+    const auto text = read_bytes(manifest_path);
+    Layout l = layout_from_manifest(std::string(text.begin(), text.end()), manifest_path.parent_path());
     return emit_to_memory(l);
 }
 
@@ -131,7 +132,7 @@ TEST_CASE("an unmodified file rewritten through the layout is byte-identical", "
 TEST_CASE("compaction shrinks a file by exactly its slack", "[writer]") {
     for (const auto& name : fixture_names()) {
         INFO(name);
-        auto m = manifest(name);
+        auto m = manifest<nlohmann::json>(name);
         auto bytes = read_bytes(data_dir() / name);
         PagesFile f({bytes.data(), bytes.size()});
         Layout l = layout_of(f);
@@ -151,7 +152,7 @@ TEST_CASE("compaction shrinks a file by exactly its slack", "[writer]") {
 TEST_CASE("repack replaces a page in place when it fits", "[writer][repack]") {
     const auto bytes = read_bytes(data_dir() / "l7_s3_dfs_slack.pages");
     PagesFile f({bytes.data(), bytes.size()});
-    auto m = manifest("l7_s3_dfs_slack.pages");
+    auto m = manifest<nlohmann::json>("l7_s3_dfs_slack.pages");
     auto& p = m["page_list"][5];
     PageKey k{p["level"].get<uint16_t>(), p["x"].get<uint16_t>(), p["y"].get<uint16_t>()};
     auto info = *f.find(k);
@@ -179,7 +180,7 @@ TEST_CASE("repack relocates a grown page and rewrites its parent link", "[writer
     const auto bytes = read_bytes(data_dir() / "l8_s1_bfs.pages");
     PagesFile f({bytes.data(), bytes.size()});
     auto before = pages_of(bytes);
-    auto m = manifest("l8_s1_bfs.pages");
+    auto m = manifest<nlohmann::json>("l8_s1_bfs.pages");
     SECTION("the freed bytes become the previous page's slack") {
         auto& p = m["page_list"][10];
         PageKey k{p["level"].get<uint16_t>(), p["x"].get<uint16_t>(), p["y"].get<uint16_t>()};
@@ -314,29 +315,29 @@ TEST_CASE("the writer refuses inconsistent page sets", "[writer]") {
         orphan["level"] = 0;
         m["pages"].push_back(orphan);
         // Its parent (1, 3, 3) may exist by chance; pick coordinates whose parent is absent.
-        Layout l = layout_from_manifest(m, t.path);
+        Layout l = layout_from_manifest(m.dump(), t.path);
         bool parent_present = false;
         for (auto& n : l.nodes) parent_present |= (n.key == PageKey{1, 3, 3});
         if (!parent_present) CHECK_THROWS_WITH(emit_to_memory(l), Catch::Contains("has no parent"));
     }
     SECTION("duplicate page") {
         m["pages"].push_back(m["pages"][0]);
-        CHECK_THROWS_WITH(emit_to_memory(layout_from_manifest(m, t.path)), Catch::Contains("twice"));
+        CHECK_THROWS_WITH(emit_to_memory(layout_from_manifest(m.dump(), t.path)), Catch::Contains("twice"));
     }
     SECTION("payload whose length disagrees with its sub-header") {
         write_file(t.path / "bad.bin", std::vector<uint8_t>(100, 0x11));
         m["pages"][0]["payload"] = "bad.bin";
-        CHECK_THROWS_WITH(layout_from_manifest(m, t.path), Catch::Contains("sub-header describes"));
+        CHECK_THROWS_WITH(layout_from_manifest(m.dump(), t.path), Catch::Contains("sub-header describes"));
     }
     SECTION("no top page") {
         nlohmann::json pages = nlohmann::json::array();
         for (auto& p : m["pages"])
             if (p["level"].get<int>() != 3) pages.push_back(p);
         m["pages"] = pages;
-        CHECK_THROWS_WITH(emit_to_memory(layout_from_manifest(m, t.path)), Catch::Contains("top page"));
+        CHECK_THROWS_WITH(emit_to_memory(layout_from_manifest(m.dump(), t.path)), Catch::Contains("top page"));
     }
     SECTION("scale that cannot address offset 72") {
         m["scale"] = 64;
-        CHECK_THROWS_WITH(layout_from_manifest(m, t.path), Catch::Contains("unsupported"));
+        CHECK_THROWS_WITH(layout_from_manifest(m.dump(), t.path), Catch::Contains("unsupported"));
     }
 }

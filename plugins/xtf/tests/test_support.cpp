@@ -6,6 +6,7 @@
 #include "core/pixel_convert.hpp"
 
 #include <dlfcn.h>
+#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
 #include <cstdlib>
@@ -22,11 +23,6 @@ std::vector<uint8_t> read_bytes(const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
     if (!f) throw std::runtime_error("cannot open " + p.string());
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
-
-nlohmann::json manifest(const std::string& fixture) {
-    auto b = read_bytes(data_dir() / fixture / (fixture + ".json"));
-    return nlohmann::json::parse(b.begin(), b.end());
 }
 
 std::vector<std::string> fixture_names() {

@@ -7,8 +7,6 @@
 #include "core/image.hpp"
 #include "xtf_writer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -18,8 +16,14 @@ namespace xtftest {
 std::filesystem::path data_dir();
 std::vector<uint8_t> read_bytes(const std::filesystem::path& p);
 // The bytes of fixture NAME's own file, data/NAME/NAME.xtf.
-inline std::vector<uint8_t> fixture_xtf(const std::string& name) { return read_bytes(data_dir() / name / (name + ".xtf")); }
-nlohmann::json manifest(const std::string& fixture);
+inline std::vector<uint8_t> fixture_xtf(const std::string& name) {
+    return read_bytes(data_dir() / name / (name + ".xtf"));
+}
+// Fixture NAME's data/NAME/NAME.json, parsed by Json (the tests pass nlohmann::json).
+template <class Json> Json manifest(const std::string& fixture) {
+    const auto b = read_bytes(data_dir() / fixture / (fixture + ".json"));
+    return Json::parse(b.begin(), b.end());
+}
 std::vector<std::string> fixture_names();
 std::string sha256(const uint8_t* p, size_t n);
 inline std::string sha256(const std::vector<uint8_t>& v) { return sha256(v.data(), v.size()); }

@@ -6,6 +6,7 @@
 #include "core/png_io.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstring>
 
@@ -57,7 +58,7 @@ TEST_CASE("xtf fixtures: header, layout, blocks and pixels equal the manifest", 
     REQUIRE(names.size() == 11);
     for (const std::string& name : names) {
         SECTION(name) {
-            const auto j = xtftest::manifest(name);
+            const auto j = xtftest::manifest<nlohmann::json>(name);
             const auto file = xtftest::read_bytes(xtftest::data_dir() / name / (name + ".xtf"));
             REQUIRE(xtftest::sha256(file) == j["file_sha256"].get<std::string>());
             XtfFile x = read_xtf(file.data(), file.size(), xtftest::host());

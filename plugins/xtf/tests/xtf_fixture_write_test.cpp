@@ -8,6 +8,7 @@
 #include "core/png_io.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace af::xtf;
 
@@ -57,7 +58,7 @@ TEST_CASE("xtf writer: the full recipe from a fixture's images and parameters re
           "[xtf][writer][fixtures]") {
     for (const std::string& name : xtftest::fixture_names()) {
         SECTION(name) {
-            const auto j = xtftest::manifest(name);
+            const auto j = xtftest::manifest<nlohmann::json>(name);
             const auto file = xtftest::read_bytes(xtftest::data_dir() / name / (name + ".xtf"));
             XtfFile x = read_xtf(file.data(), file.size(), xtftest::host());
             XtfWriteOptions o = options_from_manifest(j);
@@ -83,7 +84,7 @@ TEST_CASE("xtf writer: the full recipe from a fixture's images and parameters re
 TEST_CASE("xtf writer: from the fixtures' source PNGs", "[xtf][writer][fixtures]") {
     for (const std::string& name : xtftest::fixture_names()) {
         SECTION(name) {
-            const auto j = xtftest::manifest(name);
+            const auto j = xtftest::manifest<nlohmann::json>(name);
             if (is_dxt(j) && !xtftest::bc_codec_available()) {
                 WARN("skipped: DXT encoding needs the BC codec plugin (af_bc), not built here");
                 continue;

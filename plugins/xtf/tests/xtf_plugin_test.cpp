@@ -5,6 +5,7 @@
 #include "assetforge/plugin.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 namespace {
 
