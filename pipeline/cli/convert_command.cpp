@@ -237,7 +237,7 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     }
     const Texture* tex = &input;
     std::optional<Texture> changed;
-    std::optional<tx::NormalMapVerdict> verdict;
+    std::optional<tx::TopLevel> top; // what mips learned of the top level, for the encode
     const bool keep = req.format.mode == tx::EncodeMode::Keep;
     const bool can_have_mips = full_mip_count(input.desc.width, input.desc.height, input.desc.depth) > 1;
     if (!like && a.mips == false && input.desc.mips > 1) {
@@ -248,8 +248,9 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
         tx::MipRequest m = a.mip_request;
         m.name = req.name;
         if (m.normal_map == tx::NormalMapMode::Yes) m.normal_map_why = "--normal-map";
-        changed = tx::mips(ops, input, m, &verdict.emplace());
-        if (verdict->yes) req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = verdict->rule;
+        changed = tx::mips(ops, input, m, &top.emplace());
+        if (top->verdict.yes) req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = top->verdict.rule;
+        req.known_top = &*top;
     }
     if (changed) tex = &*changed;
     if (keep) req.format = {tx::EncodeMode::Named, {input.desc.format, false}}; // the input's own, after mips
@@ -273,7 +274,9 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     if (d.layers > 1) std::printf(", %u layers", d.layers);
     if (d.faces == 6) std::printf(", cube");
     // The rule that decided, so a misnamed or misjudged normal map shows here.
-    const std::string normal = e.normal_map ? tx::verdict_text(*e.normal_map) : verdict ? tx::verdict_text(*verdict) : "";
+    const std::string normal = e.normal_map ? tx::verdict_text(*e.normal_map)
+                               : top        ? tx::verdict_text(top->verdict)
+                                            : "";
     if (!normal.empty()) std::printf("; normal map: %s", normal.c_str());
     std::printf("\n");
     return true;

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace af::texture {
+struct TopLevel; // texture/texture_ops.hpp
+}
+
 namespace af::engine {
 
 using Params = std::map<std::string, std::string>;
@@ -18,6 +22,9 @@ struct Item {
     std::string name;                                  // relative name, "sub/dir/file.png"
     std::shared_ptr<const std::vector<uint8_t>> bytes; // raw form (set when texture is null)
     std::shared_ptr<const Texture> texture;            // decoded form
+    // What `mips` learned of `texture`'s top level (its analysis, the normal-map verdict), for the steps after
+    // it; dropped by any step that replaces the texture.
+    std::shared_ptr<const texture::TopLevel> top;
     std::map<std::string, std::string> meta;           // template values beyond {dir}/{stem}/…
     std::string container;                             // set by `write`: container to encode with
     Params write_options;

@@ -75,6 +75,7 @@ const Texture& need_texture(const Item& it) {
 Item with_texture(Item it, Texture t) {
     it.texture = std::make_shared<const Texture>(std::move(t));
     it.bytes.reset();
+    it.top.reset(); // it described the texture replaced
     return it;
 }
 
@@ -270,14 +271,15 @@ StepDef decode_step(const PluginRegistry& reg) {
 }
 
 // The request's normal-map say for one item: the job's pattern, else the
-// rule a `mips` step of this action already reported (a name token, the
-// texels), not "marked".
-void normal_map_say(tx::EncodeRequest& req, const StepContext& ctx, const Item& it, const Texture& t) {
+// rule the `mips` step before found (a name token, the texels), not "marked".
+// And what mips learned of the top level, so it is not read again.
+void top_level_say(tx::EncodeRequest& req, const StepContext& ctx, const Item& it, const Texture& t) {
     const tx::NormalMapOverride says = normal_map_override(ctx.params, it);
     req.normal_map = says.mode;
     req.normal_map_why = says.why;
-    if (says.mode == tx::NormalMapMode::Auto && ctx.results.normal_map == true && (t.desc.flags & AF_TEX_NORMAL_MAP))
-        req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = ctx.results.normal_map_rule;
+    req.known_top = it.top && it.top->describes(t) ? it.top.get() : nullptr;
+    if (says.mode == tx::NormalMapMode::Auto && req.known_top && req.known_top->verdict.yes)
+        req.normal_map = tx::NormalMapMode::Yes, req.normal_map_why = req.known_top->verdict.rule;
 }
 
 // `unedited: original`: the original's own bytes, nothing edited and nothing lost to a new encode.
@@ -316,7 +318,7 @@ std::vector<Item> run_encode(const PluginRegistry& reg, StepContext& ctx, std::v
     for (auto& it : items) {
         const Texture& t = need_texture(it);
         req.name = it.name;
-        normal_map_say(req, ctx, it, t);
+        top_level_say(req, ctx, it, t);
         std::optional<tx::MatchTarget> target;
         const std::string original = like.empty() ? "" : like_path(like, it, ctx.base_dir);
         if (match || keep_unedited) target = tx::read_match_target(so.ops, original);
@@ -409,7 +411,8 @@ StepDef mips_step(const PluginRegistry& reg) {
                                      : truthy(nm) ? tx::NormalMapMode::Yes
                                                   : tx::NormalMapMode::No;
                     req.colour = colour_tag(p.at("colorspace"));
-                    return each(std::move(items), [&](const Item& it, const Texture& t) {
+                    std::vector<Item> out;
+                    for (auto& it : items) {
                         tx::MipRequest one = req;
                         one.name = it.name;
                         if (req.normal_map == tx::NormalMapMode::Auto) {
@@ -417,11 +420,13 @@ StepDef mips_step(const PluginRegistry& reg) {
                             one.normal_map = says.mode;
                             one.normal_map_why = says.why;
                         }
-                        tx::NormalMapVerdict v;
-                        Texture out = tx::mips(so.ops, t, one, &v);
-                        ctx.results.set_normal_map(v.yes, v.rule);
-                        return out;
-                    });
+                        auto top = std::make_shared<tx::TopLevel>();
+                        Item mipped = with_texture(it, tx::mips(so.ops, need_texture(it), one, top.get()));
+                        ctx.results.set_normal_map(top->verdict.yes, top->verdict.rule);
+                        mipped.top = std::move(top); // describes mipped.texture: moving a texture keeps its data
+                        out.push_back(std::move(mipped));
+                    }
+                    return out;
                 },
             .meta_keys = std::vector<std::string>{},
             .memory = mips_memory};
@@ -621,8 +626,10 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
             const host::ReadResult back = host::read_texture_bytes(*r, path.string(), bytes);
             if (const FormatInfo* to = format_info(back.texture.desc.format); to && to->id != t.desc.format) {
                 tx::Ops ops{*r};
-                warnings = tx::information_lost(tx::analyse(tx::surface_image(ops, t, 0, 0, 0)),
-                                                format_info(t.desc.format), *to, t.desc.flags & AF_TEX_NORMAL_MAP);
+                const bool known = it.top && it.top->describes(t) && it.top->content;
+                const tx::Content content = known ? *it.top->content : tx::analyse(tx::surface_image(ops, t, 0, 0, 0));
+                warnings = tx::information_lost(content, format_info(t.desc.format), *to,
+                                                t.desc.flags & AF_TEX_NORMAL_MAP);
             }
         }
         return bytes;

@@ -1,5 +1,7 @@
 #include "texture/content.hpp"
 
+#include "texture/texture_ops.hpp"
+
 #include <cmath>
 
 namespace af::texture {
@@ -21,6 +23,7 @@ bool reads_as_normal_map(const VectorStats& v) {
 } // namespace
 
 Content analyse(const Image& img) {
+    count_analysis();
     Content c;
     const uint64_t n = img.texels();
     uint64_t out = 0, near = 0, rough = 0;

@@ -74,9 +74,9 @@ std::optional<Texture> choose_match(Ops& ops, const Texture& t, const EncodeRequ
     m.name = req.name;
     m.normal_map = req.normal_map;
     m.normal_map_why = req.normal_map_why;
-    NormalMapVerdict v;
-    Texture out = mips(ops, top_level(t), m, &v);
-    e.normal_map = v;
+    TopLevel top;
+    Texture out = mips(ops, top_level(t), m, &top);
+    e.normal_map = top.verdict;
     return out;
 }
 
@@ -123,6 +123,9 @@ void measure(Top& top, const Texture& src, bool reshaped, const FormatInfo& tf, 
     if (with_srgb(src.desc.format, false) == FMT_R8G8B8A8_UNORM) { // the source's own bytes, no copy
         const SurfaceRef s = src.surface(0, 0, 0);
         d = diff_images(TexelRows(s.width, s.height * s.depth, s.data), back, opt);
+    } else if (src.desc.format == FMT_R32G32B32A32_FLOAT) {
+        const SurfaceRef s = src.surface(0, 0, 0);
+        d = diff_images(TexelRows(s.width, s.height * s.depth, reinterpret_cast<const float*>(s.data)), back, opt);
     } else if (reshaped) {
         d = diff_images(surface_image(top.ops, src, 0, 0, 0), back, opt);
     } else {
@@ -158,6 +161,7 @@ MatchTarget read_match_target(Ops& ops, const std::string& path) {
 
 Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
     Top top{ops, t};
+    if (req.known_top && req.known_top->describes(t)) top.content_ = req.known_top->content;
     Encoded e;
     std::optional<Texture> reshaped; // when `match` changes the mip count
     switch (req.format.mode) {

@@ -43,6 +43,7 @@ struct TexelRows {
         : width(img.width), height(img.height), u8(img.is_float() ? nullptr : img.rgba8.data()),
           f(img.is_float() ? img.rgba32f.data() : nullptr) {}
     TexelRows(uint32_t w, uint32_t h, const uint8_t* rgba8) : width(w), height(h), u8(rgba8) {}
+    TexelRows(uint32_t w, uint32_t h, const float* rgba32f) : width(w), height(h), f(rgba32f) {}
     bool is_float() const { return f != nullptr; }
     size_t texels() const { return size_t(width) * height; }
 };

@@ -16,6 +16,7 @@ Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
     if (with_srgb(t.desc.format, false) != FMT_R8G8B8A8_UNORM || t.desc.layers * t.desc.faces != 1)
         return surface_image(ops, t, layer, face, 0);
     SurfaceRef s = t.surface(layer, face, 0);
+    count_decode(t.desc.format);
     Image img;
     img.width = s.width;
     img.height = s.height;
@@ -32,20 +33,23 @@ Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
 
 } // namespace
 
-Texture mips(Ops& ops, const Texture& t, const MipRequest& req, NormalMapVerdict* verdict) {
+Texture mips(Ops& ops, const Texture& t, const MipRequest& req, TopLevel* top_level) {
     if (t.desc.depth > 1) sdk::unsupported(sdk::format("mips of volume textures (depth %u)", t.desc.depth));
     if (t.desc.format == FMT_P8 && t.palette.empty()) sdk::unsupported("mips of P8 textures without a palette");
     std::vector<std::vector<Image>> levels;
     bool normal = req.normal_map == NormalMapMode::Yes;
+    std::optional<Content> content;
+    bool analysed_float = false;
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
             Image top = top_with_room(ops, t, l, f);
             if (top.is_float() && snorm_like(*format_info(t.desc.format))) signed_to_unit(top);
             if (l == 0 && f == 0) {
-                NormalMapVerdict v =
-                    recognise_normal_map(t, analyse(top), req.name, req.normal_map, req.normal_map_why);
+                content = analyse(top);
+                analysed_float = top.is_float();
+                NormalMapVerdict v = recognise_normal_map(t, *content, req.name, req.normal_map, req.normal_map_why);
                 normal = v.yes;
-                if (verdict) *verdict = std::move(v);
+                if (top_level) top_level->verdict = std::move(v);
             }
             if (req.colour != ColourTag::Keep) top.srgb = req.colour == ColourTag::Srgb;
             MipOptions o = req.options;
@@ -61,6 +65,12 @@ Texture mips(Ops& ops, const Texture& t, const MipRequest& req, NormalMapVerdict
         out.desc.flags |= AF_TEX_LINEAR;
     else if (!(out.desc.flags & AF_TEX_SRGB) && known_linear(t))
         out.desc.flags |= AF_TEX_LINEAR;
+    if (top_level) {
+        // The analysis holds for the output's level 0 only where that level keeps the analysed texels as they were.
+        const uint32_t stored = with_srgb(out.desc.format, false);
+        if (stored == (analysed_float ? FMT_R32G32B32A32_FLOAT : FMT_R8G8B8A8_UNORM)) top_level->content = content;
+        top_level->of = out.data.data();
+    }
     return out;
 }
 

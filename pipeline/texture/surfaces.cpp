@@ -12,6 +12,32 @@
 
 namespace af::texture {
 
+namespace {
+thread_local ReadCount* g_reads = nullptr; // the innermost counter alive on this thread
+} // namespace
+
+ReadCount::ReadCount() : outer_(g_reads) { g_reads = this; }
+ReadCount::~ReadCount() { g_reads = outer_; }
+
+size_t ReadCount::decodes(uint32_t format) const {
+    auto it = decodes_.find(format);
+    return it == decodes_.end() ? 0 : it->second;
+}
+
+size_t ReadCount::decodes() const {
+    size_t n = 0;
+    for (const auto& [format, count] : decodes_) n += count;
+    return n;
+}
+
+void count_decode(uint32_t format) {
+    if (g_reads) ++g_reads->decodes_[format];
+}
+
+void count_analysis() {
+    if (g_reads) ++g_reads->analyses_;
+}
+
 uint32_t image_format(const Image& img) {
     if (img.is_float()) return FMT_R32G32B32A32_FLOAT;
     return img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
@@ -21,6 +47,7 @@ Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, u
     const FormatInfo* f = format_info(t.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
     if (f->compressed()) ops.use(ops.reg.codec_for(t.desc.format).plugin);
+    count_decode(t.desc.format);
     return host::decode_surface(ops.reg, t, layer, face, mip);
 }
 

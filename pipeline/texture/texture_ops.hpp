@@ -47,6 +47,30 @@ enum class ColourTag { Keep, Srgb, Linear };
 // Relabels the data (format twin and flags); stored values are unchanged.
 void retag(Texture& t, ColourTag tag);
 
+// ---- what the layer reads ------------------------------------------------
+// Counts, on this thread while one is alive, every surface the layer turns
+// into pixels (by the format it was stored in) and every analysis of a top
+// level: how tests hold an action to reading its input once.
+class ReadCount {
+  public:
+    ReadCount();
+    ~ReadCount();
+    ReadCount(const ReadCount&) = delete;
+    ReadCount& operator=(const ReadCount&) = delete;
+    size_t decodes(uint32_t format) const;
+    size_t decodes() const;
+    size_t analyses() const { return analyses_; }
+
+  private:
+    friend void count_decode(uint32_t format);
+    friend void count_analysis();
+    std::map<uint32_t, size_t> decodes_;
+    size_t analyses_ = 0;
+    ReadCount* outer_;
+};
+void count_decode(uint32_t format);
+void count_analysis();
+
 // ---- surfaces -------------------------------------------------------------
 // One surface as an Image: RGBA8 (tagged as the texture) or RGBA32F for
 // formats that decode to float. Compressed formats decode through codecs.
@@ -104,6 +128,18 @@ struct EncodeFormat {
 // else is a usage error that lists what may be typed.
 EncodeFormat parse_encode_format(std::string_view text);
 
+// What `mips` learned of the top level it filtered, handed on with its
+// output so that an encode of that output neither reads nor analyses the
+// level again: an action decodes its input once and analyses it once.
+struct TopLevel {
+    const uint8_t* of = nullptr; // the pixel data of the texture it describes (mips' output)
+    // Level 0 of that texture as stored there, analysed; unset when it is
+    // stored otherwise than it was analysed (float data kept as 16-bit).
+    std::optional<Content> content;
+    NormalMapVerdict verdict;
+    bool describes(const Texture& t) const { return of && of == t.data.data(); }
+};
+
 struct EncodeRequest {
     EncodeFormat format{};
     Quality quality = Quality::Normal;
@@ -114,6 +150,7 @@ struct EncodeRequest {
     const MatchTarget* like = nullptr;              // EncodeMode::Match
     OptionMap codec_options;                        // handed to the codec (quality added)
     bool measure = false;                           // PSNR of the top level against the source
+    const TopLevel* known_top = nullptr;            // mips' findings: used when they describe the source
 };
 struct Encoded {
     Texture texture;
@@ -156,8 +193,9 @@ struct MipRequest {
 // The chain from the top level of every layer and face, as RGBA8 or
 // RGBA32F (existing mips are replaced). A detected normal map is filtered as
 // vectors and tagged AF_TEX_NORMAL_MAP | AF_TEX_LINEAR (its alpha, if any,
-// is filtered as plain data). `verdict`, when given, receives the decision.
-Texture mips(Ops& ops, const Texture& t, const MipRequest& req, NormalMapVerdict* verdict = nullptr);
+// is filtered as plain data). `top`, when given, receives the decision and
+// what was learned of the top level (it describes the texture returned).
+Texture mips(Ops& ops, const Texture& t, const MipRequest& req, TopLevel* top = nullptr);
 
 // "yes: <rule>" or "no: <rule>": a verdict as reports print it.
 std::string verdict_text(const NormalMapVerdict& v);
