@@ -66,7 +66,13 @@ function(assetforge_add_plugin)
     C_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-    target_link_options(af_${name} PRIVATE -Wl,--no-undefined "-Wl,--version-script=${exports}")
+    # Every symbol resolved at link time, so a plugin missing one fails to build, not to load. Except in a clang
+    # sanitizer build: clang puts its sanitizer runtimes in executables only, and the module takes them from the
+    # executable that loads it.
+    if(NOT (AF_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang"))
+      target_link_options(af_${name} PRIVATE -Wl,--no-undefined)
+    endif()
+    target_link_options(af_${name} PRIVATE "-Wl,--version-script=${exports}")
     set_property(TARGET af_${name} APPEND PROPERTY LINK_DEPENDS "${exports}")
   endif()
   if(DEFINED AF_PLUGIN_OUTPUT_DIR)

@@ -18,7 +18,7 @@ using namespace af::test;
 namespace {
 
 // AddressSanitizer reports a SIGSEGV itself and then aborts (abort_on_error), so the worker dies of SIGABRT.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(AF_ASAN)
 constexpr const char* kSegv = "crashed (SIG";
 #else
 constexpr const char* kSegv = "crashed (SIGSEGV)";
@@ -84,7 +84,7 @@ TEST_CASE("isolation: abort() in a plugin fails that action, the worker is repla
     CHECK_THAT(r.out, Catch::Contains("plugin 'hostile' crashed (SIGABRT) in read of"));
 }
 
-#if !defined(__SANITIZE_ADDRESS__) // the sanitizer's own SIGSEGV handler reports in-process crashes there
+#if !defined(AF_ASAN) // the sanitizer's own SIGSEGV handler reports in-process crashes there
 TEST_CASE("isolation: in process, a crash names plugin, call and input, and finished work is kept", "[isolation]") {
     HostilePath path;
     TempDir t;
@@ -109,7 +109,7 @@ TEST_CASE("isolation: in process, a crash names plugin, call and input, and fini
 #endif
 
 // Under AddressSanitizer the worker's heap limit sits above the sanitizer's shadow reservation: no bound at all.
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(AF_ASAN)
 TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that action, RSS stays low",
           "[isolation]") {
     HostilePath path;

@@ -19,7 +19,7 @@ namespace {
 
 // The process's own memory beyond the budget: code, plugins, TBB workers,
 // the state database (docs/memory.md).
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(AF_ASAN)
 // AddressSanitizer keeps freed memory in quarantine and adds shadow memory and
 // red zones: RSS then says nothing about the engine's budget.
 constexpr long kOverheadMiB = 1 << 20;

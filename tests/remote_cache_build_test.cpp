@@ -399,7 +399,7 @@ TEST_CASE("remote cache: a blob far over the memory budget streams through a fil
         0);
     // Buffered whole, the body and its growing copies came on top of the process (316 MiB measured here);
     // streamed to a file, the pages of one mapped copy are all that can be resident (276 MiB measured).
-#if !defined(__SANITIZE_ADDRESS__) // AddressSanitizer's shadow memory and quarantine say nothing about the bound
+#if !defined(AF_ASAN) // AddressSanitizer's shadow memory and quarantine say nothing about the bound
     CHECK(r.peak_rss_kib < long(kBlob / 1024) * 9 / 8);
 #endif
 }

@@ -14,7 +14,7 @@ namespace af::engine {
 // libtbb is not instrumented, so TSan sees neither its hand-overs nor its reuse of task objects and reports them
 // as races (scripts/tsan.supp); the scheduler's own tasks still run concurrently and are checked.
 template <class Body> void parallel_indices(std::size_t n, std::size_t grain, Body&& body) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(AF_TSAN)
     (void)grain;
     if (n) body(std::size_t(0), n);
 #else

@@ -91,7 +91,7 @@ class Scheduler {
 // Under TSan only, spawning, starting, ending and waiting pass through one
 // mutex: exactly the happens-before edges TBB provides. Elsewhere: nothing.
 struct TaskHandoff {
-#if defined(__SANITIZE_THREAD__)
+#if defined(AF_TSAN)
     static std::mutex& mutex() {
         static std::mutex m;
         return m;

@@ -31,7 +31,7 @@ int32_t probe_size(const uint8_t* head, uint64_t size, uint64_t file_size, const
 
 // A real fault, reached without the undefined-behaviour sanitizer stopping
 // first: the tests want the signal a plugin's bug gives in the field.
-__attribute__((no_sanitize_undefined)) void segfault() { *static_cast<volatile int*>(nullptr) = 1; }
+__attribute__((no_sanitize("undefined"))) void segfault() { *static_cast<volatile int*>(nullptr) = 1; }
 
 void fill(const af_host* h, uint8_t value, af_texture* out) {
     af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM, 2, 2});

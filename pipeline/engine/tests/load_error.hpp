@@ -24,7 +24,7 @@ inline std::string load_error(const std::filesystem::path& file, std::chrono::se
     // The bound tells a linear refusal from an exponential walk; instrumented
     // code runs 5–20× slower (ThreadSanitizer took 6 s for a 0.3 s load on a
     // busy machine), which says nothing about which of the two it is.
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(AF_TSAN) || defined(AF_ASAN)
     within *= 6;
 #endif
     CHECK(std::chrono::steady_clock::now() - start < within);

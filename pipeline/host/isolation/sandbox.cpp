@@ -13,6 +13,12 @@
 
 namespace af::host::isolation {
 
+namespace {
+// The first argument compared with `op`: SCMP_A0 leaves the second datum to zero-filling, which clang's -Wextra
+// reports as a missing initializer.
+constexpr scmp_arg_cmp first_arg(scmp_compare op, uint64_t a, uint64_t b = 0) { return {0, op, a, b}; }
+} // namespace
+
 bool limit_heap(uint64_t bytes, std::string& why) {
     uint64_t data_kib = 0;
     std::ifstream status("/proc/self/status");
@@ -55,10 +61,10 @@ bool enter_sandbox(std::string& why) {
     // Threads (CLONE_THREAD) only: glibc's fork is a clone without it. clone3
     // hides its flags in memory, so it reports ENOSYS and glibc falls back to clone.
     rc |=
-        seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+        seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(clone), 1, first_arg(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
     // Signals to itself only (abort raises SIGABRT).
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, uint64_t(::getpid())));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(kill), 1, first_arg(SCMP_CMP_NE, uint64_t(::getpid())));
     if (rc != 0) {
         seccomp_release(ctx);
         why = "seccomp_rule_add failed";

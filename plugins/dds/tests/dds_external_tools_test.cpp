@@ -72,7 +72,7 @@ std::vector<Written> write_cases(const fs::path& dir) {
                   dir / (std::string(af::format_info(c.format)->name) + (c.mode == Dx10Mode::Always ? "_dx10" : "") +
                          "_" + std::to_string(c.w) + "x" + std::to_string(c.h) + ".dds"),
                   random_texture(d, ++seed)};
-        write_file(w.path, dds_test::write_dds(w.tex, {c.mode}));
+        write_file(w.path, dds_test::write_dds(w.tex, c.mode));
         out.push_back(std::move(w));
     }
     return out;

@@ -20,7 +20,7 @@ namespace {
 
 std::vector<uint8_t> small_file(uint32_t fmt, uint32_t w, uint32_t h, uint32_t mips, af::dds::Dx10Mode mode,
                                 uint32_t layers = 1, uint32_t faces = 1) {
-    return dds_test::write_dds(random_texture(desc_of(fmt, w, h, mips, layers, faces), 42), {mode});
+    return dds_test::write_dds(random_texture(desc_of(fmt, w, h, mips, layers, faces), 42), mode);
 }
 
 void put32(std::vector<uint8_t>& f, size_t off, uint32_t v) { std::memcpy(f.data() + off, &v, 4); }

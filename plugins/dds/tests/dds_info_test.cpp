@@ -55,7 +55,7 @@ TEST_CASE("info explains size mismatches with both numbers") {
     d.format = af::FMT_BC7_UNORM;
     d.width = d.height = 128;
     d.mips = 8;
-    auto full = dds_test::write_dds(random_texture(d, 3), {af::dds::Dx10Mode::Always});
+    auto full = dds_test::write_dds(random_texture(d, 3), af::dds::Dx10Mode::Always);
     std::vector<uint8_t> f(full.begin(), full.begin() + 148 + 21848);
     auto r = af::dds::info_report(f.data(), f.size(), {});
     json j = json::parse(r.json);

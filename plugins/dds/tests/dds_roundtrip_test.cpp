@@ -131,18 +131,18 @@ TEST_CASE("round trip: every format the table has, every shape, every header sty
             ++written;
             if (has_dxgi) round_trip(t, Dx10Mode::Always);
             if (has_legacy && !needs_dx10) round_trip(t, Dx10Mode::Never);
-            if (!has_dxgi) CHECK_THROWS_AS(dds_test::write_dds(t, {Dx10Mode::Always}), af::sdk::Error);
+            if (!has_dxgi) CHECK_THROWS_AS(dds_test::write_dds(t, Dx10Mode::Always), af::sdk::Error);
             // dx10=never on an sRGB format writes its linear twin's legacy
             // pixel format (a legacy header cannot say sRGB; the bytes are the same).
             const bool twin_legacy =
                 !has_legacy && af::dds::legacy_pixel_format(af::with_srgb(f.id, false), false).has_value();
             if (twin_legacy && !needs_dx10) {
-                af::Texture back = af::dds::read_dds(dds_test::write_dds(t, {Dx10Mode::Never}).data(),
-                                                     dds_test::write_dds(t, {Dx10Mode::Never}).size(), {});
+                af::Texture back = af::dds::read_dds(dds_test::write_dds(t, Dx10Mode::Never).data(),
+                                                     dds_test::write_dds(t, Dx10Mode::Never).size(), {});
                 CHECK(back.desc.format == af::with_srgb(f.id, false));
                 CHECK(back.data == t.data);
             } else if (!has_legacy) {
-                CHECK_THROWS_AS(dds_test::write_dds(t, {Dx10Mode::Never}), af::sdk::Error);
+                CHECK_THROWS_AS(dds_test::write_dds(t, Dx10Mode::Never), af::sdk::Error);
             }
         }
     }
