@@ -16,8 +16,8 @@
 
 namespace {
 
+using af::base::OutputTemplate;
 using af::engine::CachedOutputRule;
-using af::engine::OutputTemplate;
 
 bool no_tool_names(const std::string& p) {
     for (size_t start = 0; start <= p.size();) {

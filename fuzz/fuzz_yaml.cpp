@@ -22,7 +22,9 @@
 #include <string>
 
 namespace fs = std::filesystem;
-using namespace af::engine;
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 
 namespace {
 

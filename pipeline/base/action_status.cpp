@@ -1,6 +1,6 @@
 #include "base/action_status.hpp"
 
-namespace af::engine {
+namespace af::base {
 
 std::string_view to_string(ActionStatus s) {
     switch (s) {
@@ -28,4 +28,4 @@ std::string_view to_string(ActionStatus s) {
     return "unknown";
 }
 
-} // namespace af::engine
+} // namespace af::base

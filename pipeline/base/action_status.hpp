@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace af::engine {
+namespace af::base {
 
 enum class ActionStatus : uint8_t {
     Built,       // its steps ran and its outputs were written
@@ -29,4 +29,4 @@ inline bool ran(ActionStatus s) {
     return s == ActionStatus::Built || s == ActionStatus::Cached || s == ActionStatus::Failed;
 }
 
-} // namespace af::engine
+} // namespace af::base

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 // --memory-budget when none is given, in MiB: the same for every command, so a machine's limit is set one way.
 inline constexpr uint64_t kDefaultMemoryBudgetMiB = 2048;
@@ -79,4 +79,4 @@ struct BuildOptions {
     GlobWitness* glob_witness = nullptr;
 };
 
-} // namespace af::engine
+} // namespace af::base

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 struct ActionResult {
     std::string job, input;          // input relative to the root ("*" for a gather)
@@ -39,4 +39,4 @@ struct BuildSummary {
     }
 };
 
-} // namespace af::engine
+} // namespace af::base

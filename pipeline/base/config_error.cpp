@@ -2,7 +2,7 @@
 
 #include "base/user_words.hpp"
 
-namespace af::engine {
+namespace af::base {
 
 std::string SourcePos::str() const {
     std::string s = file.empty() ? std::string("<config>") : file;
@@ -21,4 +21,4 @@ std::string not_one_of(std::string_view what, std::string_view word, const std::
     return out;
 }
 
-} // namespace af::engine
+} // namespace af::base

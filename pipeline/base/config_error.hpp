@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 struct SourcePos {
     std::string file;
@@ -31,4 +31,4 @@ class ConfigError : public std::runtime_error {
 // "'word' is not a valid <what>; valid: a, b, c (did you mean 'b'?)"
 std::string not_one_of(std::string_view what, std::string_view word, const std::vector<std::string>& choices);
 
-} // namespace af::engine
+} // namespace af::base

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
-namespace af::engine {
+namespace af::base {
 namespace fs = std::filesystem;
 
 namespace {
@@ -348,4 +348,4 @@ std::vector<GlobMatch> expand_globs(const fs::path& root, const std::vector<std:
     return out;
 }
 
-} // namespace af::engine
+} // namespace af::base

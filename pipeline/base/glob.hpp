@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 struct GlobMatch {
     std::string path; // absolute, normal
@@ -82,4 +82,4 @@ std::vector<GlobMatch> expand_globs(const std::filesystem::path& root, const std
                                     const std::vector<std::string>& excludes, const GlobOptions& options = {},
                                     std::vector<size_t>* matched = nullptr);
 
-} // namespace af::engine
+} // namespace af::base

@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-namespace af::engine {
+namespace af::base {
 namespace fs = std::filesystem;
 
 std::string real_path(const std::string& p) {
@@ -73,4 +73,4 @@ std::string escape_on_way(const InputRoot& root, const fs::path& path) {
     return "";
 }
 
-} // namespace af::engine
+} // namespace af::base

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 // The resolved path, or "" when it does not resolve (dangling, missing).
 std::string real_path(const std::string& p);
@@ -37,4 +37,4 @@ std::string link_escape_message(const std::string& link, const std::string& targ
 // outside root.real, as a message; "" when there is none.
 std::string escape_on_way(const InputRoot& root, const std::filesystem::path& path);
 
-} // namespace af::engine
+} // namespace af::base

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace af::engine {
+namespace af::base {
 
 inline std::string markup_text(const std::string& raw) {
     const std::string in = utf8_or_replacement(raw);
@@ -41,4 +41,4 @@ inline std::string markup_text(const std::string& raw) {
     return out;
 }
 
-} // namespace af::engine
+} // namespace af::base

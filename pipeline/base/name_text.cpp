@@ -1,6 +1,6 @@
 #include "base/name_text.hpp"
 
-namespace af::engine {
+namespace af::base {
 namespace {
 
 // Length of the valid UTF-8 sequence at s[i], or 0 (overlong forms,
@@ -73,4 +73,4 @@ std::string base64(std::string_view bytes) {
     return out;
 }
 
-} // namespace af::engine
+} // namespace af::base

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 bool is_utf8(std::string_view s);
 
@@ -53,4 +53,4 @@ template <class Json> std::string json_text(const Json& doc, int indent) {
     return doc.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
-} // namespace af::engine
+} // namespace af::base

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace af::engine {
+namespace af::base {
 namespace fs = std::filesystem;
 
 OutputTemplate OutputTemplate::parse(const std::string& s) {
@@ -249,4 +249,4 @@ fs::path resolve_output(const OutputTemplate& tpl, const std::map<std::string, s
     return out;
 }
 
-} // namespace af::engine
+} // namespace af::base

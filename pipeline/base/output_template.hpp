@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 class OutputTemplate {
   public:
@@ -63,4 +63,4 @@ std::string unsafe_name_reason(const std::string& value);
 std::filesystem::path resolve_output(const OutputTemplate& tpl, const std::map<std::string, std::string>& values,
                                      const std::filesystem::path& project_root);
 
-} // namespace af::engine
+} // namespace af::base

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace af::engine {
+namespace af::base {
 
 struct ReportFigures {
     std::string id; // file names in the report's folder: <id>.src.png, <id>.res.t.png, …
@@ -33,4 +33,4 @@ struct ReportFigures {
     std::string note; // how the pair was compared, or why something is missing
 };
 
-} // namespace af::engine
+} // namespace af::base

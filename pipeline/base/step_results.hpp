@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 struct StepResults {
     // What a step discarded (alpha, a channel, bit depth) and plugins' warnings: printed with the action, kept
@@ -59,4 +59,4 @@ struct StepResults {
     }
 };
 
-} // namespace af::engine
+} // namespace af::base

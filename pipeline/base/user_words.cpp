@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace af::engine {
+namespace af::base {
 
 // Levenshtein with adjacent transpositions counted as one edit (optimal
 // string alignment): "buidl" is one slip from "build", not two.
@@ -43,4 +43,4 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 
 std::string printable_name(std::string_view name) { return sdk::printable(name); }
 
-} // namespace af::engine
+} // namespace af::base

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace af::engine {
+namespace af::base {
 
 // Levenshtein with adjacent transpositions counted as one edit.
 size_t edit_distance(std::string_view a, std::string_view b);
@@ -22,4 +22,4 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 // engine's name: the one escaping function for everything the tool prints.
 std::string printable_name(std::string_view name);
 
-} // namespace af::engine
+} // namespace af::base

@@ -284,11 +284,11 @@ int compare_files(Context& ctx, const CompareArgs& c) {
     }
     if (c.json) {
         nlohmann::json doc = {{"surfaces", r.surfaces}};
-        engine::put_name(doc, "a", c.a);
-        engine::put_name(doc, "b", c.b);
+        base::put_name(doc, "a", c.a);
+        base::put_name(doc, "b", c.b);
         if (p.z.rebuild_reference || p.z.rebuild_result)
             doc["normal_z_rebuilt"] = {{"a", p.z.rebuild_reference}, {"b", p.z.rebuild_result}};
-        std::printf("%s\n", engine::json_text(doc, 1).c_str());
+        std::printf("%s\n", base::json_text(doc, 1).c_str());
     }
     if (r.over) std::fprintf(stderr, "assetforge compare: above the threshold\n");
     return r.over ? kExitInputFailed : kExitOk;

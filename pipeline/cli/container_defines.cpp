@@ -12,7 +12,7 @@ namespace af::cli {
 namespace {
 
 struct Declared {
-    std::optional<std::vector<engine::ParamSpec>> specs; // nullopt: the container declares nothing
+    std::optional<std::vector<steps::ParamSpec>> specs; // nullopt: the container declares nothing
     bool exists = false;
 };
 
@@ -23,12 +23,12 @@ Declared declared(const host::PluginRegistry& reg, const std::string& container,
     if (!c) return d;
     d.exists = (c.item->caps & (write ? AF_CAN_WRITE : AF_CAN_READ)) != 0;
     if (d.exists)
-        d.specs = write ? engine::param_specs(c.item->write_options, c.item->write_option_count, container)
-                        : engine::param_specs(c.item->read_options, c.item->read_option_count, container);
+        d.specs = write ? steps::param_specs(c.item->write_options, c.item->write_option_count, container)
+                        : steps::param_specs(c.item->read_options, c.item->read_option_count, container);
     return d;
 }
 
-const engine::ParamSpec* find(const Declared& d, const std::string& key) {
+const steps::ParamSpec* find(const Declared& d, const std::string& key) {
     if (!d.specs) return nullptr;
     for (const auto& s : *d.specs)
         if (s.name == key) return &s;
@@ -50,10 +50,10 @@ std::vector<std::string> all_names(const Declared& a, const Declared& b) {
     return out;
 }
 
-std::string checked(const engine::ParamSpec* spec, const Define& d, const std::string& container, const char* role) {
+std::string checked(const steps::ParamSpec* spec, const Define& d, const std::string& container, const char* role) {
     if (!spec) return d.second; // an undeclared table: the container takes any option as text
     try {
-        return engine::check_param_value(*spec, d.second, "-O " + d.first + " of the " + container + " " + role);
+        return steps::check_param_value(*spec, d.second, "-O " + d.first + " of the " + container + " " + role);
     } catch (const std::invalid_argument& e) {
         sdk::usage(e.what());
     }
@@ -74,9 +74,9 @@ ContainerDefines route_defines(const host::PluginRegistry& reg, const std::strin
     const Declared writer = declared(reg, out_container, true);
     const Declared reader = declared(reg, in_container, false);
     for (const auto& d : defines) {
-        if (const engine::ParamSpec* w = find(writer, d.first)) {
+        if (const steps::ParamSpec* w = find(writer, d.first)) {
             out.write[d.first] = checked(w, d, out_container, "writer");
-        } else if (const engine::ParamSpec* r = find(reader, d.first)) {
+        } else if (const steps::ParamSpec* r = find(reader, d.first)) {
             out.read[d.first] = checked(r, d, in_container, "reader");
         } else if (writer.exists && !writer.specs) {
             out.write[d.first] = d.second; // a writer built before declarations: it gets the option as typed
@@ -85,7 +85,7 @@ ContainerDefines route_defines(const host::PluginRegistry& reg, const std::strin
         } else {
             sdk::usage("-O " + d.first + ": the " + (out_container.empty() ? "output" : out_container) +
                        " writer takes " + names(writer) + "; the " + (in_container.empty() ? "input" : in_container) +
-                       " reader takes " + names(reader) + engine::did_you_mean(d.first, all_names(writer, reader)));
+                       " reader takes " + names(reader) + base::did_you_mean(d.first, all_names(writer, reader)));
         }
     }
     return out;

@@ -288,12 +288,12 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
 // a one-job pipeline are bounded alike. Throws std::runtime_error naming the
 // file, what it declares and the budget when the estimate is larger.
 void check_memory(const host::PluginRegistry& reg, const ConvertArgs& a, uint64_t budget) {
-    const engine::StepTable table = engine::pipeline_steps(reg);
-    engine::Job job;
+    const steps::StepTable table = steps::pipeline_steps(reg);
+    load::Job job;
     job.name = "convert";
     job.output = a.out.string();
-    auto add = [&](const char* name, engine::Params params = {}) {
-        engine::StepUse s;
+    auto add = [&](const char* name, steps::Params params = {}) {
+        load::StepUse s;
         s.name = name;
         s.params = std::move(params);
         s.def = table.find(name);

@@ -3,6 +3,7 @@
 #include "assetforge/user_text.hpp"
 
 #include "base/glob.hpp"
+#include "cli/command.hpp"
 #include "cli/isolation_options.hpp"
 #include "cli/load_interrupt.hpp"
 #include "cli/memory_budget_option.hpp"
@@ -32,7 +33,6 @@
 #include <unistd.h>
 
 namespace af::cli {
-using namespace af::engine;
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
@@ -49,9 +49,9 @@ void on_interrupt(int) {
 
 struct Parsed {
     fs::path file = "pipeline.yaml";
-    Defines defines;
+    load::Defines defines;
     std::vector<std::string> jobs;
-    BuildOptions opt;
+    base::BuildOptions opt;
 };
 
 // The command line's words as given, before they are checked.
@@ -158,11 +158,11 @@ po::options_description describe_options(CommandKind kind, Parsed& a, Flags& f) 
 std::optional<int> take_values(const po::variables_map& vm, const Flags& f, Parsed& a) {
     if (vm.count("file")) a.file = vm["file"].as<std::string>();
     try {
-        const PicturesOption pictures = parse_pictures_option(f.report_pictures);
-        a.opt.report_images = is_html_report(a.opt.report_file) && pictures.on;
+        const report::PicturesOption pictures = report::parse_pictures_option(f.report_pictures);
+        a.opt.report_images = report::is_html_report(a.opt.report_file) && pictures.on;
         a.opt.report_picture_side = pictures.max_side;
     } catch (const std::invalid_argument& e) {
-        std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
+        std::cerr << "assetforge: " << base::printable_name(e.what()) << "\n";
         return 2;
     }
     for (const auto& d : f.defines) {
@@ -183,11 +183,11 @@ std::optional<int> take_values(const po::variables_map& vm, const Flags& f, Pars
     }
     if (!f.shard.empty()) {
         try {
-            auto spec = parse_shard(f.shard);
+            auto spec = engine::parse_shard(f.shard);
             a.opt.shard_index = spec.index;
             a.opt.shard_count = spec.count;
         } catch (const std::invalid_argument& e) {
-            std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
+            std::cerr << "assetforge: " << base::printable_name(e.what()) << "\n";
             return 2;
         }
     }
@@ -219,43 +219,45 @@ std::optional<int> check_values(const Flags& f, Parsed& a) {
 }
 
 // The pipeline and the step table it is read against; an exit code when it cannot be loaded.
-std::optional<int> load(host::PluginRegistry& reg, const Flags& f, const Parsed& a, StepTable& steps, Pipeline& p) {
+std::optional<int> load(host::PluginRegistry& reg, const Flags& f, const Parsed& a, steps::StepTable& steps,
+                        load::Pipeline& p) {
     try {
         EndOnInterruptWhileLoading interruptible;
-        steps = pipeline_steps(reg);
-        EnvAllowList allowed;
-        if (const char* env = std::getenv("ASSETFORGE_ALLOW_ENV")) allowed = parse_env_allow_list(env);
-        for (const auto& names : f.allow_env) allowed.merge(parse_env_allow_list(names));
-        p = load_pipeline(a.file, a.defines, steps, allowed);
-    } catch (const StepNameTaken& e) {
-        std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
+        steps = steps::pipeline_steps(reg);
+        load::EnvAllowList allowed;
+        if (const char* env = std::getenv("ASSETFORGE_ALLOW_ENV")) allowed = load::parse_env_allow_list(env);
+        for (const auto& names : f.allow_env) allowed.merge(load::parse_env_allow_list(names));
+        p = load::load_pipeline(a.file, a.defines, steps, allowed);
+    } catch (const steps::StepNameTaken& e) {
+        std::cerr << "assetforge: " << base::printable_name(e.what()) << "\n";
         return 2;
-    } catch (const ConfigError& e) {
-        for (const auto& line : config_error_lines(e)) std::cerr << line << "\n";
+    } catch (const base::ConfigError& e) {
+        for (const auto& line : load::config_error_lines(e)) std::cerr << line << "\n";
         // A step or option no loaded plugin provides may be a plugin's that failed to load.
         if (const std::string note = host::failed_loads_note(reg); !note.empty())
-            std::cerr << "assetforge:" << printable_name(note) << "\n";
+            std::cerr << "assetforge:" << base::printable_name(note) << "\n";
         return 2;
     }
     if (!f.state_dir.empty()) p.state_dir = fs::absolute(f.state_dir).lexically_normal();
     return std::nullopt;
 }
 
-int run_clean(const Pipeline& p, const Parsed& a, const Flags& f) {
+int run_clean(const load::Pipeline& p, const Parsed& a, const Flags& f) {
     for (const auto& j : a.jobs)
         if (!p.job(j)) {
             std::vector<std::string> names;
             for (const auto& job : p.jobs) names.push_back(job.name);
-            std::cerr << "assetforge clean: " << printable_name(not_one_of("job", j, names)) << "\n";
+            std::cerr << "assetforge clean: " << base::printable_name(base::not_one_of("job", j, names)) << "\n";
             return 2;
         }
     try {
-        auto c = clean_outputs(p, {a.jobs, f.orphans, f.overwrite_edited});
+        auto c = engine::clean_outputs(p, {a.jobs, f.orphans, f.overwrite_edited});
         std::cout << "removed " << c.removed_files << (f.orphans ? " orphaned" : "") << " output(s) of " << c.actions
                   << " action(s)";
         if (c.missing_files) std::cout << " (" << c.missing_files << " already gone)";
         std::cout << "\n";
-        for (const auto& r : c.refused) std::cerr << "assetforge clean: not removed: " << printable_name(r) << "\n";
+        for (const auto& r : c.refused)
+            std::cerr << "assetforge clean: not removed: " << base::printable_name(r) << "\n";
         return c.refused.empty() ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "assetforge clean: " << sdk::error_line("removing outputs", e) << "\n";
@@ -264,8 +266,8 @@ int run_clean(const Pipeline& p, const Parsed& a, const Flags& f) {
 }
 
 // What the build takes from the environment, the pipeline and the loaded plugins.
-void complete_build_options(CommandKind kind, host::PluginRegistry& reg, const Pipeline& p, const Flags& f,
-                            BuildOptions& opt) {
+void complete_build_options(CommandKind kind, host::PluginRegistry& reg, const load::Pipeline& p, const Flags& f,
+                            base::BuildOptions& opt) {
     // The command line first, then the environment, then the pipeline file. Credentials come from the
     // environment, so only a URL from the same source gets them (see BuildOptions::remote_cache_from_pipeline).
     if (opt.remote_cache.empty())
@@ -290,8 +292,8 @@ void complete_build_options(CommandKind kind, host::PluginRegistry& reg, const P
 }
 
 // The build itself, with Ctrl-C asking it to stop.
-int run_with_interrupts(CommandKind kind, const host::PluginRegistry& reg, const Pipeline& p, const StepTable& steps,
-                        Parsed& a) {
+int run_with_interrupts(CommandKind kind, const host::PluginRegistry& reg, const load::Pipeline& p,
+                        const steps::StepTable& steps, Parsed& a) {
     host::settings().threads = a.opt.threads;
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
@@ -306,7 +308,7 @@ int run_with_interrupts(CommandKind kind, const host::PluginRegistry& reg, const
     // mprotect in small steps by default: thousands of system calls in a
     // no-op build of 10,000 files. Grow in larger steps.
     mallopt(M_TOP_PAD, 8 << 20);
-    GlobWitness witness;
+    base::GlobWitness witness;
     if (kind == CommandKind::Build) {
         forget_noop_record();
         a.opt.glob_witness = &witness;
@@ -314,8 +316,8 @@ int run_with_interrupts(CommandKind kind, const host::PluginRegistry& reg, const
     try {
         // Kept, not destroyed, for the same reason as exiting_after. Volatile so the store stays and
         // LeakSanitizer still sees the summary as reachable.
-        static BuildSummary* volatile kept = nullptr;
-        kept = new BuildSummary(run_build(p, steps, a.opt));
+        static base::BuildSummary* volatile kept = nullptr;
+        kept = new base::BuildSummary(engine::run_build(p, steps, a.opt));
         code = kept->exit_code();
         if (kind == CommandKind::Build) code = record_noop(p, a.opt, *kept, reg, code);
     } catch (const std::exception& e) {
@@ -336,9 +338,9 @@ int run_watch_command(host::PluginRegistry& reg, const po::variables_map& vm, co
         if (!vm.count("action-timeout") && l->p.action_timeout > 0)
             host::isolation::settings().action_timeout = l->p.action_timeout;
         try {
-            select_jobs(l->p, a.jobs);
+            load::select_jobs(l->p, a.jobs);
         } catch (const std::invalid_argument& e) {
-            std::cerr << "assetforge watch: " << printable_name(e.what()) << "\n";
+            std::cerr << "assetforge watch: " << base::printable_name(e.what()) << "\n";
             return nullptr;
         }
         l->opt = a.opt;
@@ -363,7 +365,7 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
         po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
-        std::cerr << "assetforge: " << printable_name(e.what()) << "\n" << desc;
+        std::cerr << "assetforge: " << base::printable_name(e.what()) << "\n" << desc;
         return 2;
     }
     if (vm.count("help")) {
@@ -382,18 +384,18 @@ int run_engine_command(CommandKind kind, host::PluginRegistry& reg, const std::v
             return 2;
         }
     if (kind == CommandKind::Watch) return run_watch_command(reg, vm, f, a);
-    StepTable steps;
-    Pipeline p;
+    steps::StepTable steps;
+    load::Pipeline p;
     if (auto code = load(reg, f, a, steps, p)) return *code;
     if (kind == CommandKind::Build && !vm.count("action-timeout") && p.action_timeout > 0)
         host::isolation::settings().action_timeout = p.action_timeout;
     a.opt.overwrite_edited = f.overwrite_edited;
     if (kind == CommandKind::Clean) return run_clean(p, a, f);
     try {
-        select_jobs(p, a.jobs);
+        load::select_jobs(p, a.jobs);
     } catch (const std::invalid_argument& e) {
         std::cerr << "assetforge " << (kind == CommandKind::Status ? "status" : "build") << ": "
-                  << printable_name(e.what()) << "\n";
+                  << base::printable_name(e.what()) << "\n";
         return 2;
     }
     complete_build_options(kind, reg, p, f, a.opt);

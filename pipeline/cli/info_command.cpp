@@ -87,7 +87,7 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
                      "\nmips: " + std::to_string(d.mips) + "\nlayers: " + std::to_string(d.layers) +
                      "\nfaces: " + std::to_string(d.faces) + "\n";
         }
-        engine::put_name(r.json, "file", path);
+        base::put_name(r.json, "file", path);
         // A plugin may describe a file it would refuse to read ("valid": false):
         // the report is printed, and the exit code still says the input failed.
         r.ok = !(r.json.is_object() && r.json.contains("valid") && r.json["valid"].is_boolean() &&
@@ -97,7 +97,7 @@ InfoResult describe(Context& ctx, const std::string& path, const host::OptionMap
         std::string msg = sdk::describe(e);
         if (msg.rfind(path, 0) != 0) msg = path + ": " + msg;
         r.json = {{"error", msg}};
-        engine::put_name(r.json, "file", path);
+        base::put_name(r.json, "file", path);
         r.text = msg;
     }
     return r;
@@ -167,7 +167,7 @@ int run_info(Context& ctx, const std::vector<std::string>& args) {
             std::fprintf(stderr, "assetforge info: %s\n", sdk::printable(r.text).c_str());
         }
     }
-    if (json) std::printf("%s\n", engine::json_text(all, 2).c_str()); // valid whatever the names (name_text.hpp)
+    if (json) std::printf("%s\n", base::json_text(all, 2).c_str()); // valid whatever the names (name_text.hpp)
     return rc;
 }
 

@@ -4,7 +4,7 @@
 
 #include <unistd.h>
 
-namespace af::engine {
+namespace af::cli {
 namespace {
 
 void end_by_signal(int sig) {
@@ -30,4 +30,4 @@ EndOnInterruptWhileLoading::~EndOnInterruptWhileLoading() {
     sigaction(SIGTERM, &old_term_, nullptr);
 }
 
-} // namespace af::engine
+} // namespace af::cli

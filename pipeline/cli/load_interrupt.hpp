@@ -5,7 +5,7 @@
 
 #include <signal.h>
 
-namespace af::engine {
+namespace af::cli {
 
 // For its lifetime SIGINT and SIGTERM end the process, by that signal, so the
 // parent sees what ended it. Ends it at once if a Ctrl-C came before (the
@@ -22,4 +22,4 @@ class EndOnInterruptWhileLoading {
     struct sigaction old_term_ {};
 };
 
-} // namespace af::engine
+} // namespace af::cli

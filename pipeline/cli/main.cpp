@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
     for (const auto& c : cli::commands()) names.emplace_back(c.name);
     for (const auto& p : registry.plugins())
         for (const auto& c : p->commands) names.emplace_back(c.name);
-    const std::string hint = engine::did_you_mean(first, names);
+    const std::string hint = base::did_you_mean(first, names);
     std::fprintf(stderr, "assetforge: unknown command '%s'%s (see `assetforge --help`)\n",
                  sdk::printable(first).c_str(), sdk::printable(hint).c_str());
     return cli::kExitUsage;

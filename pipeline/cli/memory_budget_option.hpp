@@ -15,8 +15,7 @@ inline void add_memory_budget_option(boost::program_options::options_description
                                      const char* what = "MiB the command may hold (refused up front when its "
                                                         "estimate is larger)") {
     opts.add_options()("memory-budget",
-                       boost::program_options::value<uint64_t>()->default_value(engine::kDefaultMemoryBudgetMiB),
-                       what);
+                       boost::program_options::value<uint64_t>()->default_value(base::kDefaultMemoryBudgetMiB), what);
 }
 
 // Bytes; 0 when the value given is 0 (a usage error for the caller to report).

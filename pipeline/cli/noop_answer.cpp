@@ -14,7 +14,6 @@
 #include <iostream>
 
 namespace af::cli {
-using namespace af::engine;
 namespace fs = std::filesystem;
 
 namespace {
@@ -38,8 +37,8 @@ std::string absolute_in(const fs::path& root, const std::string& path) {
 }
 
 // What the build depended on; false when a record could not vouch for it.
-bool gather_facts(const Pipeline& p, const BuildOptions& opt, const BuildSummary& s, const host::PluginRegistry& reg,
-                  NoopFacts& f) {
+bool gather_facts(const load::Pipeline& p, const base::BuildOptions& opt, const base::BuildSummary& s,
+                  const host::PluginRegistry& reg, engine::NoopFacts& f) {
     if (opt.glob_witness->unsure) return false;
     f.files.push_back(fs::absolute(p.file).lexically_normal().native());
     for (const auto& inc : p.includes) f.files.push_back(inc.native()); // absolute (else no record, below)
@@ -52,7 +51,7 @@ bool gather_facts(const Pipeline& p, const BuildOptions& opt, const BuildSummary
     for (const auto& d : reg.searched())
         (fs::is_directory(d, ec) ? f.dirs : f.absent).push_back(fs::absolute(d).lexically_normal().native());
     for (const auto& job : p.jobs)
-        for (const auto& r : param_reads(job, p.root)) {
+        for (const auto& r : engine::param_reads(job, p.root)) {
             if (r.per_input || r.folder) return false;
             f.files.push_back(r.path.native());
         }
@@ -72,7 +71,7 @@ bool gather_facts(const Pipeline& p, const BuildOptions& opt, const BuildSummary
     return true;
 }
 
-bool clean_run(const BuildOptions& opt, const BuildSummary& s, int code) {
+bool clean_run(const base::BuildOptions& opt, const base::BuildSummary& s, int code) {
     return code == 0 && !opt.dry_run && !opt.explain && !opt.verbose && opt.trace_file.empty() &&
            opt.report_file.empty() && !opt.shard_count && opt.remote_cache.empty() && !opt.some_inputs_only &&
            !s.failed && !s.warnings && !s.not_run && !s.skipped && !s.cached && !s.cancelled && !s.plan_exit &&
@@ -83,31 +82,31 @@ bool clean_run(const BuildOptions& opt, const BuildSummary& s, int code) {
 
 void note_command_line(int argc, char** argv) {
     CommandLine& c = command_line();
-    c.started_ns = coarse_now_ns();
+    c.started_ns = engine::coarse_now_ns();
     c.t0 = std::chrono::steady_clock::now();
     if (argc < 2 || std::string_view(argv[1]) != "build") return;
-    c.record = noop_record_file(noop_key(argc, argv));
+    c.record = engine::noop_record_file(engine::noop_key(argc, argv));
     const char* v = std::getenv("ASSETFORGE_VERIFY_NOOP");
     c.verify = v && std::string_view(v) == "1";
 }
 
 std::optional<int> answer_from_noop_record() {
     CommandLine& c = command_line();
-    auto rec = read_noop_record(c.record);
+    auto rec = engine::read_noop_record(c.record);
     if (!rec) return std::nullopt;
-    std::optional<BuildLock> lock;
+    std::optional<engine::BuildLock> lock;
     try {
         // As `build` would: wait for one running, then look.
         lock.emplace(
             rec->state_dir, [](const std::string& msg) { std::cerr << "assetforge: " << msg << "\n"
                                                                    << std::flush; },
             [] { return host::cancel_requested(); });
-    } catch (const BuildLock::Cancelled&) {
+    } catch (const engine::BuildLock::Cancelled&) {
         return 130;
     } catch (const std::exception&) {
         return std::nullopt;
     }
-    if (!first_difference(*rec).empty()) return std::nullopt;
+    if (!engine::first_difference(*rec).empty()) return std::nullopt;
     // Tests see which way a build went.
     if (const char* say = std::getenv("ASSETFORGE_NOOP_RECORDS"); say && std::string_view(say) == "say")
         std::cerr << "assetforge: up to date by the no-op record\n" << std::flush;
@@ -124,8 +123,8 @@ std::optional<int> answer_from_noop_record() {
 
 void forget_noop_record() { engine::forget_noop_record(command_line().record); }
 
-int record_noop(const Pipeline& p, const BuildOptions& opt, const BuildSummary& s, const host::PluginRegistry& reg,
-                int code) {
+int record_noop(const load::Pipeline& p, const base::BuildOptions& opt, const base::BuildSummary& s,
+                const host::PluginRegistry& reg, int code) {
     CommandLine& c = command_line();
     if (c.expect_noop && (s.built || s.removed || s.failed || s.cached || s.not_run || s.warnings || code)) {
         std::cerr << "assetforge: internal error: the no-op record said nothing was to do, but the build built "
@@ -136,13 +135,13 @@ int record_noop(const Pipeline& p, const BuildOptions& opt, const BuildSummary& 
     // noop_record.cpp): the next build, with nothing to do, writes it. Not stat'ing every path now keeps a
     // one-file rebuild of a large tree as fast as it was.
     const bool wrote = (s.built || s.removed) && !c.verify;
-    NoopFacts facts;
+    engine::NoopFacts facts;
     if (c.record.empty() || wrote || !opt.glob_witness || !clean_run(opt, s, code) ||
         !gather_facts(p, opt, s, reg, facts)) {
         engine::forget_noop_record(c.record);
         return code;
     }
-    write_noop_record(c.record, facts, c.started_ns, c.verify);
+    engine::write_noop_record(c.record, facts, c.started_ns, c.verify);
     return code;
 }
 

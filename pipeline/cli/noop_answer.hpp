@@ -26,7 +26,7 @@ std::optional<int> answer_from_noop_record();
 // Around the build: no record while it runs (an interrupted build leaves none),
 // then one if it ended cleanly. Returns the exit code to use.
 void forget_noop_record();
-int record_noop(const engine::Pipeline& p, const engine::BuildOptions& opt, const engine::BuildSummary& s,
+int record_noop(const load::Pipeline& p, const base::BuildOptions& opt, const base::BuildSummary& s,
                 const host::PluginRegistry& reg, int code);
 
 } // namespace af::cli

@@ -70,8 +70,8 @@ std::vector<std::string> clashes(const host::PluginRegistry& reg) {
                 out.push_back("container '" + std::string(c.name) + "' is in plugins '" + it->second + "' and '" +
                               p->name + "'");
     try {
-        (void)engine::pipeline_steps(reg);
-    } catch (const engine::StepNameTaken& e) {
+        (void)steps::pipeline_steps(reg);
+    } catch (const steps::StepNameTaken& e) {
         out.push_back(e.what());
     }
     return out;

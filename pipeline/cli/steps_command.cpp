@@ -19,33 +19,32 @@
 namespace af::cli {
 namespace {
 
-using engine::Params;
-using engine::ParamSpec;
-using engine::ParamType;
-using engine::PassThrough;
-using engine::StepDef;
-using engine::StepTable;
+using steps::Params;
+using steps::ParamSpec;
+using steps::ParamType;
+using steps::PassThrough;
+using steps::StepDef;
+using steps::StepTable;
 
 // ---- the model -------------------------------------------------------------
 
-
-const char* type_name(ParamType t) {
+const char* type_name(steps::ParamType t) {
     switch (t) {
-    case ParamType::Text:
+    case steps::ParamType::Text:
         return "text";
-    case ParamType::Integer:
+    case steps::ParamType::Integer:
         return "integer";
-    case ParamType::Number:
+    case steps::ParamType::Number:
         return "number";
-    case ParamType::Bool:
+    case steps::ParamType::Bool:
         return "bool";
-    case ParamType::Enum:
+    case steps::ParamType::Enum:
         return "enum";
-    case ParamType::File:
+    case steps::ParamType::File:
         return "file";
-    case ParamType::Dir:
+    case steps::ParamType::Dir:
         return "directory";
-    case ParamType::List:
+    case steps::ParamType::List:
         return "list";
     }
     return "text";
@@ -57,7 +56,7 @@ nlohmann::json bound(double v) {
     return v;
 }
 
-nlohmann::json param_json(const ParamSpec& p) {
+nlohmann::json param_json(const steps::ParamSpec& p) {
     nlohmann::json j = {{"name", p.name}, {"type", type_name(p.type)}, {"doc", p.doc}};
     if (!p.default_value.empty()) j["default"] = p.default_value;
     if (!p.choices.empty()) j["choices"] = p.choices;
@@ -73,12 +72,12 @@ nlohmann::json param_json(const ParamSpec& p) {
 // What a step hands on (read, encode, write, and undeclared plugin stages),
 // asked as a use with every parameter at its default and no output extension
 // would be: every container's or codec's options.
-nlohmann::json other_params_json(const StepDef& d) {
+nlohmann::json other_params_json(const steps::StepDef& d) {
     if (!d.pass_through) return nullptr;
-    Params defaults;
+    steps::Params defaults;
     for (const auto& p : d.params)
         if (!p.default_value.empty()) defaults[p.name] = p.default_value;
-    const PassThrough pass = d.pass_through(defaults, "");
+    const steps::PassThrough pass = d.pass_through(defaults, "");
     if (pass.any) return "any";
     std::vector<std::string> names;
     for (const auto& o : pass.options)
@@ -89,12 +88,12 @@ nlohmann::json other_params_json(const StepDef& d) {
 
 // The same options by the container or codec that declares them, each with
 // its type, default and doc: two containers' `srgb` may differ in both.
-nlohmann::json options_by_owner_json(const StepDef& d) {
+nlohmann::json options_by_owner_json(const steps::StepDef& d) {
     if (!d.pass_through) return nlohmann::json::array();
-    Params defaults;
+    steps::Params defaults;
     for (const auto& p : d.params)
         if (!p.default_value.empty()) defaults[p.name] = p.default_value;
-    const PassThrough pass = d.pass_through(defaults, "");
+    const steps::PassThrough pass = d.pass_through(defaults, "");
     nlohmann::json out = nlohmann::json::array();
     if (pass.owners.size() != pass.options.size()) return out;
     for (size_t i = 0; i < pass.options.size(); ++i) {
@@ -105,10 +104,10 @@ nlohmann::json options_by_owner_json(const StepDef& d) {
     return out;
 }
 
-nlohmann::json step_json(const StepDef& d) {
+nlohmann::json step_json(const steps::StepDef& d) {
     nlohmann::json j = {{"name", d.name},
                         {"description", d.description},
-                        {"kind", d.kind == engine::StepKind::Gather ? "gather" : "map"},
+                        {"kind", d.kind == steps::StepKind::Gather ? "gather" : "map"},
                         {"version", d.version},
                         {"plugin", d.plugin.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.plugin)},
                         {"takes", d.takes_texture ? "texture" : "any"},
@@ -121,15 +120,15 @@ nlohmann::json step_json(const StepDef& d) {
     return j;
 }
 
-nlohmann::json describe_steps(const StepTable& table) {
-    std::vector<const StepDef*> defs;
+nlohmann::json describe_steps(const steps::StepTable& table) {
+    std::vector<const steps::StepDef*> defs;
     for (const auto& name : table.names()) defs.push_back(table.find(name));
-    std::stable_sort(defs.begin(), defs.end(), [](const StepDef* a, const StepDef* b) {
+    std::stable_sort(defs.begin(), defs.end(), [](const steps::StepDef* a, const steps::StepDef* b) {
         if (a->plugin.empty() != b->plugin.empty()) return a->plugin.empty();
         return a->plugin < b->plugin;
     });
     nlohmann::json out = nlohmann::json::array();
-    for (const StepDef* d : defs) out.push_back(step_json(*d));
+    for (const steps::StepDef* d : defs) out.push_back(step_json(*d));
     return out;
 }
 
@@ -144,7 +143,7 @@ std::string str(const nlohmann::json& j, const char* key) {
 // Descriptions come from plugins: a '|' would split a table cell, a newline the table.
 std::string cell(const std::string& s) {
     std::string out;
-    for (char c : engine::printable_name(s)) {
+    for (char c : base::printable_name(s)) {
         if (c == '|') out += '\\';
         out += c;
     }
@@ -225,10 +224,9 @@ std::string step_reference_markdown(const nlohmann::json& steps) {
 
 // ---- the command --------------------------------------------------------------
 
+using base::printable_name;
 
-using engine::printable_name;
-
-std::string text(const nlohmann::json& j) { return printable_name(j.get<std::string>()); }
+std::string text(const nlohmann::json& j) { return base::printable_name(j.get<std::string>()); }
 
 // "integer = 1", "integer, required", "enum = auto".
 std::string type_and_default(const nlohmann::json& p) {
@@ -250,7 +248,7 @@ void print_step(const nlohmann::json& s) {
     }
     // The valid values last: encode's format list would push a column off any terminal.
     for (const auto& p : s["params"]) {
-        std::string values = printable_name(valid_values(p, false));
+        std::string values = base::printable_name(valid_values(p, false));
         std::printf("    %-*s  %-*s  %s%s\n", int(wn), text(p["name"]).c_str(), int(wt), type_and_default(p).c_str(),
                     text(p["doc"]).c_str(), values.empty() ? "" : (" [" + values + "]").c_str());
     }
@@ -267,7 +265,7 @@ void print_step(const nlohmann::json& s) {
                 ot = std::max(ot, type_and_default(p).size());
             }
             for (const auto& p : o["options"]) {
-                std::string values = printable_name(valid_values(p, false));
+                std::string values = base::printable_name(valid_values(p, false));
                 std::printf("        %-*s  %-*s  %s%s\n", int(on), text(p["name"]).c_str(), int(ot),
                             type_and_default(p).c_str(), text(p["doc"]).c_str(),
                             values.empty() ? "" : (" [" + values + "]").c_str());
@@ -291,8 +289,8 @@ int run_steps(Context& ctx, const std::vector<std::string>& args) {
     }
     nlohmann::json steps;
     try {
-        steps = describe_steps(engine::pipeline_steps(ctx.registry));
-    } catch (const engine::StepNameTaken& e) {
+        steps = describe_steps(steps::pipeline_steps(ctx.registry));
+    } catch (const steps::StepNameTaken& e) {
         std::cerr << "assetforge: " << printable_name(e.what()) << "\n";
         return kExitUsage;
     }
@@ -303,7 +301,7 @@ int run_steps(Context& ctx, const std::vector<std::string>& args) {
         for (const auto& want : vm["step"].as<std::vector<std::string>>()) {
             auto it = std::find(all.begin(), all.end(), want);
             if (it == all.end()) {
-                std::cerr << "assetforge steps: " << printable_name(engine::not_one_of("step", want, all)) << "\n";
+                std::cerr << "assetforge steps: " << base::printable_name(base::not_one_of("step", want, all)) << "\n";
                 return kExitUsage;
             }
             chosen.push_back(steps[size_t(it - all.begin())]);

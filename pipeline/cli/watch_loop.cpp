@@ -71,7 +71,7 @@ void merge(WatchEvents& into, WatchEvents&& more) {
     if (into.first == Clock::time_point{}) into.first = more.first;
 }
 
-std::string counts(const engine::BuildSummary& s) {
+std::string counts(const base::BuildSummary& s) {
     std::string t;
     auto add = [&](size_t n, const char* what) {
         if (n) t += (t.empty() ? "" : ", ") + std::to_string(n) + " " + what;
@@ -166,7 +166,7 @@ class WatchLoop {
     }
 
     void build(const WatchChanges* changes, Clock::time_point since, const std::string& rescan = {}) {
-        engine::BuildOptions opt = cur_->opt;
+        base::BuildOptions opt = cur_->opt;
         opt.exiting_after = false; // the process goes on: the next build starts from a fresh state load
         host::settings().threads = opt.threads;
         if (changes) {
@@ -202,7 +202,7 @@ class WatchLoop {
     std::unique_ptr<LoadedPipeline> cur_;
     std::unique_ptr<engine::BuildSession> session_; // records and globs kept from one build to the next
     std::optional<WatchPlan> plan_;
-    engine::BuildSummary last_;
+    base::BuildSummary last_;
 };
 
 } // namespace

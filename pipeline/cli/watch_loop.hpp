@@ -17,9 +17,9 @@ namespace af::cli {
 // A pipeline with the step table its steps point into and the options the
 // command line, the environment and the pipeline give its builds.
 struct LoadedPipeline {
-    engine::StepTable steps;
-    engine::Pipeline p;
-    engine::BuildOptions opt;
+    steps::StepTable steps;
+    load::Pipeline p;
+    base::BuildOptions opt;
 };
 // Loads (or reloads) the pipeline; null after printing why it cannot be loaded.
 using PipelineLoader = std::function<std::unique_ptr<LoadedPipeline>()>;

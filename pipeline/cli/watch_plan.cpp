@@ -37,19 +37,19 @@ std::vector<WatchRoot> without_nested(std::vector<WatchRoot> roots) {
 
 } // namespace
 
-WatchPlan::WatchPlan(const engine::Pipeline& p, const engine::BuildOptions& opt) : root_(p.root.native()) {
+WatchPlan::WatchPlan(const load::Pipeline& p, const base::BuildOptions& opt) : root_(p.root.native()) {
     std::vector<WatchRoot> roots;
     for (const auto& job : p.jobs) {
         for (const auto& pattern : job.patterns) {
             std::vector<std::string> alts;
             try {
-                engine::expand_braces(pattern, alts);
+                base::expand_braces(pattern, alts);
             } catch (const std::invalid_argument&) {
                 alts = {pattern}; // the loader already refused such a pattern
             }
             for (const auto& alt : alts) {
                 patterns_.push_back(alt);
-                const std::string base = engine::glob_base(alt);
+                const std::string base = base::glob_base(alt);
                 const fs::path dir = base.empty() ? p.root : (p.root / base).lexically_normal();
                 roots.push_back({dir, true});
             }
@@ -117,11 +117,11 @@ bool WatchPlan::matters(const std::string& abs) const {
         if (path_is_below(abs, f)) return true;
     const std::string r = rel(abs);
     for (const auto& pat : patterns_)
-        if (engine::glob_match(pat, !pat.empty() && pat[0] == '/' ? abs : r)) return true;
+        if (base::glob_match(pat, !pat.empty() && pat[0] == '/' ? abs : r)) return true;
     return false;
 }
 
-void WatchPlan::learn(const engine::BuildSummary& s, bool some) {
+void WatchPlan::learn(const base::BuildSummary& s, bool some) {
     if (!some) {
         inputs_.clear();
         outputs_.clear();

@@ -21,7 +21,7 @@ namespace af::cli {
 
 class WatchPlan {
   public:
-    WatchPlan(const engine::Pipeline& p, const engine::BuildOptions& opt);
+    WatchPlan(const load::Pipeline& p, const base::BuildOptions& opt);
 
     // The folders to watch now: a pattern's folder that does not exist (yet, or
     // any more) is watched through its nearest existing ancestor.
@@ -34,7 +34,7 @@ class WatchPlan {
 
     // After each build: the files it read as inputs and the outputs it owns.
     // `some`: the build saw only some inputs (a rebuild of changed files): added to what is known.
-    void learn(const engine::BuildSummary& s, bool some = false);
+    void learn(const base::BuildSummary& s, bool some = false);
     bool known_input(const std::string& abs) const { return inputs_.count(abs) > 0; }
     std::string rel(const std::string& abs) const;
     // The input an output (relative) was made from, by a one-input action; "" when none.

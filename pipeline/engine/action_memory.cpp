@@ -23,10 +23,13 @@ namespace {
 // read). Fitted to peaks measured by bench/memory_peaks.py (random texels with
 // alpha, the costliest content for mips) and rounded up, so every chain it
 // runs is estimated at or above what it held; docs/memory.md has the figures.
-constexpr TexelCost kRead{14, 36};       // the container's reader: decoded pixels plus the copies across the plugin ABI
-constexpr TexelCost kOtherStep{64, 112}; // a plugin's or test's texture step: as much as the costliest built-in one
-constexpr TexelCost kWritePng{28, 64};   // the implicit write to PNG: surface image, 8/16-bit rows, compressed bytes
-constexpr TexelCost kWriteOther{12, 36}; // the implicit write to any other container
+constexpr steps::TexelCost kRead{14,
+                                 36}; // the container's reader: decoded pixels plus the copies across the plugin ABI
+constexpr steps::TexelCost kOtherStep{64,
+                                      112}; // a plugin's or test's texture step: as much as the costliest built-in one
+constexpr steps::TexelCost kWritePng{28,
+                                     64}; // the implicit write to PNG: surface image, 8/16-bit rows, compressed bytes
+constexpr steps::TexelCost kWriteOther{12, 36}; // the implicit write to any other container
 // A step that takes bytes and declares no cost (a plugin stage such as
 // pages.extract or xtf's swizzle) may emit anything: 16 times the file, the budget's rule
 // before headers were read. pages.extract holds about 1x the file in
@@ -103,7 +106,7 @@ std::string size_text(double bytes) {
 }
 
 // What a plugin's container declared for the file, as for a DDS of that format.
-bool plugin_header(const DeclaredTexture& t, Declared& d) {
+bool plugin_header(const steps::DeclaredTexture& t, Declared& d) {
     const TextureDesc& x = t.desc;
     if (!x.width || !x.height) return false;
     d.width = x.width;
@@ -119,7 +122,7 @@ bool plugin_header(const DeclaredTexture& t, Declared& d) {
     return true;
 }
 
-Declared declared(const std::string& path, const DeclaredReader& plugin_declared) {
+Declared declared(const std::string& path, const steps::DeclaredReader& plugin_declared) {
     Declared d;
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return d; // reading it fails next, with its own message
@@ -150,7 +153,7 @@ Declared declared(const std::string& path, const DeclaredReader& plugin_declared
 }
 
 // The peak of one file's steps (beyond kPerAction), and in `f` what comes out.
-double chain_peak(const Job& job, const Declared& d, MemoryFlow& f) {
+double chain_peak(const load::Job& job, const Declared& d, steps::MemoryFlow& f) {
     const double file = double(d.file_bytes);
     double peak = file;
     f.as_texture = [&] {
@@ -193,13 +196,13 @@ double chain_peak(const Job& job, const Declared& d, MemoryFlow& f) {
 
 } // namespace
 
-MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFile>& files,
-                                      const DeclaredReader& plugin_declared) {
+MemoryEstimate estimate_action_memory(const load::Job& job, const std::vector<ActionFile>& files,
+                                      const steps::DeclaredReader& plugin_declared) {
     MemoryEstimate e;
     double total = kPerAction, largest = -1, gathered = 0;
     for (const auto& file : files) {
         Declared d = declared(file.path, plugin_declared);
-        MemoryFlow f;
+        steps::MemoryFlow f;
         f.bytes = double(d.file_bytes);
         double peak = chain_peak(job, d, f);
         // A gather holds every file's items at once, then what its step makes of them.
@@ -211,7 +214,7 @@ MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFi
         }
     }
     if (job.is_gather()) {
-        MemoryFlow all;
+        steps::MemoryFlow all;
         all.bytes = gathered;
         total += job.gather.def && job.gather.def->memory ? job.gather.def->memory(job.gather.params, all)
                                                           : gathered * kByteStageFactor;
@@ -220,8 +223,8 @@ MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFi
     return e;
 }
 
-uint64_t action_memory_within(const Job& job, const std::vector<ActionFile>& files, uint64_t budget,
-                              const DeclaredReader& plugin_declared) {
+uint64_t action_memory_within(const load::Job& job, const std::vector<ActionFile>& files, uint64_t budget,
+                              const steps::DeclaredReader& plugin_declared) {
     MemoryEstimate e = estimate_action_memory(job, files, plugin_declared);
     if (e.bytes > budget)
         throw std::runtime_error((files.size() > 1 ? std::to_string(files.size()) + " inputs, the largest " : "") +

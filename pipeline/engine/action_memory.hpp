@@ -27,13 +27,13 @@ struct MemoryEstimate {
 // texels each file declares (PNG and DDS headers; a plugin's format through
 // `plugin_declared`, its container's dims; any other file is bounded by its
 // size), plus a fixed amount per action. Reads only file headers.
-MemoryEstimate estimate_action_memory(const Job& job, const std::vector<ActionFile>& files,
-                                      const DeclaredReader& plugin_declared = {});
+MemoryEstimate estimate_action_memory(const load::Job& job, const std::vector<ActionFile>& files,
+                                      const steps::DeclaredReader& plugin_declared = {});
 
 // The estimate, or std::runtime_error naming the file, what it declares and
 // the budget when the estimate exceeds the whole budget (such an action
 // could never run within it).
-uint64_t action_memory_within(const Job& job, const std::vector<ActionFile>& files, uint64_t budget,
-                              const DeclaredReader& plugin_declared = {});
+uint64_t action_memory_within(const load::Job& job, const std::vector<ActionFile>& files, uint64_t budget,
+                              const steps::DeclaredReader& plugin_declared = {});
 
 } // namespace af::engine

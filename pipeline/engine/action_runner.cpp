@@ -14,9 +14,9 @@ bool was_cancelled(const ActionRun& run) { return run.cancelled && run.cancelled
 
 // One step over the items it is given: texture steps get textures (the
 // reader parses bytes first).
-std::vector<Item> run_step(const ActionRun& run, const StepUse& s, std::vector<Item> in_items, const std::string& ext,
-                           const std::string& label, ActionTrail& trail) {
-    TraceLog& trace = run.trace;
+std::vector<steps::Item> run_step(const ActionRun& run, const load::StepUse& s, std::vector<steps::Item> in_items,
+                                  const std::string& ext, const std::string& label, ActionTrail& trail) {
+    report::TraceLog& trace = run.trace;
     trail.step = s.name;
     if (was_cancelled(run)) throw Cancelled{};
     if (s.def->takes_texture)
@@ -29,7 +29,7 @@ std::vector<Item> run_step(const ActionRun& run, const StepUse& s, std::vector<I
                 if (run.keep_textures && !trail.source) trail.source = it.texture;
                 trace.add("parse", run.job.name, label, ts, trace.now_us() - ts, n);
             }
-    StepContext ctx{s.params, run.root, ext, trail.tools, trail.results, run.cancelled};
+    steps::StepContext ctx{s.params, run.root, ext, trail.tools, trail.results, run.cancelled};
     int64_t ts = trace.now_us();
     auto out = s.def->run(ctx, std::move(in_items));
     const int64_t dur = trace.now_us() - ts;
@@ -39,8 +39,8 @@ std::vector<Item> run_step(const ActionRun& run, const StepUse& s, std::vector<I
 }
 
 // The bytes of one item: a texture through its container's writer, other items as they are.
-void item_bytes(const ActionRun& run, Item& it, ActionOutput& w, const std::string& label, ActionTrail& trail) {
-    TraceLog& trace = run.trace;
+void item_bytes(const ActionRun& run, steps::Item& it, ActionOutput& w, const std::string& label, ActionTrail& trail) {
+    report::TraceLog& trace = run.trace;
     if (it.is_texture()) {
         if (!run.steps.writer) throw std::runtime_error("no texture writer is available");
         if (run.keep_textures && !trail.result) trail.result = it.texture;
@@ -63,21 +63,21 @@ void item_bytes(const ActionRun& run, Item& it, ActionOutput& w, const std::stri
 }
 
 // Where each item goes (the output template) and its bytes and hash.
-std::vector<ActionOutput> place_items(const ActionRun& run, std::vector<Item>& items, const std::string& input_name,
-                                      const std::string& label, ActionTrail& trail) {
-    const Job& job = run.job;
+std::vector<ActionOutput> place_items(const ActionRun& run, std::vector<steps::Item>& items,
+                                      const std::string& input_name, const std::string& label, ActionTrail& trail) {
+    const load::Job& job = run.job;
     std::vector<ActionOutput> outputs;
     std::set<std::string> mine;
     for (auto& it : items) {
-        auto values = template_values(it.name, it.meta, job.name);
+        auto values = base::template_values(it.name, it.meta, job.name);
         // Plugin stages name the items they emit ("2_0_1.bin"); these keep the
         // action's own input reachable: {input_dir}/{input_stem}/….
         if (!job.is_gather()) {
-            auto in = template_values(input_name, {}, job.name);
+            auto in = base::template_values(input_name, {}, job.name);
             for (const char* k : {"dir", "stem", "name", "ext"}) values.emplace(std::string("input_") + k, in[k]);
         }
         ActionOutput& w = outputs.emplace_back();
-        w.abs = resolve_output(run.tpl, values, run.root).native();
+        w.abs = base::resolve_output(run.tpl, values, run.root).native();
         w.rel = run.paths.rel_of(w.abs);
         if (!mine.insert(w.abs).second)
             throw std::runtime_error("two items map to the same output " + w.rel +
@@ -92,20 +92,20 @@ std::vector<ActionOutput> place_items(const ActionRun& run, std::vector<Item>& i
 
 } // namespace
 
-std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> items, const std::string& input_name,
-                                     const std::string& label, ActionTrail& trail) {
-    const Job& job = run.job;
+std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<steps::Item> items,
+                                     const std::string& input_name, const std::string& label, ActionTrail& trail) {
+    const load::Job& job = run.job;
     // What plugins say from here on belongs to this action, also when it fails.
     const std::shared_ptr<void> notes =
         run.steps.keep_plugin_notes ? run.steps.keep_plugin_notes(trail.results, input_name) : nullptr;
     std::string ext = fs::path(job.output).extension().string();
     if (!ext.empty()) ext = ext.substr(1);
     for (const auto& s : job.steps) {
-        std::vector<Item> next;
+        std::vector<steps::Item> next;
         for (auto& it : items) {
             // Not `{std::move(it)}`: an initializer list copies, and its own
             // element (the input's bytes) would live through the step.
-            std::vector<Item> one;
+            std::vector<steps::Item> one;
             one.push_back(std::move(it));
             auto out = run_step(run, s, std::move(one), ext, label, trail);
             for (auto& o : out) next.push_back(std::move(o));

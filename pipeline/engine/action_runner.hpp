@@ -18,10 +18,14 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
-
-struct Job;
+namespace af::base {
 class OutputTemplate;
+}
+namespace af::load {
+struct Job;
+}
+
+namespace af::engine {
 
 // Thrown between steps when the build was cancelled.
 struct Cancelled {};
@@ -40,12 +44,12 @@ struct ActionOutput {
 };
 
 struct ActionRun {
-    const Job& job;
-    const OutputTemplate& tpl;
-    const StepTable& steps;
+    const load::Job& job;
+    const base::OutputTemplate& tpl;
+    const steps::StepTable& steps;
     const std::filesystem::path& root; // where relative parameter paths and output templates resolve
     const ProjectPaths& paths;
-    TraceLog& trace;
+    report::TraceLog& trace;
     std::function<bool()> cancelled;
     // Told of each step as it ends, with its time (build -v); may be empty.
     std::function<void(const std::string& step, double ms)> on_step = {};
@@ -59,14 +63,14 @@ struct ActionRun {
 struct ActionTrail {
     std::string step = "read";
     std::vector<std::string> tools;
-    StepResults results;
+    base::StepResults results;
     std::shared_ptr<const Texture> source, result; // ActionRun::keep_textures
 };
 
 // `input_name`: the action's own input's item name ("" for a gather), which
 // `{input_dir}`-style placeholders refer to. Throws on failure (the step is in
 // trail.step) and Cancelled.
-std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<Item> items, const std::string& input_name,
-                                     const std::string& label, ActionTrail& trail);
+std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<steps::Item> items,
+                                     const std::string& input_name, const std::string& label, ActionTrail& trail);
 
 } // namespace af::engine

@@ -35,7 +35,7 @@ using Clock = std::chrono::steady_clock;
 
 class Build final : public ActionExecutor {
   public:
-    Build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt, BuildServices s)
+    Build(const load::Pipeline& p, const steps::StepTable& steps, const base::BuildOptions& opt, BuildServices s)
         : p_(p), steps_(steps), opt_(opt), disk_(s.disk), state_(s.state), status_(s.status),
           open_remote_(std::move(s.open_remote)), paths_{p.root.native()},
           budget_(opt.memory_budget ? opt.memory_budget : 1) {
@@ -43,12 +43,12 @@ class Build final : public ActionExecutor {
         if (opt_.report_images && !opt_.report_file.empty() && !opt_.dry_run && steps_.top_image) try {
                 images_.emplace(opt_.report_file, p.root, opt_.report_picture_side);
             } catch (const std::exception& e) {
-                status_.err() << "assetforge: warning: report pictures: " << printable_name(e.what()) << "\n";
+                status_.err() << "assetforge: warning: report pictures: " << base::printable_name(e.what()) << "\n";
             }
         inputs_.emplace(p, opt, paths_, std::move(s.glob), images_ ? images_->dir().native() : std::string());
     }
 
-    BuildSummary run() {
+    base::BuildSummary run() {
         const auto t0 = Clock::now();
         const auto started = fs::file_time_type::clock::now();
         if (!opt_.dry_run && inputs_->state_dir_holds_inputs(status_.err())) {
@@ -133,7 +133,7 @@ class Build final : public ActionExecutor {
         if (images_) try {
                 images_->open();
             } catch (const std::exception& e) {
-                status_.err() << "assetforge: warning: report pictures: " << printable_name(e.what()) << "\n";
+                status_.err() << "assetforge: warning: report pictures: " << base::printable_name(e.what()) << "\n";
                 images_.reset();
                 inputs_->forget_report_dir();
             }
@@ -144,7 +144,7 @@ class Build final : public ActionExecutor {
         if (!remote_cache_) return;
         RemoteStepRules rules;
         rules.never = [this, state = state_dir(p_)](const std::string& abs, const std::string& who) {
-            return path_within(abs, state) || abs == p_.file.native() || commit_->claimed_by_other(abs, who);
+            return base::path_within(abs, state) || abs == p_.file.native() || commit_->claimed_by_other(abs, who);
         };
         rules.occupied = [this](const std::string& abs) {
             std::error_code ec;
@@ -157,7 +157,7 @@ class Build final : public ActionExecutor {
             std::move(rules));
     }
 
-    BuildSummary finish(Clock::time_point t0, fs::file_time_type started) {
+    base::BuildSummary finish(Clock::time_point t0, fs::file_time_type started) {
         const int64_t ts = trace_.now_us();
         status_.progress().finish();
         store_->flush();
@@ -170,7 +170,7 @@ class Build final : public ActionExecutor {
         if (!opt_.trace_file.empty()) trace_.write(opt_.trace_file);
         if (images_)
             for (const auto& e : images_->finish())
-                status_.err() << "assetforge: warning: report picture: " << printable_name(e) << "\n";
+                status_.err() << "assetforge: warning: report picture: " << base::printable_name(e) << "\n";
         if (!opt_.report_file.empty()) status_.write_report(p_, secs, opt_.report_file);
         if (images_) sweep_report_images();
         status_.print_summary(p_, secs);
@@ -188,20 +188,20 @@ class Build final : public ActionExecutor {
     // Pictures of actions that this report does not show go (only once it is written).
     void sweep_report_images() { images_->sweep(status_.summary().actions); }
 
-    const Pipeline& p_;
-    const StepTable& steps_;
-    const BuildOptions& opt_;
+    const load::Pipeline& p_;
+    const steps::StepTable& steps_;
+    const base::BuildOptions& opt_;
     Disk& disk_;
     StateFolder& state_;
-    BuildStatus& status_;
+    report::BuildStatus& status_;
     std::function<std::unique_ptr<remote::RemoteClient>()> open_remote_;
     ProjectPaths paths_;
     std::shared_ptr<StateStore> store_;
     std::optional<OutputCommit> commit_;
-    std::optional<ReportImages> images_; // --report FILE.html
+    std::optional<report::ReportImages> images_; // --report FILE.html
     std::optional<BuildInputs> inputs_;
     MemoryBudget budget_;
-    TraceLog trace_;
+    report::TraceLog trace_;
     Scheduler* scheduler_ = nullptr;
     std::unique_ptr<remote::RemoteClient> remote_cache_;
     std::optional<RemoteStep> remote_;
@@ -210,7 +210,8 @@ class Build final : public ActionExecutor {
 
 } // namespace
 
-BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt, BuildServices services) {
+base::BuildSummary run_build(const load::Pipeline& p, const steps::StepTable& steps, const base::BuildOptions& opt,
+                             BuildServices services) {
     if (!opt.exiting_after) {
         Build b(p, steps, opt, std::move(services));
         return b.run();

@@ -18,7 +18,7 @@
 namespace af::engine {
 
 // Throws std::runtime_error for problems with the state database itself.
-BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt);
+base::BuildSummary run_build(const load::Pipeline& p, const steps::StepTable& steps, const base::BuildOptions& opt);
 
 struct CleanSummary {
     size_t removed_files = 0, missing_files = 0, actions = 0;
@@ -31,11 +31,11 @@ struct CleanOptions {
 };
 // Removes every output the state records for this configuration's jobs and
 // forgets those actions; edited outputs are kept (and listed in `refused`).
-CleanSummary clean_outputs(const Pipeline& p, const CleanOptions& options);
+CleanSummary clean_outputs(const load::Pipeline& p, const CleanOptions& options);
 
-std::filesystem::path state_dir(const Pipeline& p);
+std::filesystem::path state_dir(const load::Pipeline& p);
 struct Configuration;
 // The owner of a build's records: the pipeline file and its variable values.
-Configuration configuration(const Pipeline& p);
+Configuration configuration(const load::Pipeline& p);
 
 } // namespace af::engine

@@ -33,27 +33,27 @@ namespace af::engine {
 class BuildSession {
   public:
     // `p` and `steps` outlive the session (a reloaded pipeline is a new session).
-    BuildSession(const Pipeline& p, const StepTable& steps);
+    BuildSession(const load::Pipeline& p, const steps::StepTable& steps);
     ~BuildSession();
     BuildSession(const BuildSession&) = delete;
     BuildSession& operator=(const BuildSession&) = delete;
 
     // Every job's inputs globbed and checked, as `build` does.
-    BuildSummary build(const BuildOptions& opt);
+    base::BuildSummary build(const base::BuildOptions& opt);
     // Only the actions on these files (absolute, normal) and what follows from
     // them, when a narrowed build can decide them (see above); otherwise a full build.
-    BuildSummary build_changed(const BuildOptions& opt, const std::set<std::string>& changed);
+    base::BuildSummary build_changed(const base::BuildOptions& opt, const std::set<std::string>& changed);
     // Whether build_changed would narrow for these files and options.
-    bool can_narrow(const BuildOptions& opt, const std::set<std::string>& changed) const;
+    bool can_narrow(const base::BuildOptions& opt, const std::set<std::string>& changed) const;
     // Whether the last build was narrowed (saw only some inputs).
     bool narrowed() const { return narrowed_; }
 
   private:
     struct Kept;
-    BuildSummary run(const BuildOptions& opt, const std::set<std::string>* only);
+    base::BuildSummary run(const base::BuildOptions& opt, const std::set<std::string>* only);
 
-    const Pipeline& p_;
-    const StepTable& steps_;
+    const load::Pipeline& p_;
+    const steps::StepTable& steps_;
     std::unique_ptr<Kept> kept_;
     bool narrowed_ = false;
 };

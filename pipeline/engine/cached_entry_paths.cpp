@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool from_name_only(const OutputTemplate& tpl, bool gather) {
+bool from_name_only(const base::OutputTemplate& tpl, bool gather) {
     static const std::set<std::string> kFromName = {"dir", "stem",      "ext",        "name",       "path",
                                                     "job", "input_dir", "input_stem", "input_name", "input_ext"};
     for (const auto& p : tpl.placeholders())
@@ -25,7 +25,7 @@ bool may_hold_slash(const std::string& placeholder) {
 }
 
 // Parts from `at` on match `s` from `pos` on (backtracking over placeholder lengths; templates have a few parts).
-bool match_from(const std::vector<OutputTemplate::Part>& parts, size_t at, const std::string& s, size_t pos) {
+bool match_from(const std::vector<base::OutputTemplate::Part>& parts, size_t at, const std::string& s, size_t pos) {
     if (at == parts.size()) return pos == s.size();
     const auto& part = parts[at];
     if (!part.placeholder)
@@ -52,14 +52,14 @@ bool tool_name(const std::string& rel) {
 
 } // namespace
 
-std::optional<std::vector<std::string>> predicted_outputs(const OutputTemplate& tpl, bool gather, bool keeps_names,
-                                                          const std::string& input_name, const std::string& job,
-                                                          const std::string& project_root) {
+std::optional<std::vector<std::string>> predicted_outputs(const base::OutputTemplate& tpl, bool gather,
+                                                          bool keeps_names, const std::string& input_name,
+                                                          const std::string& job, const std::string& project_root) {
     if (!from_name_only(tpl, gather) || (!gather && !keeps_names)) return std::nullopt;
-    auto values = template_values(gather ? "x" : input_name, {}, job);
+    auto values = base::template_values(gather ? "x" : input_name, {}, job);
     for (const char* k : {"dir", "stem", "name", "ext"}) values[std::string("input_") + k] = values[k];
     try {
-        return std::vector<std::string>{resolve_output(tpl, values, project_root).native()};
+        return std::vector<std::string>{base::resolve_output(tpl, values, project_root).native()};
     } catch (const std::exception&) {
         return std::nullopt;
     }
@@ -68,20 +68,20 @@ std::optional<std::vector<std::string>> predicted_outputs(const OutputTemplate& 
 std::map<std::string, std::string> input_name_values(bool gather, const std::string& input_name,
                                                      const std::string& job) {
     if (gather) return {{"job", job}};
-    auto all = template_values(input_name, {}, job);
+    auto all = base::template_values(input_name, {}, job);
     std::map<std::string, std::string> v;
     for (const char* k : {"dir", "stem", "name", "ext", "path", "job"}) v[k] = all[k];
     for (const char* k : {"dir", "stem", "name", "ext"}) v[std::string("input_") + k] = all[k];
     return v;
 }
 
-bool template_can_produce(const OutputTemplate& tpl, const std::string& project_root, const std::string& abs,
+bool template_can_produce(const base::OutputTemplate& tpl, const std::string& project_root, const std::string& abs,
                           const std::map<std::string, std::string>& fixed) {
     // Fixed values become literal text, as resolve_output would put them ({dir} is "." for a top-level name).
-    std::vector<OutputTemplate::Part> parts;
+    std::vector<base::OutputTemplate::Part> parts;
     for (const auto& p : tpl.parts()) {
         auto it = p.placeholder ? fixed.find(p.text) : fixed.end();
-        const OutputTemplate::Part part = it == fixed.end() ? p : OutputTemplate::Part{false, it->second};
+        const base::OutputTemplate::Part part = it == fixed.end() ? p : base::OutputTemplate::Part{false, it->second};
         if (!part.placeholder && !parts.empty() && !parts.back().placeholder)
             parts.back().text += part.text;
         else

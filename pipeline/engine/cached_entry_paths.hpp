@@ -19,7 +19,7 @@ namespace af::engine {
 struct CachedOutputRule {
     std::string project_root; // absolute, normal
     std::string out_base;     // the template's fixed directory: absolute, normal
-    const OutputTemplate* tpl = nullptr;
+    const base::OutputTemplate* tpl = nullptr;
     // Absolute paths of the action's outputs when the template and steps decide them before it runs: an entry
     // must name exactly these, each once.
     std::optional<std::vector<std::string>> predicted;
@@ -34,9 +34,9 @@ struct CachedOutputRule {
 // The outputs an action writes, known before it runs: when the template uses only values from the input's
 // name (or, for a gather, only {job}) and every step passes items on 1 → 1 under their own names. nullopt when
 // steps decide names at run time (or a value is unsafe: the action then fails when it runs, naming it).
-std::optional<std::vector<std::string>> predicted_outputs(const OutputTemplate& tpl, bool gather, bool keeps_names,
-                                                          const std::string& input_name, const std::string& job,
-                                                          const std::string& project_root);
+std::optional<std::vector<std::string>> predicted_outputs(const base::OutputTemplate& tpl, bool gather,
+                                                          bool keeps_names, const std::string& input_name,
+                                                          const std::string& job, const std::string& project_root);
 
 // The values of the placeholders an action's input name decides (with {job}): for a gather only {job}.
 std::map<std::string, std::string> input_name_values(bool gather, const std::string& input_name,
@@ -45,7 +45,7 @@ std::map<std::string, std::string> input_name_values(bool gather, const std::str
 // Whether `abs` (absolute, normal) is a path `tpl` can produce under `project_root`: its literal text in place
 // and in order, a placeholder in `fixed` standing for its value, any other for one or more characters ('/' only
 // in {dir} {path} {input_dir}).
-bool template_can_produce(const OutputTemplate& tpl, const std::string& project_root, const std::string& abs,
+bool template_can_produce(const base::OutputTemplate& tpl, const std::string& project_root, const std::string& abs,
                           const std::map<std::string, std::string>& fixed = {});
 
 // Why the entry's paths (relative, from the cache) are not this action's outputs; "" when they are.

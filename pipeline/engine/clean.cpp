@@ -13,7 +13,7 @@
 
 namespace af::engine {
 
-CleanSummary clean_outputs(const Pipeline& p, const CleanOptions& o) {
+CleanSummary clean_outputs(const load::Pipeline& p, const CleanOptions& o) {
     CleanSummary s;
     BuildLock lock(state_dir(p), [](const std::string& msg) { std::cerr << "assetforge: " << msg << "\n"; }, {});
     StateStore store(state_dir(p), configuration(p));

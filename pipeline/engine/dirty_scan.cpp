@@ -14,10 +14,10 @@ void hash_field(Hasher& h, const Hash128& v) {
     h.field(std::string_view(reinterpret_cast<const char*>(w), sizeof w));
 }
 
-Hash128 job_signature(const Job& j) {
+Hash128 job_signature(const load::Job& j) {
     Hasher h;
     h.field(kEngineKeyVersion);
-    auto step = [&](const StepUse& s) {
+    auto step = [&](const load::StepUse& s) {
         h.field(s.name);
         h.field(std::to_string(s.def->version));
         h.field(s.def->provider);
@@ -90,8 +90,9 @@ std::string Staleness::text() const {
     return detail;
 }
 
-Staleness DirtyScan::out_of_date(const Job& job, const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
-                                 const Hash128& input_hash, std::optional<ActionRecord>& refreshed) {
+Staleness DirtyScan::out_of_date(const load::Job& job, const std::shared_ptr<const ActionRecord>& rec,
+                                 const Hash128& params, const Hash128& input_hash,
+                                 std::optional<ActionRecord>& refreshed) {
     using S = Staleness;
     if (!rec) return {S::NewInput, {}};
     if (rec->status == ActionRecord::Status::Failed || rec->key == Hash128{}) return {S::FailedLastTime, {}};

@@ -24,7 +24,7 @@ void hash_field(Hasher& h, const Hash128& v);
 
 // A job's normalised steps, their versions and providers, and its output
 // template: what every action of the job shares in its key.
-Hash128 job_signature(const Job& j);
+Hash128 job_signature(const load::Job& j);
 
 // Why an action must run. Control flow asks the kind; people read text().
 struct Staleness {
@@ -66,7 +66,7 @@ class DirtyScan {
     // current. `refreshed`: set when an output's stat changed but its record
     // should simply take the new stat (touched, copied back: same content)
     // or, in a keep_edits job, the edited content (the edit is the point).
-    Staleness out_of_date(const Job& job, const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
+    Staleness out_of_date(const load::Job& job, const std::shared_ptr<const ActionRecord>& rec, const Hash128& params,
                           const Hash128& input_hash, std::optional<ActionRecord>& refreshed);
 
   private:

@@ -44,9 +44,9 @@ std::vector<uint8_t> RealDisk::read(const std::string& abs, const std::string& w
     struct stat st;
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw std::runtime_error(abs + ": not a regular file");
     if (!within.empty()) {
-        const std::string real = real_path("/proc/self/fd/" + std::to_string(fd));
-        if (real.empty() || !real_inside(real, within))
-            throw std::runtime_error(link_escape_message(abs, real, within));
+        const std::string real = base::real_path("/proc/self/fd/" + std::to_string(fd));
+        if (real.empty() || !base::real_inside(real, within))
+            throw std::runtime_error(base::link_escape_message(abs, real, within));
     }
     std::vector<uint8_t> v(size_t(st.st_size));
     size_t got = 0;

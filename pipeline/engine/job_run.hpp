@@ -33,7 +33,7 @@ struct Input {
 
 // A decided (and perhaps run) action and the outputs it hands downstream.
 struct ActionOutcome {
-    ActionResult res;
+    base::ActionResult res;
     std::vector<Input> produced;
     bool failed = false;
     bool must_run = false;      // checked only: out of date, to run as a task of its own
@@ -42,10 +42,10 @@ struct ActionOutcome {
 
 struct JobRun {
     // What the build fixed for the job before it started.
-    const Job* job = nullptr;
+    const load::Job* job = nullptr;
     PlanJob* plan = nullptr;
     std::vector<ParamRead> param_reads; // files and folders step parameters name: part of each action's key
-    OutputTemplate tpl;
+    base::OutputTemplate tpl;
     std::string out_base; // absolute fixed directory of the output template, normal
     Hash128 signature;    // normalised steps, versions, template
 

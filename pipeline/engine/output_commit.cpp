@@ -10,8 +10,8 @@ namespace af::engine {
 namespace fs = std::filesystem;
 
 OutputCommit::OutputCommit(Disk& disk, StateStore& store, ProjectPaths paths, fs::path output_root, const Plan& plan,
-                           const std::vector<PlanJob>& plan_jobs, const PlanState& plan_state, BuildStatus& status,
-                           Options opt)
+                           const std::vector<PlanJob>& plan_jobs, const PlanState& plan_state,
+                           report::BuildStatus& status, Options opt)
     : disk_(disk), store_(store), paths_(std::move(paths)), output_root_(std::move(output_root)), plan_(plan),
       plan_jobs_(plan_jobs), plan_state_(plan_state), status_(status), opt_(opt) {
     for (size_t j = 0; j < plan_jobs_.size(); ++j)
@@ -68,8 +68,9 @@ void OutputCommit::claim(const std::string& abs, const std::string& who) {
     }
 }
 
-OutputCommit::Committed OutputCommit::commit(const Job& job, std::span<const ActionOutput> outputs,
-                                             const std::string& who, TraceLog& trace, const std::string& label) {
+OutputCommit::Committed OutputCommit::commit(const load::Job& job, std::span<const ActionOutput> outputs,
+                                             const std::string& who, report::TraceLog& trace,
+                                             const std::string& label) {
     for (const auto& w : outputs) claim(w.abs, who);
     std::vector<Existing> existing(outputs.size(), Existing::Absent);
     std::vector<OutputRecord> kept(outputs.size());
@@ -105,8 +106,9 @@ OutputCommit::Committed OutputCommit::commit(const Job& job, std::span<const Act
 // --overwrite-edited); Same: it already holds these bytes (re-record, do not
 // rewrite); Keep: a keep_edits job leaves it. Throws when the file is an
 // input, or content the build did not write (an edit, a source).
-OutputCommit::Existing OutputCommit::check_existing(const Job& job, const std::string& rel, const std::string& abs,
-                                                    const Hash128& new_hash, OutputRecord& kept) {
+OutputCommit::Existing OutputCommit::check_existing(const load::Job& job, const std::string& rel,
+                                                    const std::string& abs, const Hash128& new_hash,
+                                                    OutputRecord& kept) {
     if (!disk_.is_regular_file(abs)) return Existing::Absent;
     auto st = disk_.stat(rel, abs);
     if (!st) return Existing::Absent;
@@ -154,9 +156,9 @@ bool OutputCommit::is_source(const std::string& abs) const {
     for (const auto& pj : plan_jobs_) {
         if (!pj.selected) continue;
         for (const auto& pat : pj.job->patterns)
-            if (glob_match(fs::path(pat).is_absolute() ? pat : paths_.root + "/" + pat, abs)) {
+            if (base::glob_match(fs::path(pat).is_absolute() ? pat : paths_.root + "/" + pat, abs)) {
                 bool excluded = false;
-                for (const auto& ex : pj.job->excludes) excluded = excluded || glob_match(ex, rel);
+                for (const auto& ex : pj.job->excludes) excluded = excluded || base::glob_match(ex, rel);
                 if (!excluded) return true;
             }
     }
@@ -189,7 +191,7 @@ void OutputCommit::remove_output(const OutputRecord& o) {
         return;
     }
     if (!holds_what_was_written(disk_, o, abs)) {
-        status_.progress().line("kept " + printable_name(o.path) +
+        status_.progress().line("kept " + base::printable_name(o.path) +
                                 ": edited since the build wrote it, so not removed as a stale output (delete it "
                                 "yourself if it is not needed)");
         store_.forget_file(o.path);
@@ -232,10 +234,10 @@ void OutputCommit::took_over(const OutputRecord& o) {
     store_.put_action(r);
 }
 
-void OutputCommit::remove_records(const ActionRecord& rec, ActionResult& r) {
+void OutputCommit::remove_records(const ActionRecord& rec, base::ActionResult& r) {
     r.job = rec.job;
     r.input = rec.input;
-    r.status = opt_.dry_run ? ActionStatus::WouldRemove : ActionStatus::Removed;
+    r.status = opt_.dry_run ? base::ActionStatus::WouldRemove : base::ActionStatus::Removed;
     for (const auto& o : rec.outputs) {
         if (plan_.adopted.count(paths_.abs_of(o.path))) continue; // a source now (plan.hpp)
         r.outputs.push_back(o.path);
@@ -250,13 +252,13 @@ void OutputCommit::remove_vanished_jobs(const std::set<std::string>& names) {
         if (rec.owner == self && !names.count(rec.job)) gone.push_back(rec);
     });
     for (const auto& rec : gone) {
-        ActionResult r;
+        base::ActionResult r;
         r.reason = "job '" + rec.job + "' is no longer in the pipeline";
         remove_records(rec, r);
         if (!opt_.dry_run) store_.erase_action(rec.job, rec.input);
         status_.explain(r);
         status_.note_removal((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
-                             " output(s) of job '" + printable_name(rec.job) + "', no longer in the pipeline");
+                             " output(s) of job '" + base::printable_name(rec.job) + "', no longer in the pipeline");
         status_.add(std::move(r));
     }
 }
@@ -277,7 +279,7 @@ void OutputCommit::remove_stale(const JobRun& j) {
     };
     for (const auto& rp : store_.actions_of(j.job->name, stale)) {
         const ActionRecord& rec = *rp;
-        ActionResult r;
+        base::ActionResult r;
         r.reason = "input no longer exists";
         remove_records(rec, r);
         if (!opt_.dry_run) {

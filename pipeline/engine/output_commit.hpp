@@ -42,7 +42,8 @@ class OutputCommit {
         const ReservedPaths* reserved = nullptr; // never written, whatever the flags
     };
     OutputCommit(Disk& disk, StateStore& store, ProjectPaths paths, std::filesystem::path output_root, const Plan& plan,
-                 const std::vector<PlanJob>& plan_jobs, const PlanState& plan_state, BuildStatus& status, Options opt);
+                 const std::vector<PlanJob>& plan_jobs, const PlanState& plan_state, report::BuildStatus& status,
+                 Options opt);
 
     // An output another configuration recorded (relative path), and whose.
     void note_foreign(const std::string& rel, const std::string& owner, const std::string& job,
@@ -58,8 +59,8 @@ class OutputCommit {
     };
     // Claims, checks and writes an action's outputs. Throws, having written
     // nothing, when one of them may not be written.
-    Committed commit(const Job& job, std::span<const ActionOutput> outputs, const std::string& who, TraceLog& trace,
-                     const std::string& label);
+    Committed commit(const load::Job& job, std::span<const ActionOutput> outputs, const std::string& who,
+                     report::TraceLog& trace, const std::string& label);
 
     // Whether another action claimed `abs` in this build, or the plan predicts another writes it.
     bool claimed_by_other(const std::string& abs, const std::string& who) const;
@@ -81,11 +82,11 @@ class OutputCommit {
 
   private:
     enum class Existing { Absent, Write, Same, Keep };
-    Existing check_existing(const Job& job, const std::string& rel, const std::string& abs, const Hash128& new_hash,
-                            OutputRecord& kept);
+    Existing check_existing(const load::Job& job, const std::string& rel, const std::string& abs,
+                            const Hash128& new_hash, OutputRecord& kept);
     bool is_source(const std::string& abs) const;
     void took_over(const OutputRecord& o);
-    void remove_records(const ActionRecord& rec, ActionResult& r);
+    void remove_records(const ActionRecord& rec, base::ActionResult& r);
 
     Disk& disk_;
     StateStore& store_;
@@ -94,7 +95,7 @@ class OutputCommit {
     const Plan& plan_;
     const std::vector<PlanJob>& plan_jobs_;
     const PlanState& plan_state_;
-    BuildStatus& status_;
+    report::BuildStatus& status_;
     Options opt_;
 
     // Absolute output → "job: input", in shards by path: every action of a

@@ -11,7 +11,7 @@ namespace fs = std::filesystem;
 void check_no_link_escape(const fs::path& target, const fs::path& output_root) {
     const fs::path root = output_root.lexically_normal();
     const fs::path out = target.lexically_normal();
-    if (!path_within(out, root) || out == root)
+    if (!base::path_within(out, root) || out == root)
         throw std::runtime_error("output path '" + out.string() + "' is not inside the output root '" + root.string() +
                                  "'");
     std::error_code ec;
@@ -37,7 +37,7 @@ void check_no_link_escape(const fs::path& target, const fs::path& output_root) {
                                      dir.string() + "'; refusing to write through it");
         const fs::path real = fs::weakly_canonical(dir, ec);
         if (ec) throw std::runtime_error("output directory '" + dir.string() + "': " + ec.message());
-        if (!path_within(real, real_root))
+        if (!base::path_within(real, real_root))
             throw std::runtime_error("output path '" + out.string() + "' goes through the symbolic link '" +
                                      dir.string() + "' → '" + real.string() + "', outside the output root '" +
                                      root.string() +

@@ -24,7 +24,7 @@ struct ParamRead {
 
 // The file and folder parameters of a job's steps (relative values resolve
 // against the project root, as the steps resolve them).
-std::vector<ParamRead> param_reads(const Job& job, const std::filesystem::path& root);
+std::vector<ParamRead> param_reads(const load::Job& job, const std::filesystem::path& root);
 
 // Hashes each into `h`: a file's content, a folder's files (names and
 // content, at any depth), or "missing". Files are hashed through the stat
@@ -32,7 +32,7 @@ std::vector<ParamRead> param_reads(const Job& job, const std::filesystem::path& 
 // project (or out of the folder's own root when it lies outside the
 // project), unless the job follows links.
 // `input_name` (the action's input, relative) expands per-input templates.
-void hash_param_reads(const std::vector<ParamRead>& reads, const Job& job, const std::filesystem::path& root,
+void hash_param_reads(const std::vector<ParamRead>& reads, const load::Job& job, const std::filesystem::path& root,
                       StateStore& store, Hasher& h, const std::string& input_name);
 
 } // namespace af::engine

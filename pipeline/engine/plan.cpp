@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool name_only(const OutputTemplate& t, bool gather) {
+bool name_only(const base::OutputTemplate& t, bool gather) {
     static const std::set<std::string> kFromName = {"dir", "stem",      "ext",        "name",       "path",
                                                     "job", "input_dir", "input_stem", "input_name", "input_ext"};
     for (const auto& p : t.placeholders())
@@ -24,7 +24,7 @@ bool name_only(const OutputTemplate& t, bool gather) {
 }
 
 std::map<std::string, std::string> values_for(const std::string& name, const std::string& job) {
-    auto v = template_values(name, {}, job);
+    auto v = base::template_values(name, {}, job);
     for (const char* k : {"dir", "stem", "name", "ext"}) v[std::string("input_") + k] = v[k];
     return v;
 }
@@ -44,7 +44,7 @@ std::string name_below(const std::string& abs, const std::string& base) {
 
 // An input pattern as an absolute pattern with a normal fixed part.
 std::string absolute_pattern(const fs::path& root, const std::string& p) {
-    std::string base = glob_base(p);
+    std::string base = base::glob_base(p);
     std::string rest = base.empty() ? p : p.substr(std::min(p.size(), base.size() + 1));
     if (fs::path(p).is_absolute() && base == "/") rest = p.substr(1);
     fs::path b = fs::path(base).is_absolute() ? fs::path(base) : root / base;
@@ -54,7 +54,7 @@ std::string absolute_pattern(const fs::path& root, const std::string& p) {
 }
 
 // The output template with the project root in front and its fixed part normal.
-OutputTemplate absolute_template(const fs::path& root, const std::string& text, const OutputTemplate& tpl) {
+base::OutputTemplate absolute_template(const fs::path& root, const std::string& text, const base::OutputTemplate& tpl) {
     std::string prefix = tpl.static_prefix();
     fs::path b = fs::path(prefix).is_absolute() ? fs::path(prefix) : root / prefix;
     std::string s = b.lexically_normal().native();
@@ -63,7 +63,7 @@ OutputTemplate absolute_template(const fs::path& root, const std::string& text, 
     std::string rest = prefix.empty() ? text : text.substr(std::min(text.size(), prefix.size() + 1));
     if (fs::path(prefix).is_absolute() && prefix == "/") rest = text.substr(1);
     if (escaped.empty() || escaped.back() != '/') escaped += '/';
-    return OutputTemplate::parse(escaped + rest);
+    return base::OutputTemplate::parse(escaped + rest);
 }
 
 // An absolute folder without a trailing slash ("/" for the file system's root).
@@ -73,10 +73,10 @@ std::string fixed_folder(std::string dir) {
 }
 
 // Does one of the job's excludes cover every file below `dir`?
-bool excluded_folder(const Job& j, const fs::path& root, const std::string& dir) {
+bool excluded_folder(const load::Job& j, const fs::path& root, const std::string& dir) {
     std::string r = rel(root, dir);
     for (const auto& ex : j.excludes)
-        if (glob_match(ex, r + "/\x01") && glob_match(ex, r + "/\x01/\x01")) return true;
+        if (base::glob_match(ex, r + "/\x01") && base::glob_match(ex, r + "/\x01/\x01")) return true;
     return false;
 }
 
@@ -100,11 +100,11 @@ bool Plan::claimed_by_other(const std::vector<PlanJob>& jobs, const std::string&
 }
 
 void filter_matches(PlanJob& pj, const PlanState& state, const std::unordered_map<std::string, std::string>& claimed) {
-    const Job& j = *pj.job;
+    const load::Job& j = *pj.job;
     std::set<std::string> from(j.from.begin(), j.from.end());
     std::unordered_set<std::string> mine;
     for (const auto& [out, _] : pj.predicted) mine.insert(out);
-    std::erase_if(pj.matches, [&](const GlobMatch& m) {
+    std::erase_if(pj.matches, [&](const base::GlobMatch& m) {
         if (mine.count(m.path)) return true;
         if (auto it = state.recorded.find(m.path); it != state.recorded.end())
             if (it->second.kind != Recorded::Kind::Own || it->second.job == j.name || from.count(it->second.job))
@@ -117,7 +117,7 @@ void filter_matches(PlanJob& pj, const PlanState& state, const std::unordered_ma
     });
 }
 
-std::vector<std::string> empty_patterns(const Job& j, const std::vector<size_t>& per_pattern) {
+std::vector<std::string> empty_patterns(const load::Job& j, const std::vector<size_t>& per_pattern) {
     std::vector<std::string> out;
     if (j.allow_empty) return out;
     for (size_t i = 0; i < j.patterns.size() && i < per_pattern.size(); ++i)
@@ -146,7 +146,7 @@ struct Planning {
     // pattern can only reach templates whose folder lies on its own fixed
     // folder's path or below it (pairing every job with every other was
     // quadratic: 17 s for 2,000 jobs).
-    std::vector<OutputTemplate> abs_tpls;
+    std::vector<base::OutputTemplate> abs_tpls;
     std::map<std::string, std::vector<uint32_t>> by_folder; // template's absolute fixed folder → jobs
 
     void fail(int code, std::string msg) {
@@ -160,9 +160,9 @@ struct Planning {
     void index_templates();
     void reachable(const std::string& pattern_folder, std::vector<uint32_t>& out) const;
     void filter_inputs(PlanJob& pj, std::set<std::string>& reported);
-    bool drop_match(PlanJob& pj, const GlobMatch& m, size_t& foreign, std::set<std::string>& reported);
+    bool drop_match(PlanJob& pj, const base::GlobMatch& m, size_t& foreign, std::set<std::string>& reported);
     void check_patterns(PlanJob& pj, std::set<std::string>& reported);
-    std::optional<std::string> overlap(const PlanJob& pj, const PlanJob& other, const OutputTemplate& abs_tpl,
+    std::optional<std::string> overlap(const PlanJob& pj, const PlanJob& other, const base::OutputTemplate& abs_tpl,
                                        const std::string& ap) const;
     void check_empty();
 };
@@ -182,10 +182,10 @@ void Planning::order_needs() {
 
 // Outputs known before anything runs (jobs upstream first).
 void Planning::predict(PlanJob& pj) {
-    const Job& j = *pj.job;
+    const load::Job& j = *pj.job;
     pj.predicted.clear();
     // Its own recorded outputs are never its inputs (a glob over the output folder sees them).
-    std::erase_if(pj.matches, [&](const GlobMatch& m) {
+    std::erase_if(pj.matches, [&](const base::GlobMatch& m) {
         auto it = state.recorded.find(m.path);
         return it != state.recorded.end() && it->second.kind == Recorded::Kind::Own && it->second.job == j.name;
     });
@@ -195,7 +195,7 @@ void Planning::predict(PlanJob& pj) {
     if (!pj.predictable) return;
     if (j.is_gather()) {
         try {
-            pj.predicted.push_back({resolve_output(pj.tpl, values_for("x", j.name), root).native(), "*"});
+            pj.predicted.push_back({base::resolve_output(pj.tpl, values_for("x", j.name), root).native(), "*"});
         } catch (const std::exception&) {
             pj.predictable = false;
         }
@@ -208,7 +208,7 @@ void Planning::predict(PlanJob& pj) {
             return;
         }
         try {
-            pj.predicted.push_back({resolve_output(pj.tpl, values_for(name, j.name), root).native(), input_rel});
+            pj.predicted.push_back({base::resolve_output(pj.tpl, values_for(name, j.name), root).native(), input_rel});
         } catch (const std::exception&) {
             // An unsafe name: its action fails when it runs, naming it.
         }
@@ -225,19 +225,20 @@ void Planning::predict(PlanJob& pj) {
 // names through one template: split across the cores, which would otherwise
 // wait for the plan.
 void Planning::predict_matches(PlanJob& pj) const {
-    const Job& j = *pj.job;
+    const load::Job& j = *pj.job;
     std::vector<std::optional<std::pair<std::string, std::string>>> slots(pj.matches.size());
     parallel_indices(pj.matches.size(), 1024, [&](size_t begin, size_t end) {
         std::string out;
         for (size_t i = begin; i != end; ++i) {
-            const GlobMatch& m = pj.matches[i];
+            const base::GlobMatch& m = pj.matches[i];
             if (!m.link_escape.empty()) continue;
             if (pj.tpl.resolve_name_only(m.name, j.name, root.native(), out)) {
                 slots[i].emplace(out, rel(root, m.path));
                 continue;
             }
             try {
-                slots[i].emplace(resolve_output(pj.tpl, values_for(m.name, j.name), root).native(), rel(root, m.path));
+                slots[i].emplace(base::resolve_output(pj.tpl, values_for(m.name, j.name), root).native(),
+                                 rel(root, m.path));
             } catch (const std::exception&) {
                 // An unsafe name: its action fails when it runs, naming it.
             }
@@ -306,15 +307,15 @@ void Planning::reachable(const std::string& pattern_folder, std::vector<uint32_t
 // it reads (refused).
 void Planning::filter_inputs(PlanJob& pj, std::set<std::string>& reported) {
     size_t foreign = 0;
-    std::erase_if(pj.matches, [&](const GlobMatch& m) { return drop_match(pj, m, foreign, reported); });
+    std::erase_if(pj.matches, [&](const base::GlobMatch& m) { return drop_match(pj, m, foreign, reported); });
     if (foreign && pj.selected)
         plan.notes.push_back("job '" + pj.job->name + "': skipped " + std::to_string(foreign) +
                              " file(s) that another configuration of this output folder built ('assetforge "
                              "status' lists them; 'assetforge clean --orphans' removes them)");
 }
 
-bool Planning::drop_match(PlanJob& pj, const GlobMatch& m, size_t& foreign, std::set<std::string>& reported) {
-    const Job& j = *pj.job;
+bool Planning::drop_match(PlanJob& pj, const base::GlobMatch& m, size_t& foreign, std::set<std::string>& reported) {
+    const load::Job& j = *pj.job;
     if (!m.link_escape.empty()) return false;
     const std::string* producer = nullptr;
     if (auto it = plan.writer.find(m.path); it != plan.writer.end()) {
@@ -364,15 +365,15 @@ bool Planning::drop_match(PlanJob& pj, const GlobMatch& m, size_t& foreign, std:
 
 // Whether pattern `ap` (absolute) may read outputs of `other`: nullopt when
 // not; else an output it matches ("" when the outputs are known only at run time).
-std::optional<std::string> Planning::overlap(const PlanJob& pj, const PlanJob& other, const OutputTemplate& abs_tpl,
-                                             const std::string& ap) const {
-    if (!glob_may_match_template(ap, abs_tpl)) return std::nullopt;
+std::optional<std::string> Planning::overlap(const PlanJob& pj, const PlanJob& other,
+                                             const base::OutputTemplate& abs_tpl, const std::string& ap) const {
+    if (!load::glob_may_match_template(ap, abs_tpl)) return std::nullopt;
     if (!other.predictable) return std::string();
     for (const auto& [out, _] : other.predicted) {
         std::string r = rel(root, out);
-        if (!glob_match(ap, out)) continue;
+        if (!base::glob_match(ap, out)) continue;
         bool excluded = false;
-        for (const auto& ex : pj.job->excludes) excluded = excluded || glob_match(ex, r);
+        for (const auto& ex : pj.job->excludes) excluded = excluded || base::glob_match(ex, r);
         if (!excluded) return r;
     }
     return std::nullopt;
@@ -382,7 +383,7 @@ std::optional<std::string> Planning::overlap(const PlanJob& pj, const PlanJob& o
 // patterns themselves. Outputs that do not exist yet (a first build) count
 // too: decided on the patterns, then, for jobs whose outputs are known, on the paths.
 void Planning::check_patterns(PlanJob& pj, std::set<std::string>& reported) {
-    const Job& j = *pj.job;
+    const load::Job& j = *pj.job;
     std::set<std::string> from(j.from.begin(), j.from.end());
     const auto& before = finished_before[j.name];
     std::vector<std::string> abs_patterns;
@@ -390,12 +391,12 @@ void Planning::check_patterns(PlanJob& pj, std::set<std::string>& reported) {
     for (const auto& p : j.patterns) {
         std::vector<std::string> alts;
         try {
-            expand_braces(p, alts);
+            base::expand_braces(p, alts);
         } catch (const std::exception&) {
             alts = {p};
         }
         abs_patterns.push_back(absolute_pattern(root, p));
-        for (const auto& a : alts) reachable(fixed_folder(glob_base(absolute_pattern(root, a))), candidates);
+        for (const auto& a : alts) reachable(fixed_folder(base::glob_base(absolute_pattern(root, a))), candidates);
     }
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());

@@ -20,14 +20,14 @@
 namespace af::engine {
 
 struct PlanJob {
-    const Job* job = nullptr;
-    OutputTemplate tpl;
-    std::string out_base;            // absolute fixed directory of the template
-    bool keeps_names = false;        // every step passes items on 1 → 1 under their own names
-    bool late = false;               // `needs`: its globs are expanded again when those jobs finish
-    bool selected = true;            // runs in this build (false: left out by --job; its outputs still count)
-    std::vector<GlobMatch> matches;  // in: as globbed; out: the job's inputs
-    std::vector<size_t> per_pattern; // files each pattern matched, before the plan filtered them
+    const load::Job* job = nullptr;
+    base::OutputTemplate tpl;
+    std::string out_base;                 // absolute fixed directory of the template
+    bool keeps_names = false;             // every step passes items on 1 → 1 under their own names
+    bool late = false;                    // `needs`: its globs are expanded again when those jobs finish
+    bool selected = true;                 // runs in this build (false: left out by --job; its outputs still count)
+    std::vector<base::GlobMatch> matches; // in: as globbed; out: the job's inputs
+    std::vector<size_t> per_pattern;      // files each pattern matched, before the plan filtered them
     // out: the job's outputs, known before it runs (its templates use only
     // the input's name); `predictable` false when steps or placeholders decide
     // names only at run time.
@@ -76,7 +76,7 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const std::fi
 
 // Why the job's inputs are refused: one message per pattern that matched
 // nothing (per_pattern from expand_globs), unless the job allows that.
-std::vector<std::string> empty_patterns(const Job& job, const std::vector<size_t>& per_pattern);
+std::vector<std::string> empty_patterns(const load::Job& job, const std::vector<size_t>& per_pattern);
 
 // Drops from a late job's fresh matches what make_plan drops (used when a
 // `needs` job expands its globs after the jobs it waits for); `claimed`

@@ -5,7 +5,7 @@
 namespace af::engine {
 namespace fs = std::filesystem;
 
-ReservedPaths ReservedPaths::of(const Pipeline& p, const fs::path& state_dir) {
+ReservedPaths ReservedPaths::of(const load::Pipeline& p, const fs::path& state_dir) {
     ReservedPaths r;
     r.files.push_back(fs::absolute(p.file).lexically_normal().native());
     for (const auto& inc : p.includes) r.files.push_back(fs::absolute(inc).lexically_normal().native());
@@ -51,9 +51,9 @@ std::vector<std::string> side_file_problems(const std::string& flag, const fs::p
     for (const auto& pj : jobs)
         for (const auto& pat : pj.job->patterns) {
             const std::string ap = fs::path(pat).is_absolute() ? pat : (root / pat).lexically_normal().native();
-            if (!glob_match(ap, abs)) continue;
+            if (!base::glob_match(ap, abs)) continue;
             bool excluded = false;
-            for (const auto& ex : pj.job->excludes) excluded = excluded || glob_match(ex, rel);
+            for (const auto& ex : pj.job->excludes) excluded = excluded || base::glob_match(ex, rel);
             if (excluded) continue;
             out.push_back(shown + " is matched by the input pattern '" + pat + "' of job '" + pj.job->name +
                           "': it would replace a source or be read back as an input; choose a file no job reads");

@@ -18,7 +18,7 @@ struct ReservedPaths {
     std::vector<std::string> files; // absolute, normal: the pipeline file and its includes
     std::string state_dir;          // absolute, normal, without a trailing slash
 
-    static ReservedPaths of(const Pipeline& p, const std::filesystem::path& state_dir);
+    static ReservedPaths of(const load::Pipeline& p, const std::filesystem::path& state_dir);
     // Why `abs` (absolute, normal) may never be written by a build; "" when it may.
     std::string why(const std::string& abs) const;
 };

@@ -28,7 +28,7 @@ void link_jobs(std::vector<JobRun>& runs) {
     }
 }
 
-Scheduler::Scheduler(std::vector<JobRun>& runs, ActionExecutor& exec, BuildStatus& status, SchedulerOptions opt)
+Scheduler::Scheduler(std::vector<JobRun>& runs, ActionExecutor& exec, report::BuildStatus& status, SchedulerOptions opt)
     : runs_(runs), exec_(exec), status_(status), opt_(std::move(opt)) {}
 
 // Plan first: the actions of the jobs that wait for nothing are all decided
@@ -52,7 +52,7 @@ std::string Scheduler::name_below(const std::string& abs, const std::string& bas
     return fs::path(abs).lexically_relative(base).generic_string();
 }
 
-ActionOutcome Scheduler::not_run(JobRun& j, const std::vector<Input>& inputs, ActionStatus s, std::string why) {
+ActionOutcome Scheduler::not_run(JobRun& j, const std::vector<Input>& inputs, base::ActionStatus s, std::string why) {
     ActionOutcome d;
     d.res.job = j.job->name;
     d.res.input = j.job->is_gather() ? "*" : inputs.at(0).rel;
@@ -68,10 +68,10 @@ void Scheduler::advance_locked(JobRun& j) {
     if (j.pending_needs == 0 && !j.has_prefetched && !j.expand_failed && j.upstream_failed) {
         // What it reads may be the failed job's outputs, never written: a glob now would blame a typo.
         j.expand_failed = true;
-        ActionResult r;
+        base::ActionResult r;
         r.job = j.job->name;
         r.input = "*";
-        r.status = ActionStatus::NotRun;
+        r.status = base::ActionStatus::NotRun;
         r.reason = "not run: job '" + j.failed_upstream + "' failed";
         status_.add(std::move(r));
     }
@@ -84,10 +84,10 @@ void Scheduler::advance_locked(JobRun& j) {
             // nothing of its is removed as stale.
             j.expand_failed = true;
             j.had_failure = true;
-            ActionResult r;
+            base::ActionResult r;
             r.job = j.job->name;
             r.input = "*";
-            r.status = ActionStatus::Failed;
+            r.status = base::ActionStatus::Failed;
             r.failed_step = "inputs";
             r.error = sdk::describe(e);
             status_.add(std::move(r));
@@ -113,7 +113,8 @@ void Scheduler::advance_locked(JobRun& j) {
             std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.name < b.name; });
             if (opt_.in_shard) {
                 std::vector<ActionOutcome> one;
-                one.push_back(not_run(j, inputs, ActionStatus::Skipped, "a gather runs in the build without --shard"));
+                one.push_back(
+                    not_run(j, inputs, base::ActionStatus::Skipped, "a gather runs in the build without --shard"));
                 record_locked(j, one);
             } else {
                 spawn_locked(j, std::move(inputs));
@@ -194,7 +195,7 @@ void Scheduler::launch_locked(JobRun& j, std::vector<Input> inputs) {
         std::vector<ActionOutcome> one;
         if (stop_ || cancelled() || (j.job->is_gather() && j.upstream_failed))
             one.push_back(
-                not_run(j, *box, ActionStatus::NotRun,
+                not_run(j, *box, base::ActionStatus::NotRun,
                         j.upstream_failed ? "not run: job '" + j.failed_upstream + "' failed" : "build stopped"));
         else
             one.push_back(exec_.execute(j, std::move(*box), false));
@@ -222,7 +223,7 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
         std::vector<ActionOutcome> skipped;
         std::erase_if(inputs, [&](const Input& in) {
             if (opt_.in_shard(j, in)) return false;
-            skipped.push_back(not_run(j, {in}, ActionStatus::Skipped, "another shard's"));
+            skipped.push_back(not_run(j, {in}, base::ActionStatus::Skipped, "another shard's"));
             return true;
         });
         record_locked(j, skipped);
@@ -243,7 +244,7 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
                 const bool counted = (*all)[i].counted;
                 std::vector<Input> one;
                 one.push_back(std::move((*all)[i]));
-                ActionOutcome d = stop_ || cancelled() ? not_run(j, one, ActionStatus::NotRun, "build stopped")
+                ActionOutcome d = stop_ || cancelled() ? not_run(j, one, base::ActionStatus::NotRun, "build stopped")
                                                        : exec_.execute(j, std::move(one), true);
                 // The first pass counts what it holds back when it ends.
                 if (!first || !d.must_run) count(j, counted, d);
@@ -272,7 +273,7 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
 // estimates them for the actions it holds back: what it hands on is marked
 // counted (record_locked), so the total never falls behind what is done.
 void Scheduler::count(const JobRun& j, bool counted, const ActionOutcome& d) {
-    const bool runs = d.must_run || ran(d.res.status) || d.res.status == ActionStatus::NotRun;
+    const bool runs = d.must_run || base::ran(d.res.status) || d.res.status == base::ActionStatus::NotRun;
     if (runs == counted) return;
     if (runs) {
         status_.progress().adjust_total(int64_t(1 + (j.job->is_gather() ? 0 : downstream_estimate(j))));
@@ -302,7 +303,7 @@ void Scheduler::record_locked(JobRun& j, std::vector<ActionOutcome>& done) {
         j.seen.insert(d.res.input);
         // What an action that ran hands on was counted with it (one
         // downstream action each, as most steps keep one item per input).
-        bool first = d.res.status == ActionStatus::Built || d.res.status == ActionStatus::Cached;
+        bool first = d.res.status == base::ActionStatus::Built || d.res.status == base::ActionStatus::Cached;
         if (!j.from_down.empty())
             for (auto& o : d.produced) {
                 o.name = name_below(o.abs, j.out_base);

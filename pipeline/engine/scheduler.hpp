@@ -47,7 +47,7 @@ struct SchedulerOptions {
 
 class Scheduler {
   public:
-    Scheduler(std::vector<JobRun>& runs, ActionExecutor& exec, BuildStatus& status, SchedulerOptions opt);
+    Scheduler(std::vector<JobRun>& runs, ActionExecutor& exec, report::BuildStatus& status, SchedulerOptions opt);
     // Starts every job that waits for nothing and returns when all are done.
     void run();
     bool stopped() const { return stop_; }
@@ -68,12 +68,12 @@ class Scheduler {
     // Actions expected downstream of one action of `j` that runs: one in each
     // `from` job below it, transitively (gathers count themselves when they run).
     static size_t downstream_estimate(const JobRun& j);
-    ActionOutcome not_run(JobRun& j, const std::vector<Input>& inputs, ActionStatus s, std::string why);
+    ActionOutcome not_run(JobRun& j, const std::vector<Input>& inputs, base::ActionStatus s, std::string why);
     bool cancelled() const { return opt_.cancelled && opt_.cancelled(); }
 
     std::vector<JobRun>& runs_;
     ActionExecutor& exec_;
-    BuildStatus& status_;
+    report::BuildStatus& status_;
     SchedulerOptions opt_;
     std::mutex mu_;
     tbb::task_group tg_;

@@ -16,8 +16,10 @@
 #include <set>
 #include <utility>
 
-namespace af::engine {
+namespace af::load {
 namespace fs = std::filesystem;
+using base::ConfigError;
+using base::SourcePos;
 
 const Job* Pipeline::job(std::string_view name) const {
     for (const auto& j : jobs)
@@ -82,7 +84,7 @@ void check_keys(const Src& map, const std::vector<std::string>& valid, std::stri
     for (const auto& kv : map.node) {
         std::string k = kv.first.Scalar();
         if (std::find(valid.begin(), valid.end(), k) == valid.end())
-            throw ConfigError(pos_of(map.file, kv.first), not_one_of(what, k, valid));
+            throw ConfigError(pos_of(map.file, kv.first), base::not_one_of(what, k, valid));
     }
 }
 
@@ -188,7 +190,8 @@ void apply_normal_maps(Job& j, const std::vector<std::string>& patterns) {
     for (auto& st : j.steps) {
         if (!st.def) continue;
         const auto& ps = st.def->params;
-        if (std::none_of(ps.begin(), ps.end(), [](const ParamSpec& x) { return x.name == "normal_maps"; })) continue;
+        if (std::none_of(ps.begin(), ps.end(), [](const steps::ParamSpec& x) { return x.name == "normal_maps"; }))
+            continue;
         std::string& v = st.params["normal_maps"];
         v = v.empty() ? joined : joined + "," + v;
     }
@@ -196,7 +199,7 @@ void apply_normal_maps(Job& j, const std::vector<std::string>& patterns) {
 
 class Resolver {
   public:
-    Resolver(const Raw& raw, const Defines& defines, const StepTable& steps, const EnvAllowList& allowed_env)
+    Resolver(const Raw& raw, const Defines& defines, const steps::StepTable& steps, const EnvAllowList& allowed_env)
         : raw_(raw), steps_(steps), allowed_env_(allowed_env) {
         for (const auto& [k, v] : raw.vars) values_[k] = v.first;
         for (const auto& [k, v] : defines) {
@@ -222,7 +225,7 @@ class Resolver {
         if (!defined_.count(name) || scope_.count(name)) return "";
         return values_.at(name);
     }
-    const StepTable& step_table() const { return steps_; }
+    const steps::StepTable& step_table() const { return steps_; }
 
     // Inside a preset its parameters shadow variables of the same name.
     std::string expand(const std::string& s, const SourcePos& p) const {
@@ -247,11 +250,11 @@ class Resolver {
             errors.add(
                 ConfigError({file, 0, 0}, "-D " + k + "=...: the pipeline has no variable '" + k + "' (" +
                                               (known.empty() ? std::string("it uses none") : "its variables: " + its) +
-                                              ")" + did_you_mean(k, known)));
+                                              ")" + base::did_you_mean(k, known)));
         }
     }
 
-    std::vector<StepUse> steps(const Src& list, StepKind want, std::vector<std::string>& preset_stack) const {
+    std::vector<StepUse> steps(const Src& list, steps::StepKind want, std::vector<std::string>& preset_stack) const {
         std::vector<StepUse> out;
         if (list.node.IsScalar()) {
             append_step(list, list, want, out, preset_stack);
@@ -273,7 +276,7 @@ class Resolver {
         return out;
     }
 
-    StepUse one_step(const Src& node, StepKind want) const {
+    StepUse one_step(const Src& node, steps::StepKind want) const {
         std::vector<std::string> stack;
         std::vector<StepUse> out;
         append_step(node, node, want, out, stack);
@@ -282,21 +285,21 @@ class Resolver {
     }
 
     StepUse make_use(const std::string& name, const Src& name_node, const std::optional<Src>& params,
-                     StepKind want) const {
-        const StepDef* def = steps_.find(name);
+                     steps::StepKind want) const {
+        const steps::StepDef* def = steps_.find(name);
         if (!def) {
             auto choices = steps_.names();
             for (const auto& [p, _] : raw_.presets) choices.push_back(p);
-            throw ConfigError(name_node.pos(), not_one_of("step", name, choices));
+            throw ConfigError(name_node.pos(), base::not_one_of("step", name, choices));
         }
         if (def->kind != want)
-            throw ConfigError(name_node.pos(), want == StepKind::Gather
+            throw ConfigError(name_node.pos(), want == steps::StepKind::Gather
                                                    ? "step '" + name + "' works file by file; put it under 'steps'"
                                                    : "step '" + name +
                                                          "' gathers all inputs (N → 1); use it as "
                                                          "'gather: " +
                                                          name + "'");
-        std::vector<GivenParam> given;
+        std::vector<steps::GivenParam> given;
         if (params && !params->node.IsNull()) {
             if (!params->node.IsMap())
                 throw ConfigError(params->pos(), "parameters of step '" + name + "' must be a map of name: value");
@@ -314,7 +317,7 @@ class Resolver {
                 given.push_back({key, std::move(value), pos_of(params->file, kv.first), vnode.pos()});
             }
         }
-        return {name, step_params(*def, name_node.pos(), given, output_ext_), name_node.pos(), def};
+        return {name, steps::step_params(*def, name_node.pos(), given, output_ext_), name_node.pos(), def};
     }
 
     // Extension of the current job's output template, for `write`'s options.
@@ -327,7 +330,7 @@ class Resolver {
                                              "times over?");
     }
 
-    void append_step(const Src& e, const Src& list, StepKind want, std::vector<StepUse>& out,
+    void append_step(const Src& e, const Src& list, steps::StepKind want, std::vector<StepUse>& out,
                      std::vector<std::string>& preset_stack) const {
         (void)list;
         std::string name;
@@ -398,9 +401,10 @@ class Resolver {
             std::string k = kv.first.Scalar();
             if (std::find(declared.begin(), declared.end(), k) == declared.end())
                 throw ConfigError(pos_of(use->file, kv.first),
-                                  declared.empty() ? "preset '" + name + "' takes no parameters (got '" + k +
-                                                         "'); declare them with 'params:' in the preset"
-                                                   : not_one_of("parameter of preset '" + name + "'", k, declared));
+                                  declared.empty()
+                                      ? "preset '" + name + "' takes no parameters (got '" + k +
+                                            "'); declare them with 'params:' in the preset"
+                                      : base::not_one_of("parameter of preset '" + name + "'", k, declared));
             Src v{use->file, kv.second};
             scope[k] = expand(scalar(v, "parameter '" + k + "'"), v.pos());
         }
@@ -436,7 +440,7 @@ class Resolver {
     }
 
     const Raw& raw_;
-    const StepTable& steps_;
+    const steps::StepTable& steps_;
     const EnvAllowList& allowed_env_;
     std::map<std::string, std::string> values_;
     std::set<std::string> expanded_; // names whose values_ entry is final
@@ -505,9 +509,9 @@ void parse_gather(const Src& s, const Resolver& r, Job& j) {
     Src gs{s.file, g};
     if (g.IsMap() && g["step"]) {
         std::string step = scalar({s.file, g["step"]}, "gather.step");
-        j.gather = r.make_use(step, {s.file, g["step"]}, gs, StepKind::Gather);
+        j.gather = r.make_use(step, {s.file, g["step"]}, gs, steps::StepKind::Gather);
     } else {
-        j.gather = r.one_step(gs, StepKind::Gather);
+        j.gather = r.one_step(gs, steps::StepKind::Gather);
     }
 }
 
@@ -543,7 +547,7 @@ void parse_output(const Src& s, const Resolver& r, Job& j) {
     j.output_pos = pos_of(s.file, out);
     j.output = r.expand(scalar({s.file, out}, "output"), j.output_pos);
     try {
-        OutputTemplate::parse(j.output);
+        base::OutputTemplate::parse(j.output);
     } catch (const std::invalid_argument& e) {
         throw ConfigError(j.output_pos, e.what());
     }
@@ -562,7 +566,7 @@ Job parse_job(const std::string& name, const Src& s, const Resolver& r) {
     errors.attempt([&] { r.set_output_ext(output_extension(s, r)); });
     errors.attempt([&] {
         std::vector<std::string> stack;
-        if (auto st = s.node["steps"]) j.steps = r.steps({s.file, st}, StepKind::Map, stack);
+        if (auto st = s.node["steps"]) j.steps = r.steps({s.file, st}, steps::StepKind::Map, stack);
     });
     errors.attempt([&] { parse_gather(s, r, j); });
     errors.attempt([&] { parse_options(s, r, j); });
@@ -581,7 +585,7 @@ void order_jobs(Pipeline& p) {
             for (const auto& ref : refs) {
                 if (std::find(names.begin(), names.end(), ref) == names.end())
                     throw ConfigError(j.pos, "job '" + j.name + "' " + std::string(what) + ": " +
-                                                 not_one_of("job", ref, names));
+                                                 base::not_one_of("job", ref, names));
                 if (ref == j.name) throw ConfigError(j.pos, "job '" + j.name + "' depends on itself");
             }
         };
@@ -607,11 +611,11 @@ void order_jobs(Pipeline& p) {
 
 void check_output_roots(const Pipeline& p) {
     for (const auto& j : p.jobs) {
-        auto t = OutputTemplate::parse(j.output);
+        auto t = base::OutputTemplate::parse(j.output);
         fs::path probe = fs::path(t.static_prefix());
         if (probe.is_relative()) probe = p.root / probe;
         probe = probe.lexically_normal();
-        if (!path_within(probe, p.output_root))
+        if (!base::path_within(probe, p.output_root))
             throw ConfigError(j.output_pos, "output '" + j.output + "' leaves the output root " +
                                                 p.output_root.string() +
                                                 " (set 'output_root:' at the top level to allow another directory)");
@@ -696,7 +700,7 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
                 for (const auto& [k, _] : vars) names.push_back(k);
                 throw ConfigError(pos, "unknown variable '${" + name + "}'" +
                                            (names.empty() ? std::string("; no variables are defined")
-                                                          : "; " + not_one_of("variable", name, names)));
+                                                          : "; " + base::not_one_of("variable", name, names)));
             }
             out += it->second;
         }
@@ -712,7 +716,7 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
 }
 
 Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, const Defines& defines,
-                        const StepTable& steps, const EnvAllowList& allowed_env) {
+                        const steps::StepTable& steps, const EnvAllowList& allowed_env) {
     Pipeline p;
     p.file = fs::absolute(file).lexically_normal();
     p.root = p.file.parent_path();
@@ -785,9 +789,9 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     return p;
 }
 
-Pipeline load_pipeline(const fs::path& file, const Defines& defines, const StepTable& steps,
+Pipeline load_pipeline(const fs::path& file, const Defines& defines, const steps::StepTable& steps,
                        const EnvAllowList& allowed_env) {
     return parse_pipeline(read_config_file(file, {file.string(), 0, 0}), file, defines, steps, allowed_env);
 }
 
-} // namespace af::engine
+} // namespace af::load

@@ -13,18 +13,18 @@
 #include <utility>
 #include <vector>
 
-namespace af::engine {
+namespace af::load {
 
 struct StepUse {
     std::string name;
-    Params params; // normalised: defaults filled in, keys sorted
-    SourcePos pos;
-    const StepDef* def = nullptr;
+    steps::Params params; // normalised: defaults filled in, keys sorted
+    base::SourcePos pos;
+    const steps::StepDef* def = nullptr;
 };
 
 struct Job {
     std::string name;
-    SourcePos pos;
+    base::SourcePos pos;
     std::vector<std::string> patterns; // globs relative to the project root
     std::vector<std::string> excludes;
     std::vector<std::string> from;  // jobs whose outputs are this job's inputs, file by file
@@ -32,7 +32,7 @@ struct Job {
     std::vector<StepUse> steps;     // map steps
     StepUse gather;                 // name empty unless N → 1
     std::string output;             // template, vars expanded
-    SourcePos output_pos;
+    base::SourcePos output_pos;
     bool keep_edits = false;          // write outputs that are missing; never replace an existing one
     bool follow_links = false;        // read inputs through links that lead out of the input root
     bool allow_empty = false;         // an input pattern may match nothing
@@ -69,17 +69,18 @@ using Defines = std::vector<std::pair<std::string, std::string>>;
 using EnvAllowList = std::set<std::string>;
 
 // Throws ConfigError.
-Pipeline load_pipeline(const std::filesystem::path& file, const Defines& defines, const StepTable& steps,
+Pipeline load_pipeline(const std::filesystem::path& file, const Defines& defines, const steps::StepTable& steps,
                        const EnvAllowList& allowed_env = {});
 Pipeline parse_pipeline(const std::string& yaml_text, const std::filesystem::path& file, const Defines& defines,
-                        const StepTable& steps, const EnvAllowList& allowed_env = {});
+                        const steps::StepTable& steps, const EnvAllowList& allowed_env = {});
 
 // "${name}" and "${env:NAME}" ("${env:NAME:-default}") in `text`; "$$" is a literal "$".
 // `referenced` (if given) collects the names looked up.
-std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos,
-                        const EnvAllowList& allowed_env = {}, std::set<std::string>* referenced = nullptr);
+std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars,
+                        const base::SourcePos& pos, const EnvAllowList& allowed_env = {},
+                        std::set<std::string>* referenced = nullptr);
 
 // The names in a list separated by commas or white space (ASSETFORGE_ALLOW_ENV="CI_MODE, GAME_DIR").
 EnvAllowList parse_env_allow_list(const std::string& text);
 
-} // namespace af::engine
+} // namespace af::load

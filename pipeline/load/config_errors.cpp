@@ -1,11 +1,11 @@
 #include "load/config_errors.hpp"
 
-namespace af::engine {
+namespace af::load {
 
-ConfigErrorList::ConfigErrorList(std::vector<ConfigError> errors, size_t left_out)
+ConfigErrorList::ConfigErrorList(std::vector<base::ConfigError> errors, size_t left_out)
     : ConfigError(errors.front()), errors_(std::move(errors)), left_out_(left_out) {}
 
-void ConfigErrorCollector::add(const ConfigError& e) {
+void ConfigErrorCollector::add(const base::ConfigError& e) {
     // The same mistake reached twice (a preset used by two jobs) is said once.
     for (const auto& seen : errors_)
         if (std::string_view(seen.what()) == e.what()) return;
@@ -21,15 +21,15 @@ void ConfigErrorCollector::throw_if_any() const {
     throw ConfigErrorList(errors_, left_out_);
 }
 
-std::vector<std::string> config_error_lines(const ConfigError& e) {
+std::vector<std::string> config_error_lines(const base::ConfigError& e) {
     std::vector<std::string> lines;
     const auto* list = dynamic_cast<const ConfigErrorList*>(&e);
-    if (!list) return {printable_name(e.what())};
-    for (const auto& one : list->all()) lines.push_back(printable_name(one.what()));
+    if (!list) return {base::printable_name(e.what())};
+    for (const auto& one : list->all()) lines.push_back(base::printable_name(one.what()));
     if (list->left_out() > 0)
         lines.push_back("... and " + std::to_string(list->left_out()) + " more error" +
                         (list->left_out() == 1 ? "" : "s"));
     return lines;
 }
 
-} // namespace af::engine
+} // namespace af::load

@@ -8,26 +8,26 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::load {
 
 // A ConfigError that stands for several: what() and pos() are the first one's,
 // so callers that print one error still print a true one; `all()` has each.
-class ConfigErrorList : public ConfigError {
+class ConfigErrorList : public base::ConfigError {
   public:
-    ConfigErrorList(std::vector<ConfigError> errors, size_t left_out);
-    const std::vector<ConfigError>& all() const { return errors_; }
+    ConfigErrorList(std::vector<base::ConfigError> errors, size_t left_out);
+    const std::vector<base::ConfigError>& all() const { return errors_; }
     size_t left_out() const { return left_out_; } // past the cap, counted but not kept
 
   private:
-    std::vector<ConfigError> errors_;
+    std::vector<base::ConfigError> errors_;
     size_t left_out_ = 0;
 };
 
 // A limit that guards the loader itself (presets or variables that double at every level): never collected and
 // gone past, or a hostile file would make the loader do the exponential work the limit is there to stop.
-class ConfigLimitError : public ConfigError {
+class ConfigLimitError : public base::ConfigError {
   public:
-    using ConfigError::ConfigError;
+    using base::ConfigError::ConfigError;
 };
 
 // Collects errors up to a cap (a file with 300 copies of one mistake needs
@@ -44,21 +44,21 @@ class ConfigErrorCollector {
         } catch (const ConfigErrorList& list) {
             for (const auto& e : list.all()) add(e);
             left_out_ += list.left_out();
-        } catch (const ConfigError& e) {
+        } catch (const base::ConfigError& e) {
             add(e);
         }
     }
-    void add(const ConfigError& e);
+    void add(const base::ConfigError& e);
     bool empty() const { return errors_.empty(); }
     // Throws the one error itself, or a ConfigErrorList of several.
     void throw_if_any() const;
 
   private:
-    std::vector<ConfigError> errors_;
+    std::vector<base::ConfigError> errors_;
     size_t left_out_ = 0;
 };
 
 // One line per error (each through printable_name), and "… and N more".
-std::vector<std::string> config_error_lines(const ConfigError& e);
+std::vector<std::string> config_error_lines(const base::ConfigError& e);
 
-} // namespace af::engine
+} // namespace af::load

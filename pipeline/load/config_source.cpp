@@ -14,12 +14,14 @@
 #include <unistd.h>
 #include <vector>
 
-namespace af::engine {
+#include <yaml-cpp/yaml.h>
+
+namespace af::load {
 namespace {
 
 const std::string kCapText = std::to_string(kMaxConfigBytes >> 20) + " MiB";
 
-SourcePos pos_of(const std::string& file, const YAML::Mark& m) {
+base::SourcePos pos_of(const std::string& file, const YAML::Mark& m) {
     if (m.line < 0) return {file, 0, 0};
     return {file, m.line + 1, m.column + 1};
 }
@@ -38,20 +40,20 @@ struct Fd {
 
 } // namespace
 
-std::string read_config_file(const std::filesystem::path& file, const SourcePos& at) {
+std::string read_config_file(const std::filesystem::path& file, const base::SourcePos& at) {
     const std::string name = file.string();
     const std::string prefix = at.file == name ? "" : name + ": ";
     // O_NONBLOCK: opening a FIFO would otherwise wait for a writer.
     Fd f{::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)};
     if (f.fd < 0) {
         const std::string why = std::strerror(errno);
-        throw ConfigError(at, prefix.empty() ? "cannot read: " + why : "cannot read " + name + ": " + why);
+        throw base::ConfigError(at, prefix.empty() ? "cannot read: " + why : "cannot read " + name + ": " + why);
     }
     const std::string rule = "pipeline files and includes must be regular files of at most " + kCapText;
     struct stat st {};
     if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode))
-        throw ConfigError(at, prefix + "not a regular file (" + rule + ")");
-    auto too_big = [&] { return ConfigError(at, prefix + "larger than " + kCapText + " (" + rule + ")"); };
+        throw base::ConfigError(at, prefix + "not a regular file (" + rule + ")");
+    auto too_big = [&] { return base::ConfigError(at, prefix + "larger than " + kCapText + " (" + rule + ")"); };
     if (uint64_t(st.st_size) > kMaxConfigBytes) throw too_big();
     // The size may change while reading (or lie, as in /proc): the cap holds on what is read.
     std::string text;
@@ -64,7 +66,7 @@ std::string read_config_file(const std::filesystem::path& file, const SourcePos&
         }
         ssize_t n = ::read(f.fd, text.data() + used, text.size() - used);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) throw ConfigError(at, prefix + "read error: " + std::strerror(errno));
+        if (n < 0) throw base::ConfigError(at, prefix + "read error: " + std::strerror(errno));
         if (n == 0) break;
         used += size_t(n);
     }
@@ -79,7 +81,7 @@ YAML::Node load_yaml(const std::string& text, const std::string& file) {
     try {
         return YAML::Load(text);
     } catch (const YAML::Exception& e) {
-        throw ConfigError(pos_of(file, e.mark), "YAML syntax error: " + e.msg);
+        throw base::ConfigError(pos_of(file, e.mark), "YAML syntax error: " + e.msg);
     }
 }
 
@@ -107,7 +109,7 @@ YAML::Node parse_config_yaml(const std::string& text, const std::string& file) {
             if (kv.first.IsScalar()) {
                 auto [it, fresh] = keys.emplace(kv.first.Scalar(), kv.first.Mark());
                 if (!fresh && (!first_repeat || before(kv.first.Mark(), first_repeat->first)))
-                    first_repeat = {kv.first.Mark(), "duplicate key '" + printable_name(kv.first.Scalar()) +
+                    first_repeat = {kv.first.Mark(), "duplicate key '" + base::printable_name(kv.first.Scalar()) +
                                                          "' (first at " + pos_of(file, it->second).str() + ")"};
             } else {
                 todo.push_back(kv.first);
@@ -115,8 +117,8 @@ YAML::Node parse_config_yaml(const std::string& text, const std::string& file) {
             todo.push_back(kv.second);
         }
     }
-    if (first_repeat) throw ConfigError(pos_of(file, first_repeat->first), first_repeat->second);
+    if (first_repeat) throw base::ConfigError(pos_of(file, first_repeat->first), first_repeat->second);
     return root;
 }
 
-} // namespace af::engine
+} // namespace af::load

@@ -14,14 +14,14 @@ namespace YAML {
 class Node; // yaml-cpp, included by the one file that parses
 }
 
-namespace af::engine {
+namespace af::load {
 
 constexpr uint64_t kMaxConfigBytes = 16u << 20;
 
 // Throws ConfigError at `at`, naming `file` unless `at` is in it.
-std::string read_config_file(const std::filesystem::path& file, const SourcePos& at);
+std::string read_config_file(const std::filesystem::path& file, const base::SourcePos& at);
 
 // Throws ConfigError on a syntax error or a key given twice in one map.
 YAML::Node parse_config_yaml(const std::string& text, const std::string& file);
 
-} // namespace af::engine
+} // namespace af::load

@@ -3,7 +3,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace af::engine {
+namespace af::load {
 
 void select_jobs(Pipeline& p, const std::vector<std::string>& names) {
     if (names.empty()) return;
@@ -12,7 +12,7 @@ void select_jobs(Pipeline& p, const std::vector<std::string>& names) {
     std::set<std::string> keep;
     std::vector<std::string> todo;
     for (const auto& n : names) {
-        if (!p.job(n)) throw std::invalid_argument(not_one_of("job", n, all));
+        if (!p.job(n)) throw std::invalid_argument(base::not_one_of("job", n, all));
         todo.push_back(n);
     }
     while (!todo.empty()) {
@@ -28,4 +28,4 @@ void select_jobs(Pipeline& p, const std::vector<std::string>& names) {
     p.jobs = std::move(kept);
 }
 
-} // namespace af::engine
+} // namespace af::load

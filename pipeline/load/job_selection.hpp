@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::load {
 
 // Keeps the dependency order. Throws std::invalid_argument naming an unknown
 // job with the valid names ("did you mean …"). An empty list keeps every job.
 void select_jobs(Pipeline& p, const std::vector<std::string>& names);
 
-} // namespace af::engine
+} // namespace af::load

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-namespace af::engine {
+namespace af::load {
 
-std::optional<std::vector<std::string>> job_placeholders(const Job& job, const StepTable& steps) {
+std::optional<std::vector<std::string>> job_placeholders(const Job& job, const steps::StepTable& steps) {
     std::vector<std::string> known = {"dir", "stem", "ext", "name", "path", "job"};
     // The build sets these only where an item comes from one input file.
     if (!job.is_gather())
@@ -28,16 +28,16 @@ std::optional<std::vector<std::string>> job_placeholders(const Job& job, const S
     return known;
 }
 
-void check_output_placeholders(const Job& job, const StepTable& steps) {
+void check_output_placeholders(const Job& job, const steps::StepTable& steps) {
     auto known = job_placeholders(job, steps);
     if (!known) return;
-    for (const auto& name : OutputTemplate::parse(job.output).placeholders())
+    for (const auto& name : base::OutputTemplate::parse(job.output).placeholders())
         if (std::find(known->begin(), known->end(), name) == known->end())
-            throw ConfigError(job.output_pos, not_one_of("output placeholder", name, *known) +
-                                                  (job.is_gather() && name.rfind("input_", 0) == 0
-                                                       ? " (a gather job's output is one item, with no "
-                                                         "input file of its own)"
-                                                       : ""));
+            throw base::ConfigError(job.output_pos, base::not_one_of("output placeholder", name, *known) +
+                                                        (job.is_gather() && name.rfind("input_", 0) == 0
+                                                             ? " (a gather job's output is one item, with no "
+                                                               "input file of its own)"
+                                                             : ""));
 }
 
-} // namespace af::engine
+} // namespace af::load

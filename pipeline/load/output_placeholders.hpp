@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::load {
 
 // nullopt when a step of the job declares nothing (a plugin built against
 // plugin API < 1.2): then any placeholder may turn out to be set.
-std::optional<std::vector<std::string>> job_placeholders(const Job& job, const StepTable& steps);
+std::optional<std::vector<std::string>> job_placeholders(const Job& job, const steps::StepTable& steps);
 
 // Throws ConfigError at the job's output when its template names a
 // placeholder none of the job's steps can fill.
-void check_output_placeholders(const Job& job, const StepTable& steps);
+void check_output_placeholders(const Job& job, const steps::StepTable& steps);
 
-} // namespace af::engine
+} // namespace af::load

@@ -5,7 +5,7 @@
 #include <bitset>
 #include <vector>
 
-namespace af::engine {
+namespace af::load {
 
 namespace {
 
@@ -73,7 +73,7 @@ std::vector<Tok> glob_tokens(const std::string& g) {
     return t;
 }
 
-std::vector<Tok> template_tokens(const OutputTemplate& tpl) {
+std::vector<Tok> template_tokens(const base::OutputTemplate& tpl) {
     std::vector<Tok> t;
     bool after_placeholder = false;
     for (const auto& part : tpl.parts()) {
@@ -124,9 +124,9 @@ bool intersect(const std::vector<Tok>& a, const std::vector<Tok>& b) {
 
 } // namespace
 
-bool glob_may_match_template(const std::string& glob, const OutputTemplate& tpl) {
+bool glob_may_match_template(const std::string& glob, const base::OutputTemplate& tpl) {
     std::vector<std::string> alts;
-    expand_braces(glob, alts);
+    base::expand_braces(glob, alts);
     auto t = template_tokens(tpl);
     for (const auto& a : alts)
         if (intersect(glob_tokens(a), t)) return true;
@@ -135,12 +135,12 @@ bool glob_may_match_template(const std::string& glob, const OutputTemplate& tpl)
 
 bool globs_may_overlap(const std::string& a, const std::string& b) {
     std::vector<std::string> aa, bb;
-    expand_braces(a, aa);
-    expand_braces(b, bb);
+    base::expand_braces(a, aa);
+    base::expand_braces(b, bb);
     for (const auto& x : aa)
         for (const auto& y : bb)
             if (intersect(glob_tokens(x), glob_tokens(y))) return true;
     return false;
 }
 
-} // namespace af::engine
+} // namespace af::load

@@ -8,15 +8,15 @@
 
 #include <string>
 
-namespace af::engine {
+namespace af::load {
 
 // `glob`: an absolute pattern ("/p/src/**/*.png", braces allowed).
 // `tpl`'s literal text must make it absolute as well (the project root
 // prepended). Placeholder values may hold any characters, '/' included, so
 // the answer errs towards "yes". Dot-file rules are ignored (also "yes").
-bool glob_may_match_template(const std::string& glob, const OutputTemplate& tpl);
+bool glob_may_match_template(const std::string& glob, const base::OutputTemplate& tpl);
 
 // The same question for two globs (used by tests and for excludes).
 bool globs_may_overlap(const std::string& a, const std::string& b);
 
-} // namespace af::engine
+} // namespace af::load

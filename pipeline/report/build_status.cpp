@@ -16,12 +16,13 @@
 #include <map>
 #include <tuple>
 
-namespace af::engine {
+namespace af::report {
+using base::ActionStatus;
 
 namespace {
 
 // The report's "metrics" of an action: each key present only when a step reported it.
-nlohmann::json results_json(const StepResults& r) {
+nlohmann::json results_json(const base::StepResults& r) {
     nlohmann::json j = nlohmann::json::object();
     if (!r.warnings.empty()) j["warnings"] = r.warnings;
     if (!r.warnings_from.empty()) j["warnings_from"] = r.warnings_from;
@@ -40,7 +41,7 @@ nlohmann::json results_json(const StepResults& r) {
 
 } // namespace
 
-BuildStatus::BuildStatus(const BuildOptions& opt, std::ostream& out, std::ostream& err)
+BuildStatus::BuildStatus(const base::BuildOptions& opt, std::ostream& out, std::ostream& err)
     : opt_(opt), out_(out), err_(err), colour_err_(&err == &std::cerr && colour(2)),
       progress_(out, mode(), &out == &std::cout && colour(1), std::chrono::milliseconds(opt.heartbeat_ms)) {}
 
@@ -59,26 +60,26 @@ Progress::Mode BuildStatus::mode() const {
     return (&out_ == &std::cout && isatty(1)) ? Progress::Mode::Terminal : Progress::Mode::Plain;
 }
 
-bool BuildStatus::add(ActionResult r) {
+bool BuildStatus::add(base::ActionResult r) {
     const bool failed = r.status == ActionStatus::Failed;
-    const bool loud = ran(r.status) || r.status == ActionStatus::NotRun;
-    if (loud) progress_.finished(r.job + ": " + r.input, ran(r.status), failed);
+    const bool loud = base::ran(r.status) || r.status == ActionStatus::NotRun;
+    if (loud) progress_.finished(r.job + ": " + r.input, base::ran(r.status), failed);
     // What decided a normal map, and what the action discarded: said where
     // it happened, not only in a report nobody opens.
-    if (ran(r.status) && opt_.explain && r.results.normal_map)
+    if (base::ran(r.status) && opt_.explain && r.results.normal_map)
         progress_.line("explain: " + r.job + ": " + r.input + ": normal map: " + r.results.normal_map_text());
     // An up-to-date action's outputs lost what they lost when they were made:
     // a no-op build must not pass where a clean one fails.
-    if (ran(r.status) || r.status == ActionStatus::UpToDate)
+    if (base::ran(r.status) || r.status == ActionStatus::UpToDate)
         for (const auto& w : r.results.warning_lines()) {
             ++summary_.warnings;
             summary_.warnings_fail |= opt_.warnings_as_errors;
             const std::string text =
                 std::string(opt_.warnings_as_errors ? "error" : "warning") + ": " + r.job + ": " + r.input + ": " + w;
-            if (!ran(r.status) && !opt_.repeat_kept_warnings) continue;
+            if (!base::ran(r.status) && !opt_.repeat_kept_warnings) continue;
             // -q prints what needs attention only, and this does; `status --json` keeps its standard output JSON.
             if (opt_.quiet || opt_.status_json)
-                err_ << printable_name(text) << "\n";
+                err_ << base::printable_name(text) << "\n";
             else
                 progress_.line(text);
         }
@@ -122,11 +123,11 @@ void BuildStatus::note_removal(const std::string& text) {
     note(text);
 }
 
-void BuildStatus::explain(const ActionResult& r) {
+void BuildStatus::explain(const base::ActionResult& r) {
     if (opt_.explain) progress_.line("explain: " + r.job + ": " + r.input + ": " + r.reason);
 }
 
-void BuildStatus::write_report(const Pipeline& p, double secs, const std::string& file) const {
+void BuildStatus::write_report(const load::Pipeline& p, double secs, const std::string& file) const {
     if (file.size() > 4 && file.compare(file.size() - 4, 4, ".xml") == 0)
         return sdk::write_file_atomic(file, junit_xml(summary_, secs));
     if (is_html_report(file))
@@ -136,12 +137,12 @@ void BuildStatus::write_report(const Pipeline& p, double secs, const std::string
     for (const auto& a : summary_.actions) {
         nlohmann::json j = {{"job", a.job},
                             {"key", a.key},
-                            {"status", to_string(a.status)},
+                            {"status", base::to_string(a.status)},
                             {"reason", a.reason},
                             {"duration_ms", a.duration_ms}};
-        put_name(j, "input", a.input);
-        put_names(j, "inputs", a.inputs);
-        put_names(j, "outputs", a.outputs);
+        base::put_name(j, "input", a.input);
+        base::put_names(j, "inputs", a.inputs);
+        base::put_names(j, "outputs", a.outputs);
         if (!a.error.empty()) j["error"] = {{"step", a.failed_step}, {"message", a.error}};
         if (!a.results.empty()) j["metrics"] = results_json(a.results);
         actions.push_back(std::move(j));
@@ -157,12 +158,12 @@ void BuildStatus::write_report(const Pipeline& p, double secs, const std::string
                           {"cancelled", summary_.cancelled},
                           {"warnings", summary_.warnings},
                           {"actions", actions}};
-    put_name(doc, "pipeline", p.file.string());
-    sdk::write_file_atomic(file, json_text(doc, 1));
+    base::put_name(doc, "pipeline", p.file.string());
+    sdk::write_file_atomic(file, base::json_text(doc, 1));
 }
 
-void BuildStatus::print_summary(const Pipeline& p, double secs) {
-    std::vector<const ActionResult*> failures;
+void BuildStatus::print_summary(const load::Pipeline& p, double secs) {
+    std::vector<const base::ActionResult*> failures;
     for (const auto& a : summary_.actions)
         if (a.status == ActionStatus::Failed) failures.push_back(&a);
     std::sort(failures.begin(), failures.end(),
@@ -171,7 +172,8 @@ void BuildStatus::print_summary(const Pipeline& p, double secs) {
         err_ << (colour_err_ ? "\033[1;31m" : "") << failures.size()
              << " action(s) failed:" << (colour_err_ ? "\033[0m" : "") << "\n";
         for (auto* f : failures)
-            err_ << "  " << printable_name(f->job + ": " + f->input + ": step '" + f->failed_step + "': " + f->error)
+            err_ << "  "
+                 << base::printable_name(f->job + ": " + f->input + ": step '" + f->failed_step + "': " + f->error)
                  << "\n";
     }
     if (summary_.cancelled) err_ << "build cancelled: finished outputs are kept, nothing partial was written\n";
@@ -199,7 +201,7 @@ void BuildStatus::print_summary(const Pipeline& p, double secs) {
 // `status`: per job, how many actions would run and why (files only with
 // -v, which explains each), or every action as JSON: a tree of 8,000 files
 // is a few lines, not 8,000.
-void BuildStatus::print_status(const Pipeline& p) {
+void BuildStatus::print_status(const load::Pipeline& p) {
     size_t would = 0, fetch = 0;
     for (const auto& a : summary_.actions) {
         would += a.status == ActionStatus::WouldRun || a.status == ActionStatus::WouldFetch;
@@ -208,8 +210,8 @@ void BuildStatus::print_status(const Pipeline& p) {
     if (opt_.status_json) {
         nlohmann::json actions = nlohmann::json::array();
         for (const auto& a : summary_.actions) {
-            nlohmann::json j = {{"job", a.job}, {"status", to_string(a.status)}, {"reason", a.reason}};
-            put_name(j, "input", a.input);
+            nlohmann::json j = {{"job", a.job}, {"status", base::to_string(a.status)}, {"reason", a.reason}};
+            base::put_name(j, "input", a.input);
             actions.push_back(std::move(j));
         }
         nlohmann::json doc = {{"would_run", would},
@@ -217,7 +219,7 @@ void BuildStatus::print_status(const Pipeline& p) {
                               {"up_to_date", summary_.up_to_date},
                               {"stale_to_remove", summary_.removed},
                               {"actions", actions}};
-        out_ << json_text(doc, 1) << "\n";
+        out_ << base::json_text(doc, 1) << "\n";
         return;
     }
     std::map<std::string, std::map<std::string, size_t>> by_job; // job → reason → count
@@ -246,7 +248,7 @@ void BuildStatus::print_status(const Pipeline& p) {
         if (n) line += " " + std::to_string(n) + " would run (" + why + ")";
         if (cached.count(j.name)) line += ", " + std::to_string(cached[j.name]) + " of them from the remote cache";
         if (up) line += std::string(n ? "," : "") + " " + std::to_string(up) + " up to date";
-        out_ << printable_name(line) << "\n";
+        out_ << base::printable_name(line) << "\n";
     }
     out_ << would << " action(s) would run";
     if (!opt_.remote_cache.empty()) out_ << " (" << fetch << " from the remote cache)";
@@ -254,4 +256,4 @@ void BuildStatus::print_status(const Pipeline& p) {
          << (opt_.explain ? "" : " (-v lists them)") << "\n";
 }
 
-} // namespace af::engine
+} // namespace af::report

@@ -1,6 +1,6 @@
 #include "report/figures_record.hpp"
 
-namespace af::engine {
+namespace af::report {
 
 namespace {
 
@@ -11,7 +11,7 @@ std::optional<double> db_opt(const nlohmann::json& j) {
 
 } // namespace
 
-nlohmann::json figures_json(const ReportFigures& f) {
+nlohmann::json figures_json(const base::ReportFigures& f) {
     nlohmann::json psnr = nlohmann::json::array();
     for (const auto& p : f.psnr) psnr.push_back(opt_db(p));
     return {{"id", f.id},
@@ -33,8 +33,8 @@ nlohmann::json figures_json(const ReportFigures& f) {
             {"note", f.note}};
 }
 
-ReportFigures figures_from_json(const nlohmann::json& j) {
-    ReportFigures f;
+base::ReportFigures figures_from_json(const nlohmann::json& j) {
+    base::ReportFigures f;
     f.id = j.at("id").get<std::string>();
     const auto& size = j.at("size");
     f.width = size.at(0), f.height = size.at(1), f.result_width = size.at(2), f.result_height = size.at(3);
@@ -78,4 +78,4 @@ std::string kept_figures_text(const std::map<std::string, KeptFigures>& kept) {
     return nlohmann::json{{"version", 1}, {"actions", actions}}.dump() + "\n";
 }
 
-} // namespace af::engine
+} // namespace af::report

@@ -12,21 +12,21 @@
 #include <map>
 #include <string>
 
-namespace af::engine {
+namespace af::report {
 
 struct KeptFigures {
     // The action's key when its pictures were made. (Not the cap: pictures of another
     // --report-pictures size still show the same texels, and the page gives their size.)
     std::string key;
-    ReportFigures figures;
+    base::ReportFigures figures;
 };
 
-nlohmann::json figures_json(const ReportFigures& f);
+nlohmann::json figures_json(const base::ReportFigures& f);
 // Throws nlohmann::json::exception on a malformed record.
-ReportFigures figures_from_json(const nlohmann::json& j);
+base::ReportFigures figures_from_json(const nlohmann::json& j);
 
 // id → what was kept; an unreadable or malformed file is an empty map (the pictures are made again).
 std::map<std::string, KeptFigures> parse_kept_figures(const std::string& text);
 std::string kept_figures_text(const std::map<std::string, KeptFigures>& kept);
 
-} // namespace af::engine
+} // namespace af::report

@@ -10,8 +10,10 @@
 #include <system_error>
 #include <vector>
 
-namespace af::engine {
+namespace af::report {
 namespace fs = std::filesystem;
+using base::ActionStatus;
+using base::markup_text;
 
 namespace {
 
@@ -117,7 +119,7 @@ std::string shown_path(const std::string& path, const fs::path& root) {
 }
 
 // A message with the action's absolute paths (and the pipeline's folder) made relative.
-std::string shown_text(std::string text, const ActionResult& a, const fs::path& root) {
+std::string shown_text(std::string text, const base::ActionResult& a, const fs::path& root) {
     auto replace_all = [&](const std::string& from, const std::string& to) {
         if (from.empty()) return;
         for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
@@ -138,8 +140,8 @@ std::string channel_names(uint8_t mask) {
 }
 
 // Mip 0 of the source, of the result and the difference a player sees, at full size (or capped).
-std::string picture_section(const ActionResult& a, const std::string& href, const fs::path& root) {
-    const ReportFigures& f = *a.images;
+std::string picture_section(const base::ActionResult& a, const std::string& href, const fs::path& root) {
+    const base::ReportFigures& f = *a.images;
     const std::string p = href + f.id;
     // Small textures zoomed to 256 px by a whole factor; large ones at the page's width at most.
     auto img = [&](const std::string& file, const std::string& alt, uint32_t w, uint32_t h) {
@@ -251,19 +253,19 @@ std::string fixed2(double v) {
 }
 
 // One action's row of the table (and its pictures' section).
-void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std::string& images_href) {
+void add_action(Page& pg, const base::ActionResult& a, const fs::path& root, const std::string& images_href) {
     uint64_t in = 0, out = 0;
     for (const auto& f : a.inputs) in += size_of(root, f);
     for (const auto& f : a.outputs) out += size_of(root, f);
     if (a.status == ActionStatus::Built || a.status == ActionStatus::Cached) pg.in_total += in, pg.out_total += out;
-    const StepResults& r = a.results;
+    const base::StepResults& r = a.results;
     std::string format = r.format, why = r.format_reason, normal = r.normal_map_text();
     std::string psnr = r.psnr_rgb ? fixed2(*r.psnr_rgb) : "";
     const std::string weighted = r.psnr_rgb_alpha_weighted ? fixed2(*r.psnr_rgb_alpha_weighted) : "";
     Row row;
     auto& c = row.cells;
     c[kChannels].attrs = c[kMaxError].attrs = " class=\"n\"";
-    if (const ReportFigures* f = a.images.get(); f && !images_href.empty()) {
+    if (const base::ReportFigures* f = a.images.get(); f && !images_href.empty()) {
         row.tr_attrs = " id=\"a-" + f->id + "\"";
         if (format.empty()) format = f->result_format; // an up-to-date action: the figures kept its format
         if (f->compared) {
@@ -310,7 +312,7 @@ void add_action(Page& pg, const ActionResult& a, const fs::path& root, const std
     for (const auto& o : a.outputs) outs += (outs.empty() ? "" : "<br>") + path_markup(shown_path(o, root));
     char dur[32];
     snprintf(dur, sizeof dur, "%.1f", a.duration_ms);
-    const std::string st(to_string(a.status));
+    const std::string st(base::to_string(a.status));
     std::string problems =
         a.error.empty() ? "" : markup_text(shown_text("step '" + a.failed_step + "': " + a.error, a, root));
     for (const auto& w : a.results.warning_lines()) {
@@ -343,13 +345,13 @@ bool is_html_report(const std::string& file) {
     return false;
 }
 
-std::string html_report(const BuildSummary& s, const std::string& pipeline, double seconds, const fs::path& root,
+std::string html_report(const base::BuildSummary& s, const std::string& pipeline, double seconds, const fs::path& root,
                         const std::string& images_href) {
-    std::vector<const ActionResult*> acts;
+    std::vector<const base::ActionResult*> acts;
     for (const auto& a : s.actions) acts.push_back(&a);
     std::stable_sort(acts.begin(), acts.end(), [](auto* a, auto* b) { return rank(a->status) < rank(b->status); });
     Page pg;
-    for (const ActionResult* a : acts) add_action(pg, *a, root, images_href);
+    for (const base::ActionResult* a : acts) add_action(pg, *a, root, images_href);
     char secs[32], ratio[32];
     snprintf(secs, sizeof secs, "%.2f s", seconds);
     snprintf(ratio, sizeof ratio, "%.2f", pg.in_total ? double(pg.out_total) / double(pg.in_total) : 0.0);
@@ -403,4 +405,4 @@ std::string html_report(const BuildSummary& s, const std::string& pipeline, doub
     return html;
 }
 
-} // namespace af::engine
+} // namespace af::report

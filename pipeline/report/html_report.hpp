@@ -10,16 +10,16 @@
 #include <filesystem>
 #include <string>
 
-namespace af::engine {
+namespace af::report {
 
 // Sizes are read from the files as they are when the report is written
 // (`root`: where relative paths in the summary resolve). `images_href`: the
 // pictures' folder as the page links it (report_images.hpp), for actions
 // that have figures; "" when there are none.
-std::string html_report(const BuildSummary& s, const std::string& pipeline, double seconds,
+std::string html_report(const base::BuildSummary& s, const std::string& pipeline, double seconds,
                         const std::filesystem::path& root, const std::string& images_href = "");
 
 // FILE.html or FILE.htm: the report `--report FILE` writes is this page.
 bool is_html_report(const std::string& file);
 
-} // namespace af::engine
+} // namespace af::report

@@ -6,11 +6,11 @@
 
 #include <string>
 
-namespace af::engine {
+namespace af::report {
 
 // A test suite per job; each action a test case named by its input: failed
 // actions carry <failure> with the step and message, actions that did not run
 // <skipped>. Removed stale outputs are not test cases.
-std::string junit_xml(const BuildSummary& s, double seconds);
+std::string junit_xml(const base::BuildSummary& s, double seconds);
 
-} // namespace af::engine
+} // namespace af::report

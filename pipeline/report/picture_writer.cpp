@@ -6,7 +6,7 @@
 
 #include <utility>
 
-namespace af::engine {
+namespace af::report {
 namespace fs = std::filesystem;
 
 PictureWriter::PictureWriter(fs::path within, uint64_t max_pending)
@@ -74,4 +74,4 @@ void PictureWriter::run() {
     }
 }
 
-} // namespace af::engine
+} // namespace af::report

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace af::engine {
+namespace af::report {
 
 class PictureWriter {
   public:
@@ -66,4 +66,4 @@ class PictureWriter {
     std::thread thread_;
 };
 
-} // namespace af::engine
+} // namespace af::report

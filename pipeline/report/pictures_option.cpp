@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace af::engine {
+namespace af::report {
 
 PicturesOption parse_pictures_option(const std::string& text) {
     if (text == "none" || text == "false") return {false, 0};
@@ -24,4 +24,4 @@ PicturesOption parse_pictures_option(const std::string& text) {
                                 text + "'");
 }
 
-} // namespace af::engine
+} // namespace af::report

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace af::engine {
+namespace af::report {
 
 struct PicturesOption {
     bool on = true;        // none (or false): the page without pictures, nothing decoded for them
@@ -17,4 +17,4 @@ struct PicturesOption {
 // std::invalid_argument naming the valid values.
 PicturesOption parse_pictures_option(const std::string& text);
 
-} // namespace af::engine
+} // namespace af::report

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-namespace af::engine {
+namespace af::report {
 
 using Clock = std::chrono::steady_clock;
 
@@ -33,7 +33,7 @@ void Progress::adjust_total(int64_t delta) {
 void Progress::started(const std::string& what, uint64_t bytes) {
     if (mode_ == Mode::Quiet) return;
     std::lock_guard lk(mu_);
-    running_.emplace(printable_name(what), Running{Clock::now(), bytes});
+    running_.emplace(base::printable_name(what), Running{Clock::now(), bytes});
     if (mode_ == Mode::Terminal) redraw_locked(false);
 }
 
@@ -42,7 +42,7 @@ void Progress::finished(const std::string& what, bool ran, bool failed) {
     ++done_;
     if (ran) ++ran_;
     if (mode_ == Mode::Quiet) return;
-    const std::string name = printable_name(what);
+    const std::string name = base::printable_name(what);
     if (auto it = running_.find(name); it != running_.end()) {
         const uint64_t b = it->second.bytes;
         if (ran) ran_bytes_ += b;
@@ -81,7 +81,7 @@ void Progress::line(const std::string& text) {
     std::lock_guard lk(mu_);
     if (mode_ == Mode::Quiet) return;
     if (mode_ == Mode::Terminal && drawn_) out_ << "\r\033[K";
-    out_ << printable_name(text) << "\n";
+    out_ << base::printable_name(text) << "\n";
     last_output_ = Clock::now();
     if (mode_ == Mode::Terminal) redraw_locked(true);
 }
@@ -181,4 +181,4 @@ void Progress::finish() {
     drawn_ = false;
 }
 
-} // namespace af::engine
+} // namespace af::report

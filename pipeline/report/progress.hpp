@@ -16,7 +16,7 @@
 #include <string>
 #include <thread>
 
-namespace af::engine {
+namespace af::report {
 
 class Progress {
   public:
@@ -74,4 +74,4 @@ class Progress {
     std::thread ticker_; // terminal: redraws; piped: heartbeats
 };
 
-} // namespace af::engine
+} // namespace af::report

@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace af::engine {
+namespace af::report {
 namespace fs = std::filesystem;
 
 namespace {
@@ -71,7 +71,7 @@ PictureWriter::Written stat_of(const fs::path& file) {
 }
 
 // The picture files an action's figures name.
-std::vector<std::string> picture_files(const ReportFigures& f) {
+std::vector<std::string> picture_files(const base::ReportFigures& f) {
     std::vector<std::string> out;
     if (!f.picture_width) return out;
     for (const char* kind : {".src", ".res"}) {
@@ -119,7 +119,7 @@ void ReportImages::check_folder() const {
         // pointed it inside the project; a link shipped to leave it is refused.
         std::error_code ec;
         const fs::path real = fs::canonical(dir_, ec), root = fs::canonical(project_, ec);
-        if (real.empty() || root.empty() || !path_within(real, root) || !fs::is_directory(real, ec))
+        if (real.empty() || root.empty() || !base::path_within(real, root) || !fs::is_directory(real, ec))
             throw std::runtime_error(dir_.string() + " is a symbolic link to '" + real.string() +
                                      "', outside the project; no pictures written (remove the link)");
         return;
@@ -151,18 +151,18 @@ void ReportImages::open() {
     }
 }
 
-std::shared_ptr<const ReportFigures> ReportImages::earlier(const std::string& job, const std::string& input,
-                                                           const std::string& key) const {
+std::shared_ptr<const base::ReportFigures> ReportImages::earlier(const std::string& job, const std::string& input,
+                                                                 const std::string& key) const {
     auto it = kept_.find(picture_id(job, input));
     if (!writer_ || it == kept_.end() || it->second.key != key) return nullptr;
-    auto f = std::make_shared<ReportFigures>(it->second.figures);
+    auto f = std::make_shared<base::ReportFigures>(it->second.figures);
     f->earlier = true;
     return f;
 }
 
-ReportFigures ReportImages::add(const std::string& job, const std::string& input, const fs::path& input_file,
-                                const Texture& source, const Texture& result, const TopImage& top_image) const {
-    ReportFigures f;
+base::ReportFigures ReportImages::add(const std::string& job, const std::string& input, const fs::path& input_file,
+                                      const Texture& source, const Texture& result, const TopImage& top_image) const {
+    base::ReportFigures f;
     f.id = picture_id(job, input);
     if (!writer_) return f;
     try {
@@ -229,7 +229,7 @@ ReportFigures ReportImages::add(const std::string& job, const std::string& input
             f.note += std::string(f.note.empty() ? "" : "; ") + "blue rebuilt as Z from the stored X and Y";
     } catch (const std::exception& e) {
         const std::string id = f.id;
-        f = ReportFigures{};
+        f = base::ReportFigures{};
         f.id = id;
         f.note = std::string("no pictures: ") + e.what();
     }
@@ -240,7 +240,7 @@ std::vector<std::string> ReportImages::finish() const {
     return writer_ ? writer_->finish() : std::vector<std::string>{};
 }
 
-void ReportImages::sweep(const std::vector<ActionResult>& actions) const {
+void ReportImages::sweep(const std::vector<base::ActionResult>& actions) const {
     if (!writer_) return;
     // The files the page shows: an action that ran again may make fewer (no alpha picture now), and an
     // earlier one of the same id goes.
@@ -309,4 +309,4 @@ std::string report_images_href(const fs::path& report_file) {
     return out + "/";
 }
 
-} // namespace af::engine
+} // namespace af::report

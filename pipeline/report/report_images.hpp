@@ -24,7 +24,7 @@
 #include <set>
 #include <string>
 
-namespace af::engine {
+namespace af::report {
 
 // Largest side of a thumbnail, in texels (the page shows them at this size).
 inline constexpr uint32_t kThumbnailSide = 96;
@@ -35,7 +35,7 @@ using TopImage = std::function<Image(const Texture&)>;
 // Textures that fit a thumbnail are their own: the page shows the full-size
 // pictures there, and two files per action fewer are made (the quickstart's
 // textures are 32 to 64 px: that is half the cost of its report).
-inline bool has_thumbnails(const ReportFigures& f) {
+inline bool has_thumbnails(const base::ReportFigures& f) {
     return std::max({f.picture_width, f.picture_height, f.result_picture_width, f.result_picture_height}) >
            kThumbnailSide;
 }
@@ -59,13 +59,13 @@ class ReportImages {
     // note in the figures.
     // `input_file`: the action's input file ("" for a gather); a PNG there
     // is copied as the full-size source rather than encoded again.
-    ReportFigures add(const std::string& job, const std::string& input, const std::filesystem::path& input_file,
-                      const Texture& source, const Texture& result, const TopImage& top_image) const;
+    base::ReportFigures add(const std::string& job, const std::string& input, const std::filesystem::path& input_file,
+                            const Texture& source, const Texture& result, const TopImage& top_image) const;
 
     // An up-to-date action's pictures, made by an earlier build of the same
     // key and cap and unchanged since; null when there are none. Thread-safe.
-    std::shared_ptr<const ReportFigures> earlier(const std::string& job, const std::string& input,
-                                                 const std::string& key) const;
+    std::shared_ptr<const base::ReportFigures> earlier(const std::string& job, const std::string& input,
+                                                       const std::string& key) const;
 
     // Waits until every picture is in place (before the page is written);
     // returns what could not be written, one line each.
@@ -75,7 +75,7 @@ class ReportImages {
     // the folder's manifest, and unchanged since) that the report does not
     // show are removed; any other file is left. The figures of those shown
     // are kept for the next build (with each action's key).
-    void sweep(const std::vector<ActionResult>& actions) const;
+    void sweep(const std::vector<base::ActionResult>& actions) const;
 
   private:
     void check_folder() const;
@@ -92,4 +92,4 @@ std::string picture_id(const std::string& job, const std::string& input);
 // The folder as the report links it: its name, percent-encoded, and a slash.
 std::string report_images_href(const std::filesystem::path& report_file);
 
-} // namespace af::engine
+} // namespace af::report

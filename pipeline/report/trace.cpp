@@ -8,7 +8,7 @@
 
 #include <set>
 
-namespace af::engine {
+namespace af::report {
 
 TraceLog::TraceLog() : t0_(std::chrono::steady_clock::now()) {}
 
@@ -50,7 +50,7 @@ void TraceLog::write(const std::filesystem::path& file) const {
                               {"args", {{"name", "worker " + std::to_string(tid)}}}});
         for (const auto& e : events_) {
             nlohmann::json args = nlohmann::json::object();
-            put_name(args, "input", e.input);
+            base::put_name(args, "input", e.input);
             if (e.bytes >= 0) args["bytes"] = e.bytes;
             if (!e.status.empty()) args["status"] = e.status;
             if (!e.warnings.empty()) {
@@ -68,7 +68,7 @@ void TraceLog::write(const std::filesystem::path& file) const {
         }
     }
     nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
-    sdk::write_file_atomic(file, json_text(doc, 1));
+    sdk::write_file_atomic(file, base::json_text(doc, 1));
 }
 
-} // namespace af::engine
+} // namespace af::report

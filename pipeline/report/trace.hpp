@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::report {
 
 class TraceLog {
   public:
@@ -62,4 +62,4 @@ class TraceLog {
     std::vector<Event> events_;
 };
 
-} // namespace af::engine
+} // namespace af::report

@@ -1,8 +1,8 @@
 #include "steps/action_notes.hpp"
 
-namespace af::engine {
+namespace af::steps {
 
-ActionNotes::ActionNotes(StepResults& results, const std::string& input) : results_(results), scope_(&notes_) {
+ActionNotes::ActionNotes(base::StepResults& results, const std::string& input) : results_(results), scope_(&notes_) {
     notes_.file = input;
 }
 
@@ -16,4 +16,4 @@ ActionNotes::~ActionNotes() {
     }
 }
 
-} // namespace af::engine
+} // namespace af::steps

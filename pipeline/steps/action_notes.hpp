@@ -9,22 +9,22 @@
 
 #include <string>
 
-namespace af::engine {
+namespace af::steps {
 
 // Collects for its lifetime on this thread; on destruction (the action
 // finished or failed) moves what it collected into `results`. `input` names
 // the file for lines of plugin calls given none (a codec's, a writer's).
 class ActionNotes {
   public:
-    ActionNotes(StepResults& results, const std::string& input);
+    ActionNotes(base::StepResults& results, const std::string& input);
     ~ActionNotes();
     ActionNotes(const ActionNotes&) = delete;
     ActionNotes& operator=(const ActionNotes&) = delete;
 
   private:
-    StepResults& results_;
+    base::StepResults& results_;
     host::PluginNotes notes_;
     host::PluginNotesScope scope_;
 };
 
-} // namespace af::engine
+} // namespace af::steps

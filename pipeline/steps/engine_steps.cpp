@@ -12,7 +12,7 @@
 #include <span>
 #include <stdexcept>
 
-namespace af::engine {
+namespace af::steps {
 namespace {
 
 // Whether `bytes` are exactly the file at `path` (a missing file is a difference: the item is new to the game).
@@ -76,10 +76,10 @@ std::vector<Item> run_zip(StepContext& ctx, std::vector<Item> items) {
         std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.name < b.name; });
         for (const auto& e : sorted) {
             nlohmann::json f = {{"size", e.data.size()}, {"xxh3_128", hash_bytes(e.data).hex()}};
-            put_name(f, "name", e.name);
+            base::put_name(f, "name", e.name);
             files.push_back(std::move(f));
         }
-        manifest_text = json_text(nlohmann::json({{"files", files}}), 1) + "\n";
+        manifest_text = base::json_text(nlohmann::json({{"files", files}}), 1) + "\n";
         entries.push_back(
             {manifest_name, {reinterpret_cast<const uint8_t*>(manifest_text.data()), manifest_text.size()}});
     }
@@ -120,4 +120,4 @@ void add_engine_steps(StepTable& table) {
     table.keeps_names({"copy"});
 }
 
-} // namespace af::engine
+} // namespace af::steps

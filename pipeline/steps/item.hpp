@@ -14,7 +14,7 @@ namespace af::texture {
 struct TopLevel; // texture/texture_ops.hpp
 }
 
-namespace af::engine {
+namespace af::steps {
 
 using Params = std::map<std::string, std::string>;
 
@@ -39,4 +39,4 @@ inline Item bytes_item(std::string name, std::vector<uint8_t> data) {
     return it;
 }
 
-} // namespace af::engine
+} // namespace af::steps

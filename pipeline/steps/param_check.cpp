@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-namespace af::engine {
+namespace af::steps {
 namespace {
 
 std::string lower(std::string_view s) {
@@ -80,12 +80,12 @@ std::optional<std::string> choice_of(const ParamSpec& s, const std::string& v) {
 }
 
 [[noreturn]] void invalid(const std::string& value, std::string_view what, const std::string& expected) {
-    throw std::invalid_argument("'" + printable_name(value) + "' is not a valid " + std::string(what) + ": expected " +
-                                expected);
+    throw std::invalid_argument("'" + base::printable_name(value) + "' is not a valid " + std::string(what) +
+                                ": expected " + expected);
 }
 
 [[noreturn]] void not_a_choice(const ParamSpec& s, const std::string& value, std::string_view what) {
-    std::string msg = not_one_of(what, printable_name(value), s.choices);
+    std::string msg = base::not_one_of(what, base::printable_name(value), s.choices);
     if (!s.also_valid_doc.empty()) {
         // not_one_of ends with the suggestion, if any: put the other valid values before it.
         auto hint = msg.find(" (did you mean");
@@ -154,8 +154,8 @@ std::string check_param_value(const ParamSpec& s, const std::string& value, std:
             try {
                 c = s.translate(value);
             } catch (const sdk::Error& e) {
-                throw std::invalid_argument("'" + printable_name(value) + "' is not a valid " + std::string(what) +
-                                            ": " + printable_name(e.what()));
+                throw std::invalid_argument("'" + base::printable_name(value) + "' is not a valid " +
+                                            std::string(what) + ": " + base::printable_name(e.what()));
             }
             if (c) return *c;
         }
@@ -183,4 +183,4 @@ std::string check_param_value(const ParamSpec& s, const std::string& value, std:
     return value;
 }
 
-} // namespace af::engine
+} // namespace af::steps

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace af::engine {
+namespace af::steps {
 
 // The value as steps and plugins receive it: booleans become "true"/"false",
 // integers decimal, choices matched in any case their declared spelling;
@@ -18,4 +18,4 @@ std::string check_param_value(const ParamSpec& spec, const std::string& value, s
 // "an integer in [0, 32]", "true or false", "one of a, b" …: what `spec` accepts.
 std::string describe_param(const ParamSpec& spec);
 
-} // namespace af::engine
+} // namespace af::steps

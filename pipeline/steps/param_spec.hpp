@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::steps {
 
 // File and Dir name paths the step reads (relative to the pipeline's folder).
 enum class ParamType { Text, Integer, Number, Bool, Enum, File, Dir, List };
@@ -60,4 +60,4 @@ struct PassThrough {
     std::vector<std::string> owners{}; // the container or codec declaring options[i] (same length when filled)
 };
 
-} // namespace af::engine
+} // namespace af::steps

@@ -2,7 +2,7 @@
 
 #include "steps/texture_steps.hpp"
 
-namespace af::engine {
+namespace af::steps {
 
 StepTable pipeline_steps(const host::PluginRegistry& reg) {
     StepTable steps;
@@ -12,4 +12,4 @@ StepTable pipeline_steps(const host::PluginRegistry& reg) {
     return steps;
 }
 
-} // namespace af::engine
+} // namespace af::steps

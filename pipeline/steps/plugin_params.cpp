@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-namespace af::engine {
+namespace af::steps {
 namespace {
 
 ParamType type_of(uint32_t t) {
@@ -131,4 +131,4 @@ std::optional<std::vector<std::string>> container_meta_keys(const host::PluginRe
     return out;
 }
 
-} // namespace af::engine
+} // namespace af::steps

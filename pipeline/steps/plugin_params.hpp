@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::steps {
 
 // nullopt when `list` is NULL: the plugin declares nothing.
 std::optional<std::vector<ParamSpec>> param_specs(const af_param* const* list, uint32_t count,
@@ -28,4 +28,4 @@ PassThrough codec_encode_options(const host::PluginRegistry& reg, const af_codec
 // Metadata keys the reading containers declare; nullopt when one declares nothing.
 std::optional<std::vector<std::string>> container_meta_keys(const host::PluginRegistry& reg);
 
-} // namespace af::engine
+} // namespace af::steps

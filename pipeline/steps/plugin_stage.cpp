@@ -9,7 +9,7 @@
 #include <deque>
 #include <stdexcept>
 
-namespace af::engine {
+namespace af::steps {
 namespace {
 
 // Keeps the C views of one item alive for the duration of a stage call.
@@ -135,4 +135,4 @@ void add_plugin_stages(StepTable& table, const host::PluginRegistry& reg) {
             if (st.name && st.run) table.add(plugin_stage_step(st, *p));
 }
 
-} // namespace af::engine
+} // namespace af::steps

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::steps {
 
 // Everything a step may touch while running one action.
 struct StepContext {
@@ -25,7 +25,7 @@ struct StepContext {
     std::filesystem::path base_dir;  // where relative paths in parameters resolve
     std::string output_ext;          // extension of the job's output template (no dot), for `write`
     std::vector<std::string>& tools; // plugin identities used ("dds@1.0#hash"), part of the up-to-date check
-    StepResults& results;            // what the action's steps report (format, PSNR, verdicts, warnings)
+    base::StepResults& results;      // what the action's steps report (format, PSNR, verdicts, warnings)
     std::function<bool()> cancelled;
 };
 
@@ -128,7 +128,7 @@ class StepTable {
     // action (log lines, read warnings; those of calls given no file name
     // `input`); destroying what it returns moves them into `results`
     // (warnings, plugin_log). Unset without the plugin host.
-    std::function<std::shared_ptr<void>(StepResults& results, const std::string& input)> keep_plugin_notes;
+    std::function<std::shared_ptr<void>(base::StepResults& results, const std::string& input)> keep_plugin_notes;
     // Mip 0 as an Image, for the HTML report's pictures and PSNR (unset
     // without the plugin host: then the report has none).
     std::function<Image(const Texture&)> top_image;
@@ -142,4 +142,4 @@ class StepTable {
 // Steps that need no plugin host: copy, zip.
 void add_engine_steps(StepTable& table);
 
-} // namespace af::engine
+} // namespace af::steps

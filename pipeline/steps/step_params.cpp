@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace af::engine {
+namespace af::steps {
 namespace {
 
 const ParamSpec* find_spec(const std::vector<ParamSpec>& specs, const std::string& name) {
@@ -18,17 +18,17 @@ std::string checked(const ParamSpec& spec, const GivenParam& g, const std::strin
     try {
         return check_param_value(spec, g.value, "value for '" + g.key + "' of step '" + step + "'");
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(g.value_pos, e.what());
+        throw base::ConfigError(g.value_pos, e.what());
     }
 }
 
 // Containers or codecs may declare the same option differently: one must accept the value.
 std::string checked_option(const std::vector<const ParamSpec*>& specs, const GivenParam& g, const std::string& step) {
-    std::optional<ConfigError> first_error;
+    std::optional<base::ConfigError> first_error;
     for (const ParamSpec* spec : specs) {
         try {
             return checked(*spec, g, step);
-        } catch (const ConfigError& e) {
+        } catch (const base::ConfigError& e) {
             if (!first_error) first_error = e;
         }
     }
@@ -37,7 +37,7 @@ std::string checked_option(const std::vector<const ParamSpec*>& specs, const Giv
 
 } // namespace
 
-Params step_params(const StepDef& def, const SourcePos& step_pos, const std::vector<GivenParam>& given,
+Params step_params(const StepDef& def, const base::SourcePos& step_pos, const std::vector<GivenParam>& given,
                    const std::string& output_ext) {
     const std::string& step = def.name;
     Params out;
@@ -52,8 +52,8 @@ Params step_params(const StepDef& def, const SourcePos& step_pos, const std::vec
     for (const auto& ps : def.params) {
         if (!out.count(ps.name) && !ps.default_value.empty()) out[ps.name] = ps.default_value;
         if (ps.required && !out.count(ps.name))
-            throw ConfigError(step_pos, "step '" + step + "' needs the parameter '" + ps.name + "'" +
-                                            (ps.doc.empty() ? "" : " (" + ps.doc + ")"));
+            throw base::ConfigError(step_pos, "step '" + step + "' needs the parameter '" + ps.name + "'" +
+                                                  (ps.doc.empty() ? "" : " (" + ps.doc + ")"));
     }
     if (others.empty()) return out;
     PassThrough pass;
@@ -74,10 +74,11 @@ Params step_params(const StepDef& def, const SourcePos& step_pos, const std::vec
         for (const auto& ps : def.params) valid.push_back(ps.name);
         for (const auto& o : pass.options)
             if (std::find(valid.begin(), valid.end(), o.name) == valid.end()) valid.push_back(o.name);
-        throw ConfigError(g->key_pos, valid.empty() ? "step '" + step + "' takes no parameters (got '" + g->key + "')"
-                                                    : not_one_of("parameter of step '" + step + "'", g->key, valid));
+        throw base::ConfigError(g->key_pos, valid.empty()
+                                                ? "step '" + step + "' takes no parameters (got '" + g->key + "')"
+                                                : base::not_one_of("parameter of step '" + step + "'", g->key, valid));
     }
     return out;
 }
 
-} // namespace af::engine
+} // namespace af::steps

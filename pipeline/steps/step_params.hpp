@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::steps {
 
 struct GivenParam {
     std::string key, value; // value: ${vars} expanded, a YAML list joined with ','
-    SourcePos key_pos, value_pos;
+    base::SourcePos key_pos, value_pos;
 };
 
 // Throws ConfigError at the offending key or value, with the valid names or
 // values and the closest one.
-Params step_params(const StepDef& def, const SourcePos& step_pos, const std::vector<GivenParam>& given,
+Params step_params(const StepDef& def, const base::SourcePos& step_pos, const std::vector<GivenParam>& given,
                    const std::string& output_ext);
 
-} // namespace af::engine
+} // namespace af::steps

@@ -1,6 +1,6 @@
 #include "steps/step.hpp"
 
-namespace af::engine {
+namespace af::steps {
 namespace {
 
 std::string owner_of(const StepDef& d) {
@@ -34,4 +34,4 @@ std::vector<std::string> StepTable::names() const {
     return v;
 }
 
-} // namespace af::engine
+} // namespace af::steps

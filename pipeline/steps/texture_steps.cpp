@@ -21,7 +21,7 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace af::engine {
+namespace af::steps {
 
 namespace {
 
@@ -93,10 +93,10 @@ tx::ColourTag colour_tag(const std::string& v) {
 
 // `like`: a path or a template over the item's name ("orig/{dir}/{stem}.dds").
 std::string like_path(const std::string& like, const Item& it, const std::filesystem::path& base) {
-    std::filesystem::path p =
-        like.find('{') == std::string::npos
-            ? std::filesystem::path(like)
-            : std::filesystem::path(OutputTemplate::parse(like).expand(template_values(it.name, it.meta, "")));
+    std::filesystem::path p = like.find('{') == std::string::npos
+                                  ? std::filesystem::path(like)
+                                  : std::filesystem::path(base::OutputTemplate::parse(like).expand(
+                                        base::template_values(it.name, it.meta, "")));
     if (p.is_relative()) p = base / p;
     return p.lexically_normal().string();
 }
@@ -106,7 +106,7 @@ std::string like_path(const std::string& like, const Item& it, const std::filesy
 tx::NormalMapOverride normal_map_override(const Params& p, const Item& it) {
     auto n = p.find("normal_maps");
     if (n == p.end() || n->second.empty()) return {};
-    return tx::normal_map_override(tx::split_patterns(n->second), it.name, &glob_match);
+    return tx::normal_map_override(tx::split_patterns(n->second), it.name, &base::glob_match);
 }
 
 // A container whose writer takes a `format` option (XTF, VTF) encodes to a
@@ -596,7 +596,7 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         for (const auto& [k, v] : res.texture.meta) out.meta.emplace(k, v);
         return with_texture(std::move(out), std::move(res.texture));
     };
-    table.keep_plugin_notes = [](StepResults& results, const std::string& input) {
+    table.keep_plugin_notes = [](base::StepResults& results, const std::string& input) {
         return std::make_shared<ActionNotes>(results, input);
     };
     table.declared = [r](const std::string& path, std::span<const uint8_t> head) -> std::optional<DeclaredTexture> {
@@ -636,4 +636,4 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
     };
 }
 
-} // namespace af::engine
+} // namespace af::steps

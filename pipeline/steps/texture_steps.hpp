@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace af::engine {
+namespace af::steps {
 
 void add_texture_steps(StepTable& table, const host::PluginRegistry& reg);
 void add_plugin_stages(StepTable& table, const host::PluginRegistry& reg);
@@ -19,4 +19,4 @@ StepDef plugin_stage_step(const af_stage& st, const host::LoadedPlugin& plugin);
 // A plugin's identity is the host's (host/plugin_registry.hpp); the steps name it here too.
 using host::plugin_identity;
 
-} // namespace af::engine
+} // namespace af::steps

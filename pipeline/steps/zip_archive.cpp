@@ -7,7 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
-namespace af::engine {
+namespace af::steps {
 namespace {
 
 [[noreturn]] void zip_fail(const std::string& what, zip_error_t* e) {
@@ -71,13 +71,13 @@ std::vector<uint8_t> archive(const ZipArchiveEntry* entries, size_t count, bool 
 }
 
 } // namespace
-} // namespace af::engine
+} // namespace af::steps
 
 extern "C" __attribute__((visibility("default"))) bool
-assetforge_zip_archive_v1(const af::engine::ZipArchiveEntry* entries, size_t count, bool deflate, int level,
+assetforge_zip_archive_v1(const af::steps::ZipArchiveEntry* entries, size_t count, bool deflate, int level,
                           std::vector<uint8_t>* out, std::string* error) {
     try {
-        *out = af::engine::archive(entries, count, deflate, level);
+        *out = af::steps::archive(entries, count, deflate, level);
         return true;
     } catch (const std::exception& e) {
         *error = e.what();

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::steps {
 
 struct ZipArchiveEntry {
     const char* name;
@@ -23,4 +23,4 @@ extern "C" using ZipArchiveFn = bool(*)(const ZipArchiveEntry* entries, size_t c
 inline constexpr const char* kZipArchive = "assetforge_zip_archive_v1";
 inline constexpr const char* kZipModule = "libassetforge-zip.so";
 
-} // namespace af::engine
+} // namespace af::steps

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string_view>
 
-namespace af::engine {
+namespace af::steps {
 
 std::string unsafe_entry_reason(const std::string& name) {
     if (name.empty()) return "is empty";
@@ -39,7 +39,7 @@ std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, i
     for (size_t i = 0; i < entries.size(); ++i) {
         const auto& n = entries[i].name;
         if (auto why = unsafe_entry_reason(n); !why.empty())
-            throw std::runtime_error("zip: entry name '" + printable_name(n) + "' " + why +
+            throw std::runtime_error("zip: entry name '" + base::printable_name(n) + "' " + why +
                                      "; entries must be relative paths that stay inside the archive");
         if (i && entries[i - 1].name == n) throw std::runtime_error("zip: two inputs have the entry name '" + n + "'");
     }
@@ -52,7 +52,7 @@ std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, i
     }
     std::vector<ZipArchiveEntry> list;
     list.reserve(entries.size());
-    for (const auto& e : entries) list.push_back({e.name.c_str(), e.data.data(), e.data.size(), is_utf8(e.name)});
+    for (const auto& e : entries) list.push_back({e.name.c_str(), e.data.data(), e.data.size(), base::is_utf8(e.name)});
     std::string error;
     auto archive = reinterpret_cast<ZipArchiveFn>(module_symbol(kZipModule, kZipArchive, error));
     if (!archive) throw std::runtime_error("zip: " + error);
@@ -62,4 +62,4 @@ std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, i
     return out;
 }
 
-} // namespace af::engine
+} // namespace af::steps

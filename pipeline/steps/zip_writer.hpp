@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace af::engine {
+namespace af::steps {
 
 struct ZipEntry {
     std::string name; // '/'-separated, relative
@@ -24,4 +24,4 @@ std::string unsafe_entry_reason(const std::string& name);
 // Throws std::runtime_error on duplicate or unsafe names (see unsafe_entry_reason).
 std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, int level);
 
-} // namespace af::engine
+} // namespace af::steps

@@ -25,7 +25,7 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 // One action as execute() carries it from step to step.
 struct Action {
     JobRun& j;
-    const Job& job;
+    const load::Job& job;
     std::vector<Input> inputs;
     ActionOutcome done;
     std::string origin, who; // the source its chain started from; "job: input"
@@ -45,7 +45,7 @@ struct Action {
         who = job.name + ": " + done.res.input;
         for (const auto& i : inputs) done.res.inputs.push_back(i.rel);
     }
-    ActionResult& res() { return done.res; }
+    base::ActionResult& res() { return done.res; }
     std::string input_name() const { return job.is_gather() ? std::string() : inputs.at(0).name; }
     RemoteAction remote() const { return {j, remote_key, done.res.input, input_name(), who, rec.get()}; }
 };
@@ -89,7 +89,7 @@ ActionOutcome ActionExecution::execute(JobRun& j, std::vector<Input> inputs, boo
 // Its key, its record, and why it must run (in words in its result); throws
 // when an output was edited and may not be replaced.
 Staleness ActionExecution::decide(Action& a, std::optional<ActionRecord>& refreshed) {
-    ActionResult& res = a.res();
+    base::ActionResult& res = a.res();
     const int64_t key_ts = s_.trace.now_us();
     a.key = scan_.key(a.j, a.inputs);
     s_.trace.add("key", a.job.name, res.input, key_ts, s_.trace.now_us() - key_ts);
@@ -113,8 +113,8 @@ Staleness ActionExecution::decide(Action& a, std::optional<ActionRecord>& refres
 }
 
 ActionOutcome ActionExecution::up_to_date(Action& a, std::optional<ActionRecord> refreshed) {
-    ActionResult& res = a.res();
-    res.status = ActionStatus::UpToDate;
+    base::ActionResult& res = a.res();
+    res.status = base::ActionStatus::UpToDate;
     if (refreshed) {
         if (!s_.opt.dry_run) s_.store.put_action(*refreshed);
         a.rec = std::make_shared<const ActionRecord>(std::move(*refreshed));
@@ -128,12 +128,13 @@ ActionOutcome ActionExecution::up_to_date(Action& a, std::optional<ActionRecord>
     // The pictures an earlier build made of this same key: a no-op build's report shows them (and keeps them).
     if (s_.images) res.images = s_.images->earlier(a.job.name, res.input, res.key);
     s_.trace.add_action(a.job.name, res.input, a.trace_ts, s_.trace.now_us() - a.trace_ts,
-                        std::string(to_string(res.status)), a.rec->warnings);
+                        std::string(base::to_string(res.status)), a.rec->warnings);
     return std::move(a.done);
 }
 
 ActionOutcome ActionExecution::would_run(Action& a) {
-    a.res().status = s_.remote && s_.remote->holds(a.remote_key) ? ActionStatus::WouldFetch : ActionStatus::WouldRun;
+    a.res().status =
+        s_.remote && s_.remote->holds(a.remote_key) ? base::ActionStatus::WouldFetch : base::ActionStatus::WouldRun;
     if (a.rec)
         for (const auto& o : a.rec->outputs) a.done.produced.push_back(output_input(o.path, o.hash, a.origin, true));
     return std::move(a.done);
@@ -153,15 +154,16 @@ std::vector<ActionOutput> ActionExecution::produce(Action& a, std::optional<Budg
     return std::move(cached->outputs);
 }
 
-std::vector<Item> ActionExecution::read_inputs(Action& a) {
-    std::vector<Item> items;
+std::vector<steps::Item> ActionExecution::read_inputs(Action& a) {
+    std::vector<steps::Item> items;
     for (const auto& in : a.inputs) {
         const int64_t ts = s_.trace.now_us();
         // A globbed file is read only where its input root allows: the glob
         // checked the name, this checks the file actually opened.
-        const std::string within =
-            a.job.follow_links || in.hash ? std::string() : input_root_for(in.abs, a.job.input_root, s_.p.root).real;
-        items.push_back(bytes_item(in.name, s_.disk.read(in.abs, within)));
+        const std::string within = a.job.follow_links || in.hash
+                                       ? std::string()
+                                       : base::input_root_for(in.abs, a.job.input_root, s_.p.root).real;
+        items.push_back(steps::bytes_item(in.name, s_.disk.read(in.abs, within)));
         s_.trace.add("read file", a.job.name, a.res().input, ts, s_.trace.now_us() - ts,
                      int64_t(items.back().bytes->size()));
     }
@@ -169,11 +171,11 @@ std::vector<Item> ActionExecution::read_inputs(Action& a) {
 }
 
 std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<BudgetLease>& lease) {
-    ActionResult& res = a.res();
+    base::ActionResult& res = a.res();
     std::vector<ActionFile> files;
     for (const auto& in : a.inputs) files.push_back({in.rel, in.abs});
     lease.emplace(s_.budget, action_memory_within(a.job, files, s_.budget.limit(), s_.steps.declared));
-    std::vector<Item> items = read_inputs(a);
+    std::vector<steps::Item> items = read_inputs(a);
     ActionRun run{a.job, a.j.tpl, s_.steps, s_.p.root, s_.paths, s_.trace, s_.opt.cancelled};
     run.keep_textures = s_.images != nullptr;
     if (s_.opt.verbose)
@@ -186,7 +188,7 @@ std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<Bud
     res.results = std::move(a.trail.results);
     if (a.trail.source && a.trail.result) {
         const int64_t ts = s_.trace.now_us();
-        res.images = std::make_shared<const ReportFigures>(
+        res.images = std::make_shared<const base::ReportFigures>(
             s_.images->add(a.job.name, res.input, a.job.is_gather() ? fs::path() : fs::path(a.inputs.at(0).abs),
                            *a.trail.source, *a.trail.result, s_.steps.top_image));
         s_.trace.add("report pictures", a.job.name, res.input, ts, s_.trace.now_us() - ts);
@@ -196,7 +198,7 @@ std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<Bud
 }
 
 void ActionExecution::commit_and_record(Action& a, const std::vector<ActionOutput>& outputs, bool from_cache) {
-    ActionResult& res = a.res();
+    base::ActionResult& res = a.res();
     auto committed = s_.commit.commit(a.job, outputs, a.who, s_.trace, res.input);
     a.written = committed.written;
     for (const auto& w : a.written) {
@@ -215,14 +217,14 @@ void ActionExecution::commit_and_record(Action& a, const std::vector<ActionOutpu
     const int64_t rts = s_.trace.now_us();
     s_.store.put_action(rec);
     s_.trace.add("commit", a.job.name, res.input, rts, s_.trace.now_us() - rts); // the build state
-    res.status = from_cache ? ActionStatus::Cached : ActionStatus::Built;
+    res.status = from_cache ? base::ActionStatus::Cached : base::ActionStatus::Built;
     if (!from_cache && s_.remote) s_.remote->upload(a.remote(), outputs, rec.warnings);
     s_.trace.add_action(a.job.name, res.input, a.trace_ts, s_.trace.now_us() - a.trace_ts,
-                        std::string(to_string(res.status)), rec.warnings);
+                        std::string(base::to_string(res.status)), rec.warnings);
 }
 
 ActionOutcome ActionExecution::not_run(Action& a) {
-    a.res().status = ActionStatus::NotRun;
+    a.res().status = base::ActionStatus::NotRun;
     a.res().reason = "cancelled";
     a.done.produced.clear();
     return std::move(a.done);
@@ -232,9 +234,9 @@ ActionOutcome ActionExecution::failed(Action& a, const std::exception& e) {
     // Ctrl-C reached a step (a codec stops with "cancelled"): that is not
     // the input's fault. Nothing was written; it runs next time.
     if (cancelled() && a.written.empty()) return not_run(a);
-    ActionResult& res = a.res();
+    base::ActionResult& res = a.res();
     res.duration_ms = ms_since(a.t0);
-    res.status = ActionStatus::Failed;
+    res.status = base::ActionStatus::Failed;
     res.failed_step = a.trail.step;
     res.error = sdk::describe(e); // the report names the job, input and step
     if (res.results.empty()) res.results = std::move(a.trail.results);

@@ -12,30 +12,33 @@
 #include <optional>
 #include <vector>
 
-namespace af::engine {
-
+namespace af::report {
 class BuildStatus;
-class OutputCommit;
-class RemoteStep;
 class ReportImages;
 class TraceLog;
+} // namespace af::report
+
+namespace af::engine {
+
+class OutputCommit;
+class RemoteStep;
 struct Action;
 struct ActionOutput;
 
 // What actions are decided and carried out with, set up by the build once its plan is accepted.
 struct ActionServices {
-    const Pipeline& p;
-    const StepTable& steps;
-    const BuildOptions& opt;
+    const load::Pipeline& p;
+    const steps::StepTable& steps;
+    const base::BuildOptions& opt;
     const ProjectPaths& paths;
     Disk& disk;
     StateStore& store;
     OutputCommit& commit;
-    BuildStatus& status;
-    TraceLog& trace;
+    report::BuildStatus& status;
+    report::TraceLog& trace;
     MemoryBudget& budget;
-    ReportImages* images = nullptr; // --report FILE.html: pictures of each action
-    RemoteStep* remote = nullptr;   // the shared cache
+    report::ReportImages* images = nullptr; // --report FILE.html: pictures of each action
+    RemoteStep* remote = nullptr;           // the shared cache
 };
 
 class ActionExecution {
@@ -51,7 +54,7 @@ class ActionExecution {
     ActionOutcome would_run(Action& a);
     std::vector<ActionOutput> produce(Action& a, std::optional<BudgetLease>& lease, bool& from_cache);
     std::vector<ActionOutput> run_here(Action& a, std::optional<BudgetLease>& lease);
-    std::vector<Item> read_inputs(Action& a);
+    std::vector<steps::Item> read_inputs(Action& a);
     void commit_and_record(Action& a, const std::vector<ActionOutput>& outputs, bool from_cache);
     ActionOutcome not_run(Action& a);
     ActionOutcome failed(Action& a, const std::exception& e);

@@ -20,18 +20,18 @@
 namespace af::engine {
 namespace fs = std::filesystem;
 
-InputGlob file_system_glob(fs::path root, GlobWitness* witness) {
-    return [root = std::move(root), witness](const Job& j, std::vector<size_t>* per_pattern) {
-        GlobOptions go;
+InputGlob file_system_glob(fs::path root, base::GlobWitness* witness) {
+    return [root = std::move(root), witness](const load::Job& j, std::vector<size_t>* per_pattern) {
+        base::GlobOptions go;
         go.witness = witness;
         go.input_root = j.input_root;
         go.follow_links = j.follow_links;
         go.named_folders = j.named_folders;
-        return expand_globs(root, j.patterns, j.excludes, go, per_pattern);
+        return base::expand_globs(root, j.patterns, j.excludes, go, per_pattern);
     };
 }
 
-BuildInputs::BuildInputs(const Pipeline& p, const BuildOptions& opt, ProjectPaths paths, InputGlob glob,
+BuildInputs::BuildInputs(const load::Pipeline& p, const base::BuildOptions& opt, ProjectPaths paths, InputGlob glob,
                          std::string report_dir)
     : p_(p), opt_(opt), paths_(std::move(paths)), glob_(std::move(glob)), report_dir_(std::move(report_dir)) {}
 
@@ -54,19 +54,19 @@ void BuildInputs::expand_jobs(const Disk& disk) {
 void BuildInputs::setup_jobs() {
     runs_.resize(p_.jobs.size());
     // Selected jobs first (runs_[i] ↔ plan_jobs_[i]), then the ones --job left out.
-    std::vector<const Job*> every;
+    std::vector<const load::Job*> every;
     for (const auto& j : p_.jobs) every.push_back(&j);
     for (const auto& j : p_.unselected) every.push_back(&j);
     plan_jobs_.resize(every.size());
     for (size_t i = 0; i < every.size(); ++i) {
         PlanJob& pj = plan_jobs_[i];
         pj.job = every[i];
-        pj.tpl = OutputTemplate::parse(pj.job->output);
+        pj.tpl = base::OutputTemplate::parse(pj.job->output);
         fs::path base(pj.tpl.static_prefix());
         pj.out_base = (base.is_absolute() ? base : p_.root / base).lexically_normal().native();
         while (pj.out_base.size() > 1 && pj.out_base.back() == '/') pj.out_base.pop_back();
         pj.keeps_names = std::all_of(pj.job->steps.begin(), pj.job->steps.end(),
-                                     [](const StepUse& s) { return s.def && s.def->keeps_names; });
+                                     [](const load::StepUse& s) { return s.def && s.def->keeps_names; });
         pj.late = !pj.job->needs.empty();
         pj.selected = i < p_.jobs.size();
     }
@@ -82,13 +82,13 @@ void BuildInputs::setup_jobs() {
     link_jobs(runs_);
 }
 
-std::vector<GlobMatch> BuildInputs::expand(const Job& j, std::vector<size_t>* per_pattern) {
+std::vector<base::GlobMatch> BuildInputs::expand(const load::Job& j, std::vector<size_t>* per_pattern) {
     auto matches = glob_(j, per_pattern);
     // The state may live inside the project (--state-dir): never an
     // input. Its own files are skipped; anything else there is an input
     // the build would silently drop, so the plan refuses it.
     std::string sd = state_dir(p_).lexically_normal().native() + "/";
-    std::erase_if(matches, [&](const GlobMatch& m) {
+    std::erase_if(matches, [&](const base::GlobMatch& m) {
         if (m.path.compare(0, sd.size(), sd) != 0) return false;
         if (!is_state_file(m.path.substr(sd.size()))) {
             std::lock_guard lk(state_inputs_mu_);
@@ -100,17 +100,17 @@ std::vector<GlobMatch> BuildInputs::expand(const Job& j, std::vector<size_t>* pe
     // in, and the next build's report would show pictures of pictures.
     if (!report_dir_.empty()) {
         const std::string rd = report_dir_ + "/";
-        std::erase_if(matches, [&](const GlobMatch& m) { return m.path.compare(0, rd.size(), rd) == 0; });
+        std::erase_if(matches, [&](const base::GlobMatch& m) { return m.path.compare(0, rd.size(), rd) == 0; });
     }
     return matches;
 }
 
 // Split across the cores: a no-op build of a large tree does little else meanwhile.
-std::vector<Input> BuildInputs::to_inputs(std::vector<GlobMatch> matches) const {
+std::vector<Input> BuildInputs::to_inputs(std::vector<base::GlobMatch> matches) const {
     std::vector<Input> v(matches.size());
     parallel_indices(matches.size(), 1024, [&](size_t begin, size_t end) {
         for (size_t i = begin; i != end; ++i) {
-            GlobMatch& m = matches[i];
+            base::GlobMatch& m = matches[i];
             Input& in = v[i];
             in.rel = paths_.rel_of(m.path);
             in.origin = in.rel;
@@ -151,7 +151,8 @@ BuildInputs::load_recorded(const StateStore& store, const std::set<std::string>&
     return foreign;
 }
 
-bool BuildInputs::plan(StateStore& store, Disk& disk, BuildStatus& status, std::optional<OutputCommit>& commit) {
+bool BuildInputs::plan(StateStore& store, Disk& disk, report::BuildStatus& status,
+                       std::optional<OutputCommit>& commit) {
     std::set<std::string> names;
     for (const auto& j : p_.jobs) names.insert(j.name);
     for (const auto& j : p_.unselected) names.insert(j.name);
@@ -169,9 +170,9 @@ bool BuildInputs::plan(StateStore& store, Disk& disk, BuildStatus& status, std::
     commit.emplace(disk, store, paths_, p_.output_root, plan_, plan_jobs_, plan_state_, status,
                    OutputCommit::Options{opt_.overwrite_edited, opt_.dry_run, &reserved_});
     for (const auto& [path, owner, job, input] : foreign) commit->note_foreign(path, owner, job, input);
-    for (const auto& n : plan_.notes) status.note(printable_name(n));
+    for (const auto& n : plan_.notes) status.note(base::printable_name(n));
     if (plan_.exit_code) {
-        for (const auto& e : plan_.errors) status.err() << "assetforge: " << printable_name(e) << "\n";
+        for (const auto& e : plan_.errors) status.err() << "assetforge: " << base::printable_name(e) << "\n";
         status.err() << "assetforge: nothing was run"
                      << (plan_.exit_code == 2 ? " (the pipeline breaks a promise of a build; see above)" : "") << "\n";
         status.summary().plan_exit = plan_.exit_code;
@@ -234,7 +235,8 @@ bool BuildInputs::state_dir_holds_inputs(std::ostream& err) {
         // An unreadable input is reported, with its job, by the build's own walk.
     }
     if (state_dir_inputs_.empty()) return false;
-    err << "assetforge: " << printable_name(state_dir_refusal(fs::absolute(sd).lexically_normal().native())) << "\n"
+    err << "assetforge: " << base::printable_name(state_dir_refusal(fs::absolute(sd).lexically_normal().native()))
+        << "\n"
         << "assetforge: nothing was run (the pipeline breaks a promise of a build; see above)\n";
     return true;
 }
@@ -253,7 +255,7 @@ void BuildInputs::check_side_files() {
     if (!state_dir_inputs_.empty()) refuse(state_dir_refusal(reserved_.state_dir));
 }
 
-void report_orphans(const StateStore& store, BuildStatus& status) {
+void report_orphans(const StateStore& store, report::BuildStatus& status) {
     std::map<std::string, size_t> by_owner;
     store.for_each_action([&](const ActionRecord& rec) {
         if (rec.owner != store.self()) by_owner[rec.owner] += rec.outputs.size();
@@ -263,7 +265,7 @@ void report_orphans(const StateStore& store, BuildStatus& status) {
         if (!n) continue;
         std::string who = names.count(owner) && !names[owner].empty() ? names[owner] : "an earlier layout";
         status.progress().line("orphans: " + std::to_string(n) + " output(s) of another configuration, " +
-                               printable_name(who) +
+                               base::printable_name(who) +
                                " (not removed by this one; 'assetforge clean --orphans' removes them)");
     }
 }

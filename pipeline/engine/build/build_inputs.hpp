@@ -20,22 +20,26 @@
 #include <unordered_map>
 #include <vector>
 
+namespace af::report {
+class BuildStatus;
+}
+
 namespace af::engine {
 
-class BuildStatus;
 class Disk;
 class OutputCommit;
 class StateStore;
 
 // A job's globs (per_pattern: files each pattern matched; may be null).
-using InputGlob = std::function<std::vector<GlobMatch>(const Job&, std::vector<size_t>* per_pattern)>;
+using InputGlob = std::function<std::vector<base::GlobMatch>(const load::Job&, std::vector<size_t>* per_pattern)>;
 // The real file system's, below `root`; `witness` (may be null) is told what it lists.
-InputGlob file_system_glob(std::filesystem::path root, GlobWitness* witness = nullptr);
+InputGlob file_system_glob(std::filesystem::path root, base::GlobWitness* witness = nullptr);
 
 class BuildInputs {
   public:
     // `report_dir`: the HTML report's pictures folder ("" without one).
-    BuildInputs(const Pipeline& p, const BuildOptions& opt, ProjectPaths paths, InputGlob glob, std::string report_dir);
+    BuildInputs(const load::Pipeline& p, const base::BuildOptions& opt, ProjectPaths paths, InputGlob glob,
+                std::string report_dir);
 
     // A --state-dir that holds a job's inputs, found before the lock and the
     // state are created there (the plan's own check comes too late for
@@ -46,7 +50,7 @@ class BuildInputs {
     void expand_jobs(const Disk& disk);
     // Before anything runs: the plan, checked against the promises; the
     // commit is set up from it. False when the build must not start.
-    bool plan(StateStore& store, Disk& disk, BuildStatus& status, std::optional<OutputCommit>& commit);
+    bool plan(StateStore& store, Disk& disk, report::BuildStatus& status, std::optional<OutputCommit>& commit);
 
     // A `needs` job's inputs, once the jobs it needs are complete.
     std::vector<Input> late_inputs(JobRun& j, const OutputCommit& commit);
@@ -61,16 +65,16 @@ class BuildInputs {
 
   private:
     void setup_jobs();
-    std::vector<GlobMatch> expand(const Job& j, std::vector<size_t>* per_pattern);
-    std::vector<Input> to_inputs(std::vector<GlobMatch> matches) const;
+    std::vector<base::GlobMatch> expand(const load::Job& j, std::vector<size_t>* per_pattern);
+    std::vector<Input> to_inputs(std::vector<base::GlobMatch> matches) const;
     std::vector<std::tuple<std::string, std::string, std::string, std::string>>
     load_recorded(const StateStore& store, const std::set<std::string>& names);
     void check_side_files();
     void assign_shards_by_size(const Disk& disk);
     std::string state_dir_refusal(const std::string& shown) const;
 
-    const Pipeline& p_;
-    const BuildOptions& opt_;
+    const load::Pipeline& p_;
+    const base::BuildOptions& opt_;
     ProjectPaths paths_;
     InputGlob glob_;
     std::string report_dir_;
@@ -85,6 +89,6 @@ class BuildInputs {
 };
 
 // `status`: outputs other configurations of this output folder recorded.
-void report_orphans(const StateStore& store, BuildStatus& status);
+void report_orphans(const StateStore& store, report::BuildStatus& status);
 
 } // namespace af::engine

@@ -14,9 +14,12 @@ namespace af::remote {
 class RemoteClient;
 }
 
+namespace af::report {
+class BuildStatus;
+}
+
 namespace af::engine {
 
-class BuildStatus;
 class Disk;
 class StateStore;
 
@@ -37,13 +40,14 @@ class StateFolder {
 struct BuildServices {
     Disk& disk;
     StateFolder& state;
-    BuildStatus& status;
+    report::BuildStatus& status;
     InputGlob glob;
     // The shared cache, opened once the plan has accepted the build; empty or
     // returning null: none.
     std::function<std::unique_ptr<remote::RemoteClient>()> open_remote = {};
 };
 
-BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt, BuildServices services);
+base::BuildSummary run_build(const load::Pipeline& p, const steps::StepTable& steps, const base::BuildOptions& opt,
+                             BuildServices services);
 
 } // namespace af::engine

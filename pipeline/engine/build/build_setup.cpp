@@ -20,9 +20,11 @@
 namespace af::engine {
 namespace fs = std::filesystem;
 
-fs::path state_dir(const Pipeline& p) { return p.state_dir.empty() ? p.output_root / ".assetforge" : p.state_dir; }
+fs::path state_dir(const load::Pipeline& p) {
+    return p.state_dir.empty() ? p.output_root / ".assetforge" : p.state_dir;
+}
 
-Configuration configuration(const Pipeline& p) {
+Configuration configuration(const load::Pipeline& p) {
     Hasher h;
     h.field(p.file.native());
     std::string vars;
@@ -39,7 +41,7 @@ namespace {
 class DiskStateFolder final : public StateFolder {
   public:
     // `kept`: a store kept from the previous build of this process (BuildSession), used again unless stale.
-    DiskStateFolder(const Pipeline& p, const BuildOptions& opt, std::ostream& err,
+    DiskStateFolder(const load::Pipeline& p, const base::BuildOptions& opt, std::ostream& err,
                     std::shared_ptr<StateStore>* kept = nullptr)
         : p_(p), opt_(opt), err_(err), kept_(kept) {}
 
@@ -65,16 +67,16 @@ class DiskStateFolder final : public StateFolder {
     }
 
   private:
-    const Pipeline& p_;
-    const BuildOptions& opt_;
+    const load::Pipeline& p_;
+    const base::BuildOptions& opt_;
     std::ostream& err_;
     std::optional<BuildLock> lock_;
     std::shared_ptr<StateStore>* kept_;
     std::optional<RunMarker> marker_; // released first: this build was not killed
 };
 
-std::function<std::unique_ptr<remote::RemoteClient>()> remote_opener(const Pipeline& p, const BuildOptions& opt,
-                                                                     BuildStatus& status) {
+std::function<std::unique_ptr<remote::RemoteClient>()>
+remote_opener(const load::Pipeline& p, const base::BuildOptions& opt, report::BuildStatus& status) {
     if (opt.remote_cache.empty()) return {};
     return [&p, &opt, &status] {
         remote::RemoteCacheOptions ro;
@@ -87,7 +89,7 @@ std::function<std::unique_ptr<remote::RemoteClient>()> remote_opener(const Pipel
         // --remote-cache-required: each problem is an error, and the build's exit code fails.
         ro.warn = [&status, required = opt.remote_cache_required](const std::string& msg) {
             status.err() << "assetforge: " << (required ? "error" : "warning")
-                         << ": remote cache: " << printable_name(msg) << "\n"
+                         << ": remote cache: " << base::printable_name(msg) << "\n"
                          << std::flush;
             if (required) status.summary().remote_cache_fail = true;
         };
@@ -95,7 +97,7 @@ std::function<std::unique_ptr<remote::RemoteClient>()> remote_opener(const Pipel
         auto cache = remote::open_remote_client(std::move(ro), error);
         if (!cache) {
             status.err() << "assetforge: " << (opt.remote_cache_required ? "error" : "warning")
-                         << ": remote cache: " << printable_name(error) << "\n";
+                         << ": remote cache: " << base::printable_name(error) << "\n";
             if (opt.remote_cache_required) status.summary().remote_cache_fail = true;
             return cache;
         }
@@ -109,8 +111,8 @@ std::function<std::unique_ptr<remote::RemoteClient>()> remote_opener(const Pipel
 
 } // namespace
 
-BuildSummary run_build(const Pipeline& p, const StepTable& steps, const BuildOptions& opt) {
-    BuildStatus status(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr);
+base::BuildSummary run_build(const load::Pipeline& p, const steps::StepTable& steps, const base::BuildOptions& opt) {
+    report::BuildStatus status(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr);
     RealDisk disk(p.root, p.output_root);
     DiskStateFolder state(p, opt, status.err());
     return run_build(p, steps, opt,
@@ -125,7 +127,7 @@ struct BuildSession::Kept {
     std::shared_ptr<StateStore> store;
     std::mutex mu; // late globs run on worker threads
     struct Globbed {
-        std::vector<GlobMatch> matches;
+        std::vector<base::GlobMatch> matches;
         std::vector<size_t> per_pattern;
     };
     std::map<std::string, Globbed> globs;    // by job, as the last full build found them
@@ -135,19 +137,19 @@ struct BuildSession::Kept {
     bool has_needs = false;
 };
 
-BuildSession::BuildSession(const Pipeline& p, const StepTable& steps)
+BuildSession::BuildSession(const load::Pipeline& p, const steps::StepTable& steps)
     : p_(p), steps_(steps), kept_(std::make_unique<Kept>()) {
-    std::vector<const Job*> every;
+    std::vector<const load::Job*> every;
     for (const auto& j : p.jobs) every.push_back(&j);
     for (const auto& j : p.unselected) every.push_back(&j);
-    for (const Job* j : every) {
+    for (const load::Job* j : every) {
         if (j->is_gather()) kept_->whole.insert(j->name);
         kept_->has_needs = kept_->has_needs || !j->needs.empty();
     }
     // Upstream of a whole job is whole: a gather fed by a narrowed job would get a few files.
     for (bool grew = true; grew;) {
         grew = false;
-        for (const Job* j : every)
+        for (const load::Job* j : every)
             if (kept_->whole.count(j->name))
                 for (const auto& up : j->from) grew = kept_->whole.insert(up).second || grew;
     }
@@ -155,13 +157,13 @@ BuildSession::BuildSession(const Pipeline& p, const StepTable& steps)
 
 BuildSession::~BuildSession() = default;
 
-BuildSummary BuildSession::build(const BuildOptions& opt) { return run(opt, nullptr); }
+base::BuildSummary BuildSession::build(const base::BuildOptions& opt) { return run(opt, nullptr); }
 
-BuildSummary BuildSession::build_changed(const BuildOptions& opt, const std::set<std::string>& changed) {
+base::BuildSummary BuildSession::build_changed(const base::BuildOptions& opt, const std::set<std::string>& changed) {
     return run(opt, can_narrow(opt, changed) ? &changed : nullptr);
 }
 
-bool BuildSession::can_narrow(const BuildOptions& opt, const std::set<std::string>& changed) const {
+bool BuildSession::can_narrow(const base::BuildOptions& opt, const std::set<std::string>& changed) const {
     if (!kept_->full_planned || !kept_->store || kept_->has_needs || opt.shard_count || !opt.report_file.empty() ||
         opt.dry_run || changed.empty())
         return false;
@@ -173,22 +175,22 @@ bool BuildSession::can_narrow(const BuildOptions& opt, const std::set<std::strin
     return true;
 }
 
-BuildSummary BuildSession::run(const BuildOptions& in, const std::set<std::string>* only) {
-    BuildOptions opt = in;
+base::BuildSummary BuildSession::run(const base::BuildOptions& in, const std::set<std::string>* only) {
+    base::BuildOptions opt = in;
     opt.some_inputs_only = only != nullptr;
     narrowed_ = only != nullptr;
-    BuildStatus status(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr);
+    report::BuildStatus status(opt, opt.out ? *opt.out : std::cout, opt.err ? *opt.err : std::cerr);
     RealDisk disk(p_.root, p_.output_root);
     DiskStateFolder state(p_, opt, status.err(), &kept_->store);
     InputGlob glob;
     Kept& k = *kept_;
     if (only) {
-        glob = [&k, only](const Job& j, std::vector<size_t>* per_pattern) {
+        glob = [&k, only](const load::Job& j, std::vector<size_t>* per_pattern) {
             std::lock_guard lk(k.mu);
             const Kept::Globbed& g = k.globs.at(j.name);
             if (per_pattern) *per_pattern = g.per_pattern; // what the patterns match is unchanged
             if (k.whole.count(j.name)) return g.matches;
-            std::vector<GlobMatch> v;
+            std::vector<base::GlobMatch> v;
             for (const auto& m : g.matches)
                 if (only->count(m.path)) v.push_back(m);
             return v;
@@ -197,7 +199,7 @@ BuildSummary BuildSession::run(const BuildOptions& in, const std::set<std::strin
         k.globs.clear();
         k.globbed.clear();
         k.full_planned = false;
-        glob = [&k, real = file_system_glob(p_.root)](const Job& j, std::vector<size_t>* per_pattern) {
+        glob = [&k, real = file_system_glob(p_.root)](const load::Job& j, std::vector<size_t>* per_pattern) {
             std::vector<size_t> counts;
             auto matches = real(j, &counts);
             if (per_pattern) *per_pattern = counts;
@@ -206,7 +208,8 @@ BuildSummary BuildSession::run(const BuildOptions& in, const std::set<std::strin
             return matches;
         };
     }
-    BuildSummary s = run_build(p_, steps_, opt, {disk, state, status, std::move(glob), remote_opener(p_, opt, status)});
+    base::BuildSummary s =
+        run_build(p_, steps_, opt, {disk, state, status, std::move(glob), remote_opener(p_, opt, status)});
     if (!only) {
         k.full_planned = s.plan_exit == 0 && !s.cancelled;
         for (const auto& [name, g] : k.globs)

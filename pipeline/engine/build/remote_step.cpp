@@ -10,8 +10,9 @@
 
 namespace af::engine {
 
-RemoteStep::RemoteStep(remote::RemoteClient& cache, std::string plugin_identities, ProjectPaths paths, TraceLog& trace,
-                       MemoryBudget& budget, std::function<void(const std::string&)> warn, RemoteStepRules rules)
+RemoteStep::RemoteStep(remote::RemoteClient& cache, std::string plugin_identities, ProjectPaths paths,
+                       report::TraceLog& trace, MemoryBudget& budget, std::function<void(const std::string&)> warn,
+                       RemoteStepRules rules)
     : cache_(cache), plugin_identities_(std::move(plugin_identities)), paths_(std::move(paths)), trace_(trace),
       budget_(budget), warn_(std::move(warn)), rules_(std::move(rules)) {}
 
@@ -48,8 +49,8 @@ std::optional<RemoteStep::Fetched> RemoteStep::fetch(const RemoteAction& a, std:
     if (const std::string why = cached_paths_problem(rule, rels); !why.empty()) {
         // Once per build: a cache that does this once likely does it for every entry.
         if (!foreign_entry_warned_.exchange(true))
-            warn_("entry " + a.key.substr(0, 12) + " of job '" + printable_name(j.job->name) + "' " +
-                  printable_name(why) + "; such entries are ignored and their actions built locally");
+            warn_("entry " + a.key.substr(0, 12) + " of job '" + base::printable_name(j.job->name) + "' " +
+                  base::printable_name(why) + "; such entries are ignored and their actions built locally");
         return std::nullopt;
     }
     // The blobs stream to files, but hashing and writing them brings their pages into memory: they count

@@ -45,7 +45,7 @@ struct RemoteStepRules {
 class RemoteStep {
   public:
     // `warn`: a line of text (already printable) for the build's error stream.
-    RemoteStep(remote::RemoteClient& cache, std::string plugin_identities, ProjectPaths paths, TraceLog& trace,
+    RemoteStep(remote::RemoteClient& cache, std::string plugin_identities, ProjectPaths paths, report::TraceLog& trace,
                MemoryBudget& budget, std::function<void(const std::string&)> warn, RemoteStepRules rules);
 
     std::string key(const JobRun& j, const Hash128& input_hash) const;
@@ -69,7 +69,7 @@ class RemoteStep {
     remote::RemoteClient& cache_;
     std::string plugin_identities_;
     ProjectPaths paths_;
-    TraceLog& trace_;
+    report::TraceLog& trace_;
     MemoryBudget& budget_;
     std::function<void(const std::string&)> warn_;
     RemoteStepRules rules_;

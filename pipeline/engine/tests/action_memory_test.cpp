@@ -9,6 +9,9 @@
 
 #include <string>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 using namespace af::engine;
 using af::engine::test::TestProject;
 
@@ -170,7 +173,7 @@ jobs:
     CHECK(s.failed == 1);
     CHECK(s.built == 1);
     for (const auto& a : s.actions)
-        if (a.status == af::engine::ActionStatus::Failed)
+        if (a.status == af::base::ActionStatus::Failed)
             CHECK_THAT(a.error, Catch::Contains("src/bad.png (20000x20000 16-bit RGBA PNG)") &&
                                     Catch::Contains("memory budget of 64 MiB; raise --memory-budget"));
 }

@@ -9,6 +9,10 @@
 
 #include <filesystem>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
+using namespace af::report;
 using namespace af::engine;
 using namespace af::engine::test;
 

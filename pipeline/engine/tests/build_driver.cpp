@@ -6,6 +6,9 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
+    using namespace af::base;
+    using namespace af::steps;
+    using namespace af::load;
     using namespace af::engine;
     if (argc < 2) {
         std::cerr << "usage: engine_build_driver pipeline.yaml [report.json]\n";

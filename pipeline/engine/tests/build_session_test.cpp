@@ -11,6 +11,8 @@
 
 #include <sstream>
 
+using namespace af::base;
+using namespace af::load;
 using namespace af::engine;
 using namespace af::engine::test;
 using Strings = std::vector<std::string>;

@@ -6,7 +6,9 @@
 
 #include <sstream>
 
-using namespace af::engine;
+using namespace af::base;
+using namespace af::load;
+using namespace af::report;
 
 namespace {
 

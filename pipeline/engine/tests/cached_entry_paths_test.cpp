@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+using namespace af::base;
 using namespace af::engine;
 
 namespace {

@@ -8,6 +8,9 @@
 #include <chrono>
 #include <string>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 using namespace af::engine;
 using namespace af::engine::test;
 

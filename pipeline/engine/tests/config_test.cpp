@@ -5,6 +5,9 @@
 
 #include <cstdlib>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 using namespace af::engine;
 using namespace af::engine::test;
 

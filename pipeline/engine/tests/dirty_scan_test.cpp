@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+using namespace af::steps;
+using namespace af::load;
 using namespace af::engine;
 using namespace af::engine::test;
 

@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+using namespace af::base;
 using namespace af::engine;
 namespace fs = std::filesystem;
 

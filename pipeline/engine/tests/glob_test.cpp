@@ -5,7 +5,7 @@
 
 #include <map>
 
-using namespace af::engine;
+using namespace af::base;
 namespace fs = std::filesystem;
 
 TEST_CASE("glob matching", "[glob]") {

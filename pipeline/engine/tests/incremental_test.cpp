@@ -10,6 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 using namespace af::engine;
 using namespace af::engine::test;
 using Strings = std::vector<std::string>;
@@ -142,7 +145,7 @@ TEST_CASE("a deleted output is rebuilt", "[incremental]") {
     CHECK(with_status(s, "built") == Strings{"second:build/first/sub/c.png"});
     CHECK(t.exists("build/second/sub/c.png"));
     for (const auto& a : s.actions)
-        if (a.status == af::engine::ActionStatus::Built) CHECK(a.reason == "output missing: build/second/sub/c.png");
+        if (a.status == af::base::ActionStatus::Built) CHECK(a.reason == "output missing: build/second/sub/c.png");
 }
 
 TEST_CASE("an output edited by hand is never replaced silently", "[incremental][promise]") {
@@ -155,7 +158,7 @@ TEST_CASE("an output edited by hand is never replaced silently", "[incremental][
     CHECK(with_status(s, "built").empty());
     REQUIRE(with_status(s, "failed") == Strings{"first:src/a.png"});
     for (const auto& a : s.actions)
-        if (a.status == af::engine::ActionStatus::Failed)
+        if (a.status == af::base::ActionStatus::Failed)
             CHECK_THAT(a.error, Catch::Contains("build/first/a.png") && Catch::Contains("--overwrite-edited"));
     CHECK(t.read("build/first/a.png") == "edited by hand");
     CHECK(s.exit_code() == 1);
@@ -439,7 +442,7 @@ TEST_CASE("files a step parameter names are part of the action's key", "[increme
     s = t.build(yaml);
     REQUIRE(s.failed == 1);
     for (const auto& a : s.actions)
-        if (a.status == af::engine::ActionStatus::Failed)
+        if (a.status == af::base::ActionStatus::Failed)
             CHECK_THAT(a.error, Catch::Contains("extra/3.bin") && Catch::Contains("follow_links"));
     CHECK(t.read("out/a.txt") == "aONE");
 }

@@ -5,6 +5,9 @@
 
 #include <sstream>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 using namespace af::engine;
 
 TEST_CASE("selecting jobs keeps the named ones and what they depend on", "[config][jobs]") {

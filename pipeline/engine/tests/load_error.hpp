@@ -13,12 +13,12 @@
 namespace af::engine::test {
 
 inline std::string load_error(const std::filesystem::path& file, std::chrono::seconds within) {
-    StepTable steps = png_test_steps();
+    steps::StepTable steps = png_test_steps();
     const auto start = std::chrono::steady_clock::now();
     std::string message;
     try {
-        load_pipeline(file, {}, steps);
-    } catch (const ConfigError& e) {
+        load::load_pipeline(file, {}, steps);
+    } catch (const base::ConfigError& e) {
         message = e.what();
     }
     // The bound tells a linear refusal from an exponential walk; instrumented

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+using namespace af::base;
 using namespace af::engine;
 using namespace af::engine::test;
 

@@ -19,21 +19,21 @@ void MemoryProject::put(const std::string& rel, const std::string& text) {
     if (std::find(sources.begin(), sources.end(), rel) == sources.end()) sources.push_back(rel);
 }
 
-BuildSummary MemoryProject::build(const std::string& yaml, BuildOptions opt) {
-    Pipeline p = parse_pipeline(yaml, std::string(kRoot) + "/pipeline.yaml", {}, steps);
+base::BuildSummary MemoryProject::build(const std::string& yaml, base::BuildOptions opt) {
+    load::Pipeline p = load::parse_pipeline(yaml, std::string(kRoot) + "/pipeline.yaml", {}, steps);
     opt.progress = 0;
     out.str(""), err.str("");
-    BuildStatus status(opt, out, err);
+    report::BuildStatus status(opt, out, err);
     // The globs over the sources put(), sorted as the real walk sorts them.
-    InputGlob glob = [this](const Job& j, std::vector<size_t>* per_pattern) {
-        std::vector<GlobMatch> found;
+    InputGlob glob = [this](const load::Job& j, std::vector<size_t>* per_pattern) {
+        std::vector<base::GlobMatch> found;
         std::vector<std::string> rels = sources;
         std::sort(rels.begin(), rels.end());
         for (const auto& pattern : j.patterns) {
             size_t n = 0;
             for (const auto& rel : rels)
-                if (glob_match(pattern, rel)) {
-                    const std::string base = glob_base(pattern);
+                if (base::glob_match(pattern, rel)) {
+                    const std::string base = base::glob_base(pattern);
                     found.push_back({abs(rel), base.empty() ? rel : rel.substr(base.size() + 1), ""});
                     ++n;
                 }

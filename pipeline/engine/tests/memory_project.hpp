@@ -47,10 +47,10 @@ class MemoryProject {
     std::string abs(const std::string& rel) const { return std::string(kRoot) + "/" + rel; }
 
     // Parses `yaml` and builds it; the output streams' text is in out/err.
-    BuildSummary build(const std::string& yaml, BuildOptions opt = {});
+    base::BuildSummary build(const std::string& yaml, base::BuildOptions opt = {});
 
     MemoryDisk disk;
-    StepTable steps = png_test_steps();
+    steps::StepTable steps = png_test_steps();
     MemoryStateFolder state{Configuration{"memory", "pipeline.yaml"}};
     std::vector<std::string> sources; // relative paths put() made
     std::ostringstream out, err;

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-using namespace af::engine;
+using namespace af::base;
 
 TEST_CASE("is_utf8 and utf8_or_replacement follow RFC 3629") {
     CHECK(is_utf8("plain.png"));

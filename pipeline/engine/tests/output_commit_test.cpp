@@ -9,6 +9,9 @@
 
 #include <sstream>
 
+using namespace af::base;
+using namespace af::load;
+using namespace af::report;
 using namespace af::engine;
 
 namespace {

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-using namespace af::engine;
+using namespace af::base;
 
 TEST_CASE("output templates expand item names and metadata", "[template]") {
     auto t = OutputTemplate::parse("build/{dir}/{stem}_mip{mip}.{ext}");

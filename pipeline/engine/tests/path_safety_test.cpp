@@ -16,6 +16,9 @@
 #include <random>
 #include <sstream>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 using namespace af::engine;
 using namespace af::engine::test;
 namespace fs = std::filesystem;

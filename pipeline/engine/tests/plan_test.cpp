@@ -6,6 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 using namespace af::engine;
 using namespace af::engine::test;
 namespace fs = std::filesystem;

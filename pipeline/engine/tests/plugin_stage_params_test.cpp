@@ -9,7 +9,9 @@
 
 #include <cstring>
 
-using namespace af::engine;
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-using af::engine::printable_name;
+using af::base::printable_name;
 
 TEST_CASE("printable_name escapes what a terminal acts on and keeps UTF-8 text") {
     CHECK(printable_name("plain/name.png") == "plain/name.png");

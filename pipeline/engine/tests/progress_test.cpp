@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-using namespace af::engine;
+using namespace af::report;
 
 namespace {
 

@@ -12,7 +12,8 @@
 #include <fstream>
 #include <regex>
 
-using namespace af::engine;
+using namespace af::base;
+using namespace af::report;
 
 namespace {
 

@@ -13,6 +13,9 @@
 #include <sstream>
 #include <thread>
 
+using namespace af::base;
+using namespace af::load;
+using namespace af::report;
 using namespace af::engine;
 
 namespace {

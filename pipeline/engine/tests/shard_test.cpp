@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+using namespace af::base;
 using namespace af::engine;
 using namespace af::engine::test;
 

@@ -23,17 +23,17 @@ std::shared_ptr<Texture> texture_of(const Image& img8) {
 }
 } // namespace
 
-StepTable png_test_steps() {
-    StepTable t;
-    add_engine_steps(t);
-    t.reader = [](const Item& it, std::vector<std::string>& tools) {
+steps::StepTable png_test_steps() {
+    steps::StepTable t;
+    steps::add_engine_steps(t);
+    t.reader = [](const steps::Item& it, std::vector<std::string>& tools) {
         tools.push_back("testpng@1#0");
-        Item out = it;
+        steps::Item out = it;
         out.texture = texture_of(to_rgba8(decode_png(*it.bytes, it.name)));
         out.bytes.reset();
         return out;
     };
-    t.writer = [](const Item& it, const fs::path&, std::vector<std::string>&, std::vector<std::string>&) {
+    t.writer = [](const steps::Item& it, const fs::path&, std::vector<std::string>&, std::vector<std::string>&) {
         Image img = Image::make8(it.texture->desc.width, it.texture->desc.height);
         img.rgba8.assign(it.texture->data.begin(), it.texture->data.begin() + img.rgba8.size());
         return encode_png(img);
@@ -44,7 +44,7 @@ StepTable png_test_steps() {
            .params = {{"amount", "255", {}, ""}},
            .provider = "test",
            .takes_texture = true,
-           .run = [](StepContext& ctx, std::vector<Item> items) {
+           .run = [](steps::StepContext& ctx, std::vector<steps::Item> items) {
                int amount = std::stoi(ctx.params.at("amount"));
                for (auto& it : items) {
                    auto t = std::make_shared<Texture>(*it.texture);
@@ -59,7 +59,7 @@ StepTable png_test_steps() {
            .description = "sleeps",
            .params = {{"ms", "50", {}, ""}},
            .provider = "test",
-           .run = [](StepContext& ctx, std::vector<Item> items) {
+           .run = [](steps::StepContext& ctx, std::vector<steps::Item> items) {
                std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(ctx.params.at("ms"))));
                return items;
            }});
@@ -67,11 +67,11 @@ StepTable png_test_steps() {
     t.add({.name = "split",
            .description = "two copies",
            .provider = "test",
-           .run = [](StepContext&, std::vector<Item> items) {
-               std::vector<Item> out;
+           .run = [](steps::StepContext&, std::vector<steps::Item> items) {
+               std::vector<steps::Item> out;
                for (auto& it : items)
                    for (int i = 0; i < 2; ++i) {
-                       Item c = it;
+                       steps::Item c = it;
                        c.meta["part"] = std::to_string(i);
                        out.push_back(c);
                    }
@@ -79,13 +79,13 @@ StepTable png_test_steps() {
            }});
     // append: adds the bytes of every file in a folder (a folder-typed
     // parameter, like pages.repack's replacements) to each item.
-    ParamSpec folder{"from", "", {}, "folder whose files are appended"};
-    folder.type = ParamType::Dir;
+    steps::ParamSpec folder{"from", "", {}, "folder whose files are appended"};
+    folder.type = steps::ParamType::Dir;
     t.add({.name = "append",
            .description = "appends a folder's files",
            .params = {folder},
            .provider = "test",
-           .run = [](StepContext& ctx, std::vector<Item> items) {
+           .run = [](steps::StepContext& ctx, std::vector<steps::Item> items) {
                std::vector<fs::path> files;
                for (const auto& e : fs::directory_iterator(ctx.base_dir / ctx.params.at("from")))
                    files.push_back(e.path());
@@ -135,21 +135,21 @@ std::string TestProject::read(const std::string& rel) const {
     return ss.str();
 }
 
-BuildSummary TestProject::build(const std::string& yaml, BuildOptions opt, const Defines& defines) {
+base::BuildSummary TestProject::build(const std::string& yaml, base::BuildOptions opt, const load::Defines& defines) {
     write("pipeline.yaml", yaml);
     static std::ostringstream sink;
     if (!opt.out) opt.out = &sink;
     if (!opt.err) opt.err = &sink;
     opt.progress = 0;
     opt.tool_identity = [](const std::string& name) { return name == "testpng" ? "testpng@1#0" : ""; };
-    Pipeline p = load_pipeline(path("pipeline.yaml"), defines, steps_);
+    load::Pipeline p = load::load_pipeline(path("pipeline.yaml"), defines, steps_);
     return run_build(p, steps_, opt);
 }
 
-std::vector<std::string> with_status(const BuildSummary& s, const std::string& status) {
+std::vector<std::string> with_status(const base::BuildSummary& s, const std::string& status) {
     std::vector<std::string> v;
     for (const auto& a : s.actions)
-        if (to_string(a.status) == status) v.push_back(a.job + ":" + a.input);
+        if (base::to_string(a.status) == status) v.push_back(a.job + ":" + a.input);
     std::sort(v.begin(), v.end());
     return v;
 }

@@ -25,17 +25,17 @@ class TestProject {
     bool exists(const std::string& rel) const { return std::filesystem::exists(path(rel)); }
 
     // Writes pipeline.yaml and builds; the result's actions tell what ran.
-    BuildSummary build(const std::string& yaml, BuildOptions opt = {}, const Defines& defines = {});
-    const StepTable& steps() const { return steps_; }
+    base::BuildSummary build(const std::string& yaml, base::BuildOptions opt = {}, const load::Defines& defines = {});
+    const steps::StepTable& steps() const { return steps_; }
 
   private:
     std::filesystem::path root_;
-    StepTable steps_;
+    steps::StepTable steps_;
 };
 
-StepTable png_test_steps();
+steps::StepTable png_test_steps();
 
 // Sorted "job:input" of actions with the given status.
-std::vector<std::string> with_status(const BuildSummary& s, const std::string& status);
+std::vector<std::string> with_status(const base::BuildSummary& s, const std::string& status);
 
 } // namespace af::engine::test

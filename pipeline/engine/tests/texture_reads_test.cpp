@@ -17,6 +17,10 @@
 #include <filesystem>
 #include <fstream>
 
+using namespace af::base;
+using namespace af::steps;
+using namespace af::load;
+using namespace af::report;
 using namespace af::engine;
 using af::Image;
 using af::encode_png;

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
-using namespace af::engine;
+using namespace af::steps;
 
 namespace {
 std::span<const uint8_t> bytes(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
