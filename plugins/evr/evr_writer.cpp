@@ -67,12 +67,6 @@ std::vector<uint8_t> part_bytes(const SetImage& img, size_t i) {
 
 namespace {
 
-bool same_place(const fs::path& a, const fs::path& b) {
-    std::error_code ec1, ec2;
-    const fs::path x = fs::weakly_canonical(a, ec1), y = fs::weakly_canonical(b, ec2);
-    return !ec1 && !ec2 && x == y;
-}
-
 } // namespace
 
 void write_set(const SetImage& img, const fs::path& dir, const std::string& name, bool overwrite,

@@ -16,6 +16,12 @@ SetLocation locate_set(const fs::path& data, const std::string& name) {
     return {data / "manifests" / name, data / "packages", name};
 }
 
+bool same_place(const fs::path& a, const fs::path& b) {
+    std::error_code ec1, ec2;
+    const fs::path x = fs::weakly_canonical(a, ec1), y = fs::weakly_canonical(b, ec2);
+    return !ec1 && !ec2 && x == y;
+}
+
 SetLocation locate_manifest(const fs::path& manifest) {
     const fs::path abs = fs::absolute(manifest);
     return {manifest, abs.parent_path().parent_path() / "packages", abs.filename().string()};

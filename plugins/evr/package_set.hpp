@@ -27,6 +27,8 @@ struct SetLocation {
 // its parts are in ../packages next to the manifest's folder.
 SetLocation locate_set(const std::filesystem::path& data, const std::string& name);
 SetLocation locate_manifest(const std::filesystem::path& manifest);
+// Whether two paths name the same file or folder (both resolved; false when either cannot be).
+bool same_place(const std::filesystem::path& a, const std::filesystem::path& b);
 
 // "file 12 (beefbeefbeefbeef/…)": how every message names the manifest's file j.
 std::string file_label(uint64_t j, const FileEntry& f);

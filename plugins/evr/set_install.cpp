@@ -137,12 +137,6 @@ void write_journal(const fs::path& backup, const std::string& name, const Journa
     fsync_dir(backup);
 }
 
-bool same_place(const fs::path& a, const fs::path& b) {
-    std::error_code ec1, ec2;
-    const fs::path x = fs::weakly_canonical(a, ec1), y = fs::weakly_canonical(b, ec2);
-    return !ec1 && !ec2 && x == y;
-}
-
 } // namespace
 
 fs::path default_backup(const fs::path& game, const std::string& name) { return game / ".assetforge-backup" / name; }

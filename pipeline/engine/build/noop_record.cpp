@@ -63,7 +63,7 @@ bool volatile_variable(std::string_view kv) {
     return false;
 }
 
-void put_u64(std::string& s, uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void append_u64(std::string& s, uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
 
 struct Reader {
     const char* p;
@@ -152,21 +152,21 @@ void forget_noop_record(const fs::path& file) {
 
 std::string encode_noop_record(const NoopRecord& rec) {
     std::string out(kMagic, sizeof kMagic);
-    put_u64(out, rec.actions);
-    put_u64(out, rec.quiet);
-    put_u64(out, rec.state_dir.native().size());
+    append_u64(out, rec.actions);
+    append_u64(out, rec.quiet);
+    append_u64(out, rec.state_dir.native().size());
     out += rec.state_dir.native();
-    put_u64(out, rec.entries.size());
+    append_u64(out, rec.entries.size());
     std::string_view prev;
     for (const auto& e : rec.entries) {
         size_t shared = 0;
         while (shared < prev.size() && shared < e.path.size() && prev[shared] == e.path[shared]) ++shared;
-        put_u64(out, shared);
-        put_u64(out, e.path.size() - shared);
+        append_u64(out, shared);
+        append_u64(out, e.path.size() - shared);
         out.append(e.path, shared);
         out.push_back(char(e.kind));
         for (uint64_t v : {e.size, e.inode, e.dev, uint64_t(e.mtime_ns), uint64_t(e.ctime_ns), uint64_t(e.mode)})
-            put_u64(out, v);
+            append_u64(out, v);
         prev = e.path;
     }
     return out;
