@@ -3,6 +3,9 @@
 its README allows (the table below is the same rule), no folder holds more
 than 40 source files, and no plugin includes anything of pipeline/ but the
 SDK (assetforge/). Tests beside a folder may also use the test support.
+Headers include no JSON or YAML library (they cost every file that includes
+them; forward-declare instead) except where JSON is the file's format: the
+report's figures record, the state store and the remote cache's wire code.
 
     scripts/check_layers.py [REPO]      exit 1 and one line per breach
 """
@@ -25,6 +28,8 @@ ALLOWED = {
     "cli": {"engine", "report", "load", "steps", "base", "core", "host", "texture", "remote"},
 }
 MAX_SOURCES = 40
+HEAVY = re.compile(r'^\s*#\s*include\s+[<"](nlohmann/json|nlohmann/json_fwd|yaml-cpp/yaml)\.h(pp)?[>"]', re.M)
+HEAVY_ALLOWED = re.compile(r"^pipeline/(report/figures_record\.hpp|engine/state_store|remote/)")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
 
 
@@ -62,6 +67,15 @@ def main():
             if m.group(1) in ALLOWED:
                 line = p.read_text(errors="replace")[: m.start()].count("\n") + 1
                 breaches.append(f"{p.relative_to(repo)}:{line}: a plugin includes only the SDK, not {m.group(1)}/")
+    for top in ("pipeline", "plugins"):
+        for p in sorted((repo / top).rglob("*")):
+            rel = p.relative_to(repo).as_posix()
+            if p.suffix not in (".hpp", ".h") or "tests" in p.parts or HEAVY_ALLOWED.match(rel):
+                continue
+            m = HEAVY.search(p.read_text(errors="replace"))
+            if m:
+                line = p.read_text(errors="replace")[: m.start()].count("\n") + 1
+                breaches.append(f"{rel}:{line}: a header includes {m.group(1)} (forward-declare; include it in the .cpp)")
     for b in breaches:
         print(b)
     return 1 if breaches else 0
