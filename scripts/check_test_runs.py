@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Holds a ctest run to the Catch2 cases it was meant to run (scripts/test.sh calls it after ctest).
 
-    scripts/check_test_runs.py BUILD_DIR
+    scripts/check_test_runs.py [--all] BUILD_DIR
+
+Run it right after ctest: it reads ctest's log of the last run (and its own `ctest --show-only` starts a new one).
 
 Fails (exit 1) when
 - a Catch2 executable lists a case that has no CTest entry, or an entry names no listed case (discovery split or
   mangled a name: a ';' once turned 33 cases into 66 entries that ran nothing and passed);
 - an entry (LABELS catch, see af_discover_tests) that ran did not run exactly one test case, per its own summary
   line in Testing/Temporary/LastTest.log;
-- the run covered every entry, and the cases executed differ from the cases listed.
+- the run covered every entry, and the cases executed differ from the cases listed;
+- no Catch2 entry ran at all, or (--all: the run was meant to be the whole suite) some entry did not run.
 """
 import collections
 import json
@@ -68,9 +71,12 @@ def cases_run(build):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    whole = "--all" in args
+    args = [a for a in args if a != "--all"]
+    if len(args) != 1:
         sys.exit(__doc__)
-    build = sys.argv[1]
+    build = args[0]
     ran = cases_run(build)  # first: `ctest --show-only` below starts a new LastTest.log
     entries = ctest_entries(build)
     by_exe = collections.defaultdict(list)
@@ -100,6 +106,11 @@ def main():
     covered = catch_names <= ran.keys()
     print(f"check_test_runs: {len(entries)} Catch2 entries for {listed_total} listed cases in {len(by_exe)} "
           f"executables; {len(catch_names & ran.keys())} ran, {executed} ran exactly one case")
+    if not catch_names & ran.keys():
+        problems.append("no Catch2 entry ran in ctest's last run (run ctest first)")
+    elif whole and not covered:
+        missing = sorted(catch_names - ran.keys())
+        problems.append(f"{len(missing)} entries did not run, e.g. {missing[0]}")
     if covered and executed != listed_total:
         problems.append(f"the run covered every entry: {executed} cases executed, {listed_total} listed")
     for p in problems:
