@@ -63,7 +63,7 @@ af_status write(const af_host* host, const af_texture* tex, const af_options*, a
         af::Texture t = af::sdk::import_texture(*tex);
         const bool srgb = (t.desc.flags & AF_TEX_SRGB) || t.desc.format == af::FMT_R8G8B8A8_UNORM_SRGB;
         const uint32_t fmt = srgb ? af::FMT_R8G8B8A8_UNORM_SRGB : af::FMT_R8G8B8A8_UNORM;
-        af::SurfaceRef s = t.surface(0, 0, 0);
+        af::ImageView s = t.surface(0, 0, 0);
         // Any input format as RGBA8: the host converts (it routes compressed data through codec plugins).
         af::sdk::Rgba8 px = af::sdk::get_rgba8(host, {t.desc.format, s.width, s.height, 1, s.data, s.size});
         af::sdk::ByteWriter header;

@@ -54,7 +54,7 @@ uint32_t band_rows(const Texture& a, const Texture& b, uint32_t width, uint32_t 
     return uint32_t(std::min<uint64_t>(rows, height));
 }
 
-uint64_t surface_working_bytes(const Texture& a, const Texture& b, const SurfaceRef& s) {
+uint64_t surface_working_bytes(const Texture& a, const Texture& b, const ImageView& s) {
     if (s.depth > 1) return uint64_t(s.width) * s.height * s.depth * (texel_bytes(a) + texel_bytes(b) + 16);
     const uint64_t rows = band_rows(a, b, s.width, s.height);
     return rows * s.width * (texel_bytes(a) + texel_bytes(b)) + uint64_t(s.width) * 480 +
@@ -76,25 +76,25 @@ struct Pair {
 
 // One surface of A against B, a band of rows at a time.
 tx::ImageDiff diff_surface(tx::Ops& ops, const Pair& p, uint32_t l, uint32_t f, uint32_t m) {
-    const SurfaceRef sa = p.a.surface(l, f, m), sb = p.b.surface(l, f, m);
+    const ImageView sa = p.a.surface(l, f, m), sb = p.b.surface(l, f, m);
     if (sa.width != sb.width || sa.height * sa.depth != sb.height * sb.depth)
         throw std::invalid_argument("the images differ in size: " + std::to_string(sa.width) + "x" +
                                     std::to_string(sa.height * sa.depth) + " and " + std::to_string(sb.width) + "x" +
                                     std::to_string(sb.height * sb.depth));
     if (sa.depth > 1 || sb.depth > 1)
-        return tx::diff_images(band(ops, p.a, p.z.rebuild_reference, l, f, m, 0, sa.height * sa.depth),
-                               band(ops, p.b, p.z.rebuild_result, l, f, m, 0, sb.height * sb.depth));
+        return tx::diff_images(view_of(band(ops, p.a, p.z.rebuild_reference, l, f, m, 0, sa.height * sa.depth)),
+                               view_of(band(ops, p.b, p.z.rebuild_result, l, f, m, 0, sb.height * sb.depth)));
     tx::DiffRows diff(sa.width, sa.height);
     const uint32_t rows = band_rows(p.a, p.b, sa.width, sa.height);
     for (uint32_t y = 0; y < sa.height; y += rows)
-        diff.add(band(ops, p.a, p.z.rebuild_reference, l, f, m, y, rows),
-                 band(ops, p.b, p.z.rebuild_result, l, f, m, y, rows));
+        diff.add(view_of(band(ops, p.a, p.z.rebuild_reference, l, f, m, y, rows)),
+                 view_of(band(ops, p.b, p.z.rebuild_result, l, f, m, y, rows)));
     return diff.finish();
 }
 
 // The first surface's error picture, filled a band at a time into the texture the PNG writer takes.
 Texture heatmap_of(tx::Ops& ops, const Pair& p, double worst) {
-    const SurfaceRef s = p.a.surface(0, 0, 0);
+    const ImageView s = p.a.surface(0, 0, 0);
     const uint32_t height = s.height * s.depth;
     TextureDesc d;
     d.width = s.width;
@@ -103,8 +103,8 @@ Texture heatmap_of(tx::Ops& ops, const Pair& p, double worst) {
     Texture out(d);
     const uint32_t rows = s.depth > 1 ? height : band_rows(p.a, p.b, s.width, s.height);
     for (uint32_t y = 0; y < height; y += rows) {
-        const Image heat = tx::error_heatmap(band(ops, p.a, p.z.rebuild_reference, 0, 0, 0, y, rows),
-                                             band(ops, p.b, p.z.rebuild_result, 0, 0, 0, y, rows), worst);
+        const Image heat = tx::error_heatmap(view_of(band(ops, p.a, p.z.rebuild_reference, 0, 0, 0, y, rows)),
+                                             view_of(band(ops, p.b, p.z.rebuild_result, 0, 0, 0, y, rows)), worst);
         std::memcpy(out.data.data() + size_t(y) * s.width * 4, heat.rgba8.data(), heat.rgba8.size());
     }
     return out;
@@ -185,7 +185,7 @@ void check_budget(const CompareArgs& c, const Texture& a, const Texture& b) {
         for (uint32_t f = 0; f < (c.all ? a.desc.faces : 1); ++f)
             for (uint32_t m = 0; m < (c.all ? a.desc.mips : 1); ++m)
                 peak = std::max(peak, surface_working_bytes(a, b, a.surface(l, f, m)));
-    const SurfaceRef top = a.surface(0, 0, 0);
+    const ImageView top = a.surface(0, 0, 0);
     const uint64_t heat = c.heatmap.empty() ? 0 : uint64_t(top.width) * top.height * top.depth * kHeatmapPerTexel;
     const uint64_t need = kFixedBytes + a.data.size() + b.data.size() + peak + heat;
     if (need > c.budget)
@@ -315,7 +315,8 @@ int run_compare(Context& ctx, const std::vector<std::string>& args) {
     }
 }
 
-RegisterCommand compare_command{"compare", "How far texture B is from A: PSNR, RMSE, max error, SSIM, heatmap", run_compare};
+RegisterCommand compare_command{"compare", "How far texture B is from A: PSNR, RMSE, max error, SSIM, heatmap",
+                                run_compare};
 
 } // namespace
 } // namespace af::cli

@@ -11,5 +11,6 @@ using sdk::Image;
 using sdk::PixelType;
 using sdk::to_float;
 using sdk::to_rgba8;
+using sdk::view_of;
 
 } // namespace af

@@ -80,7 +80,7 @@ af_status png_write(const af_host*, const af_texture* tex, const af_options* opt
         uint32_t face = uint32_t(o.integer("face", 0, 0, t.desc.faces - 1));
         const FormatInfo* f = format_info(t.desc.format);
         if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
-        SurfaceRef s = t.surface(layer, face, mip);
+        ImageView s = t.surface(layer, face, mip);
         if (s.depth > 1) sdk::unsupported("writing a volume texture as PNG (choose a slice with a convert step)");
         Image img;
         if (f->compressed()) {

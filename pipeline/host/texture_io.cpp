@@ -214,7 +214,7 @@ Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t lay
                      const OptionMap& opts) {
     const FormatInfo* f = format_info(tex.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(tex.desc.format));
-    SurfaceRef s = tex.surface(layer, face, mip);
+    ImageView s = tex.surface(layer, face, mip);
     const uint32_t rows = s.height * s.depth; // volume slices stacked vertically
     const bool srgb = f->srgb() || (tex.desc.flags & AF_TEX_SRGB);
     if (!f->compressed()) {
@@ -225,7 +225,7 @@ Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t lay
     }
     const bool wide = f->decodes_to_float();
     Image img = wide ? Image::makef(s.width, rows, srgb) : Image::make8(s.width, rows, srgb);
-    af_surface src{tex.desc.format, s.width, s.height, s.depth, s.data, s.size};
+    const af_surface src = s.abi();
     af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT)
                         : uint32_t(f->srgb() ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM),
                    s.width,
@@ -250,8 +250,8 @@ Texture convert_texture(const PluginRegistry& reg, const Texture& tex, uint32_t 
     for (uint32_t l = 0; l < d.layers; ++l)
         for (uint32_t f = 0; f < d.faces; ++f)
             for (uint32_t m = 0; m < d.mips; ++m) {
-                SurfaceRef in = tex.surface(l, f, m);
-                SurfaceRef dst = out.surface(l, f, m);
+                ImageView in = tex.surface(l, f, m);
+                ImageView dst = out.surface(l, f, m);
                 if (src_f && src_f->layout == Layout::Palette) {
                     // Expand through the layer's palette first; the host service has no palette.
                     std::vector<float> px(uint64_t(in.width) * in.height * in.depth * 4);
@@ -260,29 +260,14 @@ Texture convert_texture(const PluginRegistry& reg, const Texture& tex, uint32_t 
                     af_surface s{
                         FMT_R32G32B32A32_FLOAT,   in.width, in.height, in.depth, reinterpret_cast<uint8_t*>(px.data()),
                         px.size() * sizeof(float)};
-                    af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
+                    af_surface t = dst.abi();
                     convert_surface(&reg, s, t, &o.view);
                     continue;
                 }
-                af_surface s{tex.desc.format, in.width, in.height, in.depth, in.data, in.size};
-                af_surface t{format, dst.width, dst.height, dst.depth, dst.data, dst.size};
-                convert_surface(&reg, s, t, &o.view);
+                af_surface t = dst.abi();
+                convert_surface(&reg, in.abi(), t, &o.view);
             }
     return out;
-}
-
-Texture image_to_texture(const Image& img) {
-    TextureDesc d;
-    d.width = img.width;
-    d.height = img.height;
-    d.format = img.is_float() ? FMT_R32G32B32A32_FLOAT : (img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM);
-    if (img.srgb) d.flags |= AF_TEX_SRGB;
-    Texture t(d);
-    if (img.is_float())
-        std::memcpy(t.data.data(), img.rgba32f.data(), t.data.size());
-    else
-        std::memcpy(t.data.data(), img.rgba8.data(), t.data.size());
-    return t;
 }
 
 } // namespace af::host

@@ -55,7 +55,4 @@ Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t lay
 // decoding through codec plugins where needed.
 Texture convert_texture(const PluginRegistry& reg, const Texture& tex, uint32_t format, const OptionMap& opts = {});
 
-// Image → single-surface texture in RGBA8 (sRGB-tagged if the image is) or RGBA32F.
-Texture image_to_texture(const Image& img);
-
 } // namespace af::host

@@ -188,12 +188,12 @@ base::ReportFigures ReportImages::add(const std::string& job, const std::string&
         const bool marked = (source.desc.flags | result.desc.flags) & AF_TEX_NORMAL_MAP;
         f.kept = kept_channels(result, z.rebuild_result && marked);
         if (const FormatInfo* rf = format_info(result.desc.format)) f.result_format = std::string(rf->name);
-        const texture::ImageDiff d = texture::diff_images(*ref, res, {.ssim = false});
+        const texture::ImageDiff d = texture::diff_images(view_of(*ref), view_of(res), {.ssim = false});
         f.compared = true;
         for (int c = 0; c < 4; ++c) f.psnr[c] = d.channel[c].psnr, f.max_error[c] = d.channel[c].max_error;
         f.psnr_rgb = d.psnr_rgb;
         f.heat_scale = std::max(1.0 / 255, *std::max_element(f.max_error.begin(), f.max_error.end()));
-        texture::DifferencePictures dp = texture::difference_pictures(*ref, res, f.kept & chan::rgb);
+        texture::DifferencePictures dp = texture::difference_pictures(view_of(*ref), view_of(res), f.kept & chan::rgb);
         f.difference = true;
         f.colour_scale = dp.colour_max, f.alpha_scale = dp.alpha_max;
         // Alpha is a picture of its own where there is any: in the source, in the result, or in their difference.

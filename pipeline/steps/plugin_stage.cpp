@@ -7,16 +7,18 @@
 #include "steps/plugin_params.hpp"
 
 #include <deque>
+#include <optional>
 #include <stdexcept>
 
 namespace af::steps {
 namespace {
 
-// Keeps the C views of one item alive for the duration of a stage call.
+// Keeps the C views of one item alive for the duration of a stage call; a texture crosses as the SDK's
+// TextureView, the one conversion of a Texture to the ABI.
 struct ItemView {
-    af_texture tex{};
+    std::optional<sdk::TextureView> tex;
     af_item item{};
-    std::vector<af_kv> meta, tex_meta;
+    std::vector<af_kv> meta;
 };
 
 void fill_view(const Item& it, ItemView& v) {
@@ -26,25 +28,7 @@ void fill_view(const Item& it, ItemView& v) {
     v.item.meta = v.meta.data();
     v.item.meta_count = uint32_t(v.meta.size());
     if (it.texture) {
-        const Texture& t = *it.texture;
-        for (const auto& [k, val] : t.meta) v.tex_meta.push_back({k.c_str(), val.c_str()});
-        sdk::init_header(v.tex);
-        v.tex.format = t.desc.format;
-        v.tex.width = t.desc.width;
-        v.tex.height = t.desc.height;
-        v.tex.depth = t.desc.depth;
-        v.tex.mip_count = t.desc.mips;
-        v.tex.layer_count = t.desc.layers;
-        v.tex.face_count = t.desc.faces;
-        v.tex.flags = t.desc.flags;
-        v.tex.alpha_mode = t.desc.alpha_mode;
-        v.tex.data = const_cast<uint8_t*>(t.data.data());
-        v.tex.data_size = t.data.size();
-        v.tex.palette = t.palette.empty() ? nullptr : const_cast<uint8_t*>(t.palette.data());
-        v.tex.palette_size = t.palette.size();
-        v.tex.meta = v.tex_meta.data();
-        v.tex.meta_count = uint32_t(v.tex_meta.size());
-        v.item.texture = &v.tex;
+        v.item.texture = v.tex.emplace(*it.texture).get();
     } else if (it.bytes) {
         v.item.bytes = it.bytes->data();
         v.item.size = it.bytes->size();

@@ -75,7 +75,7 @@ std::optional<Texture> choose_match(Ops& ops, const Texture& t, const EncodeRequ
     m.normal_map = req.normal_map;
     m.normal_map_why = req.normal_map_why;
     TopLevel top;
-    Texture out = mips(ops, top_level(t), m, &top);
+    Texture out = mips(ops, t, m, &top); // mips reads level 0 only: no copy of the top level first
     e.normal_map = top.verdict;
     return out;
 }
@@ -120,16 +120,13 @@ void measure(Top& top, const Texture& src, bool reshaped, const FormatInfo& tf, 
     const Image back = surface_image(top.ops, e.texture, 0, 0, 0);
     const DiffOptions opt{.ssim = false, .psnr_channels = stored_colour(tf)};
     ImageDiff d;
-    if (with_srgb(src.desc.format, false) == FMT_R8G8B8A8_UNORM) { // the source's own bytes, no copy
-        const SurfaceRef s = src.surface(0, 0, 0);
-        d = diff_images(TexelRows(s.width, s.height * s.depth, s.data), back, opt);
-    } else if (src.desc.format == FMT_R32G32B32A32_FLOAT) {
-        const SurfaceRef s = src.surface(0, 0, 0);
-        d = diff_images(TexelRows(s.width, s.height * s.depth, reinterpret_cast<const float*>(s.data)), back, opt);
+    const ImageView s = src.surface(0, 0, 0).stacked();
+    if (s.is_rgba()) { // the source's own bytes, no copy
+        d = diff_images(s, view_of(back), opt);
     } else if (reshaped) {
-        d = diff_images(surface_image(top.ops, src, 0, 0, 0), back, opt);
+        d = diff_images(view_of(surface_image(top.ops, src, 0, 0, 0)), view_of(back), opt);
     } else {
-        d = diff_images(top.img(), back, opt);
+        d = diff_images(view_of(top.img()), view_of(back), opt);
     }
     e.psnr_rgb = d.psnr_rgb.value_or(99.0);
     if (d.has_alpha) e.psnr_rgb_alpha_weighted = d.psnr_rgb_alpha_weighted.value_or(99.0);
@@ -185,7 +182,8 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
     e.texture = convert_to(ops, src, tf, req.codec_options, req.quality);
     e.texture.meta = src.meta;
     if (e.format != t.desc.format) {
-        const bool normal = ((t.desc.flags | src.desc.flags) & AF_TEX_NORMAL_MAP) || (e.normal_map && e.normal_map->yes);
+        const bool normal =
+            ((t.desc.flags | src.desc.flags) & AF_TEX_NORMAL_MAP) || (e.normal_map && e.normal_map->yes);
         e.losses = information_lost(top.content(), format_info(t.desc.format), tf, normal);
     }
     tag_result(e, tf, req.like);

@@ -24,8 +24,8 @@ std::vector<Piece> extract(const Texture& t, ExtractWhat what) {
                 for (uint32_t L = 0; L < nd.layers; ++L)
                     for (uint32_t F = 0; F < nd.faces; ++F)
                         for (uint32_t M = 0; M < nd.mips; ++M) {
-                            SurfaceRef src = t.surface(by_layer ? l : L, by_face ? f : F, by_mip ? m : M);
-                            SurfaceRef dst = p.texture.surface(L, F, M);
+                            ImageView src = t.surface(by_layer ? l : L, by_face ? f : F, by_mip ? m : M);
+                            ImageView dst = p.texture.surface(L, F, M);
                             std::memcpy(dst.data, src.data, dst.size);
                         }
                 if (d.format == FMT_P8 && by_layer && !t.palette.empty())

@@ -15,7 +15,9 @@ namespace {
 struct Texels {
     const uint8_t* u8 = nullptr;
     const float* f = nullptr;
-    explicit Texels(const TexelRows& img) : u8(img.u8), f(img.f) {}
+    explicit Texels(const ImageView& img) : u8(img.u8()), f(img.f32()) {
+        if (!img.is_rgba()) throw std::invalid_argument("a difference of RGBA8 or RGBA32F texels only");
+    }
     float operator[](size_t i) const { return f ? f[i] : float(u8[i]) * (1.0f / 255.0f); }
 };
 
@@ -77,7 +79,7 @@ double ssim_of(const std::vector<double>& x, const std::vector<double>& y, uint3
 
 } // namespace
 
-ImageDiff diff_images(const TexelRows& a, const TexelRows& b, DiffOptions opt) {
+ImageDiff diff_images(const ImageView& a, const ImageView& b, DiffOptions opt) {
     if (a.width != b.width || a.height != b.height)
         throw std::invalid_argument("the images differ in size: " + std::to_string(a.width) + "x" +
                                     std::to_string(a.height) + " and " + std::to_string(b.width) + "x" +
@@ -131,7 +133,7 @@ void DiffRows::ssim_row(const double* x, const double* y) {
     ssim_count_ += ow;
 }
 
-void DiffRows::add(const TexelRows& a, const TexelRows& b) {
+void DiffRows::add(const ImageView& a, const ImageView& b) {
     if (a.width != width_ || b.width != width_ || a.height != b.height || rows_ + a.height > height_)
         throw std::invalid_argument("rows of " + std::to_string(a.width) + "x" + std::to_string(a.height) + " and " +
                                     std::to_string(b.width) + "x" + std::to_string(b.height) + " do not continue a " +
@@ -143,12 +145,12 @@ void DiffRows::add(const TexelRows& a, const TexelRows& b) {
         for (size_t i = 0; i < a.texels() * 4; i += 4) {
             uint64_t colour = 0;
             for (int c = 0; c < 4; ++c) {
-                const int e = std::abs(int(a.u8[i + c]) - int(b.u8[i + c]));
+                const int e = std::abs(int(a.u8()[i + c]) - int(b.u8()[i + c]));
                 isq_[c] += uint64_t(e * e);
                 imax_[c] = std::max(imax_[c], e);
                 if (c < 3 && (psnr_channels_ & (1u << c))) colour += uint64_t(e * e);
             }
-            const uint64_t alpha = a.u8[i + 3];
+            const uint64_t alpha = a.u8()[i + 3];
             alpha_below_one_ |= alpha < 255;
             iwsq_ += alpha * colour;
             iwsum_ += alpha;
@@ -219,7 +221,7 @@ ImageDiff DiffRows::finish() {
     return d;
 }
 
-Image error_heatmap(const TexelRows& a, const TexelRows& b, double scale) {
+Image error_heatmap(const ImageView& a, const ImageView& b, double scale) {
     const Texels fa(a), fb(b);
     Image out = Image::make8(a.width, a.height);
     const double s = scale > 0 ? scale : 1;
@@ -235,7 +237,7 @@ Image error_heatmap(const TexelRows& a, const TexelRows& b, double scale) {
     return out;
 }
 
-DifferencePictures difference_pictures(const TexelRows& a, const TexelRows& b, uint8_t colour_channels) {
+DifferencePictures difference_pictures(const ImageView& a, const ImageView& b, uint8_t colour_channels) {
     if (a.width != b.width || a.height != b.height)
         throw std::invalid_argument("the images differ in size: " + std::to_string(a.width) + "x" +
                                     std::to_string(a.height) + " and " + std::to_string(b.width) + "x" +
@@ -247,7 +249,7 @@ DifferencePictures difference_pictures(const TexelRows& a, const TexelRows& b, u
     // Two 8-bit images (the build's HTML report, once per texture): whole levels, several times faster than
     // through floats, and the same pictures but for rounding.
     if (!a.is_float() && !b.is_float()) {
-        const uint8_t *pa = a.u8, *pb = b.u8;
+        const uint8_t *pa = a.u8(), *pb = b.u8();
         // A channel left out weighs 0; no branch in the loops, which the compiler then vectorises.
         const uint32_t on[3] = {colour_channels & 1u, (colour_channels >> 1) & 1u, (colour_channels >> 2) & 1u};
         uint32_t cmax = 0, amax = 0; // alpha × |Δ| in levels², |Δalpha| in levels

@@ -8,6 +8,7 @@
 
 #include "assetforge/format_channels.hpp"
 #include "assetforge/formats.hpp"
+#include "assetforge/image_view.hpp"
 #include "core/image.hpp"
 
 #include <array>
@@ -33,21 +34,6 @@ struct ImageDiff {
     double ssim = 1; // mean SSIM of the luminance (Rec. 709 weights); 1 when not measured
 };
 
-// RGBA texels, 8-bit or float, read in place: an Image, or a surface's own
-// bytes when they are RGBA8 already (no copy of a 4096² source).
-struct TexelRows {
-    uint32_t width = 0, height = 0;
-    const uint8_t* u8 = nullptr;
-    const float* f = nullptr;
-    TexelRows(const Image& img) // NOLINT: an Image is the usual argument
-        : width(img.width), height(img.height), u8(img.is_float() ? nullptr : img.rgba8.data()),
-          f(img.is_float() ? img.rgba32f.data() : nullptr) {}
-    TexelRows(uint32_t w, uint32_t h, const uint8_t* rgba8) : width(w), height(h), u8(rgba8) {}
-    TexelRows(uint32_t w, uint32_t h, const float* rgba32f) : width(w), height(h), f(rgba32f) {}
-    bool is_float() const { return f != nullptr; }
-    size_t texels() const { return size_t(width) * height; }
-};
-
 struct DiffOptions {
     bool ssim = true; // most of the time only when asked: the build's HTML report shows PSNR and max error
     // The colour channels psnr_rgb counts (chan:: bits): the ones the
@@ -56,8 +42,10 @@ struct DiffOptions {
     uint8_t psnr_channels = chan::rgb;
 };
 
+// A and B are RGBA8 or RGBA32F views, read in place (an Image through sdk::view_of, or a surface that is RGBA
+// already: no copy of a 4096² source); a volume's slices as one tall view (ImageView::stacked).
 // Throws std::invalid_argument when the sizes differ.
-ImageDiff diff_images(const TexelRows& a, const TexelRows& b, DiffOptions opt = {});
+ImageDiff diff_images(const ImageView& a, const ImageView& b, DiffOptions opt = {});
 
 // The same figures, fed a band of rows of both images at a time, top to
 // bottom, so two large surfaces never need to be decoded whole: it holds the
@@ -68,7 +56,7 @@ class DiffRows {
     DiffRows(uint32_t width, uint32_t height, DiffOptions opt = {});
     // The next rows of A and B (equal sizes, `width` wide). Throws
     // std::invalid_argument on a size mismatch or rows beyond `height`.
-    void add(const TexelRows& a, const TexelRows& b);
+    void add(const ImageView& a, const ImageView& b);
     // Once every row was added.
     ImageDiff finish();
 
@@ -102,10 +90,10 @@ struct DifferencePictures {
     Image colour, alpha;
     double colour_max = 0, alpha_max = 0; // 0..1: the largest weighted colour error, the largest alpha error
 };
-DifferencePictures difference_pictures(const TexelRows& a, const TexelRows& b, uint8_t colour_channels = chan::rgb);
+DifferencePictures difference_pictures(const ImageView& a, const ImageView& b, uint8_t colour_channels = chan::rgb);
 
 // Per texel, the largest channel error, as a colour ramp (black → red →
 // yellow → white) scaled so `scale` (e.g. the largest error) is white.
-Image error_heatmap(const TexelRows& a, const TexelRows& b, double scale);
+Image error_heatmap(const ImageView& a, const ImageView& b, double scale);
 
 } // namespace af::texture

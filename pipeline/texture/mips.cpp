@@ -15,7 +15,7 @@ namespace {
 Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
     if (with_srgb(t.desc.format, false) != FMT_R8G8B8A8_UNORM || t.desc.layers * t.desc.faces != 1)
         return surface_image(ops, t, layer, face, 0);
-    SurfaceRef s = t.surface(layer, face, 0);
+    ImageView s = t.surface(layer, face, 0);
     count_decode(t.desc.format);
     Image img;
     img.width = s.width;

@@ -55,7 +55,7 @@ Image surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, ui
                    uint32_t rows) {
     const FormatInfo* f = format_info(t.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
-    const SurfaceRef s = t.surface(layer, face, mip);
+    const ImageView s = t.surface(layer, face, mip);
     if (s.depth > 1 || (y0 == 0 && rows >= s.height)) {
         if (y0 != 0 || rows < s.height * s.depth) throw std::logic_error("a volume's rows are decoded whole");
         return surface_image(ops, t, layer, face, mip);
@@ -85,7 +85,7 @@ Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t
     range("face", face, t.desc.faces);
     range("mip", mip, t.desc.mips);
     TextureDesc d = t.desc;
-    SurfaceRef s = t.surface(layer, face, mip);
+    ImageView s = t.surface(layer, face, mip);
     d.width = s.width;
     d.height = s.height;
     d.depth = s.depth;
@@ -108,7 +108,7 @@ Texture first_levels(const Texture& t, uint32_t n) {
     for (uint32_t l = 0; l < d.layers; ++l)
         for (uint32_t f = 0; f < d.faces; ++f)
             for (uint32_t m = 0; m < n; ++m) {
-                SurfaceRef s = t.surface(l, f, m);
+                ImageView s = t.surface(l, f, m);
                 std::memcpy(out.surface(l, f, m).data, s.data, s.size);
             }
     return out;
@@ -145,7 +145,7 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>
         levels[0][0] = Image{};
         for (uint32_t m = 1; m < d.mips; ++m) {
             Image& img = levels[0][m];
-            SurfaceRef s = out.surface(0, 0, m);
+            ImageView s = out.surface(0, 0, m);
             if (img.width != s.width || img.height != s.height || image_format(img) != d.format)
                 sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "mip level shapes differ");
             std::memcpy(s.data, img.rgba8.data(), s.size);
@@ -160,7 +160,7 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>
             if (chain.size() != d.mips) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "mip chains differ between surfaces");
             for (uint32_t m = 0; m < d.mips; ++m) {
                 Image& img = chain[m];
-                SurfaceRef s = out.surface(l, f, m);
+                ImageView s = out.surface(l, f, m);
                 if (img.width != s.width || img.height != s.height || img.type != top_type)
                     sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "surface shapes differ between faces");
                 if (wide_ldr) {

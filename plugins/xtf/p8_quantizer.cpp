@@ -31,6 +31,13 @@ const sdk::Image& rgba8(const sdk::Image& in, sdk::Image& storage) {
     return storage;
 }
 
+void check_target(const sdk::Image& from, const ImageView& to) {
+    if (to.format != FMT_P8 || to.size != from.texels())
+        sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
+                  sdk::format("P8 remap: %ux%u texels into a surface of %llu bytes", from.width, from.height,
+                              (unsigned long long)to.size));
+}
+
 void check(liq_error e, const char* what) {
     if (e != LIQ_OK)
         sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, sdk::format("libimagequant: %s failed (error %d)", what, int(e)));
@@ -38,8 +45,8 @@ void check(liq_error e, const char* what) {
 
 } // namespace
 
-QuantizedFrame quantize_frame(const std::vector<const sdk::Image*>& palette_sources,
-                              const std::vector<const sdk::Image*>& targets, bool dither) {
+void quantize_frame(const std::vector<const sdk::Image*>& palette_sources, const std::vector<RemapTarget>& targets,
+                    bool dither, uint8_t* palette_rgba) {
     std::unique_ptr<liq_attr, AttrFree> attr(liq_attr_create());
     if (!attr) sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "libimagequant: cannot create attributes");
     check(liq_set_max_colors(attr.get(), 256), "set_max_colors");
@@ -61,27 +68,25 @@ QuantizedFrame quantize_frame(const std::vector<const sdk::Image*>& palette_sour
     std::unique_ptr<liq_result, ResultFree> result(raw);
     check(liq_set_dithering_level(result.get(), dither ? 1.0f : 0.0f), "set_dithering_level");
 
-    QuantizedFrame out;
-    out.indices.resize(targets.size());
     for (size_t i = 0; i < targets.size(); ++i) {
-        auto li = make(*targets[i], palette_sources.size() + i);
-        out.indices[i].resize(targets[i]->texels());
-        check(liq_write_remapped_image(result.get(), li.get(), out.indices[i].data(), out.indices[i].size()),
-              "write_remapped_image");
+        const RemapTarget& t = targets[i];
+        check_target(*t.from, t.to);
+        auto li = make(*t.from, palette_sources.size() + i);
+        check(liq_write_remapped_image(result.get(), li.get(), t.to.data, t.to.size), "write_remapped_image");
     }
     // The palette is final only after remapping (libimagequant refines it there).
     const liq_palette* pal = liq_get_palette(result.get());
-    out.palette.assign(1024, 0);
+    std::memset(palette_rgba, 0, 1024);
     for (unsigned i = 0; i < pal->count && i < 256; ++i) {
-        out.palette[i * 4] = pal->entries[i].r;
-        out.palette[i * 4 + 1] = pal->entries[i].g;
-        out.palette[i * 4 + 2] = pal->entries[i].b;
-        out.palette[i * 4 + 3] = pal->entries[i].a;
+        palette_rgba[i * 4] = pal->entries[i].r;
+        palette_rgba[i * 4 + 1] = pal->entries[i].g;
+        palette_rgba[i * 4 + 2] = pal->entries[i].b;
+        palette_rgba[i * 4 + 3] = pal->entries[i].a;
     }
-    return out;
 }
 
-std::vector<uint8_t> remap_to_palette(const sdk::Image& img, const uint8_t* pal) {
+void remap_to_palette(const sdk::Image& img, const uint8_t* pal, const ImageView& to) {
+    check_target(img, to);
     sdk::Image storage;
     const sdk::Image& px = rgba8(img, storage);
     // Re-saved P8 is all exact palette colours: look those up (first entry
@@ -92,8 +97,8 @@ std::vector<uint8_t> remap_to_palette(const sdk::Image& img, const uint8_t* pal)
         std::memcpy(&key, pal + i * 4, 4);
         exact[key] = uint8_t(i);
     }
-    std::vector<uint8_t> out(px.texels());
-    for (size_t t = 0; t < out.size(); ++t) {
+    uint8_t* out = to.data;
+    for (size_t t = 0; t < px.texels(); ++t) {
         const uint8_t* p = &px.rgba8[t * 4];
         uint32_t key;
         std::memcpy(&key, p, 4);
@@ -116,7 +121,6 @@ std::vector<uint8_t> remap_to_palette(const sdk::Image& img, const uint8_t* pal)
         }
         out[t] = uint8_t(best);
     }
-    return out;
 }
 
 } // namespace af::xtf

@@ -4,26 +4,29 @@
 #pragma once
 
 #include "assetforge/image.hpp"
+#include "assetforge/image_view.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace af::xtf {
 
-struct QuantizedFrame {
-    std::vector<uint8_t> palette;              // 256 × RGBA8 (unused entries zero)
-    std::vector<std::vector<uint8_t>> indices; // one plane per remapped image, row-major
+// One image to remap, and the P8 surface its indices go to (of the image's size).
+struct RemapTarget {
+    const sdk::Image* from;
+    ImageView to;
 };
 
-// Builds the palette from `palette_sources` (typically mip 0 of every face) and
-// remaps every image of `targets` through it. Images may be RGBA8 or RGBA32F.
-// Throws af::sdk::Error when libimagequant fails.
-QuantizedFrame quantize_frame(const std::vector<const sdk::Image*>& palette_sources,
-                              const std::vector<const sdk::Image*>& targets, bool dither);
+// Builds the palette from `palette_sources` (typically mip 0 of every face),
+// writes it to `palette_rgba` (256 × RGBA8, unused entries zero) and remaps
+// every target through it, straight into the P8 texture's surfaces. Images may
+// be RGBA8 or RGBA32F. Throws af::sdk::Error when libimagequant fails.
+void quantize_frame(const std::vector<const sdk::Image*>& palette_sources, const std::vector<RemapTarget>& targets,
+                    bool dither, uint8_t* palette_rgba);
 
 // Nearest palette entry per texel (no dithering; the first of equal entries),
 // for remapping images against an existing palette (a P8 source written back
 // with its palette: exact colours get their index back).
-std::vector<uint8_t> remap_to_palette(const sdk::Image& img, const uint8_t* palette_rgba);
+void remap_to_palette(const sdk::Image& img, const uint8_t* palette_rgba, const ImageView& to);
 
 } // namespace af::xtf

@@ -127,7 +127,7 @@ std::string mip0_digest(const Texture& t) {
     XXH3_128bits_update(h.get(), shape, sizeof shape);
     for (uint32_t l = 0; l < d.layers; ++l)
         for (uint32_t f = 0; f < d.faces; ++f) {
-            const SurfaceRef s = t.surface(l, f, 0);
+            const ImageView s = t.surface(l, f, 0);
             XXH3_128bits_update(h.get(), s.data, s.size);
         }
     if (d.format == FMT_P8) XXH3_128bits_update(h.get(), t.palette.data(), t.palette.size());

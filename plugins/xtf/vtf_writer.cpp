@@ -227,7 +227,7 @@ std::vector<uint8_t> write_vtf(const af_host* host, const Texture& in, const Vtf
     for (int m = int(mips) - 1; m >= 0; --m)
         for (uint32_t fr = 0; fr < d.layers; ++fr)
             for (uint32_t face = 0; face < d.faces; ++face) {
-                SurfaceRef s = img.surface(fr, face, uint32_t(m));
+                ImageView s = img.surface(fr, face, uint32_t(m));
                 w.append(s.data, s.size);
             }
     return std::move(w).bytes();
@@ -250,7 +250,7 @@ std::vector<uint8_t> vtf_to_xtf(const af_host* host, const VtfFile& vtf, XtfWrit
         top = Texture(d);
         for (uint32_t l = 0; l < d.layers; ++l)
             for (uint32_t f = 0; f < d.faces; ++f) {
-                SurfaceRef a = src.surface(l, f, 0), b = top.surface(l, f, 0);
+                ImageView a = src.surface(l, f, 0), b = top.surface(l, f, 0);
                 std::memcpy(b.data, a.data, a.size);
             }
         t = &top;

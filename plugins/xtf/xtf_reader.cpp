@@ -37,7 +37,7 @@ void load_blocks(const af_host* host, const uint8_t* data, const std::vector<Xtf
     std::vector<BlockCopy> jobs;
     jobs.reserve(blocks.size());
     for (const XtfBlock& blk : blocks) {
-        SurfaceRef s = tex.surface(blk.frame, blk.face, blk.mip);
+        ImageView s = tex.surface(blk.frame, blk.face, blk.mip);
         if (s.size != blk.size) throw std::logic_error("xtf: block size disagrees with the texture layout");
         jobs.push_back({data + blk.offset, s.data, blk.width, blk.height, blk.depth, blk.size,
                         format("frame %u face %u mip %u at offset %llu", blk.frame, blk.face, blk.mip,
@@ -72,7 +72,7 @@ Texture expand_palette(const Texture& p8) {
         const uint8_t* pal = p8.palette.data() + size_t(l) * kPaletteBytes;
         for (uint32_t f = 0; f < d.faces; ++f)
             for (uint32_t m = 0; m < d.mips; ++m) {
-                SurfaceRef src = p8.surface(l, f, m), dst = out.surface(l, f, m);
+                ImageView src = p8.surface(l, f, m), dst = out.surface(l, f, m);
                 for (uint64_t i = 0; i < src.size; ++i) std::memcpy(dst.data + i * 4, pal + src.data[i] * 4, 4);
             }
     }

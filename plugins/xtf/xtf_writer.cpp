@@ -194,14 +194,14 @@ Texture convert_texture(const af_host* host, const Texture& in, uint32_t fmt, ui
             const uint32_t layer = uint32_t(i / od.faces), face = uint32_t(i % od.faces);
             if (copy) {
                 for (uint32_t m = 0; m < mips; ++m) {
-                    SurfaceRef s = in.surface(layer, face, m), d = out.surface(layer, face, m);
+                    ImageView s = in.surface(layer, face, m), d = out.surface(layer, face, m);
                     std::memcpy(d.data, s.data, s.size);
                 }
                 continue;
             }
             auto levels = mip_images(host, in, layer, face, mips, opt);
             for (uint32_t m = 0; m < mips; ++m) {
-                SurfaceRef d = out.surface(layer, face, m);
+                ImageView d = out.surface(layer, face, m);
                 encode_surface(host, levels[m], fmt, d.data, d.size, d.width, d.height, d.depth);
             }
         }
@@ -226,15 +226,14 @@ void write_p8_frame(const af_host* host, const Texture& in, const XtfWritePlan& 
     auto remap_fallback = [&] {
         for (uint32_t f = 0; f < d.faces; ++f)
             for (uint32_t m = 0; m < fb_levels[f].size(); ++m) {
-                auto idx = remap_to_palette(fb_levels[f][m], pal);
-                std::memcpy(c.fallback.surface(l, f, m).data, idx.data(), idx.size());
+                remap_to_palette(fb_levels[f][m], pal, c.fallback.surface(l, f, m));
             }
     };
     if (d.format == FMT_P8 && d.mips >= p.mips && in.palette.size() >= size_t(d.layers) * kPaletteBytes) {
         std::memcpy(pal, in.palette.data() + size_t(l) * kPaletteBytes, kPaletteBytes);
         for (uint32_t f = 0; f < d.faces; ++f)
             for (uint32_t m = 0; m < p.mips; ++m) {
-                SurfaceRef s = in.surface(l, f, m), o = c.image.surface(l, f, m);
+                ImageView s = in.surface(l, f, m), o = c.image.surface(l, f, m);
                 std::memcpy(o.data, s.data, s.size);
             }
         remap_fallback();
@@ -248,32 +247,25 @@ void write_p8_frame(const af_host* host, const Texture& in, const XtfWritePlan& 
         for (uint32_t f = 0; f < d.faces; ++f) {
             const auto levels = mip_images(host, in, l, f, p.mips, opt);
             for (uint32_t m = 0; m < p.mips; ++m) {
-                auto idx = remap_to_palette(levels[m], pal);
-                std::memcpy(c.image.surface(l, f, m).data, idx.data(), idx.size());
+                remap_to_palette(levels[m], pal, c.image.surface(l, f, m));
             }
         }
         remap_fallback();
         return;
     }
     std::vector<std::vector<sdk::Image>> levels(d.faces);
-    std::vector<const sdk::Image*> sources, targets;
+    std::vector<const sdk::Image*> sources;
+    std::vector<RemapTarget> targets;
     for (uint32_t f = 0; f < d.faces; ++f) {
         levels[f] = mip_images(host, in, l, f, p.mips, opt);
         sources.push_back(&levels[f][0]);
     }
     for (uint32_t f = 0; f < d.faces; ++f)
-        for (auto& img : levels[f]) targets.push_back(&img);
+        for (uint32_t m = 0; m < p.mips; ++m) targets.push_back({&levels[f][m], c.image.surface(l, f, m)});
     for (uint32_t f = 0; f < d.faces; ++f)
-        for (auto& img : fb_levels[f]) targets.push_back(&img);
-    QuantizedFrame q = quantize_frame(sources, targets, opt.dither);
-    std::memcpy(pal, q.palette.data(), kPaletteBytes);
-    size_t t = 0;
-    for (uint32_t f = 0; f < d.faces; ++f)
-        for (uint32_t m = 0; m < p.mips; ++m, ++t)
-            std::memcpy(c.image.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
-    for (uint32_t f = 0; f < d.faces; ++f)
-        for (uint32_t m = 0; m < fb_levels[f].size(); ++m, ++t)
-            std::memcpy(c.fallback.surface(l, f, m).data, q.indices[t].data(), q.indices[t].size());
+        for (uint32_t m = 0; m < fb_levels[f].size(); ++m)
+            targets.push_back({&fb_levels[f][m], c.fallback.surface(l, f, m)});
+    quantize_frame(sources, targets, opt.dither, pal);
 }
 
 // The header fields the plan decides, and the flags before the images are known.
@@ -345,7 +337,7 @@ void encode_images(const af_host* host, const Texture& in, const XtfWritePlan& p
             const uint32_t l = uint32_t(i / d.faces), f = uint32_t(i % d.faces);
             auto levels = fallback_images(host, in, l, f, p.fallback_width, p.fallback_height, p.fallback_mips, opt);
             for (uint32_t m = 0; m < p.fallback_mips; ++m) {
-                SurfaceRef s = c.fallback.surface(l, f, m);
+                ImageView s = c.fallback.surface(l, f, m);
                 encode_surface(host, levels[m], tf, s.data, s.size, s.width, s.height, 1);
             }
         }
@@ -415,7 +407,7 @@ std::vector<uint8_t> serialize_xtf(const af_host* host, XtfContent& c) {
     std::vector<BlockCopy> jobs;
     auto add = [&](const std::vector<XtfBlock>& blocks, const Texture& t) {
         for (const XtfBlock& b : blocks) {
-            SurfaceRef s = t.surface(b.frame, b.face, b.mip);
+            ImageView s = t.surface(b.frame, b.face, b.mip);
             jobs.push_back({s.data, out.data() + b.offset, b.width, b.height, b.depth, b.size,
                             format("frame %u face %u mip %u", b.frame, b.face, b.mip)});
         }

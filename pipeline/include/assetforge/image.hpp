@@ -7,6 +7,7 @@
 // move between the two.
 #pragma once
 
+#include "assetforge/image_view.hpp"
 #include "assetforge/pixels.hpp"
 
 #include <algorithm>
@@ -58,6 +59,9 @@ struct Image {
         return {format(), width, height, 1, bytes, is_float() ? rgba32f.size() * sizeof(float) : rgba8.size()};
     }
 };
+
+// The picture as a view of its own bytes (no copy): the image must outlive it.
+inline ImageView view_of(const Image& img) { return ImageView::of(img.surface()); }
 
 // RGBA8 → RGBA32F (x / 255) and back (NaN → 0, clamped to 0..1, rounded half
 // away from zero); the sRGB flag is carried unchanged.

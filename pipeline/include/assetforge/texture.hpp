@@ -3,6 +3,7 @@
 #pragma once
 
 #include "assetforge/formats.hpp"
+#include "assetforge/image_view.hpp"
 #include "assetforge/plugin_abi.h"
 
 #include <cstdint>
@@ -64,12 +65,6 @@ inline uint64_t surface_offset(const TextureDesc& d, uint32_t layer, uint32_t fa
     return (uint64_t(layer) * d.faces + face) * per_face + before_mip;
 }
 
-struct SurfaceRef {
-    uint32_t width, height, depth;
-    uint8_t* data;
-    uint64_t size;
-};
-
 struct Texture {
     TextureDesc desc;
     std::vector<uint8_t> data;
@@ -81,14 +76,18 @@ struct Texture {
         if (d.format == FMT_P8) palette.resize(size_t(d.layers) * 1024);
     }
 
-    SurfaceRef surface(uint32_t layer, uint32_t face, uint32_t mip) {
+    // The owner hands out views; there is no implicit conversion, so a view never outlives a temporary unseen.
+    ImageView surface(uint32_t layer, uint32_t face, uint32_t mip) {
         if (layer >= desc.layers || face >= desc.faces || mip >= desc.mips)
             throw std::out_of_range("surface index out of range");
-        uint64_t off = surface_offset(desc, layer, face, mip);
-        return {mip_extent(desc.width, mip), mip_extent(desc.height, mip), mip_extent(desc.depth, mip),
-                data.data() + off, mip_surface_bytes(desc, mip)};
+        return {.format = desc.format,
+                .width = mip_extent(desc.width, mip),
+                .height = mip_extent(desc.height, mip),
+                .depth = mip_extent(desc.depth, mip),
+                .data = data.data() + surface_offset(desc, layer, face, mip),
+                .size = mip_surface_bytes(desc, mip)};
     }
-    SurfaceRef surface(uint32_t layer, uint32_t face, uint32_t mip) const {
+    ImageView surface(uint32_t layer, uint32_t face, uint32_t mip) const {
         return const_cast<Texture*>(this)->surface(layer, face, mip);
     }
 };

@@ -54,18 +54,18 @@ TEST_CASE("DiffRows over bands equals diff_images over the whole", "[diff]") {
                     DiffRows rows(w, h, {.ssim = ssim});
                     for (uint32_t y = 0; y < h; y += band) {
                         const uint32_t n = std::min(band, h - y);
-                        rows.add(band_of(a, y, n), band_of(b, y, n));
+                        rows.add(view_of(band_of(a, y, n)), view_of(band_of(b, y, n)));
                     }
-                    same(rows.finish(), diff_images(a, b, {.ssim = ssim}));
+                    same(rows.finish(), diff_images(view_of(a), view_of(b), {.ssim = ssim}));
                 }
 }
 
 TEST_CASE("DiffRows refuses rows that do not continue the comparison", "[diff]") {
     DiffRows rows(8, 8);
-    CHECK_THROWS_AS(rows.add(Image::make8(7, 2), Image::make8(7, 2)), std::invalid_argument);
-    CHECK_THROWS_AS(rows.add(Image::make8(8, 2), Image::make8(8, 3)), std::invalid_argument);
-    rows.add(Image::make8(8, 8), Image::make8(8, 8));
-    CHECK_THROWS_AS(rows.add(Image::make8(8, 1), Image::make8(8, 1)), std::invalid_argument);
+    CHECK_THROWS_AS(rows.add(view_of(Image::make8(7, 2)), view_of(Image::make8(7, 2))), std::invalid_argument);
+    CHECK_THROWS_AS(rows.add(view_of(Image::make8(8, 2)), view_of(Image::make8(8, 3))), std::invalid_argument);
+    rows.add(view_of(Image::make8(8, 8)), view_of(Image::make8(8, 8)));
+    CHECK_THROWS_AS(rows.add(view_of(Image::make8(8, 1)), view_of(Image::make8(8, 1))), std::invalid_argument);
 }
 
 TEST_CASE("PSNR RGB counts the colour channels the format stores", "[diff]") {
@@ -76,17 +76,21 @@ TEST_CASE("PSNR RGB counts the colour channels the format stores", "[diff]") {
         a.rgba8[i * 4 + 2] = 255;
     }
     const FormatInfo& bc5 = *format_info(FMT_BC5_UNORM);
-    const ImageDiff xy = diff_images(a, b, {.ssim = false, .psnr_channels = stored_colour(bc5)});
-    const ImageDiff rgb = diff_images(a, b, {.ssim = false});
+    const ImageDiff xy = diff_images(view_of(a), view_of(b), {.ssim = false, .psnr_channels = stored_colour(bc5)});
+    const ImageDiff rgb = diff_images(view_of(a), view_of(b), {.ssim = false});
     const double level = 1.0 / 255;
     REQUIRE(xy.psnr_rgb);
     CHECK(*xy.psnr_rgb == Approx(10 * std::log10(2 / (level * level))));
     CHECK(*rgb.psnr_rgb < 5.0); // the drop, not the encode
-    CHECK(*diff_images(a, b, {.ssim = false, .psnr_channels = chan::r}).psnr_rgb ==
+    CHECK(*diff_images(view_of(a), view_of(b), {.ssim = false, .psnr_channels = chan::r}).psnr_rgb ==
           Approx(10 * std::log10(1 / (level * level))));
     // The source's own RGBA8 bytes give what its Image gives.
-    const ImageDiff view = diff_images(TexelRows(4, 4, a.rgba8.data()), b, {.ssim = false});
+    const ImageDiff view = diff_images(ImageView{FMT_R8G8B8A8_UNORM, 4, 4, 1, a.rgba8.data(), a.rgba8.size()},
+                                       view_of(b), {.ssim = false});
     CHECK(view.psnr_rgb == rgb.psnr_rgb);
+    // Only texels are compared: a view of blocks is refused, not read as bytes.
+    CHECK_THROWS_AS(diff_images(ImageView{FMT_BC1_UNORM, 4, 4, 1, a.rgba8.data(), 8}, view_of(b)),
+                    std::invalid_argument);
 }
 
 TEST_CASE("one table says which channels a format stores", "[diff]") {

@@ -24,7 +24,7 @@ Texture from_image(const Image& img, uint32_t format, uint32_t layers = 1) {
     d.layers = layers;
     Texture t(d);
     for (uint32_t l = 0; l < layers; ++l) {
-        SurfaceRef s = t.surface(l, 0, 0);
+        ImageView s = t.surface(l, 0, 0);
         image_to_surface(img, format, s.data, s.size);
     }
     return t;
@@ -44,7 +44,7 @@ TEST_CASE("mips: every layer, sRGB data filtered in linear light") {
     auto expect = generate_mips(palm);
     for (uint32_t layer = 0; layer < 2; ++layer)
         for (uint32_t mip = 0; mip < m.desc.mips; ++mip) {
-            SurfaceRef s = m.surface(layer, 0, mip);
+            ImageView s = m.surface(layer, 0, mip);
             REQUIRE(s.size == expect[mip].rgba8.size());
             CHECK(std::memcmp(s.data, expect[mip].rgba8.data(), s.size) == 0);
         }
@@ -53,7 +53,7 @@ TEST_CASE("mips: every layer, sRGB data filtered in linear light") {
     Texture unorm = from_image(palm, FMT_R8G8B8A8_UNORM);
     Texture lin = tx::mips(ops, unorm, {.normal_map = tx::NormalMapMode::No});
     Texture forced = tx::mips(ops, unorm, {.normal_map = tx::NormalMapMode::No, .colour = tx::ColourTag::Srgb});
-    SurfaceRef l1 = lin.surface(0, 0, 1), f1 = forced.surface(0, 0, 1);
+    ImageView l1 = lin.surface(0, 0, 1), f1 = forced.surface(0, 0, 1);
     CHECK(std::memcmp(f1.data, m.surface(0, 0, 1).data, f1.size) == 0);
     CHECK(std::memcmp(l1.data, f1.data, l1.size) != 0);
 }
@@ -77,7 +77,7 @@ TEST_CASE("mips: float data, and SNORM normal maps renormalised") {
     CHECK((m.desc.flags & AF_TEX_NORMAL_MAP));
     CHECK((m.desc.flags & AF_TEX_LINEAR));
     for (uint32_t mip = 1; mip < m.desc.mips; ++mip) {
-        SurfaceRef s = m.surface(0, 0, mip);
+        ImageView s = m.surface(0, 0, mip);
         Image img = surface_to_image(m.desc.format, s.data, s.size, s.width, s.height);
         Image f = img.is_float() ? img : to_float(img);
         for (size_t i = 0; i < f.texels(); ++i) {

@@ -49,14 +49,14 @@ Texture texture_of(const Image& img, uint32_t format) {
     d.width = img.width;
     d.height = img.height;
     Texture t(d);
-    SurfaceRef s = t.surface(0, 0, 0);
+    ImageView s = t.surface(0, 0, 0);
     image_to_surface(img, format, s.data, s.size);
     return t;
 }
 
 // Mean of a channel (0..1) of one level of an RGBA8 texture.
 double mean_channel(const Texture& t, uint32_t mip, int ch) {
-    SurfaceRef s = t.surface(0, 0, mip);
+    ImageView s = t.surface(0, 0, mip);
     double sum = 0;
     const size_t n = size_t(s.width) * s.height;
     for (size_t i = 0; i < n; ++i) sum += s.data[i * 4 + ch];

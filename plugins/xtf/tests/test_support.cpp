@@ -199,9 +199,9 @@ const af_stage* stage(const char* name) {
 }
 
 af::Image surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
-    af::SurfaceRef s = t.surface(layer, face, mip);
+    af::ImageView s = t.surface(layer, face, mip);
     af::Image img = af::Image::make8(s.width, s.height * s.depth);
-    af_surface src{t.desc.format, s.width, s.height, s.depth, s.data, s.size};
+    af_surface src = s.abi();
     af_surface dst{af::FMT_R8G8B8A8_UNORM, s.width, s.height, s.depth, img.rgba8.data(), img.rgba8.size()};
     if (t.desc.format == af::FMT_P8) {
         const uint8_t* pal = t.palette.data() + size_t(layer) * 1024;

@@ -38,7 +38,7 @@ void check_blocks(const nlohmann::json& expected, const std::vector<XtfBlock>& b
         CHECK(b.offset == e["offset"].get<uint64_t>());
         CHECK(b.size == e["size"].get<uint64_t>());
         CHECK(sha256(file.data() + b.offset, b.size) == e["sha256_stored"].get<std::string>());
-        af::SurfaceRef s = tex.surface(b.frame, b.face, b.mip);
+        af::ImageView s = tex.surface(b.frame, b.face, b.mip);
         CHECK(sha256(s.data, s.size) == e["sha256_linear"].get<std::string>());
         if (!decoded_hashes || !e.contains("sha256_rgba8888_vtfpp") || e["sha256_rgba8888_vtfpp"].is_null()) continue;
         // DXT: vtfpp's BC decoder rounds interpolated colours its own way (the

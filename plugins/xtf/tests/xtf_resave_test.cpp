@@ -128,7 +128,7 @@ TEST_CASE("re-save: changed pixels get a fresh fallback and reflectivity while t
     xtftest::host()->free(tex.data);
     // Darken mip 0 (colour bytes only): what the stored fallback and
     // reflectivity were computed from no longer exists.
-    af::SurfaceRef top = t.surface(0, 0, 0);
+    af::ImageView top = t.surface(0, 0, 0);
     for (uint64_t i = 0; i < top.size; ++i)
         if (i % 4 != 3) top.data[i] = uint8_t(top.data[i] / 4);
     const auto out = write_xtf(xtftest::host(), t, {});
