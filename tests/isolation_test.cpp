@@ -108,6 +108,60 @@ TEST_CASE("isolation: in process, a crash names plugin, call and input, and fini
 }
 #endif
 
+TEST_CASE("isolation: a plugin calling exit(0) fails the build loudly in process, and one action isolated",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 12, 'e');
+    fs::rename(t / "src/x.hostile", t / "src/a.hostile"); // started last (reverse name order): others finish first
+    Run in_process = run_in(t.path(), "build -j1 --isolate none");
+    INFO(in_process.out);
+    CHECK(in_process.code == 70);
+    CHECK_THAT(in_process.out, Catch::Contains("plugin 'hostile' ended the process (exit) in read of a.hostile"));
+    REQUIRE(outputs(t) == 12);
+    // The work finished before the exit was committed: running it again redoes only the exiting action.
+    std::map<fs::path, fs::file_time_type> before;
+    for (const auto& e : fs::directory_iterator(t / "out")) before[e.path()] = fs::last_write_time(e.path());
+    Run again = run_in(t.path(), "build -j1 --isolate none");
+    CHECK(again.code == 70);
+    for (const auto& [file, time] : before) CHECK(fs::last_write_time(file) == time);
+    // In a worker, the same exit fails that action only.
+    Run isolated = run_in(t.path(), "build -j1 --isolate all");
+    INFO(isolated.out);
+    CHECK(isolated.code == 1);
+    CHECK_THAT(isolated.out, Catch::Contains("1 failed"));
+    CHECK_THAT(isolated.out, Catch::Contains("plugin 'hostile' exited with status 0 in read of a.hostile"));
+    CHECK(outputs(t) == 12);
+}
+
+TEST_CASE("isolation: a plugin's flood of warnings is capped per action in the terminal, the state and no-ops",
+          "[isolation]") {
+    HostilePath path;
+    for (const char* isolate : {"none", "all"}) {
+        INFO("--isolate " << isolate);
+        TempDir t;
+        project(t, 2, 'w');
+        Run r = run_in(t.path(), std::string("build -j1 --isolate ") + isolate);
+        CHECK(r.code == 0);
+        CHECK(r.out.size() < 1024 * 1024); // 40,000 lines of 3,000 bytes would be 120 MB
+        // 64 KiB of warnings kept (32 lines cut to 2 KiB each), the other 19,968 counted.
+        CHECK_THAT(r.out, Catch::Contains("19968 more warnings from plugins omitted"));
+        size_t info_lines = 0;
+        for (size_t at = r.out.find("info: x.hostile"); at != std::string::npos;
+             at = r.out.find("info: x.hostile", at + 1))
+            ++info_lines;
+        CHECK(info_lines <= 100); // printed as they come, up to the cap
+        uint64_t state_bytes = 0;
+        for (const auto& e : fs::recursive_directory_iterator(t.path()))
+            if (e.path().filename().string().rfind("state.db", 0) == 0) state_bytes += e.file_size();
+        CHECK(state_bytes > 0);
+        CHECK(state_bytes < 4 * 1024 * 1024);
+        Run again = run_in(t.path(), "build -j1");
+        CHECK(again.code == 0);
+        CHECK(again.out.size() < 1024 * 1024);
+    }
+}
+
 // Under AddressSanitizer the worker's heap limit sits above the sanitizer's shadow reservation: no bound at all.
 #if !defined(AF_ASAN)
 TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that action, RSS stays low",
@@ -185,6 +239,25 @@ TEST_CASE("plugins: exits 1 when a plugin failed to load", "[isolation][plugins]
     Run fine = run_cli("plugins");
     INFO(fine.out);
     CHECK(fine.code == 0);
+}
+
+TEST_CASE("plugins: a library cut short on the plugin path is refused by name, and every command still runs",
+          "[isolation][plugins]") {
+    TempDir t;
+    const fs::path whole = fs::path(AF_TEST_PLUGIN_DIR) / "abi_good.so";
+    fs::create_directories(t / "plugins");
+    const fs::path cut = t / "plugins" / "cut.so";
+    fs::copy_file(whole, cut);
+    fs::resize_file(cut, fs::file_size(whole) / 2);
+    setenv("ASSETFORGE_PLUGIN_PATH", (t / "plugins").c_str(), 1);
+    Run version = run_cli("--version");
+    Run list = run_cli("plugins");
+    unsetenv("ASSETFORGE_PLUGIN_PATH");
+    INFO(version.out);
+    CHECK(version.code == 0);
+    INFO(list.out);
+    CHECK(list.code == 1); // a plugin failed to load: said, not crashed on
+    CHECK_THAT(list.out, Catch::Contains("cut.so") && Catch::Contains("damaged at byte"));
 }
 
 TEST_CASE("isolation: `action_timeout:` in the pipeline stops a hung plugin too", "[isolation]") {

@@ -63,7 +63,8 @@ void svc_log(int32_t level, const char* msg) {
         const std::string file = call.input ? std::string(call.input) : current_note_file();
         line = (file.empty() ? std::string() : file + ": ") + line + " (plugin '" + call.plugin + "')";
     }
-    if (keep_plugin_note(level, line) && level >= AF_LOG_WARN) return;
+    const NoteFate fate = keep_plugin_note(level, line);
+    if (fate == NoteFate::Omitted || (fate == NoteFate::Kept && level >= AF_LOG_WARN)) return;
     std::lock_guard lock(g_log_mutex);
     std::fprintf(stderr, "assetforge: %s: %s\n", names[level < 0 ? 0 : level > 3 ? 3 : level], line.c_str());
 }

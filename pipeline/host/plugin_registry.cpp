@@ -5,6 +5,7 @@
 #include "assetforge/plugin.hpp"
 #include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
+#include "host/library_file.hpp"
 
 #include <boost/dll/shared_library.hpp>
 
@@ -165,6 +166,7 @@ bool PluginRegistry::load_file(const fs::path& file) {
         failures_.push_back({file, std::move(why)});
         return false;
     };
+    if (std::string damage = library_file_damage(file); !damage.empty()) return refuse(damage);
     auto lib = std::make_shared<boost::dll::shared_library>();
     boost::dll::fs::error_code ec;
     lib->load(boost::dll::fs::path(file.string()), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,

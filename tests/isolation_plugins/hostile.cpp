@@ -7,6 +7,8 @@
 //   h  never returns
 //   l  logs a warning, an info and a debug line, and a read warning, then reads as 'o'
 //   d  asks af_host.alloc for 256 MiB, far past the 2x2 its dims declare
+//   e  exit(0): ends whatever process it runs in, successfully
+//   w  logs 20,000 warnings and 20,000 info lines of 3,000 bytes each, then reads as 'o'
 // Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
 // logging a line that names no file (the host adds the action's).
 #include "assetforge/plugin.hpp"
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <unistd.h>
 
 namespace {
@@ -63,6 +66,16 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
                 af::sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
                               std::string("cannot open /etc/hostname: ") + std::strerror(errno));
             std::fclose(f);
+            break;
+        }
+        case 'e':
+            std::exit(0);
+        case 'w': {
+            const std::string line(3000, 'w');
+            for (int i = 0; i < 20000; ++i) {
+                h->log(AF_LOG_WARN, line.c_str());
+                h->log(AF_LOG_INFO, line.c_str());
+            }
             break;
         }
         case 'h':

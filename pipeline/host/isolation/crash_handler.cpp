@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 
@@ -58,6 +59,23 @@ void on_fatal_signal(int sig) {
     ::raise(sig);
 }
 
+// exit() from a thread inside a plugin call: the build did not finish, whatever status the plugin gave. atexit
+// handlers run on the thread that called exit, so its call scope is the plugin's.
+void on_exit_in_plugin() {
+    const PluginCall c = t_call;
+    if (!c.plugin) return;
+    put("assetforge: plugin '");
+    put(c.plugin);
+    put("' ended the process (exit) in ");
+    put(c.call);
+    if (c.input) {
+        put(" of ");
+        put(c.input);
+    }
+    put("; the build stops here, unfinished. Actions that finished are kept.\n");
+    ::_exit(kExitInPlugin);
+}
+
 } // namespace
 
 CallScope::CallScope(const char* plugin, const char* call, const char* input) : previous_(t_call) {
@@ -69,6 +87,7 @@ CallScope::~CallScope() { t_call = previous_; }
 PluginCall current_call() { return t_call; }
 
 void install_crash_handler() {
+    std::atexit(on_exit_in_plugin);
     struct sigaction sa {};
     sa.sa_handler = on_fatal_signal;
     sa.sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK;

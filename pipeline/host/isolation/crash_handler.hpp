@@ -27,9 +27,13 @@ class CallScope {
 // The call the calling thread is in (plugin == nullptr when none).
 PluginCall current_call();
 
+// The exit status of a process a plugin ended with exit() during a call.
+constexpr int kExitInPlugin = 70;
+
 // SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: on a thread inside a plugin call,
 // says so on stderr (async-signal-safe writes only), then dies of the same
-// signal. Outputs and state are committed per action, so finished work stays.
+// signal. exit() inside a plugin call: says so and ends with kExitInPlugin, never
+// the plugin's status. Outputs and state are committed per action, so finished work stays.
 void install_crash_handler();
 
 } // namespace af::host::isolation

@@ -1,7 +1,9 @@
 #include "host/isolation/wire.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -96,9 +98,10 @@ bool recv_message(int sock, Message& out) {
 
 int make_shared(uint64_t size, void** map) {
     *map = MAP_FAILED;
-    int fd = ::memfd_create("assetforge", MFD_CLOEXEC);
+    int fd = ::memfd_create("assetforge", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return -1;
-    if (::ftruncate(fd, off_t(size ? size : 1)) != 0) {
+    // Its size is final from here: the peer that receives it seals it the same way before mapping.
+    if (::ftruncate(fd, off_t(size ? size : 1)) != 0 || ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) != 0) {
         ::close(fd);
         return -1;
     }
@@ -111,6 +114,14 @@ int make_shared(uint64_t size, void** map) {
 }
 
 void* map_shared(int fd, uint64_t size, bool writable) {
+    // The descriptor comes from the other process, which may lie: it must be a memory file that can no longer
+    // shrink (sealed before the size is read, so no truncation can slip in between), holding at least `size`
+    // bytes. A mapping past a file's end is SIGBUS on the first read, in the host.
+    const uint64_t need = size ? size : 1;
+    struct stat st {};
+    if (::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) != 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        uint64_t(st.st_size) < need)
+        return nullptr;
     void* p = ::mmap(nullptr, size ? size : 1, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
     return p == MAP_FAILED ? nullptr : p;
 }

@@ -69,7 +69,8 @@ bool recv_message(int sock, Message& out);
 // A sealed-size anonymous shared memory file of `size` bytes, mapped
 // read-write. Returns the fd (or -1) and sets *map (MAP_FAILED on error).
 int make_shared(uint64_t size, void** map);
-// Maps a received memfd of `size` bytes; nullptr on failure.
+// Maps a received memfd of `size` bytes, after sealing it against shrinking and checking it holds them;
+// nullptr on failure (not a sealable memory file, or shorter than claimed).
 void* map_shared(int fd, uint64_t size, bool writable);
 void close_fds(std::vector<int>& fds);
 

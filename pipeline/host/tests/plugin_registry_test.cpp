@@ -9,6 +9,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <unistd.h>
 
 using namespace af;
 using namespace af::host;
@@ -210,4 +211,29 @@ TEST_CASE("convert_texture changes every surface's format") {
     Texture back = convert_texture(r, b, FMT_R8G8B8A8_UNORM);
     CHECK(back.data == t.data);
     CHECK_THROWS_WITH(convert_texture(r, t, FMT_BC1_UNORM), Catch::Contains("no codec plugin encodes BC1_UNORM"));
+}
+
+TEST_CASE("a library cut short is refused by name with the offset, never handed to the loader") {
+    const fs::path whole = plugin("abi_good_copy");
+    const auto size = fs::file_size(whole);
+    const fs::path dir = fs::temp_directory_path() / ("af-truncated-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    // Cut inside the section headers, inside the last segment, inside the program headers, inside the ELF header.
+    for (const uint64_t keep : {uint64_t(size - 16), uint64_t(size / 2), uint64_t(100), uint64_t(10)}) {
+        INFO("kept " << keep << " of " << size << " bytes");
+        const fs::path cut = dir / ("cut" + std::to_string(keep) + ".so");
+        fs::copy_file(whole, cut, fs::copy_options::overwrite_existing);
+        fs::resize_file(cut, keep);
+        PluginRegistry r;
+        CHECK_FALSE(r.load_file(cut));
+        const LoadFailure* f = failure_for(r, cut);
+        REQUIRE(f != nullptr);
+        CHECK_THAT(f->reason, Catch::Contains("damaged at byte"));
+    }
+    const fs::path text = dir / "notes.so";
+    std::ofstream(text) << "not a library at all, but long enough to hold an ELF header's worth of bytes......";
+    PluginRegistry r;
+    CHECK_FALSE(r.load_file(text));
+    CHECK_THAT(failure_for(r, text)->reason, Catch::Contains("not an ELF file"));
+    fs::remove_all(dir);
 }
