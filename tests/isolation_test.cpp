@@ -162,6 +162,25 @@ TEST_CASE("isolation: a plugin's flood of warnings is capped per action in the t
     }
 }
 
+TEST_CASE("isolation: a sandboxed plugin reaches nothing past its worker: no signal, descriptor, limit, ioctl, "
+          "file times, attributes or mount handle",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 1, 0);
+    t.write("victim.txt", "the user's file");
+    const fs::path victim = t / "victim.txt";
+    const auto when = fs::file_time_type::clock::now() - std::chrono::hours(24 * 365);
+    fs::last_write_time(victim, when);
+    t.write("src/x.hostile", "HSTLx" + victim.string());
+    Run r = run_in(t.path(), "build -j1 --isolate all");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, !Catch::Contains("escaped"));
+    CHECK(fs::last_write_time(victim) == when);
+    CHECK(outputs(t) == 2);
+}
+
 // Under AddressSanitizer the worker's heap limit sits above the sanitizer's shadow reservation: no bound at all.
 #if !defined(AF_ASAN)
 TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that action, RSS stays low",

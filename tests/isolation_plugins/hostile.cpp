@@ -8,6 +8,9 @@
 //   l  logs a warning, an info and a debug line, and a read warning, then reads as 'o'
 //   d  asks af_host.alloc for 256 MiB, far past the 2x2 its dims declare
 //   e  exit(0): ends whatever process it runs in, successfully
+//   x  tries to reach past its worker (the rest of the file is a path the test made): signals, descriptors and
+//      limits of its parent, an ioctl, and times, attributes and a mount handle of that path; the read fails
+//      naming every one that worked
 //   w  logs 20,000 warnings and 20,000 info lines of 3,000 bytes each, then reads as 'o'
 // Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
 // logging a line that names no file (the host adds the action's).
@@ -17,7 +20,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <string>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace {
@@ -40,6 +47,36 @@ void fill(const af_host* h, uint8_t value, af_texture* out) {
     af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM, 2, 2});
     std::memset(t.data.data(), value, t.data.size());
     af::sdk::export_texture(h, t, out);
+}
+
+// Each call that a sandboxed worker must not be able to make, aimed at its parent (the host) or at `path`.
+std::string escapes(const std::string& path) {
+    std::string out;
+    auto tried = [&](const char* name, long rc) {
+        if (rc >= 0) out += std::string(" ") + name;
+    };
+    const pid_t parent = ::getppid();
+    tried("tgkill", ::syscall(SYS_tgkill, parent, parent, 0));
+    tried("tkill", ::syscall(SYS_tkill, parent, 0));
+    const long pidfd = ::syscall(SYS_pidfd_open, parent, 0);
+    tried("pidfd_open", pidfd);
+    tried("pidfd_send_signal", ::syscall(SYS_pidfd_send_signal, pidfd, 0, nullptr, 0));
+    const long taken = ::syscall(SYS_pidfd_getfd, pidfd, 0, 0);
+    tried("pidfd_getfd", taken);
+    rlimit old{};
+    tried("prlimit(parent)", ::syscall(SYS_prlimit64, parent, RLIMIT_FSIZE, nullptr, &old));
+    int waiting = 0;
+    tried("ioctl", ::ioctl(2, FIONREAD, &waiting));
+    tried("utime", ::syscall(SYS_utime, path.c_str(), nullptr));
+    char names[256];
+    tried("listxattr", ::syscall(SYS_listxattr, path.c_str(), names, sizeof names));
+    const long tree = ::syscall(SYS_open_tree, AT_FDCWD, path.c_str(), 0);
+    tried("open_tree", tree);
+    const long fan = ::syscall(SYS_fanotify_init, 0, 0);
+    tried("fanotify_init", fan);
+    for (long fd : {pidfd, taken, tree, fan})
+        if (fd >= 0) ::close(int(fd));
+    return out;
 }
 
 af_status read(const af_host* h, const af_input* in, const af_options*, af_texture* out, af_error* e) {
@@ -70,6 +107,12 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
         }
         case 'e':
             std::exit(0);
+        case 'x': {
+            const std::string victim(reinterpret_cast<const char*>(in->data) + 5, size_t(in->size - 5));
+            const std::string escaped = escapes(victim);
+            if (!escaped.empty()) af::sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "escaped:" + escaped);
+            break;
+        }
         case 'w': {
             const std::string line(3000, 'w');
             for (int i = 0; i < 20000; ++i) {
