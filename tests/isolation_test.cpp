@@ -181,6 +181,29 @@ TEST_CASE("isolation: a sandboxed plugin reaches nothing past its worker: no sig
     CHECK(outputs(t) == 2);
 }
 
+TEST_CASE("isolation: a worker sees no environment, and what it prints reaches the terminal escaped, as the "
+          "action's warnings",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 1, 'v');
+    setenv("ASSETFORGE_REMOTE_CACHE_TOKEN", "s3cr3t-t0ken", 1);
+    Run r = run_in(t.path(), "build -j1 --isolate all");
+    unsetenv("ASSETFORGE_REMOTE_CACHE_TOKEN");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, !Catch::Contains("s3cr3t-t0ken"));
+    CHECK(r.out.find('\x1b') == std::string::npos);
+    CHECK(r.out.find('\r') == std::string::npos);
+    CHECK(r.out.find('\a') == std::string::npos);
+    // Every printed line is the action's, named as the plugin's output, with its escapes shown.
+    CHECK_THAT(r.out, Catch::Contains(
+                          "x.hostile: printed: \\x1b[2J\\x1b[H9 built, 0 up to date, 0 failed (plugin 'hostile')"));
+    CHECK_THAT(r.out, Catch::Contains("printed: \\x1b]0;owned\\x07stderr line\\x0d\\x1b[Kpartial"));
+    CHECK_THAT(r.out, Catch::Contains("\\x1b[1Alog with an escape"));
+    CHECK(outputs(t) == 2);
+}
+
 // Under AddressSanitizer the worker's heap limit sits above the sanitizer's shadow reservation: no bound at all.
 #if !defined(AF_ASAN)
 TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that action, RSS stays low",

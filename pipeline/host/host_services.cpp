@@ -1,6 +1,7 @@
 #include "host/host_services.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "assetforge/user_text.hpp"
 #include "core/image_ops.hpp"
 #include "core/pixel_convert.hpp"
 #include "host/builtin_png.hpp"
@@ -58,7 +59,8 @@ void svc_log(int32_t level, const char* msg) {
     static const char* names[] = {"debug", "info", "warning", "error"};
     if (level < AF_LOG_INFO && !std::getenv("ASSETFORGE_DEBUG")) return;
     const isolation::PluginCall call = isolation::current_call();
-    std::string line = msg ? msg : "";
+    // A plugin's text is shown escaped: it could move the cursor or forge a line of the build's own.
+    std::string line = sdk::printable(msg ? msg : "");
     if (call.plugin) {
         const std::string file = call.input ? std::string(call.input) : current_note_file();
         line = (file.empty() ? std::string() : file + ": ") + line + " (plugin '" + call.plugin + "')";

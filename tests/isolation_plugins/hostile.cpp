@@ -11,6 +11,8 @@
 //   x  tries to reach past its worker (the rest of the file is a path the test made): signals, descriptors and
 //      limits of its parent, an ioctl, and times, attributes and a mount handle of that path; the read fails
 //      naming every one that worked
+//   v  fails if ASSETFORGE_REMOTE_CACHE_TOKEN is in its environment (naming the value), else prints terminal
+//      escapes and a fake summary line to stdout and stderr, logs one with an escape, and reads as 'o'
 //   w  logs 20,000 warnings and 20,000 info lines of 3,000 bytes each, then reads as 'o'
 // Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
 // logging a line that names no file (the host adds the action's).
@@ -111,6 +113,14 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
             const std::string victim(reinterpret_cast<const char*>(in->data) + 5, size_t(in->size - 5));
             const std::string escaped = escapes(victim);
             if (!escaped.empty()) af::sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "escaped:" + escaped);
+            break;
+        }
+        case 'v': {
+            if (const char* token = std::getenv("ASSETFORGE_REMOTE_CACHE_TOKEN"))
+                af::sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, std::string("the token is ") + token);
+            std::printf("\x1b[2J\x1b[H9 built, 0 up to date, 0 failed\n");
+            std::fprintf(stderr, "\x1b]0;owned\x07stderr line\r\x1b[Kpartial");
+            h->log(AF_LOG_WARN, "\x1b[1Alog with an escape");
             break;
         }
         case 'w': {

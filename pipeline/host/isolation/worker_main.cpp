@@ -283,6 +283,8 @@ int run_plugin_worker(int argc, char** argv) {
     // Only stdin, stdout, stderr and the socket: a descriptor the host had open (the state database, an output
     // being written) must not be the plugin's to write.
     ::close_range(kSock + 1, ~0u, 0);
+    // stdout is a pipe the host reads: a line at a time, so what a plugin prints arrives with its call.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     if (argc < 8) return 2;
     const std::string path = argv[2];
     g_limit = arg_number(argv, 3);

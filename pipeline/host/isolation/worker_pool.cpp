@@ -5,6 +5,7 @@
 #include "host/isolation/isolation.hpp"
 #include "host/plugin_registry.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -22,6 +23,15 @@
 
 extern char** environ;
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define AF_WORKER_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define AF_WORKER_SANITIZED 1
+#endif
+
 namespace af::host::isolation {
 namespace {
 
@@ -30,12 +40,70 @@ using Clock = std::chrono::steady_clock;
 struct Worker {
     pid_t pid = -1;
     int sock = -1;
+    int printed = -1; // read end of the pipe that is the worker's stdout and stderr (non-blocking)
 };
 
-// What ended a worker: "crashed (SIGSEGV)", "exited with status 3".
-std::string reap(Worker& w, bool kill_first) {
+// What a worker prints during one call. The plugin's stdout and stderr are not the user's terminal: every line
+// becomes a warning of the call's action (escaped on the way out like every warning), and past kMaxPrinted bytes
+// a call's output is counted, not kept.
+class Printed {
+  public:
+    static constexpr size_t kMaxPrinted = 64 * 1024;
+    // Reads what is waiting on the pipe (all of it once the worker is gone).
+    void drain(int fd) {
+        if (fd < 0) return;
+        char buf[8192];
+        for (;;) {
+            const ssize_t n = ::read(fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return;
+            const size_t keep = std::min(size_t(n), kMaxPrinted - std::min(kMaxPrinted, text_.size()));
+            text_.append(buf, keep);
+            omitted_ += uint64_t(n) - keep;
+        }
+    }
+    // One log message per line, a last unterminated line included.
+    void deliver(const std::function<void(const Message&)>& on_note) {
+        size_t at = 0;
+        while (at < text_.size()) {
+            size_t end = text_.find('\n', at);
+            if (end == std::string::npos) end = text_.size();
+            note(on_note, "printed: " + text_.substr(at, end - at));
+            at = end + 1;
+        }
+        if (omitted_) note(on_note, "printed " + std::to_string(omitted_) + " more bytes, not kept");
+        text_.clear();
+        omitted_ = 0;
+    }
+
+  private:
+    static void note(const std::function<void(const Message&)>& on_note, const std::string& line) {
+        Writer w;
+        w.i32(AF_LOG_WARN).str(line);
+        Message m{Op::Log, w.bytes(), {}};
+        try {
+            on_note(m);
+        } catch (...) {
+        }
+    }
+    std::string text_;
+    uint64_t omitted_ = 0;
+};
+
+// What ended a worker: "crashed (SIGSEGV)", "exited with status 3". What it printed last goes into `printed`.
+std::string reap(Worker& w, bool kill_first, Printed* printed = nullptr) {
     if (w.sock >= 0) ::close(w.sock);
     w.sock = -1;
+    struct ClosePipe {
+        Worker& w;
+        Printed* printed;
+        ~ClosePipe() {
+            if (w.printed < 0) return;
+            if (printed) printed->drain(w.printed);
+            ::close(w.printed);
+            w.printed = -1;
+        }
+    } close_pipe{w, printed};
     if (w.pid <= 0) return "ended";
     if (kill_first) ::kill(w.pid, SIGKILL);
     int status = 0;
@@ -50,6 +118,21 @@ std::string reap(Worker& w, bool kill_first) {
         return std::string("crashed (") + (name ? std::string("SIG") + name : "signal " + std::to_string(sig)) + ")";
     }
     return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+// The worker's environment: none of the user's (tokens, paths, the terminal's name). A sanitizer build passes its
+// runtime's options on, which only a test run sets.
+std::vector<char*> worker_environment() {
+    std::vector<char*> env;
+#if defined(AF_WORKER_SANITIZED)
+    for (char** e = environ; *e; ++e) {
+        const std::string_view v(*e);
+        const size_t eq = v.find('=');
+        if (eq != std::string_view::npos && v.substr(0, eq).ends_with("SAN_OPTIONS")) env.push_back(*e);
+    }
+#endif
+    env.push_back(nullptr);
+    return env;
 }
 
 std::string self_exe() {
@@ -80,16 +163,37 @@ Worker spawn(const LoadedPlugin& p, std::string& why) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+        why = std::string("cannot create a pipe: ") + std::strerror(errno);
+        ::close(sv[0]);
+        ::close(sv[1]);
+        return {};
+    }
+    ::fcntl(out[0], F_SETFL, O_NONBLOCK);
+    // stdin from /dev/null, stdout and stderr into the pipe, a session of its own: the worker has no terminal to
+    // write to, read from or type into (TIOCSTI).
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 2);
     posix_spawn_file_actions_adddup2(&fa, sv[1], 3); // dup2 clears FD_CLOEXEC on the copy
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+    std::vector<char*> env = worker_environment();
     Worker w;
-    int rc = posix_spawn(&w.pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+    int rc = posix_spawn(&w.pid, exe.c_str(), &fa, &attr, argv.data(), env.data());
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
     ::close(sv[1]);
+    ::close(out[1]);
     w.sock = sv[0];
+    w.printed = out[0];
     if (rc != 0) {
         ::close(w.sock);
+        ::close(w.printed);
         why = std::string("cannot start a plugin worker: ") + std::strerror(rc);
         return {};
     }
@@ -184,9 +288,11 @@ CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uin
         out.failure = who + ": " + why;
         return out;
     }
+    Printed printed;
     auto fail = [&](int status, std::string text, bool kill_first) {
-        const std::string ended = reap(w, kill_first);
+        const std::string ended = reap(w, kill_first, &printed);
         pool.lost();
+        printed.deliver(on_note);
         out.status = status;
         out.failure = text.empty() ? who + " " + ended + " in " + what : std::move(text);
         return out;
@@ -196,10 +302,16 @@ CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uin
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
     for (;;) {
-        pollfd pfd{w.sock, POLLIN, 0};
-        int n = ::poll(&pfd, 1, 100); // wakes to notice Ctrl-C and the deadline
+        pollfd pfd[2] = {{w.sock, POLLIN, 0}, {w.printed, POLLIN, 0}};
+        int n = ::poll(pfd, 2, 100); // wakes to notice Ctrl-C and the deadline
         if (n < 0 && errno != EINTR) return fail(AF_ERR_INTERNAL, "", true);
-        if (n <= 0) {
+        if (n > 0 && pfd[1].revents) printed.drain(w.printed);
+        if (n > 0 && (pfd[1].revents & POLLHUP) && !pfd[0].revents) {
+            // Both of its standard streams closed: keep polling the socket alone, or poll would return at once.
+            ::close(w.printed);
+            w.printed = -1;
+        }
+        if (n <= 0 || !pfd[0].revents) {
             if (host::cancel_requested()) return fail(AF_ERR_CANCELLED, who + ": " + what + " cancelled", true);
             if (limit > 0 && Clock::now() >= deadline)
                 return fail(AF_ERR_INTERNAL,
@@ -211,7 +323,9 @@ CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uin
         Message m;
         if (!recv_message(w.sock, m)) return fail(AF_ERR_INTERNAL, "", false);
         if (m.op == Op::Reply) {
+            printed.drain(w.printed);
             pool.give_back(w);
+            printed.deliver(on_note);
             out.ok = true;
             out.reply = std::move(m);
             return out;
