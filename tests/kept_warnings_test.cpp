@@ -119,11 +119,24 @@ TEST_CASE("build: a state from before warnings were kept stays up to date, but -
     TempDir dir("af-kept-warn-v4");
     lossy_project(dir);
     REQUIRE(run_cli("build", dir.path()).code == 0);
-    // The state as the previous version left it: schema 4, no warnings column.
-    auto sql = run_shell("/usr/bin/python3 -c \"import sqlite3; d = sqlite3.connect('" +
-                         (dir / ".assetforge/state.db").string() +
-                         "'); d.execute('ALTER TABLE actions DROP COLUMN warnings'); "
-                         "d.execute('PRAGMA user_version=4'); d.commit()\"");
+    // The state as version 4 left it: no warnings column, no change times (of files, or in the outputs' records:
+    // hash 16, size, mtime, inode 8 each, then the ctime this removes, a u32 length and the path).
+    dir.write("to_v4.py", R"(import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.execute('ALTER TABLE actions DROP COLUMN warnings')
+d.execute('ALTER TABLE files DROP COLUMN ctime_ns')
+for owner, job, inp, blob in d.execute('SELECT owner, job, input, outputs FROM actions').fetchall():
+    old, p = b'', 0
+    while p < len(blob):
+        n = int.from_bytes(blob[p + 48:p + 52], 'little')
+        old += blob[p:p + 40] + blob[p + 48:p + 52 + n]
+        p += 52 + n
+    d.execute('UPDATE actions SET outputs=? WHERE owner=? AND job=? AND input=?', (old, owner, job, inp))
+d.execute('PRAGMA user_version=4')
+d.commit()
+)");
+    auto sql = run_shell("/usr/bin/python3 '" + (dir / "to_v4.py").string() + "' '" +
+                         (dir / ".assetforge/state.db").string() + "'");
     REQUIRE(sql.code == 0);
     auto r = run_cli("build", dir.path());
     INFO(r.out);

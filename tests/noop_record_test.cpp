@@ -113,10 +113,11 @@ TEST_CASE("no-op record: every change it depends on sends the build the ordinary
         }
         const struct timespec times[2] = {before.st_atim, before.st_mtim};
         REQUIRE(::utimensat(AT_FDCWD, (t / "src/a.png").c_str(), times, 0) == 0);
-        // Its ctime moved: the record does not answer; the full check then decides as it always has.
+        // Its ctime moved: the record does not answer, and the stat cache sees the change too.
         Run r = build(t);
         INFO(r.out);
         CHECK_THAT(r.out, !Catch::Contains(kSaid));
+        CHECK_THAT(r.out, Catch::Contains("1 built"));
     }
     SECTION("a new input in a folder below") {
         t.copy(kBcData + "d_rock_128.png", "src/sub/deeper/c.png");
@@ -178,6 +179,38 @@ TEST_CASE("no-op record: every change it depends on sends the build the ordinary
                 t.write(fs::relative(e.path(), t.path()).string(), bytes); // the ordinary no-op wrote it anew
             }
         }
+    }
+}
+
+TEST_CASE("stat cache: a same-size variant copied over an input with its mtime kept (cp -p) is built, with and "
+          "without no-op records",
+          "[noop]") {
+    for (const char* records_mode : {"say", "off"}) {
+        TempDir t;
+        make_project(t);
+        settle(t);
+        let_time_pass();
+        std::string variant = slurp(t / "src/a.png");
+        variant[variant.size() / 2] ^= 0x5a;
+        t.write("variant.png", variant);
+        fs::last_write_time(t / "variant.png", fs::last_write_time(t / "src/a.png"));
+        struct stat before {};
+        REQUIRE(::stat((t / "src/a.png").c_str(), &before) == 0);
+        // cp -p writes into the existing file (same inode) and sets the source's times: only the ctime moves.
+        Run cp = run_shell("cp -p '" + (t / "variant.png").string() + "' '" + (t / "src/a.png").string() + "'");
+        REQUIRE(cp.code == 0);
+        struct stat after {};
+        REQUIRE(::stat((t / "src/a.png").c_str(), &after) == 0);
+        REQUIRE(after.st_ino == before.st_ino);
+        REQUIRE(after.st_size == before.st_size);
+        REQUIRE(after.st_mtim.tv_sec == before.st_mtim.tv_sec);
+        REQUIRE(after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+        Run r = run_shell("cd '" + t.path().string() + "' && XDG_CACHE_HOME='" + (t / "cache").string() +
+                          "' ASSETFORGE_NOOP_RECORDS=" + records_mode + " " + AF_EXE + " build");
+        INFO(records_mode << ": " << r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Catch::Contains("1 built, 1 up to date"));
+        CHECK(slurp(t / "out/a.png") == variant);
     }
 }
 

@@ -331,6 +331,25 @@ TEST_CASE("polling (--poll) finds changes without inotify and says so") {
     CHECK(w.stop(SIGINT) == 130);
 }
 
+TEST_CASE("a same-size variant copied over an input with its times kept (cp -p) is rebuilt, by inotify and by "
+          "polling") {
+    for (const char* how : {"--explain", "--poll"}) {
+        TempDir t;
+        t.write("src/a.txt", "a1");
+        t.write("pipeline.yaml", kPipeline);
+        Watch w(t.path(), {how, "--debounce", "30"});
+        REQUIRE(w.wait_for("Ctrl-C stops"));
+        t.write("variant.txt", "a2");
+        fs::last_write_time(t / "variant.txt", fs::last_write_time(t / "src/a.txt"));
+        REQUIRE(run_shell("cp -p '" + (t / "variant.txt").string() + "' '" + (t / "src/a.txt").string() + "'").code ==
+                0);
+        INFO(how << ": " << w.out());
+        REQUIRE(w.wait_for("src/a.txt (content)"));
+        CHECK(wait_until([&] { return slurp(t / "out/a.txt") == "a2"; }));
+        CHECK(w.stop(SIGINT) == 130);
+    }
+}
+
 TEST_CASE("a pipeline that does not load at the start is exit 2, as for build") {
     TempDir t;
     t.write("src/a.txt", "a1");

@@ -21,12 +21,13 @@ struct GlobMatch {
     // resolves outside the input root, or is a folder that cannot be read:
     // the message to fail this input with.
     std::string link_escape;
-    // Its stat (size, mtime, inode) when the build took it while the state loaded; its up-to-date check then
+    // Its stat (size, mtime, inode, ctime) when the build took it while the state loaded; its up-to-date check then
     // needs no stat of its own. The build fills these, not the glob.
     bool stat_known = false;
     uint64_t size = 0;
     int64_t mtime_ns = 0;
     uint64_t inode = 0;
+    int64_t ctime_ns = 0;
 };
 
 // What globs listed, for a build's no-op record (engine/build/noop_record.hpp):

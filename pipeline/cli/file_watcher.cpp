@@ -201,7 +201,7 @@ void FileWatcher::scan(const WatchRoot& r, Snapshot& into) const {
         struct stat st {};
         if (::lstat(path.c_str(), &st) != 0) return;
         into[path] = {int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec, int64_t(st.st_size),
-                      uint64_t(st.st_ino), false};
+                      uint64_t(st.st_ino), int64_t(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec, false};
     });
 }
 

@@ -61,6 +61,7 @@ class FileWatcher {
     struct Stamp {
         int64_t mtime_ns = 0, size = 0;
         uint64_t ino = 0;
+        int64_t ctime_ns = 0; // `cp -p` of a same-size file keeps size, mtime and inode: only this moves
         bool dir = false;
         bool operator==(const Stamp&) const = default;
     };

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -21,12 +22,12 @@ std::optional<FileStat> stat_file_at(int dir_fd, const char* p) {
     struct stat st;
     if (::fstatat(dir_fd, p, &st, 0) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
     return FileStat{uint64_t(st.st_size), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
-                    uint64_t(st.st_ino)};
+                    uint64_t(st.st_ino), int64_t(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
 }
 
 namespace {
 
-constexpr int kSchemaVersion = 5; // 5: actions.warnings
+constexpr int kSchemaVersion = 6; // 5: actions.warnings; 6: change times of files and outputs
 
 // Errors that mean the file is not (or no longer) a sound database, as
 // opposed to a folder we may not write or a disk that is full.
@@ -109,8 +110,10 @@ uint64_t get_u64(const unsigned char* p, int bytes = 8) {
     return v;
 }
 
-// Per output: hash, size, mtime_ns, inode, u32 path length, path.
-constexpr size_t kOutputFixed = 16 + 8 + 8 + 8 + 4;
+// Per output: hash, size, mtime_ns, inode, ctime_ns, u32 path length, path. Before schema 6 there was no
+// ctime_ns: such a record's outputs read with ctime 0, which only makes the next check hash them once.
+constexpr size_t kOutputFixed = 16 + 8 + 8 + 8 + 8 + 4;
+constexpr size_t kOutputFixedV5 = kOutputFixed - 8;
 
 std::string outputs_blob(const std::vector<OutputRecord>& outs) {
     std::string s;
@@ -119,6 +122,7 @@ std::string outputs_blob(const std::vector<OutputRecord>& outs) {
         put_u64(s, o.st.size);
         put_u64(s, uint64_t(o.st.mtime_ns));
         put_u64(s, o.st.inode);
+        put_u64(s, uint64_t(o.st.ctime_ns));
         put_u64(s, o.path.size(), 4);
         s.append(o.path);
     }
@@ -127,16 +131,18 @@ std::string outputs_blob(const std::vector<OutputRecord>& outs) {
 
 // A malformed blob (a damaged database) yields the entries before the damage;
 // missing outputs only make the action run again.
-std::vector<OutputRecord> outputs_from(const unsigned char* p, size_t size) {
+std::vector<OutputRecord> outputs_from(const unsigned char* p, size_t size, bool ctimes) {
+    const size_t fixed = ctimes ? kOutputFixed : kOutputFixedV5;
     std::vector<OutputRecord> v;
     size_t pos = 0;
-    while (size - pos >= kOutputFixed) {
+    while (size - pos >= fixed) {
         const unsigned char* e = p + pos;
-        size_t n = size_t(get_u64(e + 40, 4));
-        if (n > size - pos - kOutputFixed) break;
-        v.push_back({std::string(reinterpret_cast<const char*>(e + kOutputFixed), n), get_hash(e),
-                     FileStat{get_u64(e + 16), int64_t(get_u64(e + 24)), get_u64(e + 32)}});
-        pos += kOutputFixed + n;
+        size_t n = size_t(get_u64(e + fixed - 4, 4));
+        if (n > size - pos - fixed) break;
+        v.push_back({std::string(reinterpret_cast<const char*>(e + fixed), n), get_hash(e),
+                     FileStat{get_u64(e + 16), int64_t(get_u64(e + 24)), get_u64(e + 32),
+                              ctimes ? int64_t(get_u64(e + 40)) : 0}});
+        pos += fixed + n;
     }
     return v;
 }
@@ -187,7 +193,7 @@ void checked_exec(sqlite3* db, const char* sql) {
 
 void create_schema(sqlite3* db) {
     checked_exec(db, "CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, "
-                     "inode INTEGER, hash BLOB) WITHOUT ROWID");
+                     "inode INTEGER, hash BLOB, ctime_ns INTEGER DEFAULT 0) WITHOUT ROWID");
     checked_exec(db, "CREATE TABLE IF NOT EXISTS configurations(id TEXT PRIMARY KEY, description TEXT) WITHOUT ROWID");
     checked_exec(db, "CREATE TABLE IF NOT EXISTS actions(owner TEXT, job TEXT, input TEXT, key BLOB, input_hash BLOB, "
                      "params_hash BLOB, tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, "
@@ -280,8 +286,8 @@ template <class Row> void step_rows(sqlite3* db, Stmt& q, Row&& row) {
 
 void StateStore::open_and_load(const fs::path& file) {
     open_database(file);
-    bool without_warnings = false;
-    if (!bring_schema_up_to_date(without_warnings)) return;
+    Layout layout;
+    if (!bring_schema_up_to_date(layout)) return;
     // The stat cache and the records are about as many rows each: a second
     // connection reads the stat cache beside the records (the build lock keeps
     // other builds from writing meanwhile; `status` may read a newer stat cache,
@@ -293,17 +299,17 @@ void StateStore::open_and_load(const fs::path& file) {
     if (file.native() != ":memory:" && row_count(db_, "files") >= kRowsWorthAConnection)
         files = std::thread([&] {
             try {
-                load_files(file);
+                load_files(file, layout.ctimes);
             } catch (...) {
                 files_error = std::current_exception();
             }
         });
     else
-        load_files(db_);
+        load_files(db_, layout.ctimes);
     try {
         actions_.reserve(row_count(db_, "actions"));
         load_configurations();
-        load_actions(without_warnings);
+        load_actions(layout);
     } catch (...) {
         if (files.joinable()) files.join();
         throw;
@@ -354,7 +360,7 @@ void StateStore::open_database(const fs::path& file) {
     }
 }
 
-bool StateStore::bring_schema_up_to_date(bool& without_warnings) {
+bool StateStore::bring_schema_up_to_date(Layout& layout) {
     int version = 0;
     {
         Stmt q(db_, "PRAGMA user_version");
@@ -364,38 +370,67 @@ bool StateStore::bring_schema_up_to_date(bool& without_warnings) {
         else if (damage_code(rc))
             throw Damaged(sqlite3_errmsg(db_));
     }
-    // Version 4 lacks only the warnings: `status` reads it as it is, a build adds the column.
-    without_warnings = mode_ == Mode::ReadOnly && version == 4;
-    if (mode_ == Mode::ReadOnly && version != kSchemaVersion && !without_warnings)
-        return false; // another layout: nothing to show
-    if (version == 4 && mode_ == Mode::ReadWrite) {
-        // Its records stay valid; their warnings are NULL, not known (see ActionRecord::warnings_known).
-        checked_exec(db_, "BEGIN");
-        checked_exec(db_, "ALTER TABLE actions ADD COLUMN warnings TEXT");
-        checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
-        checked_exec(db_, "COMMIT");
-    } else if (version == 3) {
-        // The layout before configurations: its records become the first
-        // configuration's that opens it (see the owner '' adoption below).
-        checked_exec(db_, "BEGIN");
-        checked_exec(db_, "ALTER TABLE actions RENAME TO actions_v3");
-        create_schema(db_);
-        checked_exec(db_, "INSERT INTO actions SELECT '', job, input, key, input_hash, params_hash, tools, outputs, "
-                          "status, duration_ms, error, NULL FROM actions_v3");
-        checked_exec(db_, "DROP TABLE actions_v3");
-        checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
-        checked_exec(db_, "COMMIT");
-    } else if (version != kSchemaVersion && !without_warnings) {
+    if (mode_ == Mode::ReadOnly) {
+        // `status` reads an older layout as it is (version 4 lacks the warnings, 5 the change times).
+        layout.warnings = version >= 5;
+        layout.ctimes = version >= 6;
+        return version >= 4 && version <= kSchemaVersion; // another layout: nothing to show
+    }
+    if (version == kSchemaVersion) return true;
+    if (version < 3 || version > kSchemaVersion) {
         // Older or newer layout: the state is only a cache of work done, so start over.
         checked_exec(db_, "DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS actions; "
                           "DROP TABLE IF EXISTS configurations;");
         create_schema(db_);
         checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+        return true;
     }
+    // Each step keeps the records valid; one transaction for all of them.
+    checked_exec(db_, "BEGIN");
+    if (version == 3) {
+        // The layout before configurations: its records become the first
+        // configuration's that opens it (see the owner '' adoption below).
+        checked_exec(db_, "ALTER TABLE actions RENAME TO actions_v3");
+        create_schema(db_); // the files table stays as it was: step 5 below adds its column
+        checked_exec(db_, "INSERT INTO actions SELECT '', job, input, key, input_hash, params_hash, tools, outputs, "
+                          "status, duration_ms, error, NULL FROM actions_v3");
+        checked_exec(db_, "DROP TABLE actions_v3");
+        version = 5;
+    }
+    if (version == 4) {
+        // Its warnings are NULL, not known (see ActionRecord::warnings_known).
+        checked_exec(db_, "ALTER TABLE actions ADD COLUMN warnings TEXT");
+        version = 5;
+    }
+    if (version == 5) {
+        // Change times: 0 for what was cached, so each file and output is hashed once more, never rebuilt for it.
+        checked_exec(db_, "ALTER TABLE files ADD COLUMN ctime_ns INTEGER DEFAULT 0");
+        std::vector<std::tuple<std::string, std::string, std::string, std::string>> rewritten;
+        {
+            Stmt q(db_, "SELECT owner, job, input, outputs FROM actions WHERE outputs IS NOT NULL");
+            step_rows(db_, q, [&] {
+                const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(q.s, 3));
+                const size_t n = size_t(sqlite3_column_bytes(q.s, 3));
+                rewritten.emplace_back(q.text(0), q.text(1), q.text(2),
+                                       p ? outputs_blob(outputs_from(p, n, false)) : std::string());
+            });
+        }
+        Stmt put(db_, "UPDATE actions SET outputs=? WHERE owner=? AND job=? AND input=?");
+        for (const auto& [owner, job, input, blob] : rewritten) {
+            sqlite3_reset(put.s);
+            sqlite3_bind_blob(put.s, 1, blob.data(), int(blob.size()), SQLITE_TRANSIENT);
+            sqlite3_bind_text(put.s, 2, owner.c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(put.s, 3, job.c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(put.s, 4, input.c_str(), -1, SQLITE_TRANSIENT);
+            if (sqlite3_step(put.s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
+        }
+    }
+    checked_exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+    checked_exec(db_, "COMMIT");
     return true;
 }
 
-void StateStore::load_files(const fs::path& file) {
+void StateStore::load_files(const fs::path& file, bool ctimes) {
     sqlite3* db = nullptr;
     const int rc = sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
     struct Closer {
@@ -408,15 +443,16 @@ void StateStore::load_files(const fs::path& file) {
         throw std::runtime_error(file.string() + ": " + msg);
     }
     sqlite3_busy_timeout(db, 5000);
-    load_files(db);
+    load_files(db, ctimes);
 }
 
-void StateStore::load_files(sqlite3* db) {
+void StateStore::load_files(sqlite3* db, bool ctimes) {
     files_.reserve(row_count(db, "files"));
-    Stmt q(db, "SELECT path, size, mtime_ns, inode, hash FROM files");
+    Stmt q(db, ctimes ? "SELECT path, size, mtime_ns, inode, hash, ctime_ns FROM files"
+                      : "SELECT path, size, mtime_ns, inode, hash, 0 FROM files");
     step_rows(db, q, [&] {
         files_.emplace(q.text(0), CachedFile{{uint64_t(sqlite3_column_int64(q.s, 1)), sqlite3_column_int64(q.s, 2),
-                                              uint64_t(sqlite3_column_int64(q.s, 3))},
+                                              uint64_t(sqlite3_column_int64(q.s, 3)), sqlite3_column_int64(q.s, 5)},
                                              hash_column(q.s, 4)});
     });
 }
@@ -430,10 +466,10 @@ void StateStore::load_configurations() {
     }
 }
 
-void StateStore::load_actions(bool without_warnings) {
+void StateStore::load_actions(const Layout& layout) {
     Stmt q(db_, (std::string("SELECT owner, job, input, key, input_hash, params_hash, tools, outputs, status, "
                              "duration_ms, error, ") +
-                 (without_warnings ? "NULL" : "warnings") + " FROM actions")
+                 (layout.warnings ? "warnings" : "NULL") + " FROM actions")
                     .c_str());
     step_rows(db_, q, [&] {
         ActionRecord r;
@@ -445,7 +481,7 @@ void StateStore::load_actions(bool without_warnings) {
         r.params_hash = hash_column(q.s, 5);
         r.tools = q.text(6);
         if (auto p = static_cast<const unsigned char*>(sqlite3_column_blob(q.s, 7)))
-            r.outputs = outputs_from(p, size_t(sqlite3_column_bytes(q.s, 7)));
+            r.outputs = outputs_from(p, size_t(sqlite3_column_bytes(q.s, 7)), layout.ctimes);
         r.status = q.text(8) == "failed" ? ActionRecord::Status::Failed : ActionRecord::Status::Built;
         r.duration_ms = sqlite3_column_double(q.s, 9);
         r.error = q.text(10);
@@ -633,7 +669,8 @@ void StateStore::flush_locked() {
             sqlite3_bind_text(put_c.s, 2, self_.description.c_str(), -1, SQLITE_TRANSIENT);
             if (sqlite3_step(put_c.s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
         }
-        Stmt put_f(db_, "INSERT OR REPLACE INTO files VALUES(?,?,?,?,?)");
+        Stmt put_f(db_,
+                   "INSERT OR REPLACE INTO files(path, size, mtime_ns, inode, hash, ctime_ns) VALUES(?,?,?,?,?,?)");
         Stmt del_f(db_, "DELETE FROM files WHERE path=?");
         for (const auto& [path, f] : dirty_files_) {
             sqlite3_stmt* s = f ? put_f.s : del_f.s;
@@ -644,6 +681,7 @@ void StateStore::flush_locked() {
                 sqlite3_bind_int64(s, 3, f->st.mtime_ns);
                 sqlite3_bind_int64(s, 4, int64_t(f->st.inode));
                 bind_hash(s, 5, f->hash);
+                sqlite3_bind_int64(s, 6, f->st.ctime_ns);
             }
             if (sqlite3_step(s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
         }

@@ -33,6 +33,9 @@ struct FileStat {
     uint64_t size = 0;
     int64_t mtime_ns = 0;
     uint64_t inode = 0;
+    // A copy that keeps times (`cp -p`, `rsync -t`, an archive's extraction) over a same-size file leaves size,
+    // mtime and inode as they were; the change time is the one the kernel moves and no one can set back.
+    int64_t ctime_ns = 0;
     bool operator==(const FileStat&) const = default;
 };
 
@@ -140,14 +143,19 @@ class StateStore {
     void open_and_load(const std::filesystem::path& file);
     void open_database(const std::filesystem::path& file);
     void remember_identity(const std::filesystem::path& file);
+    // What a read-only store finds in an older layout it reads as it is.
+    struct Layout {
+        bool warnings = true; // actions.warnings (schema 5)
+        bool ctimes = true;   // change times of files and outputs (schema 6)
+    };
     // The schema as this version writes it; false when a read-only store
-    // finds another layout (nothing to show). Sets `without_warnings`.
-    bool bring_schema_up_to_date(bool& without_warnings);
+    // finds another layout (nothing to show).
+    bool bring_schema_up_to_date(Layout& layout);
     // Through a connection of its own to `file`, or through `db`.
-    void load_files(const std::filesystem::path& file);
-    void load_files(sqlite3* db);
+    void load_files(const std::filesystem::path& file, bool ctimes);
+    void load_files(sqlite3* db, bool ctimes);
     void load_configurations();
-    void load_actions(bool without_warnings);
+    void load_actions(const Layout& layout);
     void keep_loaded(ActionRecord r);
     void maybe_flush_locked();
     void flush_locked();

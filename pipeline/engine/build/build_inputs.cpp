@@ -45,7 +45,7 @@ void BuildInputs::expand_jobs(const Disk& disk) {
             if (!m.link_escape.empty()) continue;
             if (auto st = disk.stat(paths_.rel_of(m.path), m.path)) {
                 m.stat_known = true;
-                m.size = st->size, m.mtime_ns = st->mtime_ns, m.inode = st->inode;
+                m.size = st->size, m.mtime_ns = st->mtime_ns, m.inode = st->inode, m.ctime_ns = st->ctime_ns;
             }
         }
     }
@@ -117,7 +117,7 @@ std::vector<Input> BuildInputs::to_inputs(std::vector<base::GlobMatch> matches) 
             in.abs = std::move(m.path);
             in.name = std::move(m.name);
             in.link_escape = std::move(m.link_escape);
-            if (m.stat_known) in.st = FileStat{m.size, m.mtime_ns, m.inode};
+            if (m.stat_known) in.st = FileStat{m.size, m.mtime_ns, m.inode, m.ctime_ns};
         }
     });
     return v;

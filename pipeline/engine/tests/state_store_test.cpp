@@ -187,6 +187,64 @@ TEST_CASE("a state from before warnings were kept keeps its records", "[state]")
     CHECK(w->warnings == std::vector<std::string>{"alpha dropped"});
 }
 
+TEST_CASE("a state from before change times keeps its records: their stats read with ctime 0", "[state]") {
+    af::engine::test::TestProject t;
+    std::filesystem::create_directories(t.path(".assetforge"));
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(t.path(".assetforge/state.db").c_str(), &db) == SQLITE_OK);
+    // One output record in the layout of schema 5: hash, size 12, mtime -5, inode 77, u32 length, path.
+    std::string blob(16, '\x11');
+    for (uint64_t v : {uint64_t(12), uint64_t(-5), uint64_t(77)})
+        for (int i = 0; i < 8; ++i) blob += char(uint8_t(v >> (8 * i)));
+    for (int i = 0; i < 4; ++i) blob += char(uint8_t(5 >> (8 * i)));
+    blob += "o.bin";
+    const char* v5 =
+        "CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, inode INTEGER, hash BLOB) "
+        "WITHOUT ROWID; CREATE TABLE configurations(id TEXT PRIMARY KEY, description TEXT) WITHOUT ROWID; "
+        "CREATE TABLE actions(owner TEXT, job TEXT, input TEXT, key BLOB, input_hash BLOB, params_hash BLOB, "
+        "tools TEXT, outputs BLOB, status TEXT, duration_ms REAL, error TEXT, warnings TEXT, PRIMARY KEY(owner, job, "
+        "input)) WITHOUT ROWID; INSERT INTO files VALUES('src/a', 3, 4, 5, x'00112233445566778899aabbccddeeff'); "
+        "PRAGMA user_version=5;";
+    REQUIRE(sqlite3_exec(db, v5, nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_stmt* put = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db,
+                               "INSERT INTO actions VALUES('me', 'j', 'in.png', NULL, NULL, NULL, '', ?, "
+                               "'built', 1.0, '', '[]')",
+                               -1, &put, nullptr) == SQLITE_OK);
+    sqlite3_bind_blob(put, 1, blob.data(), int(blob.size()), SQLITE_TRANSIENT);
+    REQUIRE(sqlite3_step(put) == SQLITE_DONE);
+    sqlite3_finalize(put);
+    sqlite3_close(db);
+    auto check = [](const StateStore& s) {
+        auto r = s.action("j", "in.png");
+        REQUIRE(r);
+        REQUIRE(r->outputs.size() == 1);
+        CHECK(r->outputs[0].path == "o.bin");
+        CHECK(r->outputs[0].st == FileStat{12, -5, 77, 0});
+        CHECK(r->outputs[0].hash == af::Hash128{0x1111111111111111ull, 0x1111111111111111ull});
+    };
+    check(StateStore(t.path(".assetforge"), {"me", "pipeline.yaml"}, StateStore::Mode::ReadOnly));
+    {
+        StateStore s(t.path(".assetforge"), {"me", "pipeline.yaml"});
+        check(s);
+        // The cached stat no longer matches a real one (ctime 0): the file is hashed again, once.
+        int hashed = 0;
+        s.file_hash("src/a", FileStat{3, 4, 5, 6}, [&] {
+            ++hashed;
+            return af::hash_string("a");
+        });
+        CHECK(hashed == 1);
+    }
+    StateStore again(t.path(".assetforge"), {"me", "pipeline.yaml"});
+    check(again);
+    int hashed = 0;
+    again.file_hash("src/a", FileStat{3, 4, 5, 6}, [&] {
+        ++hashed;
+        return af::hash_string("a");
+    });
+    CHECK(hashed == 0);
+}
+
 TEST_CASE("a kept store knows when another process wrote the database or replaced it", "[state]") {
     af::engine::test::TestProject t;
     StateStore a(t.path(".assetforge"));
