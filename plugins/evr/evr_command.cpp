@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 
@@ -51,6 +52,20 @@ Limits limits(const CommandArgs& a) {
     byte_count(a, "--max-manifest-bytes", l.max_manifest_bytes);
     byte_count(a, "--max-frame-bytes", l.max_frame_bytes);
     return l;
+}
+
+// --part-size and --frame-size, held to what the format and the readers take:
+// a larger value is refused here rather than found out after the work.
+void write_sizes(const CommandArgs& a, const Limits& l, uint64_t& part_limit, uint64_t& frame_limit) {
+    byte_count(a, "--part-size", part_limit);
+    byte_count(a, "--frame-size", frame_limit);
+    if (part_limit > kPartLimit)
+        sdk::usage(format("--part-size: at most %llu (the part size every writer keeps to; a part offset is 32-bit)",
+                          (ull)kPartLimit));
+    if (a.has("--frame-size") && frame_limit > frame_capacity(l))
+        sdk::usage("--frame-size: " + over_frame_capacity(frame_limit, l));
+    // The default gives way to a lower --max-frame-bytes.
+    frame_limit = std::min(frame_limit, frame_capacity(l));
 }
 
 std::string written(const SetImage& img, const std::filesystem::path& out, const std::string& name) {
@@ -195,11 +210,11 @@ int cmd_replace(const CommandIo& io, const std::vector<std::string>& argv) {
     const fs::path from = a.once("--from", synopsis), out = a.once("--out", synopsis);
     RepackOptions o;
     o.add_new = a.has("--add-new");
-    byte_count(a, "--part-size", o.part_limit);
-    byte_count(a, "--frame-size", o.frame_limit);
+    o.limits = limits(a);
+    write_sizes(a, o.limits, o.part_limit, o.frame_limit);
     const WarnFn warn = printer(io.err);
-    const PackageSet set(location(a, synopsis), limits(a), warn);
-    std::vector<TreeEntry> tree = read_tree(from);
+    const PackageSet set(location(a, synopsis), o.limits, warn);
+    std::vector<TreeEntry> tree = read_tree(from, o.limits);
     const RepackReport r = repack_set(set, std::move(tree), o, io.host, warn);
     write_set(r.image, out, set.location().name, a.has("--overwrite"), &set.location());
     const Manifest& m = set.manifest();
@@ -214,16 +229,18 @@ int cmd_replace(const CommandIo& io, const std::vector<std::string>& argv) {
 }
 
 int cmd_build(const CommandIo& io, const std::vector<std::string>& argv) {
-    const CommandArgs a = args(argv, {"--out", "--name", "--part-size", "--frame-size"}, {"--groups", "--overwrite"});
+    const CommandArgs a =
+        args(argv, {"--out", "--name", "--part-size", "--frame-size", "--max-manifest-bytes", "--max-frame-bytes"},
+             {"--groups", "--overwrite"});
     const char* synopsis = "build DIR --out OUTDATA --name NAME [--groups] [--overwrite]";
     if (a.pos.size() != 1) a.usage_line(synopsis);
     const fs::path out = a.once("--out", synopsis);
     const std::string name = a.once("--name", synopsis);
     if (!is_set_name(name)) sdk::usage("--name: '" + name + "' is not a file name");
     BuildOptions o;
-    byte_count(a, "--part-size", o.part_limit);
-    byte_count(a, "--frame-size", o.frame_limit);
-    std::vector<TreeEntry> tree = read_tree(a.pos[0]);
+    o.limits = limits(a);
+    write_sizes(a, o.limits, o.part_limit, o.frame_limit);
+    std::vector<TreeEntry> tree = read_tree(a.pos[0], o.limits);
     if (a.has("--groups"))
         for (const auto& e : tree)
             if (e.group < 0)
@@ -252,6 +269,7 @@ int cmd_install(const CommandIo& io, const std::vector<std::string>& argv) {
     const fs::path game = a.pos[1];
     const fs::path backup = a.has("--backup") ? fs::path(a.once("--backup", synopsis)) : default_backup(game, name);
     const InstallReport r = install_set(a.pos[0], game, name, backup, io.host, printer(io.err));
+    for (const auto& p : r.swept) io.out << "removed " << p << " (a temporary of an interrupted install or restore)\n";
     for (const auto& p : r.replaced) io.out << "replaced " << p << '\n';
     for (const auto& p : r.added) io.out << "added " << p << '\n';
     for (const auto& p : r.removed) io.out << "removed " << p << " (stale: the new set has fewer parts)\n";
@@ -270,7 +288,8 @@ int cmd_restore(const CommandIo& io, const std::vector<std::string>& argv) {
     const std::string& name = a.pos[1];
     if (!is_set_name(name)) sdk::usage("'" + name + "' is not a set name");
     const fs::path backup = a.has("--backup") ? fs::path(a.once("--backup", synopsis)) : default_backup(game, name);
-    const RestoreReport r = restore_set(game, name, backup);
+    const RestoreReport r = restore_set(game, name, backup, printer(io.err));
+    for (const auto& p : r.swept) io.out << "removed " << p << " (a temporary of an interrupted install or restore)\n";
     for (const auto& p : r.restored) io.out << "restored " << p << '\n';
     for (const auto& p : r.removed) io.out << "removed " << p << " (added by the install)\n";
     io.out << "the set " << name << " in " << game.string() << " is as it was before the install\n";

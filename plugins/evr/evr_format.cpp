@@ -1,5 +1,6 @@
 #include "evr_format.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace af::evr {
@@ -58,6 +59,18 @@ std::string parse_symbol_list(const std::string& text, std::set<uint64_t>& out) 
         start = end + 1;
     }
     return {};
+}
+
+uint64_t frame_capacity(const Limits& limits) { return std::min(limits.max_frame_bytes, kField32Max); }
+
+std::string over_frame_capacity(uint64_t bytes, const Limits& limits) {
+    using ull = unsigned long long;
+    if (limits.max_frame_bytes < kField32Max)
+        return sdk::format("%llu bytes, more than one Echo VR frame may hold (%llu bytes: the readers' frame limit, "
+                           "--max-frame-bytes)",
+                           (ull)bytes, (ull)limits.max_frame_bytes);
+    return sdk::format("%llu bytes, more than the 32-bit length field of an Echo VR frame holds (%llu)", (ull)bytes,
+                       (ull)kField32Max);
 }
 
 } // namespace af::evr

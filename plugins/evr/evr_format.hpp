@@ -2,6 +2,8 @@
 // types, and the in-memory form of a checked manifest.
 #pragma once
 
+#include "assetforge/error.hpp"
+
 #include <array>
 #include <cstdint>
 #include <set>
@@ -74,5 +76,33 @@ struct Limits {
     uint64_t max_manifest_bytes = uint64_t(1) << 30;
     uint64_t max_frame_bytes = uint64_t(1) << 30;
 };
+
+// The largest value of the manifest's 32-bit fields (a frame record's
+// offset, sizes and length, a file entry's frame, offset and size).
+inline constexpr uint64_t kField32Max = 0xffffffffull;
+
+// The most decompressed bytes a writer may put in one frame: what the frame
+// record's 32-bit length holds, and no more than a reader with `limits`
+// accepts, so that a set is never written that its own verify refuses.
+uint64_t frame_capacity(const Limits& limits);
+
+// "1288490188 bytes, more than one frame holds (…)": why `bytes` cannot go
+// into a frame, naming the limit that binds (the 32-bit field or the reader's).
+std::string over_frame_capacity(uint64_t bytes, const Limits& limits);
+
+// `value` for a 32-bit field, refused (AF_ERR_INVALID_DATA, naming the field
+// and `where()`) when it does not fit: the writers never cast one down.
+// `where` builds its text only for the error.
+template <class Where> uint32_t field32(uint64_t value, const char* field, Where&& where);
+
+template <class Where> uint32_t field32(uint64_t value, const char* field, Where&& where) {
+    if (value > kField32Max)
+        sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                  std::string(where()) + sdk::format(": %llu, more than the 32-bit %s field of an Echo VR manifest "
+                                                     "holds (%llu)",
+                                                     (unsigned long long)value, field,
+                                                     (unsigned long long)kField32Max));
+    return uint32_t(value);
+}
 
 } // namespace af::evr

@@ -62,6 +62,11 @@ Manifest parse_manifest_body(std::span<const uint8_t> body, const std::string& p
             invalid(pos, where + format(": table at body offset %llu with %llu bytes runs past the end of the "
                                         "%zu-byte manifest body",
                                         (ull)pos, (ull)sd.length, body.size()));
+        // Frame records are numbered by 32-bit fields (and loops): one past them could never be named.
+        if (s == kFrames && sd.count > kField32Max)
+            invalid(d + 32, where + format(": %llu frame records, more than the 32-bit frame index of a file entry "
+                                           "can name (%llu)",
+                                           (ull)sd.count, (ull)kField32Max));
         starts[s] = pos;
         pos += sd.length;
     }

@@ -87,6 +87,8 @@ TreeEntry entry_of(const af_item& it, bool groups) {
     }
     for (auto& c : e.ext) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (it.texture) sdk::usage(name + ": this stage takes file bytes, not a texture (write the texture first)");
+    // Before the copy: an item no frame could hold is refused, not doubled in memory.
+    check_entry_size(e, it.size, Limits{});
     if (it.size) e.bytes.assign(it.bytes, it.bytes + it.size); // an empty file may come with no pointer
     return e;
 }
@@ -155,7 +157,7 @@ af_status run_replace(const af_host* host, const af_stage_io* io, const af_optio
         RepackOptions o;
         o.add_new = opt.flag("add_new", false);
         o.part_limit = uint64_t(opt.integer("part_size", int64_t(kPartLimit), 1, int64_t(kPartLimit)));
-        o.frame_limit = uint64_t(opt.integer("frame_size", int64_t(kFrameLimit), 1, 1ll << 32));
+        o.frame_limit = uint64_t(opt.integer("frame_size", int64_t(kFrameLimit), 1, int64_t(frame_capacity(Limits{}))));
         const bool groups = opt.flag("groups", false);
         std::vector<TreeEntry> repl;
         for (uint32_t i = 0; i < io->input_count; ++i) repl.push_back(entry_of(*io->inputs[i], groups));
@@ -177,7 +179,7 @@ af_status run_build(const af_host* host, const af_stage_io* io, const af_options
         if (!is_set_name(name)) sdk::usage("evr.build needs the parameter 'name' (the set's file name)");
         BuildOptions o;
         o.part_limit = uint64_t(opt.integer("part_size", int64_t(kPartLimit), 1, int64_t(kPartLimit)));
-        o.frame_limit = uint64_t(opt.integer("frame_size", int64_t(kFrameLimit), 1, 1ll << 32));
+        o.frame_limit = uint64_t(opt.integer("frame_size", int64_t(kFrameLimit), 1, int64_t(frame_capacity(Limits{}))));
         const bool groups = opt.flag("groups", false);
         std::vector<TreeEntry> entries;
         for (uint32_t i = 0; i < io->input_count; ++i) entries.push_back(entry_of(*io->inputs[i], groups));

@@ -15,30 +15,41 @@ namespace fs = std::filesystem;
 using sdk::format;
 using ull = unsigned long long;
 
-SetImage assemble_set(Manifest m, std::vector<OutFrame> frames, const FrameRecord& final_record, uint64_t part_limit) {
+SetImage assemble_set(Manifest m, std::vector<OutFrame> frames, const FrameRecord& final_record, uint64_t part_limit,
+                      const Limits& limits) {
+    // Every frame record (data frames, a marker per part, the final one) must
+    // have an index a file entry's 32-bit frame field can name, kNoFrame aside.
+    if (frames.size() >= kNoFrame / 2)
+        sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                  format("%zu data frames, more than the 32-bit frame index of a file entry can name", frames.size()));
     SetImage img;
     img.parts.emplace_back();
     img.part_sizes.push_back(0);
     m.frames.clear();
     for (size_t i = 0; i < frames.size(); ++i) {
         OutFrame& f = frames[i];
-        if (f.compressed.size() > 0xffffffffull || f.length > 0xffffffffull || f.length == 0)
+        // The writers refuse an oversized frame before building it; this is
+        // the last word before the disk, so a set verify refuses never lands.
+        if (f.length == 0 || f.length > frame_capacity(limits))
             sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
-                      format("frame %zu: %zu compressed bytes for %llu bytes does not fit a frame record", i,
-                             f.compressed.size(), (ull)f.length));
-        if (img.part_sizes.back() && img.part_sizes.back() + f.compressed.size() > part_limit) {
+                      format("frame %zu: ", i) + (f.length ? over_frame_capacity(f.length, limits) : "no bytes"));
+        const auto where = [&] { return format("frame %zu (%llu bytes)", i, (ull)f.length); };
+        const uint32_t csize = field32(f.compressed.size(), "compressed size", where);
+        if (img.part_sizes.back() && img.part_sizes.back() + csize > part_limit) {
             img.parts.emplace_back();
             img.part_sizes.push_back(0);
         }
-        if (img.part_sizes.back() + f.compressed.size() > 0xffffffffull)
+        const uint64_t at = img.part_sizes.back();
+        if (at + csize > kField32Max)
             sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
                       format("frame %zu would end past the 4 GiB a part offset can address", i));
-        m.frames.push_back({uint32_t(img.parts.size() - 1), uint32_t(img.part_sizes.back()),
-                            uint32_t(f.compressed.size()), uint32_t(f.length)});
+        m.frames.push_back({uint32_t(img.parts.size() - 1), uint32_t(at), csize, uint32_t(f.length)});
         img.parts.back().push_back(f.compressed);
-        img.part_sizes.back() += f.compressed.size();
+        img.part_sizes.back() += csize;
         if (f.owned) img.keep.push_back(std::move(f.owned));
     }
+    // Below 2^31 data frames, parts (at most one per frame) and the final
+    // record leave every index below kNoFrame; part sizes were held under 4 GiB.
     const uint32_t first_marker = uint32_t(m.frames.size());
     for (size_t p = 0; p < img.parts.size(); ++p) m.frames.push_back({uint32_t(p), uint32_t(img.part_sizes[p]), 0, 0});
     FrameRecord last = final_record;
@@ -48,7 +59,8 @@ SetImage assemble_set(Manifest m, std::vector<OutFrame> frames, const FrameRecor
         if (f.frame == kNoFrame) f = {f.type, f.file, first_marker, 0, 0, f.alignment};
     m.package_count = uint32_t(img.parts.size());
     img.manifest = manifest_archive(manifest_body(m));
-    read_manifest(img.manifest, "the new manifest", Limits{~uint64_t(0), ~uint64_t(0)}, nullptr);
+    // With the limits a reader of the new set applies: a body it would refuse is never written.
+    read_manifest(img.manifest, "the new manifest", limits, nullptr);
     img.model = std::move(m);
     return img;
 }
@@ -65,9 +77,7 @@ std::vector<uint8_t> part_bytes(const SetImage& img, size_t i) {
     return out;
 }
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 void write_set(const SetImage& img, const fs::path& dir, const std::string& name, bool overwrite,
                const SetLocation* input) {

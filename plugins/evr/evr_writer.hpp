@@ -45,10 +45,11 @@ struct SetImage {
 // header fields; its frame table and PackageCount are rebuilt here: data
 // frames appended to parts in order (a new part when the next frame would
 // pass `part_limit`), one end-of-part marker per part, then `final_record`.
-// The manifest made is read back through the reader's checks: a writer bug
-// must never reach the disk as a set the game would load.
+// The manifest made is read back through the reader's checks with `limits`:
+// a writer bug must never reach the disk as a set the game would load, nor a
+// frame or manifest larger than a reader with those limits accepts.
 SetImage assemble_set(Manifest m, std::vector<OutFrame> frames, const FrameRecord& final_record,
-                      uint64_t part_limit = kPartLimit);
+                      uint64_t part_limit = kPartLimit, const Limits& limits = {});
 
 // A name a set can have: one file name (no '/', not "." or "..").
 bool is_set_name(const std::string& name);

@@ -4,6 +4,10 @@
 
 #include "parallel_jobs.hpp"
 
+#include "assetforge/error.hpp"
+
+#include <algorithm>
+
 namespace af::evr {
 
 uint64_t place(std::vector<uint8_t>& frame, uint32_t alignment, std::span<const uint8_t> bytes) {
@@ -14,14 +18,28 @@ uint64_t place(std::vector<uint8_t>& frame, uint32_t alignment, std::span<const 
     return at;
 }
 
-PackedFrames pack_frames(const std::vector<PackItem>& items, uint64_t frame_limit) {
+uint64_t placed_end(uint64_t size, uint32_t alignment, uint64_t bytes) {
+    const uint64_t a = std::max<uint32_t>(1, alignment);
+    // Frame sizes here are held to 32 bits, so none of this wraps.
+    return (size + a - 1) / a * a + bytes;
+}
+
+PackedFrames pack_frames(const std::vector<PackItem>& items, uint64_t frame_limit, const Limits& limits) {
+    const uint64_t capacity = frame_capacity(limits);
+    for (const PackItem& it : items)
+        if (it.bytes.size() > capacity)
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      it.where + ": " + over_frame_capacity(it.bytes.size(), limits));
+    // A file alone in a frame may pass `frame_limit`, never the capacity.
+    frame_limit = std::min(frame_limit, capacity);
     PackedFrames out;
     out.at.resize(items.size());
     std::vector<uint8_t> cur;
     std::vector<size_t> waiting; // placed in `cur`, frame index given when it is flushed
     auto flush = [&] {
         if (cur.empty()) return;
-        for (size_t i : waiting) out.at[i].frame = uint32_t(out.frames.size());
+        const uint32_t index = field32(out.frames.size(), "frame index", [] { return std::string("new frames"); });
+        for (size_t i : waiting) out.at[i].frame = index;
         waiting.clear();
         out.frames.push_back(std::move(cur));
         cur.clear();
@@ -31,9 +49,10 @@ PackedFrames pack_frames(const std::vector<PackItem>& items, uint64_t frame_limi
         const PackItem& it = items[i];
         if (it.group != group) flush();
         group = it.group;
-        const uint64_t a = std::max<uint32_t>(1, it.alignment);
-        const uint64_t padded = (cur.size() + a - 1) / a * a;
-        if (!cur.empty() && !it.bytes.empty() && padded + it.bytes.size() > frame_limit) flush();
+        const uint64_t end = placed_end(cur.size(), it.alignment, it.bytes.size());
+        // An empty file's padding alone can carry a full frame past its capacity.
+        if (!cur.empty() && ((!it.bytes.empty() && end > frame_limit) || end > capacity)) flush();
+        // In a fresh frame the file sits at 0 and fits (checked above).
         out.at[i].offset = uint32_t(place(cur, it.alignment, it.bytes));
         waiting.push_back(i);
     }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace af::evr {
@@ -17,6 +18,7 @@ struct PackItem {
     int64_t group = -1; // a change of group starts a new frame
     uint32_t alignment = 1;
     std::span<const uint8_t> bytes;
+    std::string where; // the file, for messages
 };
 
 struct Placement {
@@ -29,10 +31,16 @@ struct PackedFrames {
     std::vector<Placement> at;                // one per item
 };
 
-// A frame holds at most `frame_limit` bytes unless it holds a single file.
-// Empty files never start a frame: they sit where the next file would go,
-// or at the end of the last frame.
-PackedFrames pack_frames(const std::vector<PackItem>& items, uint64_t frame_limit);
+// A frame holds at most `frame_limit` bytes unless it holds a single file,
+// and never more than frame_capacity(limits): an item too large for any
+// frame is refused, by name, before anything is packed. Empty files never
+// start a frame: they sit where the next file would go, or at the end of the
+// last frame.
+PackedFrames pack_frames(const std::vector<PackItem>& items, uint64_t frame_limit, const Limits& limits);
+
+// The end of a frame of `size` bytes after the next file of `bytes` bytes is
+// placed as place() places it (0 when that cannot be counted in 64 bits).
+uint64_t placed_end(uint64_t size, uint32_t alignment, uint64_t bytes);
 
 // Appends `bytes` to `frame` at the next multiple of max(1, alignment); returns its offset.
 uint64_t place(std::vector<uint8_t>& frame, uint32_t alignment, std::span<const uint8_t> bytes);

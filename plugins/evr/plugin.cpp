@@ -34,7 +34,9 @@ const sdk::ParamTable& replace_params() {
         sdk::boolean("add_new", "append files the set lacks (otherwise they are refused)").def("false"),
         sdk::boolean("groups", "item paths carry a group level (<group>/<type>/<file>)").def("false"),
         sdk::integer("part_size", 1, int64_t(kPartLimit), "most bytes per package part").def(parts),
-        sdk::integer("frame_size", 1, 1ll << 32, "most decompressed bytes per frame of added files").def(frames),
+        sdk::integer("frame_size", 1, int64_t(frame_capacity(Limits{})),
+                     "most decompressed bytes per frame of added files")
+            .def(frames),
     };
     return t;
 }
@@ -47,7 +49,8 @@ const sdk::ParamTable& build_params() {
         sdk::text("name", "the set's name (its manifest's file name)").required(),
         sdk::boolean("groups", "item paths carry a group level; each group starts a frame").def("false"),
         sdk::integer("part_size", 1, int64_t(kPartLimit), "most bytes per package part").def(parts),
-        sdk::integer("frame_size", 1, 1ll << 32, "most decompressed bytes per frame").def(frames),
+        sdk::integer("frame_size", 1, int64_t(frame_capacity(Limits{})), "most decompressed bytes per frame")
+            .def(frames),
     };
     return t;
 }

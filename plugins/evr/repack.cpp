@@ -127,8 +127,8 @@ struct Changes {
     std::set<uint32_t> rebuild; // frames holding a changed file
 };
 
-Changes find_changes(const Manifest& m, const ReplacementPlan& plan, const Originals& orig, const WarnFn& warn,
-                     RepackReport& rep) {
+Changes find_changes(const Manifest& m, const ReplacementPlan& plan, const Originals& orig, const Limits& limits,
+                     const WarnFn& warn, RepackReport& rep) {
     Changes c;
     c.content.resize(m.files.size());
     c.changed.assign(m.files.size(), 0);
@@ -141,8 +141,8 @@ Changes find_changes(const Manifest& m, const ReplacementPlan& plan, const Origi
             ++rep.unchanged;
             continue;
         }
-        if (b.size() > 0xffffffffull)
-            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET, e->where + ": larger than a file entry can describe");
+        if (b.size() > frame_capacity(limits))
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET, e->where + ": " + over_frame_capacity(b.size(), limits));
         c.content[j] = b;
         c.changed[j] = 1;
         rep.changed.push_back(j);
@@ -160,9 +160,12 @@ struct RebuiltFrames {
 // Rebuilt frames: the same files in the order of their original offsets,
 // each at a multiple of its alignment. A changed file in an empty record
 // (an empty file) moves to a frame of its own among the new ones. Offsets
-// and sizes are updated in `out`.
-RebuiltFrames rebuild_frames(const Manifest& m, const Changes& c, const Originals& orig, Manifest& out,
-                             const af_host* host) {
+// and sizes are updated in `out`. Every frame's new size is counted before
+// any is built: larger replacements, or a hostile alignment's padding, must
+// not make one pass what a frame may hold, nor cost the memory to find out.
+RebuiltFrames rebuild_frames(const PackageSet& set, const ReplacementPlan& plan, const Changes& c,
+                             const Originals& orig, const Limits& limits, Manifest& out, const af_host* host) {
+    const Manifest& m = set.manifest();
     std::map<uint32_t, std::vector<uint64_t>> members;
     for (uint64_t j = 0; j < m.files.size(); ++j)
         if (c.rebuild.count(m.files[j].frame)) members[m.files[j].frame].push_back(j);
@@ -177,11 +180,27 @@ RebuiltFrames rebuild_frames(const Manifest& m, const Changes& c, const Original
         }
         std::stable_sort(list.begin(), list.end(),
                          [&](uint64_t a, uint64_t b) { return m.files[a].offset < m.files[b].offset; });
+        uint64_t size = 0;
+        for (uint64_t j : list) {
+            const uint64_t n = c.changed[j] ? c.content[j].size() : m.files[j].size;
+            // Never wraps: the sum so far is capped, the padding and the size are 32-bit.
+            size = placed_end(size, m.files[j].alignment, n);
+            if (size <= frame_capacity(limits)) continue;
+            const auto changed = std::find_if(list.begin(), list.end(), [&](uint64_t k) { return c.changed[k]; });
+            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
+                      set.location().manifest.string() + ": " + set.describe_frame(fi) + ": rebuilt with " +
+                          plan.by_file[*changed]->where + format(", its %zu files would take at least ", list.size()) +
+                          over_frame_capacity(size, limits));
+        }
+    }
+    for (auto& [fi, list] : members) {
+        if (!m.frames[fi].is_data()) continue;
         std::vector<uint8_t> frame;
         for (uint64_t j : list) {
             const std::span<const uint8_t> b = c.changed[j] ? c.content[j] : orig.file(j);
-            out.files[j].offset = uint32_t(place(frame, m.files[j].alignment, b));
-            out.files[j].size = uint32_t(b.size());
+            const auto where = [&] { return set.location().manifest.string() + ": " + file_label(j, m.files[j]); };
+            out.files[j].offset = field32(place(frame, m.files[j].alignment, b), "offset", where);
+            out.files[j].size = field32(b.size(), "size", where);
         }
         ids.push_back(fi);
         raw.push_back(std::move(frame));
@@ -210,7 +229,7 @@ std::vector<OutFrame> table_frames(const PackageSet& set, RebuiltFrames& rebuilt
     std::vector<uint32_t> new_index(m.frames.size(), kNoFrame);
     for (uint32_t i = 0; i < m.frames.size(); ++i) {
         if (!m.frames[i].is_data()) continue;
-        new_index[i] = uint32_t(frames.size());
+        new_index[i] = uint32_t(frames.size()); // below the reader's record count, itself below kNoFrame
         if (auto it = rebuilt.at.find(i); it != rebuilt.at.end()) {
             frames.push_back(std::move(rebuilt.frames[it->second]));
         } else {
@@ -231,24 +250,28 @@ void append_new_files(const Manifest& m, const std::vector<uint64_t>& orphans, c
                       const af_host* host, const WarnFn& warn, Manifest& out, std::vector<OutFrame>& frames,
                       RepackReport& rep) {
     std::vector<PackItem> items;
-    for (uint64_t j : orphans) items.push_back({-1, std::max<uint32_t>(1, m.files[j].alignment), c.content[j]});
-    for (const TreeEntry* e : plan.added) items.push_back({-1, 16, stored_bytes(*e, orig.meta_for(*e), warn)});
-    PackedFrames packed = pack_frames(items, opts.frame_limit);
-    const uint32_t base = uint32_t(frames.size());
+    for (uint64_t j : orphans)
+        items.push_back({-1, std::max<uint32_t>(1, m.files[j].alignment), c.content[j], plan.by_file[j]->where});
+    for (const TreeEntry* e : plan.added)
+        items.push_back({-1, 16, stored_bytes(*e, orig.meta_for(*e), warn), e->where});
+    // Sizes are checked here, before any frame is packed or compressed.
+    PackedFrames packed = pack_frames(items, opts.frame_limit, opts.limits);
+    const uint64_t base = frames.size();
     for (auto& f : compress_all(std::move(packed.frames), host)) frames.push_back(std::move(f));
     auto at = [&](size_t k) {
-        return packed.at[k].frame == kNoFrame ? std::pair(kNoFrame, 0u)
-                                              : std::pair(base + packed.at[k].frame, packed.at[k].offset);
+        if (packed.at[k].frame == kNoFrame) return std::pair(kNoFrame, 0u);
+        const uint32_t frame = field32(base + packed.at[k].frame, "frame index", [&] { return items[k].where; });
+        return std::pair(frame, packed.at[k].offset);
     };
     for (size_t k = 0; k < orphans.size(); ++k) {
         FileEntry& f = out.files[orphans[k]];
         std::tie(f.frame, f.offset) = at(k);
-        f.size = uint32_t(items[k].bytes.size());
+        f.size = field32(items[k].bytes.size(), "size", [&] { return items[k].where; });
     }
     for (size_t k = 0; k < plan.added.size(); ++k) {
         const size_t item = orphans.size() + k;
         const TreeEntry* e = plan.added[k];
-        FileEntry f{e->type, e->file, 0, 0, uint32_t(items[item].bytes.size()), 16};
+        FileEntry f{e->type, e->file, 0, 0, field32(items[item].bytes.size(), "size", [&] { return e->where; }), 16};
         std::tie(f.frame, f.offset) = at(item);
         out.files.push_back(f);
         out.metadata.push_back({f.type, f.file, 0, 0, 0});
@@ -265,15 +288,15 @@ RepackReport repack_set(const PackageSet& set, std::vector<TreeEntry> repl, cons
     const ReplacementPlan plan = plan_replacements(m, repl, opts);
     const Originals orig(set, plan, host);
     RepackReport rep;
-    const Changes changes = find_changes(m, plan, orig, warn, rep);
+    const Changes changes = find_changes(m, plan, orig, opts.limits, warn, rep);
     Manifest out = m;
-    RebuiltFrames rebuilt = rebuild_frames(m, changes, orig, out, host);
+    RebuiltFrames rebuilt = rebuild_frames(set, plan, changes, orig, opts.limits, out, host);
     rep.frames_rebuilt = rebuilt.frames.size();
     check_copied_frames(set, orig, host);
     std::vector<OutFrame> frames = table_frames(set, rebuilt, out, rep);
     append_new_files(m, rebuilt.orphans, changes, plan, orig, opts, host, warn, out, frames, rep);
     const FrameRecord final_record = m.frames.empty() || m.frames.back().is_data() ? FrameRecord{} : m.frames.back();
-    rep.image = assemble_set(std::move(out), std::move(frames), final_record, opts.part_limit);
+    rep.image = assemble_set(std::move(out), std::move(frames), final_record, opts.part_limit, opts.limits);
     return rep;
 }
 

@@ -19,6 +19,7 @@ struct RepackOptions {
     uint64_t part_limit = kPartLimit;
     uint64_t frame_limit = kFrameLimit; // for frames of added files
     bool add_new = false;               // files the set lacks are appended; otherwise refused
+    Limits limits;                      // of the readers of the new set: no frame or manifest larger is written
 };
 
 struct RepackReport {

@@ -13,10 +13,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,7 +32,9 @@ namespace {
 
 constexpr const char* kJournal = "backup.json";
 
-[[noreturn]] void install_fail(const fs::path& p, std::string_view what, int err) { sdk::io_fail(p.string(), what, err); }
+[[noreturn]] void install_fail(const fs::path& p, std::string_view what, int err) {
+    sdk::io_fail(p.string(), what, err);
+}
 
 void fsync_dir(const fs::path& dir) {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -50,7 +55,8 @@ fs::path temp_beside(const fs::path& target) {
 // is up to 2 GiB), or a flushed copy when the two are on different file systems.
 void link_or_copy(const fs::path& src, const fs::path& dst) {
     if (::link(src.c_str(), dst.c_str()) == 0) return;
-    if (errno != EXDEV && errno != EPERM && errno != EMLINK && errno != ENOTSUP) install_fail(dst, "cannot link", errno);
+    if (errno != EXDEV && errno != EPERM && errno != EMLINK && errno != ENOTSUP)
+        install_fail(dst, "cannot link", errno);
     const sdk::MappedFile in(src);
     const int fd = ::open(dst.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) install_fail(dst, "cannot create", errno);
@@ -104,6 +110,71 @@ std::vector<std::string> set_files(const fs::path& data, const std::string& name
     return out;
 }
 
+// Held while an install or restore works in a game folder. The temporaries
+// found under it are abandoned: a run that made them and is still at work
+// would hold the lock, and a killed run's lock went with its process. Where
+// the file system cannot lock (some network ones), nothing is swept.
+class GameLock {
+  public:
+    GameLock(const fs::path& game, const WarnFn& warn) {
+        fd_ = ::open(game.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd_ < 0) install_fail(game, "cannot open folder", errno);
+        int rc = ::flock(fd_, LOCK_EX | LOCK_NB);
+        if (rc != 0 && errno == EWOULDBLOCK) {
+            if (warn) warn(game.string() + ": another install or restore is at work there; waiting for it");
+            while ((rc = ::flock(fd_, LOCK_EX)) != 0 && errno == EINTR) {
+            }
+        }
+        held_ = rc == 0;
+        if (!held_ && warn)
+            warn(game.string() + ": cannot lock the folder (" + std::strerror(errno) +
+                 "); temporaries of an interrupted install are left alone");
+    }
+    ~GameLock() { ::close(fd_); } // the lock goes with the descriptor
+    GameLock(const GameLock&) = delete;
+    GameLock& operator=(const GameLock&) = delete;
+    bool held() const { return held_; }
+
+  private:
+    int fd_ = -1;
+    bool held_ = false;
+};
+
+// Removes this file's own temporaries (regular files only: a folder or link
+// with such a name is not one) directly in `dir`; appends their paths.
+void sweep_temporaries(const fs::path& dir, std::vector<std::string>& swept) {
+    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) {
+        if (errno == ENOENT) return;
+        install_fail(dir, "cannot open folder", errno);
+    }
+    DIR* d = ::fdopendir(dfd);
+    if (!d) {
+        const int e = errno;
+        ::close(dfd);
+        install_fail(dir, "cannot list", e);
+    }
+    std::vector<std::string> names;
+    while (const dirent* e = ::readdir(d))
+        if (is_own_temporary(e->d_name)) names.push_back(e->d_name);
+    for (const auto& n : names) {
+        struct stat st {};
+        if (::fstatat(dfd, n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) continue;
+        if (::unlinkat(dfd, n.c_str(), 0) != 0 && errno != ENOENT) {
+            const int e = errno;
+            ::closedir(d);
+            install_fail(dir / n, "cannot remove a temporary an interrupted install left", e);
+        }
+        swept.push_back((dir / n).string());
+    }
+    ::closedir(d);
+}
+
+void sweep_all(const fs::path& game, const fs::path& backup, const GameLock& lock, std::vector<std::string>& swept) {
+    if (!lock.held()) return;
+    for (const fs::path& dir : {game / "manifests", game / "packages", backup}) sweep_temporaries(dir, swept);
+}
+
 struct Journal {
     std::map<std::string, bool> existed; // relative path -> was in the game folder before the first install
 };
@@ -141,6 +212,13 @@ void write_journal(const fs::path& backup, const std::string& name, const Journa
 
 fs::path default_backup(const fs::path& game, const std::string& name) { return game / ".assetforge-backup" / name; }
 
+bool is_own_temporary(std::string_view name) {
+    const std::string_view prefix = sdk::kTempPrefix;
+    if (name.size() != prefix.size() + 16 || !name.starts_with(prefix)) return false;
+    return std::all_of(name.begin() + long(prefix.size()), name.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 InstallReport install_set(const fs::path& outdata, const fs::path& game, const std::string& name,
                           const fs::path& backup, const af_host* host, const WarnFn& warn) {
     if (same_place(outdata, game))
@@ -150,13 +228,18 @@ InstallReport install_set(const fs::path& outdata, const fs::path& game, const s
     (void)verify_set(fresh, host, nullptr, nullptr);
     std::vector<std::string> incoming = {"manifests/" + name};
     for (uint32_t i = 0; i < fresh.part_count(); ++i) incoming.push_back("packages/" + name + "_" + std::to_string(i));
+    InstallReport rep;
+    std::error_code ec;
+    fs::create_directories(game, ec);
+    if (ec) install_fail(game, "cannot create folder", ec.value());
+    const GameLock lock(game, warn);
+    sweep_all(game, backup, lock, rep.swept);
     const std::vector<std::string> present = set_files(game, name);
     auto has = [](const std::vector<std::string>& v, const std::string& s) {
         return std::find(v.begin(), v.end(), s) != v.end();
     };
 
     // 1. The new files, written beside their targets (nothing visible yet).
-    std::error_code ec;
     for (const char* d : {"manifests", "packages"}) {
         fs::create_directories(game / d, ec);
         if (ec) install_fail(game / d, "cannot create folder", ec.value());
@@ -173,7 +256,6 @@ InstallReport install_set(const fs::path& outdata, const fs::path& game, const s
     }
 
     // 2. The backup, complete and flushed before any game file changes.
-    InstallReport rep;
     rep.backup = backup;
     Journal j;
     rep.backup_kept = read_journal(backup, j);
@@ -205,7 +287,8 @@ InstallReport install_set(const fs::path& outdata, const fs::path& game, const s
     batch.commit();
     for (const auto& rel : present)
         if (!has(incoming, rel)) {
-            if (::unlink((game / rel).c_str()) != 0 && errno != ENOENT) install_fail(game / rel, "cannot remove", errno);
+            if (::unlink((game / rel).c_str()) != 0 && errno != ENOENT)
+                install_fail(game / rel, "cannot remove", errno);
             rep.removed.push_back(rel);
         }
     fsync_dir(game / "packages");
@@ -215,12 +298,21 @@ InstallReport install_set(const fs::path& outdata, const fs::path& game, const s
     return rep;
 }
 
-RestoreReport restore_set(const fs::path& game, const std::string& name, const fs::path& backup) {
+RestoreReport restore_set(const fs::path& game, const std::string& name, const fs::path& backup, const WarnFn& warn) {
+    RestoreReport rep;
+    std::error_code dec;
+    std::optional<GameLock> lock;
+    if (fs::is_directory(game, dec)) {
+        lock.emplace(game, warn);
+        sweep_all(game, backup, *lock, rep.swept);
+    }
     Journal j;
     if (!read_journal(backup, j))
         sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
-                  backup.string() + ": no backup of set " + name + " (nothing was installed, or it was restored)");
-    RestoreReport rep;
+                  backup.string() + ": no backup of set " + name + " (nothing was installed, or it was restored)" +
+                      (rep.swept.empty() ? ""
+                                         : format("; removed %zu temporar%s an interrupted install left",
+                                                  rep.swept.size(), rep.swept.size() == 1 ? "y" : "ies")));
     // Kept files back first (parts before the manifest), files the installs added last.
     std::vector<std::string> order;
     for (const auto& [rel, existed] : j.existed)

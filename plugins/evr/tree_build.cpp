@@ -29,18 +29,18 @@ SetImage build_set(std::vector<TreeEntry> entries, const BuildOptions& opts, con
         auto it = metas.find(e.file);
         const std::span<const uint8_t> b =
             stored_bytes(e, it == metas.end() ? std::span<const uint8_t>() : it->second, warn);
-        if (b.size() > 0xffffffffull)
-            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET, e.where + ": larger than a file entry can describe");
-        items.push_back({e.group, kNewAlignment, b});
+        items.push_back({e.group, kNewAlignment, b, e.where});
     }
-    PackedFrames packed = pack_frames(items, opts.frame_limit);
+    // Sizes are checked here, before any frame is packed or compressed.
+    PackedFrames packed = pack_frames(items, opts.frame_limit, opts.limits);
     Manifest m = new_manifest();
     for (size_t i = 0; i < entries.size(); ++i) {
         m.files.push_back({entries[i].type, entries[i].file, packed.at[i].frame, packed.at[i].offset,
-                           uint32_t(items[i].bytes.size()), kNewAlignment});
+                           field32(items[i].bytes.size(), "size", [&] { return entries[i].where; }), kNewAlignment});
         m.metadata.push_back({entries[i].type, entries[i].file, 0, 0, 0});
     }
-    return assemble_set(std::move(m), compress_all(std::move(packed.frames), host), FrameRecord{}, opts.part_limit);
+    return assemble_set(std::move(m), compress_all(std::move(packed.frames), host), FrameRecord{}, opts.part_limit,
+                        opts.limits);
 }
 
 } // namespace af::evr

@@ -14,6 +14,7 @@ namespace af::evr {
 struct BuildOptions {
     uint64_t part_limit = kPartLimit;
     uint64_t frame_limit = kFrameLimit;
+    Limits limits; // of the readers of the new set: no frame or manifest larger is written
 };
 
 SetImage build_set(std::vector<TreeEntry> entries, const BuildOptions& opts, const af_host* host, const WarnFn& warn);

@@ -16,9 +16,6 @@ namespace af::evr {
 
 namespace fs = std::filesystem;
 
-// A FileContents entry's size field is 32 bits.
-constexpr uint64_t kMaxEntryBytes = 0xffffffffull;
-
 namespace {
 
 [[noreturn]] void bad(const std::string& rel, const std::string& why) {
@@ -65,6 +62,14 @@ TreeEntry parse_tree_path(const std::string& rel) {
     return e;
 }
 
+void check_entry_size(const TreeEntry& e, uint64_t size, const Limits& limits, const std::string& where) {
+    // A DDS given for a raw BC texture is stored without its header, at most
+    // the 148 bytes of a DX10 one; the exact check follows the stripping.
+    const uint64_t header = e.type == kTypeRawBc && e.ext == ".dds" ? 148 : 0;
+    if (size > frame_capacity(limits) + header)
+        bad(where.empty() ? e.where : where, over_frame_capacity(size - header, limits));
+}
+
 void check_unique(const std::vector<TreeEntry>& entries) {
     std::map<std::pair<uint64_t, uint64_t>, const TreeEntry*> seen;
     for (const auto& e : entries) {
@@ -73,7 +78,7 @@ void check_unique(const std::vector<TreeEntry>& entries) {
     }
 }
 
-std::vector<TreeEntry> read_tree(const fs::path& root) {
+std::vector<TreeEntry> read_tree(const fs::path& root, const Limits& limits) {
     std::error_code ec;
     if (!fs::is_directory(root, ec)) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, root.string() + ": not a directory");
     std::vector<std::string> names;
@@ -94,13 +99,22 @@ std::vector<TreeEntry> read_tree(const fs::path& root) {
     }
     if (ec) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, root.string() + ": " + ec.message());
     std::sort(names.begin(), names.end());
+    // Every size is checked before the first byte is read: a tree with one
+    // file too large fails at once, not after reading gigabytes of the rest.
+    // A sparse 8 GiB file costs no disk: its size alone refuses it.
     std::vector<TreeEntry> out;
     out.reserve(names.size());
     for (const auto& rel : names) {
         TreeEntry e = parse_tree_path(rel);
         const fs::path p = root / rel;
-        // The size first: a file entry holds at most 2^32 - 1 bytes, so a larger
-        // file (a sparse 8 GiB one costs no disk) is refused before a byte is read.
+        struct stat st {};
+        if (::lstat(p.c_str(), &st) != 0)
+            sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": cannot examine: " + std::strerror(errno));
+        check_entry_size(e, uint64_t(st.st_size), limits, p.string());
+        out.push_back(std::move(e));
+    }
+    for (TreeEntry& e : out) {
+        const fs::path p = root / e.where;
         const int fd = ::open(p.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, p.string() + ": cannot read: " + std::strerror(errno));
         struct stat st {};
@@ -108,11 +122,12 @@ std::vector<TreeEntry> read_tree(const fs::path& root) {
             ::close(fd);
             sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET, p.string() + ": not a regular file (it changed while read)");
         }
-        if (uint64_t(st.st_size) > kMaxEntryBytes) {
+        // Again on what is open: the file may have grown since it was examined.
+        try {
+            check_entry_size(e, uint64_t(st.st_size), limits, p.string());
+        } catch (...) {
             ::close(fd);
-            sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
-                      p.string() + sdk::format(": %llu bytes, more than a file entry can describe (%llu)",
-                                               (unsigned long long)st.st_size, (unsigned long long)kMaxEntryBytes));
+            throw;
         }
         e.bytes.resize(size_t(st.st_size));
         size_t got = 0;
@@ -129,7 +144,6 @@ std::vector<TreeEntry> read_tree(const fs::path& root) {
             got += size_t(n);
         }
         ::close(fd);
-        out.push_back(std::move(e));
     }
     check_unique(out);
     return out;

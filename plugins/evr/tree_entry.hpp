@@ -4,6 +4,8 @@
 // is stripped); nothing is sniffed.
 #pragma once
 
+#include "evr_format.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -25,8 +27,14 @@ TreeEntry parse_tree_path(const std::string& rel);
 
 // Every regular file under `root` (symlinks are refused: a tree that links
 // outside itself would pack foreign files), sorted by path, bytes read.
-// Duplicate (type, file) pairs are an error naming both paths.
-std::vector<TreeEntry> read_tree(const std::filesystem::path& root);
+// Duplicate (type, file) pairs are an error naming both paths. A file that
+// no frame could hold under `limits` is refused from its size, before any
+// file is read.
+std::vector<TreeEntry> read_tree(const std::filesystem::path& root, const Limits& limits);
+
+// Refuses an entry of `size` bytes that no frame could hold (less the DDS
+// header a raw BC texture given as .dds loses), naming `where` (or e.where).
+void check_entry_size(const TreeEntry& e, uint64_t size, const Limits& limits, const std::string& where = {});
 
 // Refuses two entries with the same (type, file), naming both paths.
 void check_unique(const std::vector<TreeEntry>& entries);

@@ -5,6 +5,7 @@
 #include "assetforge/bytes.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <sys/resource.h>
 #include <zstd.h>
 
@@ -118,4 +119,23 @@ TEST_CASE("a frame failing after others were extracted leaves no file and no tem
     CHECK_THAT(r.err, Catch::Contains("frame 2 (") && Catch::Contains("8701"));
     REQUIRE(fs::exists(t.path / "out"));
     for (const auto& e : fs::recursive_directory_iterator(t.path / "out")) CHECK(!e.is_regular_file());
+}
+
+TEST_CASE("a hostile alignment cannot make a rebuilt frame huge: counted and refused before it is built",
+          "[hostile][replace][limits]") {
+    TempDir t;
+    // File 1 (frame 0, after file 0's 256 bytes) asks for 2^31 alignment: a
+    // rebuild of frame 0 would pad it to 2 GiB (never checked by a reader).
+    const auto m = edited_s1(t, [](std::vector<uint8_t>& b) { put_u32(b, 192 + 32 + 28, 0x80000000); });
+    REQUIRE(run_evr({"verify", m.string()}).rc == 0);
+    const auto j = manifest_json<nlohmann::json>("s1");
+    const std::string rel = j["files"][2]["extract_path"]; // 10 bytes in frame 0 too
+    write_bytes(t.path / "from" / rel, std::vector<uint8_t>(10, 0xAB));
+    const auto r = run_evr_capped(
+        {"replace", m.string(), "--from", (t.path / "from").string(), "--out", (t.path / "out").string()}, 256u << 20);
+    INFO(r.err);
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Catch::Contains(m.string() + ": frame 0 (") && Catch::Contains("rebuilt with " + rel) &&
+                          Catch::Contains("more than one Echo VR frame may hold (1073741824 bytes"));
+    CHECK_FALSE(fs::exists(t.path / "out"));
 }

@@ -128,3 +128,73 @@ TEST_CASE("install refuses a damaged set and a link at a set's name before touch
         CHECK(fs::is_symlink(part));
     }
 }
+
+TEST_CASE("install and restore remove the temporaries a killed install left, and nothing else", "[install][kill]") {
+    const std::string set = "mp";
+    const std::string name = manifest_json<nlohmann::json>(set)["name"];
+    TempDir t;
+    const fs::path game = t.path / "game", mod = t.path / "mod", backup = game / ".assetforge-backup" / name;
+    make_game(game, set);
+    repack(set, mod, "2147483647");
+    // What a SIGKILL during the writes leaves: files named as install's
+    // temporaries, in the folders it writes to.
+    auto plant = [&] {
+        std::vector<fs::path> own = {game / "packages/.af-tmp-0123456789abcdef",
+                                     game / "manifests/.af-tmp-fedcba9876543210"};
+        if (fs::exists(backup)) own.push_back(backup / ".af-tmp-00000000deadbeef");
+        for (const auto& p : own) write_bytes(p, {9, 9, 9});
+        return own;
+    };
+    // Names that only look like them, a folder and a link with the exact
+    // pattern (install makes neither), and one in a folder it does not write.
+    fs::create_directories(t.path / "elsewhere");
+    write_bytes(t.path / "elsewhere/target", {5});
+    for (const char* rel :
+         {"packages/.af-tmp-0123456789ABCDEF", "packages/.af-tmp-0123456789abcde", "packages/.af-tmp-0123456789abcdef0",
+          "packages/.af-tmp-not-a-temporary", "packages/keep.af-tmp-0123456789abcdef", "manifests/.af-tmp-",
+          ".af-tmp-3333333333333333", "packages/.af-tmp-1111111111111111/inside"})
+        write_bytes(game / rel, {1});
+    fs::create_symlink(t.path / "elsewhere/target", game / "packages/.af-tmp-2222222222222222");
+    const auto before = tree_sha256(game);
+    auto own_gone = [&](const std::vector<fs::path>& own, const std::string& out) {
+        for (const auto& p : own) {
+            CHECK_FALSE(fs::exists(p));
+            CHECK_THAT(out, Catch::Contains("removed " + p.string() + " (a temporary of an interrupted install"));
+        }
+    };
+
+    auto own = plant();
+    auto r = run_evr({"install", mod.string(), game.string(), name});
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    own_gone(own, r.out);
+    CHECK(run_evr({"verify", game.string(), name, "--strict"}).rc == 0);
+
+    // The next install finds one in the backup folder too.
+    own = plant();
+    REQUIRE(own.size() == 3);
+    r = run_evr({"install", mod.string(), game.string(), name});
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    own_gone(own, r.out);
+
+    own = plant();
+    r = run_evr({"restore", game.string(), name});
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    own_gone(own, r.out);
+    // Everything else is as it was, the look-alikes, folder and link included.
+    CHECK(tree_sha256(game) == before);
+    CHECK(fs::is_symlink(game / "packages/.af-tmp-2222222222222222"));
+    CHECK(read_bytes(t.path / "elsewhere/target") == std::vector<uint8_t>{5});
+
+    // A kill before the backup was recorded leaves nothing to restore: the
+    // temporaries go all the same, and that is said.
+    own = plant();
+    r = run_evr({"restore", game.string(), name});
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Catch::Contains("no backup of set " + name) &&
+                          Catch::Contains("removed 2 temporaries an interrupted install left"));
+    for (const auto& p : own) CHECK_FALSE(fs::exists(p));
+    CHECK(tree_sha256(game) == before);
+}

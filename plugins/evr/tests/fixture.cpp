@@ -6,6 +6,9 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace evr_test {
 
@@ -69,6 +72,46 @@ Run run_evr(const std::vector<std::string>& argv, const af_host* host) {
     std::ostringstream out, err;
     int rc = af::evr::run_evr_command({host, out, err}, argv);
     return {rc, out.str(), err.str()};
+}
+
+Run run_evr_capped(const std::vector<std::string>& argv, uint64_t headroom) {
+    int p[2];
+    if (::pipe(p) != 0) return {-1, "", "pipe failed"};
+    const pid_t pid = ::fork();
+    if (pid < 0) return {-1, "", "fork failed"};
+    if (pid == 0) {
+        ::close(p[0]);
+        // Whatever the parent has mapped (threads of other tests' hosts, the
+        // allocator's arenas) stays; only growth past it is capped.
+        unsigned long long pages = 0;
+        std::ifstream("/proc/self/statm") >> pages;
+        const rlim_t cap = rlim_t(pages * uint64_t(::sysconf(_SC_PAGESIZE)) + headroom);
+        const rlimit lim{cap, cap};
+        ::setrlimit(RLIMIT_AS, &lim);
+        const Run r = run_evr(argv);
+        std::string msg = std::to_string(r.rc) + "\n" + std::to_string(r.out.size()) + "\n" + r.out + r.err;
+        for (size_t done = 0; done < msg.size();) {
+            const ssize_t n = ::write(p[1], msg.data() + done, msg.size() - done);
+            if (n <= 0) break;
+            done += size_t(n);
+        }
+        ::_exit(0);
+    }
+    ::close(p[1]);
+    std::string all;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(p[0], buf, sizeof buf)) > 0;) all.append(buf, size_t(n));
+    ::close(p[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    std::istringstream in(all);
+    int rc = -1;
+    size_t out_size = 0;
+    if (!(in >> rc >> out_size) || in.get() != '\n')
+        return {-1, "", "the child died (status " + std::to_string(status) + ")"};
+    std::string rest(std::istreambuf_iterator<char>(in), {});
+    if (rest.size() < out_size) return {-1, "", "the child's report is cut short"};
+    return {rc, rest.substr(0, out_size), rest.substr(out_size)};
 }
 
 } // namespace evr_test

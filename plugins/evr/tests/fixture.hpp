@@ -42,5 +42,10 @@ struct Run {
 };
 // Runs `evr ARGS…` with the fake host of the calling test (or none).
 Run run_evr(const std::vector<std::string>& argv, const af_host* host = nullptr);
+// The same without a host in a child process whose address space may grow by
+// at most `headroom` bytes: a test of a size refusal stays small even where
+// the code under test would try to allocate gigabytes (it then fails, with
+// the allocator's words, instead of swapping). rc -1: the child died.
+Run run_evr_capped(const std::vector<std::string>& argv, uint64_t headroom);
 
 } // namespace evr_test
