@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,11 @@ struct BuildOptions {
     // --report-pictures: the full-size pictures' longest side at most (0: mip 0 as it is; 96: thumbnails only).
     uint32_t report_picture_side = 0;
     uint64_t memory_budget = kDefaultMemoryBudgetMiB << 20; // bytes of images in flight
-    std::function<bool()> cancelled;     // polled between steps (Ctrl-C)
+    std::function<bool()> cancelled;                        // polled between steps (Ctrl-C)
+    // Given the work that commits the state, once it is open; the build holds what it returns until it ends. The
+    // command line makes a plugin that ends the process (a crash, exit()) run that work first, so the actions that
+    // finished are not lost with the state's last batch.
+    std::function<std::shared_ptr<void>(std::function<void()> commit)> keep_on_crash;
     // `watch`: how the files among an action's inputs changed since the last build, as the watcher saw them
     // ("src/a.png: content changed"), appended to why the action runs when its inputs are the reason.
     std::function<std::string(const std::vector<std::string>& inputs)> input_changes;

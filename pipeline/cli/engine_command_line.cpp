@@ -12,6 +12,7 @@
 #include "engine/build.hpp"
 #include "engine/shard.hpp"
 #include "host/host_services.hpp"
+#include "host/isolation/crash_handler.hpp"
 #include "host/load_failures.hpp"
 #include "load/config_errors.hpp"
 #include "load/job_selection.hpp"
@@ -280,6 +281,9 @@ void complete_build_options(CommandKind kind, host::PluginRegistry& reg, const l
     opt.dry_run = kind == CommandKind::Status || f.dry_run;
     if (opt.dry_run) opt.explain = f.verbose || opt.explain;
     opt.cancelled = [] { return host::cancel_requested(); };
+    opt.keep_on_crash = [](std::function<void()> commit) -> std::shared_ptr<void> {
+        return std::make_shared<host::isolation::RescueScope>(std::move(commit));
+    };
     opt.tool_identity = [&reg](const std::string& name) -> std::string {
         for (const auto& pl : reg.plugins())
             if (pl->name == name) return plugin_identity(*pl);

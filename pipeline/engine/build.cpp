@@ -62,6 +62,7 @@ class Build final : public ActionExecutor {
         std::optional<tbb::global_control> gc;
         if (opt_.threads > 0) gc.emplace(tbb::global_control::max_allowed_parallelism, size_t(opt_.threads));
         load_state_and_expand();
+        if (opt_.keep_on_crash) keep_on_crash_ = opt_.keep_on_crash([store = store_] { store->flush(); });
         int64_t ts = trace_.now_us();
         if (!store_->recovered_note().empty())
             status_.err() << "assetforge: warning: " << store_->recovered_note() << "\n";
@@ -197,6 +198,7 @@ class Build final : public ActionExecutor {
     std::function<std::unique_ptr<remote::RemoteClient>()> open_remote_;
     ProjectPaths paths_;
     std::shared_ptr<StateStore> store_;
+    std::shared_ptr<void> keep_on_crash_; // gone before the store it commits
     std::optional<OutputCommit> commit_;
     std::optional<report::ReportImages> images_; // --report FILE.html
     std::optional<BuildInputs> inputs_;

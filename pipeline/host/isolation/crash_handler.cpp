@@ -1,16 +1,40 @@
 #include "host/isolation/crash_handler.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
+#include <thread>
 
 namespace af::host::isolation {
 namespace {
 
 thread_local PluginCall t_call;
+
+// The rescue: a thread waiting on a pipe, woken by one async-signal-safe write from the thread that is ending the
+// process, which then waits (nanosleep, also safe) until it is done or kRescueWait has passed. The work runs in an
+// ordinary context (locks, allocation, SQLite), not in the signal handler. A heap the plugin damaged could make it
+// hang or crash: the wait bounds the first, and the second ends the process as the crash would have.
+std::atomic<int> g_rescue_fd{-1};
+std::atomic<bool> g_rescued{false};
+constexpr long kRescueWaitMs = 5000;
+
+void rescue() {
+    const int fd = g_rescue_fd.exchange(-1);
+    if (fd < 0) return; // none set, or another thread already asked
+    const char go = 'r';
+    if (::write(fd, &go, 1) != 1) return;
+    for (long waited = 0; waited < kRescueWaitMs && !g_rescued.load(); waited += 10) {
+        const timespec ten_ms{0, 10 * 1000 * 1000};
+        ::nanosleep(&ten_ms, nullptr);
+    }
+}
 
 void put(const char* s) {
     if (!s) return;
@@ -54,6 +78,7 @@ void on_fatal_signal(int sig) {
         }
         put("; it runs inside assetforge (--isolate none, or a plugin installed with it), so the build stops here. "
             "Actions that finished are kept; run with --isolate all to fail only this action.\n");
+        rescue();
     }
     // SA_RESETHAND restored the default action: dying of the same signal keeps the exit status honest.
     ::raise(sig);
@@ -73,6 +98,7 @@ void on_exit_in_plugin() {
         put(c.input);
     }
     put("; the build stops here, unfinished. Actions that finished are kept.\n");
+    rescue();
     ::_exit(kExitInPlugin);
 }
 
@@ -85,6 +111,44 @@ CallScope::CallScope(const char* plugin, const char* call, const char* input) : 
 CallScope::~CallScope() { t_call = previous_; }
 
 PluginCall current_call() { return t_call; }
+
+struct RescueScope::Waiter {
+    int pipe[2] = {-1, -1};
+    std::function<void()> keep;
+    std::thread thread;
+};
+
+RescueScope::RescueScope(std::function<void()> keep) : waiter_(new Waiter) {
+    waiter_->keep = std::move(keep);
+    if (::pipe2(waiter_->pipe, O_CLOEXEC) != 0) return; // no rescue: the crash loses the last batch, as before
+    g_rescued = false;
+    Waiter* w = waiter_.get();
+    w->thread = std::thread([w] {
+        char c = 0;
+        ssize_t n;
+        do n = ::read(w->pipe[0], &c, 1);
+        while (n < 0 && errno == EINTR);
+        if (n != 1) return; // the scope ended
+        try {
+            w->keep();
+        } catch (...) {
+        }
+        g_rescued = true;
+    });
+    g_rescue_fd = w->pipe[1];
+}
+
+RescueScope::~RescueScope() {
+    int expected = waiter_->pipe[1];
+    // A crash that already took the descriptor is ending the process: its rescue runs; do not wait for it here.
+    if (expected >= 0 && !g_rescue_fd.compare_exchange_strong(expected, -1)) {
+        waiter_.release();
+        return;
+    }
+    if (waiter_->pipe[1] >= 0) ::close(waiter_->pipe[1]);
+    if (waiter_->thread.joinable()) waiter_->thread.join();
+    if (waiter_->pipe[0] >= 0) ::close(waiter_->pipe[0]);
+}
 
 void install_crash_handler() {
     std::atexit(on_exit_in_plugin);

@@ -3,6 +3,9 @@
 // the process dies, and a plugin's log line can name the file it concerns.
 #pragma once
 
+#include <functional>
+#include <memory>
+
 namespace af::host::isolation {
 
 struct PluginCall {
@@ -27,13 +30,28 @@ class CallScope {
 // The call the calling thread is in (plugin == nullptr when none).
 PluginCall current_call();
 
+// While it lives, a plugin that ends the process during a call (a crash or exit(), below) first has `keep` run
+// on a thread of its own, for at most a few seconds: a build commits the actions that finished, which would
+// otherwise be lost with the state's last batch. One scope at a time.
+class RescueScope {
+  public:
+    explicit RescueScope(std::function<void()> keep);
+    ~RescueScope();
+    RescueScope(const RescueScope&) = delete;
+    RescueScope& operator=(const RescueScope&) = delete;
+
+  private:
+    struct Waiter;
+    std::unique_ptr<Waiter> waiter_;
+};
+
 // The exit status of a process a plugin ended with exit() during a call.
 constexpr int kExitInPlugin = 70;
 
 // SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: on a thread inside a plugin call,
 // says so on stderr (async-signal-safe writes only), then dies of the same
 // signal. exit() inside a plugin call: says so and ends with kExitInPlugin, never
-// the plugin's status. Outputs and state are committed per action, so finished work stays.
+// the plugin's status. Both run the RescueScope's work first, so finished work stays.
 void install_crash_handler();
 
 } // namespace af::host::isolation
