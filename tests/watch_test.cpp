@@ -350,6 +350,31 @@ TEST_CASE("a same-size variant copied over an input with its times kept (cp -p) 
     }
 }
 
+TEST_CASE("an input replaced by a link out of the project with a rename (as ln -sf does) is refused, as by build") {
+    TempDir t;
+    TempDir outside("af-watch-outside");
+    outside.write("secret.txt", "the user's secret");
+    t.write("src/a.txt", "a1");
+    t.write("src/b.txt", "b1");
+    t.write("pipeline.yaml", kPipeline);
+    Watch w(t.path(), {"--debounce", "30"});
+    REQUIRE(w.wait_for("Ctrl-C stops"));
+    fs::create_symlink(outside / "secret.txt", t / "src/a.txt.new");
+    fs::rename(t / "src/a.txt.new", t / "src/a.txt");
+    REQUIRE(w.wait_for("s from the change"));
+    w.settle();
+    INFO(w.out());
+    CHECK_THAT(w.out(), Catch::Contains("symbolic link"));
+    std::error_code ec;
+    CHECK((!fs::exists(t / "out/a.txt", ec) || slurp(t / "out/a.txt") != "the user's secret"));
+    CHECK(w.stop(SIGINT) == 130);
+    // The ordinary build of the same tree says the same.
+    Run b = run_in(t.path(), "build");
+    INFO(b.out);
+    CHECK(b.code == 1);
+    CHECK_THAT(b.out, Catch::Contains("symbolic link"));
+}
+
 TEST_CASE("a pipeline that does not load at the start is exit 2, as for build") {
     TempDir t;
     t.write("src/a.txt", "a1");

@@ -11,6 +11,8 @@
 #include "remote/remote_client.hpp"
 #include "report/build_status.hpp"
 
+#include <sys/stat.h>
+
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -170,8 +172,13 @@ bool BuildSession::can_narrow(const base::BuildOptions& opt, const std::set<std:
     if (kept_->globs.size() < p_.jobs.size() + p_.unselected.size()) return false;
     // Another process wrote the state (a `build` or `clean` from another shell): what it changed is not known here.
     if (kept_->store->stale()) return false;
-    for (const auto& c : changed)
+    for (const auto& c : changed) {
         if (!kept_->globbed.count(c)) return false; // new, or not an input: the glob decides
+        // Replaced by a link (`ln -sf`, an editor saving through a rename): whether it may be read is the glob's
+        // rule (a link out of the input root fails its input), which the kept matches from before do not hold.
+        struct stat st;
+        if (::lstat(c.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) return false;
+    }
     return true;
 }
 
