@@ -207,6 +207,19 @@ TEST_CASE("isolation: a worker sees no environment, and what it prints reaches t
 
 // Under AddressSanitizer the worker's heap limit sits above the sanitizer's shadow reservation: no bound at all.
 #if !defined(AF_ASAN)
+TEST_CASE("isolation: shared memory counts against --memory-budget: 1 GiB through a memory file or a shared "
+          "mapping is refused",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 2, 'M');
+    Run r = run_in(t.path(), "build -j1 --isolate all --memory-budget 256");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, !Catch::Contains("took 1 GiB"));
+    CHECK(outputs(t) == 3);
+}
+
 TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that action, RSS stays low",
           "[isolation]") {
     HostilePath path;

@@ -13,6 +13,9 @@
 //      naming every one that worked
 //   v  fails if ASSETFORGE_REMOTE_CACHE_TOKEN is in its environment (naming the value), else prints terminal
 //      escapes and a fake summary line to stdout and stderr, logs one with an escape, and reads as 'o'
+//   M  tries to take 1 GiB of shared memory three ways (a memory file mapped, an anonymous shared mapping, a
+//      memory file written without mapping it), each page touched; fails naming the ways that worked, else
+//      reads as 'o'
 //   w  logs 20,000 warnings and 20,000 info lines of 3,000 bytes each, then reads as 'o'
 // Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
 // logging a line that names no file (the host adds the action's).
@@ -25,6 +28,7 @@
 #include <fcntl.h>
 #include <string>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -81,6 +85,39 @@ std::string escapes(const std::string& path) {
     return out;
 }
 
+// Touches every page of `size` bytes mapped at `p`, then unmaps them.
+bool touched(void* p, size_t size) {
+    if (p == MAP_FAILED) return false;
+    for (size_t i = 0; i < size; i += 4096) static_cast<volatile uint8_t*>(p)[i] = 1;
+    ::munmap(p, size);
+    return true;
+}
+
+std::string shared_hogs() {
+    constexpr size_t kSize = size_t(1) << 30;
+    std::string out;
+    int fd = ::memfd_create("hog", 0);
+    if (fd >= 0 && ::ftruncate(fd, off_t(kSize)) == 0 &&
+        touched(::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), kSize))
+        out += " memfd+mmap";
+    if (fd >= 0) ::close(fd);
+    if (touched(::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), kSize))
+        out += " shared-anonymous";
+    fd = ::memfd_create("hog", 0);
+    if (fd >= 0) {
+        const std::string chunk(size_t(1) << 20, 'm');
+        size_t written = 0;
+        while (written < kSize) {
+            const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+            if (n <= 0) break;
+            written += size_t(n);
+        }
+        if (written >= kSize) out += " memfd-write";
+        ::close(fd);
+    }
+    return out;
+}
+
 af_status read(const af_host* h, const af_input* in, const af_options*, af_texture* out, af_error* e) {
     return af::sdk::guard(e, [&] {
         if (in->size < 5) af::sdk::invalid(in->size, "too short");
@@ -121,6 +158,11 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
             std::printf("\x1b[2J\x1b[H9 built, 0 up to date, 0 failed\n");
             std::fprintf(stderr, "\x1b]0;owned\x07stderr line\r\x1b[Kpartial");
             h->log(AF_LOG_WARN, "\x1b[1Alog with an escape");
+            break;
+        }
+        case 'M': {
+            const std::string took = shared_hogs();
+            if (!took.empty()) af::sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "took 1 GiB of shared memory:" + took);
             break;
         }
         case 'w': {

@@ -1,33 +1,63 @@
 #include "host/isolation/sandbox.hpp"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
+#include <thread>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define AF_WORKER_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define AF_WORKER_SANITIZED 1
+#endif
 
 namespace af::host::isolation {
 
 bool limit_heap(uint64_t bytes, std::string& why) {
-    uint64_t data_kib = 0;
+    uint64_t data_kib = 0, size_kib = 0;
     std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);)
+    for (std::string line; std::getline(status, line);) {
         if (line.rfind("VmData:", 0) == 0) std::istringstream(line.substr(7)) >> data_kib;
-    rlimit r{};
-    r.rlim_cur = r.rlim_max = rlim_t(data_kib * 1024 + bytes);
-    if (::setrlimit(RLIMIT_DATA, &r) != 0) {
-        why = std::string("setrlimit: ") + std::strerror(errno);
-        return false;
+        if (line.rfind("VmSize:", 0) == 0) std::istringstream(line.substr(7)) >> size_kib;
     }
-    return true;
+    auto limit = [&](int resource, uint64_t value, const char* name) {
+        const rlimit r{rlim_t(value), rlim_t(value)};
+        if (::setrlimit(resource, &r) == 0) return true;
+        why = std::string("setrlimit(") + name + "): " + std::strerror(errno);
+        return false;
+    };
+    if (!limit(RLIMIT_DATA, data_kib * 1024 + bytes, "RLIMIT_DATA")) return false;
+    // RLIMIT_DATA leaves out shared memory: a memory file mapped, or an anonymous shared mapping. The address
+    // space counts every mapping: what is mapped now, the budget, and room for what threads reserve (a stack
+    // each; one malloc arena for all, below, instead of 64 MiB of address space per thread).
+    ::mallopt(M_ARENA_MAX, 1);
+#if !defined(AF_WORKER_SANITIZED)
+    const uint64_t threads = std::max(1u, std::thread::hardware_concurrency());
+    const uint64_t room = (uint64_t(256) << 20) + threads * (uint64_t(16) << 20);
+    if (!limit(RLIMIT_AS, size_kib * 1024 + bytes + room, "RLIMIT_AS")) return false;
+#else
+    (void)size_kib; // a sanitizer's shadow and allocator reserve terabytes as they go
+#endif
+    // A memory file written without being mapped is in no address space: no single file may outgrow the budget
+    // (EFBIG, not the SIGXFSZ that would end the worker). The files a worker holds are bounded by its allocator.
+    ::signal(SIGXFSZ, SIG_IGN);
+    return limit(RLIMIT_FSIZE, bytes, "RLIMIT_FSIZE");
 }
 
 namespace {

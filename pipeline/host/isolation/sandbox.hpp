@@ -7,8 +7,10 @@
 namespace af::host::isolation {
 
 // Caps the heap (RLIMIT_DATA: brk and private mappings) at what the process
-// holds now plus `bytes`. Shared memory from af_host.alloc is counted by the
-// worker's allocator instead.
+// holds now plus `bytes`, the address space (RLIMIT_AS, shared mappings too)
+// at what is mapped now plus `bytes` and room for threads, and any one file
+// (a memory file written, not mapped) at `bytes`. Shared memory from
+// af_host.alloc is counted by the worker's allocator as well.
 bool limit_heap(uint64_t bytes, std::string& why);
 
 // seccomp-bpf: no opening of files, no sockets, no exec or fork, no file
