@@ -33,10 +33,11 @@ jobs:
     output: "out/{dir}/{name}"
 )";
 
-// `assetforge build ARGS` in the project, with the records in the project's own cache folder.
-Run build(const TempDir& t, const std::string& args = "") {
-    return run_shell("cd '" + t.path().string() + "' && XDG_CACHE_HOME='" + (t / "cache").string() +
-                     "' ASSETFORGE_NOOP_RECORDS=say " + AF_EXE + " build " + args);
+// `assetforge build ARGS` in the project, with the records in the project's own cache folder. `env`
+// (NAME=value ...) is set by env(1), so even the variables a shell sets itself (PWD, SHLVL, _) are as given.
+Run build(const TempDir& t, const std::string& args = "", const std::string& env = "") {
+    return run_shell("cd '" + t.path().string() + "' && env XDG_CACHE_HOME='" + (t / "cache").string() +
+                     "' ASSETFORGE_NOOP_RECORDS=say " + env + " " + AF_EXE + " build " + args);
 }
 
 size_t records(const TempDir& t) {
@@ -52,17 +53,17 @@ size_t records(const TempDir& t) {
 void let_time_pass() { std::this_thread::sleep_for(std::chrono::milliseconds(30)); }
 
 // A clean build, then one that writes the record (the first's outputs were too new), then one it answers.
-void settle(const TempDir& t, const std::string& args = "") {
-    Run first = build(t, args);
+void settle(const TempDir& t, const std::string& args = "", const std::string& env = "") {
+    Run first = build(t, args, env);
     INFO(first.out);
     REQUIRE(first.code == 0);
     let_time_pass();
-    Run second = build(t, args);
+    Run second = build(t, args, env);
     INFO(second.out);
     REQUIRE(second.code == 0);
     REQUIRE_THAT(second.out, !Catch::Contains(kSaid));
     let_time_pass();
-    Run third = build(t, args);
+    Run third = build(t, args, env);
     INFO(third.out);
     REQUIRE(third.code == 0);
     REQUIRE_THAT(third.out, Catch::Contains(kSaid));
@@ -178,6 +179,128 @@ TEST_CASE("no-op record: every change it depends on sends the build the ordinary
                 CHECK_THAT(r.out, Catch::Contains("0 built, 2 up to date"));
                 t.write(fs::relative(e.path(), t.path()).string(), bytes); // the ordinary no-op wrote it anew
             }
+        }
+    }
+}
+
+// Another user who can write in the record's folder could plant a record (or swap one in) that says "up to
+// date" for a build that is not: a record counts only in folders that are the user's alone.
+TEST_CASE("no-op record: trusted only in the user's own folder, from the user's own file", "[noop]") {
+    TempDir t;
+    make_project(t);
+    settle(t);
+    const fs::path noop = t / "cache/assetforge/noop";
+    std::vector<fs::path> files;
+    for (auto& e : fs::directory_iterator(noop)) files.push_back(e.path());
+    REQUIRE(files.size() == 1);
+    const fs::path record = files[0];
+    struct stat st {};
+    REQUIRE(::stat(noop.c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0700);
+    REQUIRE(::stat(record.c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0600);
+    REQUIRE(::stat((t / "cache/assetforge").c_str(), &st) == 0);
+    CHECK((st.st_mode & 022) == 0);
+    let_time_pass();
+
+    // Not trusted, saying why (once). A folder is not repaired either: the builds after go the ordinary way too.
+    auto ignored = [&](const std::string& why, int builds) {
+        for (int i = 0; i < builds; ++i) {
+            Run r = build(t);
+            INFO(r.out);
+            CHECK(r.code == 0);
+            CHECK_THAT(r.out, !Catch::Contains(kSaid));
+            CHECK_THAT(r.out, Catch::Contains("0 built, 2 up to date, 0 failed"));
+            CHECK_THAT(r.out, Catch::Contains(why));
+            const std::string& o = r.out;
+            CHECK(o.find(why) == o.rfind(why));
+            let_time_pass();
+        }
+    };
+    SECTION("the record folder writable by everyone") {
+        fs::permissions(noop, fs::perms(0777));
+        ignored("writable by group or others", 3);
+    }
+    SECTION("the record folder writable by its group") {
+        fs::permissions(noop, fs::perms(0770));
+        ignored("writable by group or others", 3);
+    }
+    SECTION("the folder on the way writable by everyone") {
+        fs::permissions(t / "cache/assetforge", fs::perms(0777));
+        ignored("writable by group or others", 3);
+    }
+    // In a folder of the user's alone, the ordinary build writes the record anew, 0600.
+    SECTION("the record readable and writable by everyone") {
+        fs::permissions(record, fs::perms(0666));
+        ignored("group or others", 1);
+        REQUIRE(::stat(record.c_str(), &st) == 0);
+        CHECK((st.st_mode & 07777) == 0600);
+    }
+    SECTION("the record readable by its group") {
+        fs::permissions(record, fs::perms(0640));
+        ignored("group or others", 1);
+        REQUIRE(::stat(record.c_str(), &st) == 0);
+        CHECK((st.st_mode & 07777) == 0600);
+    }
+    SECTION("the record a link to a copy of itself") {
+        fs::copy_file(record, t / "copy");
+        fs::permissions(t / "copy", fs::perms(0600));
+        fs::remove(record);
+        fs::create_symlink(t / "copy", record);
+        Run r = build(t);
+        INFO(r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, !Catch::Contains(kSaid));
+        CHECK_THAT(r.out, Catch::Contains("0 built, 2 up to date, 0 failed"));
+    }
+    SECTION("the record folder a link to a copy of itself") {
+        fs::rename(noop, t / "elsewhere");
+        fs::create_directory_symlink(t / "elsewhere", noop);
+        Run r = build(t);
+        INFO(r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, !Catch::Contains(kSaid));
+        CHECK_THAT(r.out, Catch::Contains("0 built, 2 up to date, 0 failed"));
+    }
+    SECTION("made the user's alone again, records count again") {
+        fs::permissions(noop, fs::perms(0777));
+        build(t);
+        fs::permissions(noop, fs::perms(0700));
+        let_time_pass();
+        build(t); // the ordinary build before touched the state, which the record vouched for: written anew
+        let_time_pass();
+        Run r = build(t);
+        INFO(r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Catch::Contains(kSaid));
+    }
+}
+
+// A pipeline may read any variable the user allows, those a shell sets itself included: a record made under
+// one value must not answer under another.
+TEST_CASE("no-op record: every environment variable the pipeline read is part of it", "[noop]") {
+    for (const char* name : {"PWD", "OLDPWD", "SHLVL", "_"}) {
+        DYNAMIC_SECTION(name) {
+            TempDir t;
+            t.copy(kBcData + "g_caustics_128.png", "src/a.png");
+            t.copy(kBcData + "d_rock_128.png", "src/sub/b.png");
+            t.write("pipeline.yaml", std::string(R"(assetforge: 1
+jobs:
+  copies:
+    inputs: "src/**/*.png"
+    steps: [ copy ]
+    output: "out/${env:)") + name + R"(}/{dir}/{name}"
+)");
+            const std::string args = std::string("--allow-env ") + name;
+            settle(t, args, std::string(name) + "=one");
+            CHECK(fs::exists(t / "out/one/a.png"));
+            let_time_pass();
+            Run r = build(t, args, std::string(name) + "=two");
+            INFO(r.out);
+            CHECK(r.code == 0);
+            CHECK_THAT(r.out, !Catch::Contains(kSaid));
+            CHECK_THAT(r.out, Catch::Contains("2 built"));
+            CHECK(fs::exists(t / "out/two/a.png"));
         }
     }
 }

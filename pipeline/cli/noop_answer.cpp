@@ -1,6 +1,7 @@
 #include "cli/noop_answer.hpp"
 
 #include "base/glob.hpp"
+#include "base/user_words.hpp"
 #include "engine/build/noop_record.hpp"
 #include "engine/build_lock.hpp"
 #include "engine/param_inputs.hpp"
@@ -66,6 +67,7 @@ bool gather_facts(const load::Pipeline& p, const base::BuildOptions& opt, const 
     // Another configuration's build, a `clean`, a `status` holding the database open: not this record's to judge.
     f.files.push_back((state / "state.db").native());
     f.absent.push_back((state / "state.db-wal").native());
+    for (const auto& [name, value] : p.env_read) f.env.emplace_back(name, value);
     f.actions = s.built + s.up_to_date;
     f.quiet = opt.quiet;
     return true;
@@ -76,6 +78,19 @@ bool clean_run(const base::BuildOptions& opt, const base::BuildSummary& s, int c
            opt.report_file.empty() && !opt.shard_count && opt.remote_cache.empty() && !opt.some_inputs_only &&
            !s.failed && !s.warnings && !s.not_run && !s.skipped && !s.cached && !s.cancelled && !s.plan_exit &&
            !s.remote_cache_fail;
+}
+
+bool saying() {
+    const char* say = std::getenv("ASSETFORGE_NOOP_RECORDS");
+    return say && std::string_view(say) == "say";
+}
+
+// Once a build: reading and writing find the same folder wanting.
+void say_distrust(const std::string& why) {
+    static bool said = false;
+    if (why.empty() || said || !saying()) return;
+    said = true;
+    std::cerr << "assetforge: no-op record not used: " << base::printable_name(why) << "\n" << std::flush;
 }
 
 } // namespace
@@ -92,7 +107,9 @@ void note_command_line(int argc, char** argv) {
 
 std::optional<int> answer_from_noop_record() {
     CommandLine& c = command_line();
-    auto rec = engine::read_noop_record(c.record);
+    std::string distrust;
+    auto rec = engine::read_noop_record(c.record, &distrust);
+    say_distrust(distrust);
     if (!rec) return std::nullopt;
     std::optional<engine::BuildLock> lock;
     try {
@@ -108,8 +125,7 @@ std::optional<int> answer_from_noop_record() {
     }
     if (!engine::first_difference(*rec).empty()) return std::nullopt;
     // Tests see which way a build went.
-    if (const char* say = std::getenv("ASSETFORGE_NOOP_RECORDS"); say && std::string_view(say) == "say")
-        std::cerr << "assetforge: up to date by the no-op record\n" << std::flush;
+    if (saying()) std::cerr << "assetforge: up to date by the no-op record\n" << std::flush;
     if (c.verify) {
         c.expect_noop = true;
         return std::nullopt;
@@ -141,7 +157,9 @@ int record_noop(const load::Pipeline& p, const base::BuildOptions& opt, const ba
         engine::forget_noop_record(c.record);
         return code;
     }
-    engine::write_noop_record(c.record, facts, c.started_ns, c.verify);
+    std::string distrust;
+    engine::write_noop_record(c.record, facts, c.started_ns, c.verify, &distrust);
+    say_distrust(distrust);
     return code;
 }
 

@@ -230,10 +230,10 @@ class Resolver {
     // Inside a preset its parameters shadow variables of the same name.
     std::string expand(const std::string& s, const SourcePos& p) const {
         if (auto folder = command_line_folder(s); !folder.empty()) named_.push_back(folder);
-        if (scope_.empty()) return expand_vars(s, values_, p, allowed_env_, &referenced_);
+        if (scope_.empty()) return expand_vars(s, values_, p, allowed_env_, &referenced_, &env_read_);
         auto merged = values_;
         for (const auto& [k, v] : scope_) merged[k] = v;
-        return expand_vars(s, merged, p, allowed_env_, &referenced_);
+        return expand_vars(s, merged, p, allowed_env_, &referenced_, &env_read_);
     }
 
     // -D names the pipeline neither declares nor reads: a typo (-D scr=… for src) would otherwise change nothing
@@ -436,7 +436,7 @@ class Resolver {
                 out += v[i];
             }
         }
-        return expand_vars(out, values_, p, allowed_env_);
+        return expand_vars(out, values_, p, allowed_env_, nullptr, &env_read_);
     }
 
     const Raw& raw_;
@@ -452,6 +452,10 @@ class Resolver {
     mutable std::vector<std::string> named_;
     // Every ${name} looked up while loading (env: ones included, harmless): which -D values were used.
     mutable std::set<std::string> referenced_;
+    mutable EnvReads env_read_;
+
+  public:
+    const EnvReads& env_read() const { return env_read_; }
 };
 
 // ".dds" of "out/{dir}/{stem}.dds"; "" when a placeholder names it or it cannot be told yet.
@@ -653,7 +657,7 @@ EnvAllowList parse_env_allow_list(const std::string& text) {
 }
 
 std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars, const SourcePos& pos,
-                        const EnvAllowList& allowed_env, std::set<std::string>* referenced) {
+                        const EnvAllowList& allowed_env, std::set<std::string>* referenced, EnvReads* env_read) {
     std::string out;
     out.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
@@ -688,6 +692,7 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
                                            "', which is not allowed (a pipeline file is code: pass --allow-env " + env +
                                            " or list it in ASSETFORGE_ALLOW_ENV to let it read that variable)");
             const char* v = std::getenv(env.c_str());
+            if (env_read) env_read->emplace(env, v ? std::optional<std::string>(v) : std::nullopt);
             if (!v && !has_def)
                 throw ConfigError(pos, "environment variable '" + env + "' is not set (write ${env:" + env +
                                            ":-default} to give a default)");
@@ -786,6 +791,7 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     }
     order_jobs(p);
     check_output_roots(p);
+    p.env_read = r.env_read();
     return p;
 }
 

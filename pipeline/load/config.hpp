@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -44,11 +45,18 @@ struct Job {
     bool is_gather() const { return !gather.name.empty(); }
 };
 
+// Each environment variable `${env:NAME}` read while loading, and the value it had (nullopt: unset, the
+// default was used).
+using EnvReads = std::map<std::string, std::optional<std::string>>;
+
 struct Pipeline {
     std::filesystem::path file;        // the pipeline YAML
     std::filesystem::path root;        // its directory: inputs, outputs and state are relative to it
     std::filesystem::path output_root; // outputs must stay inside (default: root)
     std::map<std::string, std::string> vars;
+    // What the file made of the environment: a build answered without loading it (the no-op record) must
+    // see the same values.
+    EnvReads env_read;
     std::vector<Job> jobs; // in dependency order
     // Jobs `--job` left out: they do not run, but the plan still counts
     // their outputs (a selected job may not read them undeclared).
@@ -75,10 +83,10 @@ Pipeline parse_pipeline(const std::string& yaml_text, const std::filesystem::pat
                         const steps::StepTable& steps, const EnvAllowList& allowed_env = {});
 
 // "${name}" and "${env:NAME}" ("${env:NAME:-default}") in `text`; "$$" is a literal "$".
-// `referenced` (if given) collects the names looked up.
+// `referenced` (if given) collects the names looked up; `env_read` the environment variables read.
 std::string expand_vars(const std::string& text, const std::map<std::string, std::string>& vars,
                         const base::SourcePos& pos, const EnvAllowList& allowed_env = {},
-                        std::set<std::string>* referenced = nullptr);
+                        std::set<std::string>* referenced = nullptr, EnvReads* env_read = nullptr);
 
 // The names in a list separated by commas or white space (ASSETFORGE_ALLOW_ENV="CI_MODE, GAME_DIR").
 EnvAllowList parse_env_allow_list(const std::string& text);
