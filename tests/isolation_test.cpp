@@ -44,6 +44,18 @@ void project(const TempDir& t, int good, char behaviour) {
     if (behaviour) t.write("src/x.hostile", std::string("HSTL") + behaviour);
 }
 
+// `assetforge ARGS` in `dir`, stopped after `seconds`: a test of a hang ends even when the hang is back.
+Run run_bounded(const fs::path& dir, const std::string& args, int seconds) {
+    return run_shell("cd '" + dir.string() + "' && timeout -k 5 " + std::to_string(seconds) + " " + AF_EXE + " " +
+                     args);
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
 size_t outputs(const TempDir& t) {
     size_t n = 0;
     std::error_code ec;
@@ -348,4 +360,62 @@ TEST_CASE("isolation: probe_size gets the whole file's size, isolated and in pro
         INFO(info.out);
         CHECK_THAT(info.out, Catch::Contains("hostile"));
     }
+}
+
+TEST_CASE("isolation: a probe that never returns is stopped within 5 s without --action-timeout, with one warning",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 3, 'p');
+    t.write("src/y.hostile", "HSTLp"); // a second file it spins on: still one warning
+    const auto start = std::chrono::steady_clock::now();
+    Run r = run_bounded(t.path(), "build -j2", 60);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(r.out);
+    CHECK(r.code == 1); // the two files it spun on are claimed by no plugin
+    CHECK(outputs(t) == 3);
+    CHECK(occurrences(r.out, "did not answer probe of") == 1);
+    CHECK_THAT(r.out, Catch::Contains("plugin 'hostile' did not answer probe of ") &&
+                          Catch::Contains(".hostile within 5 s; stopped it"));
+    CHECK(seconds >= 5);
+    CHECK(seconds < 40);
+}
+
+// A 2x2 RGBA8 PNG: a file the host's own PNG reader claims.
+constexpr char kPng[] = "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x02\x00\x00\x00"
+                        "\x02\x08\x06\x00\x00\x00\x72\xb6\x0d\x24\x00\x00\x00\x15\x49\x44\x41\x54\x78\x9c\x63\x10\x50"
+                        "\x30\xf8\x0f\xc2\x0c\x0e\x01\x09\xff\x41\x18\x00\x31\x54\x06\x9d\x55\x45\xe6\x88\x00\x00\x00"
+                        "\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+
+TEST_CASE("isolation: a probe that crashes on every file warns once, never on a file a bundled plugin reads",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  pictures:
+    inputs: "src/*.png"
+    steps: [ decode ]
+    output: "png/{stem}.png"
+  hostile:
+    inputs: "src/*.hostile"
+    steps: [ decode ]
+    output: "hst/{stem}.png"
+)");
+    // hostile's probe crashes on every path holding "probe-crash": the PNGs are the host's, the rest no one's.
+    for (int i = 0; i < 12; ++i) t.write("src/probe-crash-" + std::to_string(i) + ".png", std::string(kPng, 78));
+    for (int i = 0; i < 3; ++i) t.write("src/probe-crash-" + std::to_string(i) + ".hostile", "HSTLo");
+    Run r = run_bounded(t.path(), "build -j2", 120);
+    INFO(r.out);
+    CHECK(r.code == 1); // the .hostile files: their only plugin crashed on them
+    size_t pngs = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(t / "png", ec)) pngs += e.path().extension() == ".png";
+    CHECK(pngs == 12);
+    CHECK(occurrences(r.out, "in probe of") == 1);
+    const size_t at = r.out.find("in probe of");
+    REQUIRE(at != std::string::npos);
+    const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+    CHECK_THAT(line, Catch::Contains(".hostile") && !Catch::Contains(".png"));
+    CHECK_THAT(r.out, Catch::Contains("plugin 'hostile' crashed (SIG"));
 }

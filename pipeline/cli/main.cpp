@@ -46,6 +46,8 @@ void print_usage(const host::PluginRegistry& reg) {
         }
     std::cout << "\nlimits (before the command; 0 = none): --max-dimension N (65536) --max-surfaces N (65536)\n"
                  "  --max-texture-bytes N (4 GiB) --max-items N (16777216)\n"
+                 "plugins (before the command): --plugin-override NAME lets third-party plugin NAME replace the\n"
+                 "  bundled plugin of that name and win its ties (repeatable)\n"
                  "\n`assetforge <command> --help` describes a command.\n";
 }
 
@@ -55,12 +57,22 @@ void on_interrupt(int) {
     host::request_cancel();
 }
 
-// Global limits come before the subcommand: `assetforge --max-dimension 8192 build …`.
-// Returns how many arguments were consumed, or -1 on a usage error.
-int parse_limits(int argc, char** argv) {
+// Global limits come before the subcommand: `assetforge --max-dimension 8192 build …`, and so does
+// --plugin-override, which must be known before any plugin loads (every command loads them before it parses its own
+// options, and plugin commands are found among them). Returns how many arguments were consumed, or -1 on a usage
+// error.
+int parse_limits(int argc, char** argv, std::vector<std::string>& overrides) {
     int i = 1;
     for (; i + 1 < argc; i += 2) {
         std::string k = argv[i];
+        if (k == "--plugin-override") {
+            if (!*argv[i + 1]) {
+                std::fprintf(stderr, "assetforge: --plugin-override needs a plugin's name\n");
+                return -1;
+            }
+            overrides.emplace_back(argv[i + 1]);
+            continue;
+        }
         char* end = nullptr;
         unsigned long long v = std::strtoull(argv[i + 1], &end, 10);
         if (k.rfind("--max-", 0) != 0) break;
@@ -101,7 +113,8 @@ int main(int argc, char** argv) {
     host::isolation::install_crash_handler();
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
-    int consumed = parse_limits(argc, argv);
+    std::vector<std::string> overrides;
+    int consumed = parse_limits(argc, argv, overrides);
     if (consumed < 0) return af::cli::kExitUsage;
     if (consumed > 0) {
         argv[consumed] = argv[0];
@@ -115,8 +128,19 @@ int main(int argc, char** argv) {
 #endif
     host::PluginRegistry registry;
     host::set_registry(&registry);
+    for (auto& name : overrides) registry.allow_override(name);
     registry.load_default();
     host::isolation::install(registry);
+    // Said at once, not only where a file might have been the plugin's: the bundled plugin reads those files
+    // without a word, and the user who installed this one would never learn why it does nothing.
+    for (const auto& f : registry.failures())
+        if (f.bundled_name) std::fprintf(stderr, "assetforge: warning: %s\n", sdk::printable(f.reason).c_str());
+    for (const auto& name : overrides)
+        if (std::none_of(registry.plugins().begin(), registry.plugins().end(),
+                         [&](const auto& p) { return p->overriding && p->name == name; }))
+            std::fprintf(stderr,
+                         "assetforge: warning: --plugin-override %s: no third-party plugin of that name loaded\n",
+                         sdk::printable(name).c_str());
 
     if (argc < 2) {
         print_usage(registry);

@@ -7,6 +7,7 @@
 #include "engine/build.hpp"
 #include "engine/build_session.hpp"
 #include "host/host_services.hpp"
+#include "host/probe_failures.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -177,6 +178,7 @@ class WatchLoop {
         }
         // A save of files the last build read: only their actions (the session builds in full when it cannot).
         try {
+            host::forget_probe_failures(); // each build says a plugin's failed probe once again
             last_ = changes && rescan.empty() ? session_->build_changed(opt, changes->contents_only())
                                               : session_->build(opt);
         } catch (const std::exception& e) {

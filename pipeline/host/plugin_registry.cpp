@@ -5,7 +5,9 @@
 #include "assetforge/plugin.hpp"
 #include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
+#include "host/isolation/isolation.hpp"
 #include "host/library_file.hpp"
+#include "host/probe_failures.hpp"
 
 #include <boost/dll/shared_library.hpp>
 
@@ -97,6 +99,7 @@ PluginRegistry::PluginRegistry() {
     core->api_major = AF_API_MAJOR;
     core->api_minor = AF_API_MINOR;
     core->binary_hash = hash_string(std::string("core ") + AF_HOST_VERSION);
+    core->bundled = true;
     core->containers.push_back(builtin_png_container());
     plugins_.push_back(std::move(core));
 }
@@ -145,11 +148,21 @@ std::vector<fs::path> PluginRegistry::own_plugin_dirs() {
 }
 
 void PluginRegistry::load_default() {
-    for (const auto& d : default_search_path()) load_directory(d);
+    // The host's own folders first, whatever $ASSETFORGE_PLUGIN_PATH lists before them: a bundled plugin is then
+    // the one already loaded when a third-party one claims its name (load_file refuses or, overridden, replaces).
+    const auto dirs = default_search_path();
+    searched_.insert(searched_.end(), dirs.begin(), dirs.end());
+    for (const bool bundled : {true, false})
+        for (const auto& d : dirs)
+            if (isolation::own_plugin_dir(d) == bundled) load_files_in(d);
 }
 
 void PluginRegistry::load_directory(const fs::path& dir) {
     searched_.push_back(dir);
+    load_files_in(dir);
+}
+
+void PluginRegistry::load_files_in(const fs::path& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return;
     std::vector<fs::path> files;
@@ -194,9 +207,22 @@ bool PluginRegistry::load_file(const fs::path& file) {
     if (!copy_table(table, p, why, "plugin", offsetof(af_plugin, description) + sizeof(const char*)))
         return refuse(why);
     if (!p.name || !*p.name) return refuse("plugin table has no name");
-    for (const auto& existing : plugins_)
-        if (existing->name == p.name)
-            return refuse(std::string("plugin '") + p.name + "' already loaded from " + existing->path.string());
+    const bool bundled = !isolation::third_party(file);
+    const bool overriding = !bundled && std::find(overrides_.begin(), overrides_.end(), p.name) != overrides_.end();
+    auto displaced = plugins_.end(); // the bundled plugin an overriding one replaces, once it is accepted
+    for (auto it = plugins_.begin(); it != plugins_.end(); ++it) {
+        const LoadedPlugin& existing = **it;
+        if (existing.name != p.name) continue;
+        if (existing.bundled && !bundled && !overriding) {
+            refuse(std::string("plugin '") + p.name + "' from " + file.string() +
+                   " has the name of a bundled plugin; not loaded (--plugin-override " + p.name + " to use it)");
+            failures_.back().bundled_name = true;
+            return false;
+        }
+        if (!existing.bundled || bundled)
+            return refuse(std::string("plugin '") + p.name + "' already loaded from " + existing.path.string());
+        displaced = it;
+    }
 
     auto lp = std::make_unique<LoadedPlugin>();
     lp->name = p.name;
@@ -205,6 +231,8 @@ bool PluginRegistry::load_file(const fs::path& file) {
     lp->path = file;
     lp->api_major = table->api_major;
     lp->api_minor = table->api_minor;
+    lp->bundled = bundled;
+    lp->overriding = overriding;
     try {
         lp->binary_hash = hash_file(file);
     } catch (const std::exception& e) {
@@ -258,25 +286,33 @@ bool PluginRegistry::load_file(const fs::path& file) {
     // libimagequant pulls in libgomp, whose start-up allocations become unreachable leaks once it is unmapped.
     ::dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
     lp->library = lib;
-    plugins_.push_back(std::move(lp));
+    if (displaced != plugins_.end()) plugins_.erase(displaced);
+    // Lookups take the first plugin that answers, so the order decides every tie (see container_for).
+    auto rank = [](const LoadedPlugin& x) { return x.path == "<built-in>" ? 0 : x.overriding ? 1 : x.bundled ? 2 : 3; };
+    const int mine = rank(*lp);
+    auto at = std::find_if(plugins_.begin(), plugins_.end(), [&](const auto& x) { return rank(*x) > mine; });
+    plugins_.insert(at, std::move(lp));
     return true;
 }
 
 Found<af_container> PluginRegistry::container_for(const fs::path& path, const uint8_t* head, uint64_t size,
                                                   uint64_t file_size) const {
+    ProbeFailures failures; // whether a probe that failed is worth a warning depends on who claims the file
     Found<af_container> best;
     int32_t best_score = AF_PROBE_NO;
     const std::string p = path.string();
     for (const auto& pl : plugins_)
         for (const auto& c : pl->containers) {
             if (!(c.caps & AF_CAN_READ) && !(c.caps & AF_CAN_INFO)) continue;
-            const int32_t s = c.probe_size ? c.probe_size(head, size, std::max(file_size, size), p.c_str())
-                                           : c.probe(head, size, p.c_str());
+            int32_t s = c.probe_size ? c.probe_size(head, size, std::max(file_size, size), p.c_str())
+                                     : c.probe(head, size, p.c_str());
+            if (!pl->bundled && !pl->overriding) s = std::min<int32_t>(s, AF_PROBE_MAGIC);
             if (s > best_score) {
                 best_score = s;
                 best = {&c, pl.get()};
             }
         }
+    failures.settle(best.plugin);
     return best;
 }
 

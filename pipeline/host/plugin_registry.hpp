@@ -16,7 +16,9 @@ struct LoadedPlugin {
     std::string name, version, description;
     std::filesystem::path path;
     uint16_t api_major = 0, api_minor = 0;
-    Hash128 binary_hash; // mixed into action keys: a rebuilt plugin rebuilds its outputs
+    Hash128 binary_hash;     // mixed into action keys: a rebuilt plugin rebuilds its outputs
+    bool bundled = false;    // built in, or from the host's own plugin folder (not $ASSETFORGE_PLUGIN_PATH)
+    bool overriding = false; // third-party, named by --plugin-override: may displace bundled plugins
     // Copies of the plugin's tables, zero-extended to the host's struct sizes.
     std::vector<af_container> containers;
     std::vector<af_codec> codecs;
@@ -28,6 +30,7 @@ struct LoadedPlugin {
 struct LoadFailure {
     std::filesystem::path path;
     std::string reason;
+    bool bundled_name = false; // a third-party plugin refused for a bundled plugin's name: said when loading
 };
 
 template <class T> struct Found {
@@ -44,11 +47,16 @@ class PluginRegistry {
     PluginRegistry& operator=(const PluginRegistry&) = delete;
 
     // $ASSETFORGE_PLUGIN_PATH (':'-separated), then <exe>/../lib/assetforge/plugins,
-    // then the build tree's plugin directory. A plugin name seen twice keeps the first.
+    // then the build tree's plugin directory. load_default() loads the host's own folders first: a third-party
+    // plugin may not take a bundled plugin's name, nor win a tie with it, unless allow_override() names it.
     static std::vector<std::filesystem::path> default_search_path();
     // Where the host's own plugins live: beside the executable (../lib/assetforge/plugins; absent when the
     // executable's folder is unknown), where they were installed, where they were built. Not canonical.
     static std::vector<std::filesystem::path> own_plugin_dirs();
+    // A third-party plugin the user trusts over the bundled ones (--plugin-override NAME): it replaces a bundled
+    // plugin of its name, and its containers and codecs win ties with theirs. Before loading.
+    void allow_override(std::string name) { overrides_.push_back(std::move(name)); }
+    const std::vector<std::string>& overrides() const { return overrides_; }
     void load_default();
     void load_directory(const std::filesystem::path& dir);
     bool load_file(const std::filesystem::path& file); // false → recorded in failures()
@@ -57,7 +65,9 @@ class PluginRegistry {
     const std::vector<LoadFailure>& failures() const { return failures_; }
     const std::vector<std::filesystem::path>& searched() const { return searched_; }
 
-    // Magic bytes first (highest probe score), extension second.
+    // Magic bytes first (highest probe score), extension second; a tie goes to the plugin loaded first, and
+    // plugins_ holds the built-in ones, then overriding third-party ones, then bundled ones, then the rest. A
+    // third-party plugin's score counts as at most AF_PROBE_MAGIC unless it overrides: it may tie, never outbid.
     // `size` bytes of the file's head (up to 4096), `file_size` the whole file's (probe_size, API 1.4).
     Found<af_container> container_for(const std::filesystem::path& path, const uint8_t* head, uint64_t size,
                                       uint64_t file_size) const;
@@ -68,7 +78,9 @@ class PluginRegistry {
     Found<af_command> command(std::string_view name) const;
 
   private:
+    void load_files_in(const std::filesystem::path& dir);
     std::vector<std::unique_ptr<LoadedPlugin>> plugins_;
+    std::vector<std::string> overrides_;
     std::vector<LoadFailure> failures_;
     std::vector<std::filesystem::path> searched_;
 };

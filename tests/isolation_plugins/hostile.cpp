@@ -17,6 +17,9 @@
 //      memory file written without mapping it), each page touched; fails naming the ways that worked, else
 //      reads as 'o'
 //   w  logs 20,000 warnings and 20,000 info lines of 3,000 bytes each, then reads as 'o'
+//   p  its probe never returns (the host must stop a probe by itself: it has no --action-timeout to go by)
+// And whatever a file holds, when its path contains "probe-crash" the probe dereferences NULL: a probe that crashes
+// on files other plugins read (a PNG), not only on its own.
 // Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
 // logging a line that names no file (the host adds the action's).
 #include "assetforge/plugin.hpp"
@@ -35,8 +38,16 @@
 
 namespace {
 
-int32_t probe(const uint8_t* head, uint64_t size, const char*) {
-    return size >= 5 && std::memcmp(head, "HSTL", 4) == 0 ? AF_PROBE_MAGIC : AF_PROBE_NO;
+// A real fault, reached without the undefined-behaviour sanitizer stopping
+// first: the tests want the signal a plugin's bug gives in the field.
+__attribute__((no_sanitize("undefined"))) void segfault() { *static_cast<volatile int*>(nullptr) = 1; }
+
+int32_t probe(const uint8_t* head, uint64_t size, const char* path) {
+    if (path && std::strstr(path, "probe-crash")) segfault();
+    const bool hostile = size >= 5 && std::memcmp(head, "HSTL", 4) == 0;
+    if (hostile && head[4] == 'p')
+        for (;;) ::pause();
+    return hostile ? AF_PROBE_MAGIC : AF_PROBE_NO;
 }
 
 // With the whole file's size (API 1.4): a hostile file is never over 1 MiB, whatever its head says. The head is
@@ -44,10 +55,6 @@ int32_t probe(const uint8_t* head, uint64_t size, const char*) {
 int32_t probe_size(const uint8_t* head, uint64_t size, uint64_t file_size, const char* path) {
     return file_size > (1u << 20) ? AF_PROBE_NO : probe(head, size, path);
 }
-
-// A real fault, reached without the undefined-behaviour sanitizer stopping
-// first: the tests want the signal a plugin's bug gives in the field.
-__attribute__((no_sanitize("undefined"))) void segfault() { *static_cast<volatile int*>(nullptr) = 1; }
 
 void fill(const af_host* h, uint8_t value, af_texture* out) {
     af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM, 2, 2});

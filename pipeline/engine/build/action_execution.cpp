@@ -174,7 +174,13 @@ std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<Bud
     base::ActionResult& res = a.res();
     std::vector<ActionFile> files;
     for (const auto& in : a.inputs) files.push_back({in.rel, in.abs});
-    lease.emplace(s_.budget, action_memory_within(a.job, files, s_.budget.limit(), s_.steps.declared));
+    {
+        // Sizing the action probes its files and asks containers' dims: what plugins say then (a probe that
+        // crashed or was stopped) is this action's too, not a loose line no report sees.
+        const std::shared_ptr<void> notes =
+            s_.steps.keep_plugin_notes ? s_.steps.keep_plugin_notes(a.trail.results, a.input_name()) : nullptr;
+        lease.emplace(s_.budget, action_memory_within(a.job, files, s_.budget.limit(), s_.steps.declared));
+    }
     std::vector<steps::Item> items = read_inputs(a);
     ActionRun run{a.job, a.j.tpl, s_.steps, s_.p.root, s_.paths, s_.trace, s_.opt.cancelled};
     run.keep_textures = s_.images != nullptr;

@@ -10,6 +10,7 @@
 #include "host/isolation/worker_pool.hpp"
 #include "host/plugin_notes.hpp"
 #include "host/plugin_registry.hpp"
+#include "host/probe_failures.hpp"
 #include "host/read_allowance.hpp"
 
 #include <sys/mman.h>
@@ -19,11 +20,16 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace af::host::isolation {
 namespace {
+
+namespace fs = std::filesystem;
 
 struct Slot {
     const LoadedPlugin* plugin = nullptr;
@@ -99,13 +105,22 @@ int32_t do_probe(const Slot& s, const uint8_t* head, uint64_t size, uint64_t fil
         CallScope scope(s.plugin->name.c_str(), "probe", path);
         return s.real.probe_size ? s.real.probe_size(head, size, file_size, path) : s.real.probe(head, size, path);
     }
+    const std::string file = path ? path : "";
+    // The same file is probed under different names (its path while the action is sized, its name when read):
+    // what identifies the probe is the file's name, size and head.
+    const std::string probed = fs::path(file).filename().string() + '\0' + std::to_string(file_size) + '\0' +
+                               std::to_string(std::hash<std::string_view>{}(
+                                   std::string_view(reinterpret_cast<const char*>(head), size_t(size))));
+    if (probe_timed_out_before(*s.plugin, probed)) return AF_PROBE_NO;
     Writer w;
-    w.u32(s.index).str(path ? path : "").u64(size).raw(head, size).u64(file_size);
+    w.u32(s.index).str(file).u64(size).raw(head, size).u64(file_size);
     CallOutcome o = call_worker(*s.plugin, Op::Probe, w.bytes(), {}, std::string("probe of ") + (path ? path : "?"),
                                 notes_for(s, nullptr));
     if (!o.ok) {
-        // A probe that crashes claims nothing; the read that follows says why when the file is the plugin's.
-        services()->log(AF_LOG_WARN, o.failure.c_str());
+        // A probe that failed claims nothing. Whether that is worth a warning is decided once every container has
+        // probed the file (plugin_registry.cpp: container_for).
+        report_probe_failure(*s.plugin, o.timed_out ? ProbeFailure::TimedOut : ProbeFailure::Crashed, probed,
+                             o.failure);
         return AF_PROBE_NO;
     }
     close_fds(o.reply.fds);
@@ -330,7 +345,8 @@ struct ContainerEntry {
     decltype(af_container::probe_size) probe_size;
 };
 
-template <size_t... I> constexpr std::array<ContainerEntry, sizeof...(I)> make_container_entries(std::index_sequence<I...>) {
+template <size_t... I>
+constexpr std::array<ContainerEntry, sizeof...(I)> make_container_entries(std::index_sequence<I...>) {
     return {ContainerEntry{&probe_at<I>, &read_at<I>, &info_at<I>, &write_at<I>, &dims_at<I>, &probe_size_at<I>}...};
 }
 constexpr auto kContainerEntries = make_container_entries(std::make_index_sequence<kContainerSlots>{});

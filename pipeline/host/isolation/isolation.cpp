@@ -51,13 +51,19 @@ std::vector<fs::path> own_plugin_dirs() {
 
 } // namespace
 
-bool third_party(const LoadedPlugin& p) {
-    if (p.path == "<built-in>") return false;
+bool third_party(const LoadedPlugin& p) { return p.path != "<built-in>" && third_party(p.path); }
+
+bool third_party(const fs::path& library) {
+    std::error_code ec;
+    fs::path dir = fs::weakly_canonical(library, ec).parent_path();
+    return ec || !own_plugin_dir(dir);
+}
+
+bool own_plugin_dir(const fs::path& dir) {
     static const std::vector<fs::path> own = own_plugin_dirs();
     std::error_code ec;
-    fs::path dir = fs::weakly_canonical(p.path, ec).parent_path();
-    if (ec) return true;
-    return std::find(own.begin(), own.end(), dir) == own.end();
+    fs::path canon = fs::weakly_canonical(dir, ec);
+    return !ec && std::find(own.begin(), own.end(), canon) != own.end();
 }
 
 bool isolated(const LoadedPlugin& p) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,11 +26,21 @@ struct Settings {
 
 Settings& settings();
 
+// How long a probe in a worker may take, with or without --action-timeout (a shorter one applies). Every file of a
+// build is probed by every container, so a probe that never returns would hang every build, and nothing asks the
+// user for a limit first; a probe looks at 4 KiB and a path, which takes microseconds, so 5 s is only ever hit by
+// a plugin that is stuck.
+constexpr double kProbeTimeoutSeconds = 5;
+
 std::optional<Mode> parse_mode(std::string_view text);
 const char* mode_name(Mode m);
 
 // A plugin that did not come from the host's own plugin directory (nor is built in).
 bool third_party(const LoadedPlugin& p);
+// A plugin library that is not in the host's own plugin directory.
+bool third_party(const std::filesystem::path& library);
+// One of the folders the host's own plugins are installed or built in.
+bool own_plugin_dir(const std::filesystem::path& dir);
 // Whether calls into p go to a worker under the current settings.
 bool isolated(const LoadedPlugin& p);
 

@@ -298,7 +298,11 @@ CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uin
         return out;
     };
     if (!send_message(w.sock, op, body, fds)) return fail(AF_ERR_INTERNAL, "", false);
-    const double limit = settings().action_timeout;
+    const double action_limit = settings().action_timeout;
+    const bool probe = op == Op::Probe;
+    const double limit =
+        probe && !(action_limit > 0 && action_limit < kProbeTimeoutSeconds) ? kProbeTimeoutSeconds : action_limit;
+    const std::string limit_source = probe && limit == kProbeTimeoutSeconds ? "" : " (--action-timeout)";
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
     for (;;) {
@@ -313,11 +317,13 @@ CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uin
         }
         if (n <= 0 || !pfd[0].revents) {
             if (host::cancel_requested()) return fail(AF_ERR_CANCELLED, who + ": " + what + " cancelled", true);
-            if (limit > 0 && Clock::now() >= deadline)
+            if (limit > 0 && Clock::now() >= deadline) {
+                out.timed_out = true;
                 return fail(AF_ERR_INTERNAL,
-                            who + " did not finish " + what + " within " + seconds_text(limit) +
-                                " s (--action-timeout); stopped it",
+                            who + (probe ? " did not answer " : " did not finish ") + what + " within " +
+                                seconds_text(limit) + " s" + limit_source + "; stopped it",
                             true);
+            }
             continue;
         }
         Message m;

@@ -18,13 +18,15 @@ namespace af::host::isolation {
 struct CallOutcome {
     bool ok = false; // reply holds the worker's answer
     Message reply;
-    int status = 0;      // af_status when !ok
-    std::string failure; // when !ok: "plugin 'x' crashed (SIGSEGV) in read of f"
+    int status = 0;         // af_status when !ok
+    std::string failure;    // when !ok: "plugin 'x' crashed (SIGSEGV) in read of f"
+    bool timed_out = false; // when !ok: stopped for running past its time limit
 };
 
 // Sends one request and waits for its reply, passing the worker's log and
 // warning messages to on_note meanwhile. `what` names the call for messages
-// ("read of src/x.tga"). Never throws for a worker's failure.
+// ("read of src/x.tga"). Never throws for a worker's failure. A probe is stopped after kProbeTimeoutSeconds
+// (isolation.hpp) when --action-timeout gives it no shorter limit.
 CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uint8_t>& body,
                         const std::vector<int>& fds, const std::string& what,
                         const std::function<void(const Message&)>& on_note);
