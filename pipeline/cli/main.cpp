@@ -46,8 +46,8 @@ void print_usage(const host::PluginRegistry& reg) {
         }
     std::cout << "\nlimits (before the command; 0 = none): --max-dimension N (65536) --max-surfaces N (65536)\n"
                  "  --max-texture-bytes N (4 GiB) --max-items N (16777216)\n"
-                 "plugins (before the command): --plugin-override NAME lets third-party plugin NAME replace the\n"
-                 "  bundled plugin of that name and win its ties (repeatable)\n"
+                 "plugins (before the command, repeatable):\n"
+                 "  --plugin-override NAME (a third-party plugin NAME replaces the bundled one and wins its ties)\n"
                  "\n`assetforge <command> --help` describes a command.\n";
 }
 
