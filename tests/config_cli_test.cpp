@@ -196,9 +196,12 @@ TEST_CASE("pipeline files and includes must be regular files of at most 16 MiB",
     t.write("pipeline.yaml",
             "assetforge: 1\ninclude: [ /dev/zero ]\njobs:\n  j: { inputs: x, output: \"o/{stem}\" }\n");
     auto start = std::chrono::steady_clock::now();
-    Run r = af::test::run_cli("status", t.path());
+    // Allowed, so the device reaches the regular-file check (else it is refused as outside the project).
+    Run r = af::test::run_cli("status --allow-path /dev", t.path());
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
     check_load_error(r, {"pipeline.yaml:2:12: /dev/zero: not a regular file"});
+    check_load_error(af::test::run_cli("status", t.path()),
+                     {"pipeline.yaml:2:12: include '/dev/zero' reads /dev/zero, outside the project"});
 
     t.write("big.yaml", "vars: { a: 1 }\n");
     fs::resize_file(t / "big.yaml", (16u << 20) + 1);

@@ -40,7 +40,7 @@ set +e
 out=$("$af" build refuse.yaml 2>&1)
 rc=$?
 set -e
-[ $rc -eq 1 ] || fail "a link only the pipeline names: exit $rc, expected 1: $out"
+[ $rc -eq 2 ] || fail "a link only the pipeline names: exit $rc, expected 2 (refused at load): $out"
 grep -q -- "-D <variable>=" <<<"$out" || fail "the refusal does not say what to do: $out"
 
 # Given on the command line, it is read.

@@ -57,7 +57,7 @@ struct Parsed {
 
 // The command line's words as given, before they are checked.
 struct Flags {
-    std::vector<std::string> defines, allow_env;
+    std::vector<std::string> defines, allow_env, allow_path;
     std::string state_dir, shard, color = "auto", report_pictures = "full";
     bool overwrite_edited = false, orphans = false, verbose = false, dry_run = false;
     bool remote_cache_required = false;
@@ -118,9 +118,12 @@ po::options_description describe_options(CommandKind kind, Parsed& a, Flags& f) 
         "allow-env", po::value<std::vector<std::string>>(&f.allow_env),
         "let the pipeline read environment variable NAME through ${env:NAME} (repeatable; also "
         "ASSETFORGE_ALLOW_ENV=NAME,...); no other is readable")(
-        "job", po::value<std::vector<std::string>>(&a.jobs),
-        kind == CommandKind::Clean ? "only this job (repeatable)"
-                                   : "only this job and the jobs it takes inputs from or needs (repeatable)")(
+        "allow-path", po::value<std::vector<std::string>>(&f.allow_path),
+        "let the pipeline read from and write under DIR outside its own folder (repeatable): inputs, includes, "
+        "files its steps read and output_root must otherwise lie in the pipeline's folder or a folder given with "
+        "-D")("job", po::value<std::vector<std::string>>(&a.jobs),
+              kind == CommandKind::Clean ? "only this job (repeatable)"
+                                         : "only this job and the jobs it takes inputs from or needs (repeatable)")(
         "state-dir", po::value<std::string>(&f.state_dir),
         "keep the build state in DIR (default: <output_root>/.assetforge)");
     if (kind != CommandKind::Status)
@@ -166,6 +169,12 @@ std::optional<int> take_values(const po::variables_map& vm, const Flags& f, Pars
         std::cerr << "assetforge: " << base::printable_name(e.what()) << "\n";
         return 2;
     }
+    // "" would be the current folder, which the user did not mean to name.
+    for (const auto& dir : f.allow_path)
+        if (dir.empty()) {
+            std::cerr << "assetforge: --allow-path expects a folder\n";
+            return 2;
+        }
     for (const auto& d : f.defines) {
         auto eq = d.find('=');
         if (eq == std::string::npos || eq == 0) {
@@ -228,7 +237,9 @@ std::optional<int> load(host::PluginRegistry& reg, const Flags& f, const Parsed&
         load::EnvAllowList allowed;
         if (const char* env = std::getenv("ASSETFORGE_ALLOW_ENV")) allowed = load::parse_env_allow_list(env);
         for (const auto& names : f.allow_env) allowed.merge(load::parse_env_allow_list(names));
-        p = load::load_pipeline(a.file, a.defines, steps, allowed);
+        load::PathAllowList paths;
+        for (const auto& dir : f.allow_path) paths.push_back(fs::absolute(dir).lexically_normal());
+        p = load::load_pipeline(a.file, a.defines, steps, allowed, paths);
     } catch (const steps::StepNameTaken& e) {
         std::cerr << "assetforge: " << base::printable_name(e.what()) << "\n";
         return 2;

@@ -1,5 +1,7 @@
 #include "load/config.hpp"
 
+#include "base/glob.hpp"
+#include "base/link_guard.hpp"
 #include "base/output_template.hpp"
 #include "load/config_errors.hpp"
 #include "load/config_source.hpp"
@@ -113,8 +115,68 @@ std::vector<Src> entries(const Src& s, std::string_view what) {
     return out;
 }
 
+// `p` with `..` and the links of its existing part resolved; the part that does not exist yet (an output folder a
+// build would create) is appended as written, so it is judged by where its existing parent leads.
+fs::path resolve_existing(const fs::path& p) {
+    fs::path head = p, tail;
+    while (true) {
+        if (std::string real = base::real_path(head.native()); !real.empty())
+            return (tail.empty() ? fs::path(real) : fs::path(real) / tail).lexically_normal();
+        if (!head.has_relative_path()) return p.lexically_normal();
+        tail = tail.empty() ? head.filename() : head.filename() / tail;
+        head = head.parent_path();
+    }
+}
+
+// Where the pipeline may read and write: its project, the folders the user allowed (--allow-path) and, for one
+// path, the folder the user gave with -D that the path starts with. A pipeline file is code, and one from a mod
+// is a stranger's: without this it could read any file into its outputs (and upload them to its own remote
+// cache) or write anywhere the user can.
+class Confinement {
+  public:
+    Confinement(const fs::path& project, const PathAllowList& allowed) : project_(project) {
+        roots_.push_back(resolve_existing(project));
+        for (const auto& a : allowed) roots_.push_back(resolve_existing(a));
+    }
+    const fs::path& project() const { return project_; }
+
+    // "" when `p` (absolute) lies inside; else where it leads, outside. `named`: the -D folder it starts with
+    // (absolute; empty when none).
+    fs::path outside(const fs::path& p, const fs::path& named = {}) const {
+        // The glob and the readers use the lexical form; the kernel resolves `..` after a link: both must stay in.
+        for (const fs::path& at : {resolve_existing(p), resolve_existing(p.lexically_normal())}) {
+            bool in = !named.empty() && base::path_within(at, resolve_existing(named));
+            for (const auto& r : roots_) in = in || base::path_within(at, r);
+            if (!in) return at;
+        }
+        return {};
+    }
+
+    // Throws when `p` lies outside: `what` says what named it ("input 'x/*.png'"), `allow` the folder to allow.
+    void check(const SourcePos& pos, const std::string& what, const fs::path& p, bool write, const fs::path& named = {},
+               bool file = false) const {
+        const fs::path at = outside(p, named);
+        if (at.empty()) return;
+        std::string msg = what + (write ? " writes under " : " reads ") + at.string() + ", outside the project " +
+                          project_.string() + " (a pipeline file is code: pass --allow-path " +
+                          (file ? at.parent_path() : at).string() + " to let it " +
+                          (write ? "write there" : "read there") + ")";
+        // In the project by name, out through a link in it: the user may name the link, as the link guard says.
+        const fs::path lexical = p.lexically_normal();
+        if (base::path_within(lexical, project_) && lexical != project_)
+            msg += "; a symbolic link in the project leads there: a linked folder the user gives on the command "
+                   "line is allowed, -D <variable>=" +
+                   lexical.lexically_relative(project_).string();
+        throw ConfigError(pos, msg);
+    }
+
+  private:
+    fs::path project_;
+    std::vector<fs::path> roots_; // resolved
+};
+
 void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir, bool is_main, Raw& raw,
-             std::vector<fs::path>& stack, size_t& loads) {
+             std::vector<fs::path>& stack, size_t& loads, const Confinement& confine) {
     Src top{file, doc};
     if (!doc.IsMap()) throw ConfigError(top.pos(), "a pipeline file is a map with 'assetforge: 1' and 'jobs:'");
     check_keys(top, kTopKeys, "top-level key");
@@ -136,10 +198,12 @@ void collect(const YAML::Node& doc, const std::string& file, const fs::path& dir
                 throw ConfigError(entry.pos(), "more than " + std::to_string(kMaxIncludeLoads) +
                                                    " include files read (counting repeats); files that include "
                                                    "each other several times over?");
+            confine.check(entry.pos(), "include '" + e + "'", p, false, {}, true);
             std::string text = read_config_file(p, entry.pos());
             raw.includes.push_back(p);
             stack.push_back(p);
-            collect(parse_config_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads);
+            collect(parse_config_yaml(text, p.string()), p.string(), p.parent_path(), false, raw, stack, loads,
+                    confine);
             stack.pop_back();
         }
     }
@@ -199,8 +263,9 @@ void apply_normal_maps(Job& j, const std::vector<std::string>& patterns) {
 
 class Resolver {
   public:
-    Resolver(const Raw& raw, const Defines& defines, const steps::StepTable& steps, const EnvAllowList& allowed_env)
-        : raw_(raw), steps_(steps), allowed_env_(allowed_env) {
+    Resolver(const Raw& raw, const Defines& defines, const steps::StepTable& steps, const EnvAllowList& allowed_env,
+             const Confinement& confine)
+        : raw_(raw), steps_(steps), allowed_env_(allowed_env), confine_(confine) {
         for (const auto& [k, v] : raw.vars) values_[k] = v.first;
         for (const auto& [k, v] : defines) {
             values_[k] = v;
@@ -226,6 +291,18 @@ class Resolver {
         return values_.at(name);
     }
     const steps::StepTable& step_table() const { return steps_; }
+
+    // `value` (expanded from `raw`; relative to the project) must lie where the pipeline may reach; a -D folder
+    // `raw` starts with counts, as the user named it.
+    void confine(const SourcePos& pos, const std::string& what, const std::string& raw, const fs::path& value,
+                 bool write, bool file = false) const {
+        const fs::path& root = confine_.project();
+        const std::string folder = command_line_folder(raw);
+        const fs::path named = folder.empty()                   ? fs::path()
+                               : fs::path(folder).is_absolute() ? fs::path(folder)
+                                                                : root / folder;
+        confine_.check(pos, what, value.is_absolute() ? value : root / value, write, named, file);
+    }
 
     // Inside a preset its parameters shadow variables of the same name.
     std::string expand(const std::string& s, const SourcePos& p) const {
@@ -312,12 +389,31 @@ class Resolver {
                     for (const auto& e : kv.second)
                         value += (value.empty() ? "" : ",") + expand(scalar({params->file, e}, key), vnode.pos());
                 } else {
-                    value = expand(scalar(vnode, "parameter '" + key + "'"), vnode.pos());
+                    const std::string raw = scalar(vnode, "parameter '" + key + "'");
+                    value = expand(raw, vnode.pos());
+                    confine_param(*def, name, key, raw, value, vnode.pos());
                 }
                 given.push_back({key, std::move(value), pos_of(params->file, kv.first), vnode.pos()});
             }
         }
         return {name, steps::step_params(*def, name_node.pos(), given, output_ext_), name_node.pos(), def};
+    }
+
+    // A file or folder a step reads. A per-input file ("like: orig/{dir}/{stem}.dds") is judged by its fixed
+    // folder; the placeholders' values cannot climb out of it (base::unsafe_name_reason).
+    void confine_param(const steps::StepDef& def, const std::string& step, const std::string& key,
+                       const std::string& raw, const std::string& value, const SourcePos& pos) const {
+        const auto spec = std::find_if(def.params.begin(), def.params.end(),
+                                       [&](const steps::ParamSpec& s) { return s.name == key; });
+        if (spec == def.params.end() || value.empty() ||
+            (spec->type != steps::ParamType::File && spec->type != steps::ParamType::Dir))
+            return;
+        const bool file = spec->type == steps::ParamType::File;
+        const std::string what = "parameter " + key + " of step '" + step + "' ('" + value + "')";
+        if (const auto brace = value.find('{'); file && brace != std::string::npos)
+            confine(pos, what, raw, fs::path(value.substr(0, brace)).parent_path(), false);
+        else
+            confine(pos, what, raw, value, false, file);
     }
 
     // Extension of the current job's output template, for `write`'s options.
@@ -442,6 +538,7 @@ class Resolver {
     const Raw& raw_;
     const steps::StepTable& steps_;
     const EnvAllowList& allowed_env_;
+    const Confinement& confine_;
     std::map<std::string, std::string> values_;
     std::set<std::string> expanded_; // names whose values_ entry is final
     std::set<std::string> defined_;
@@ -480,15 +577,33 @@ std::vector<std::string> expand_list(const Src& s, const YAML::Node& n, std::str
     return v;
 }
 
+// Input patterns, each checked by its fixed folder: the walk below it never climbs ('..' matches nothing).
+std::vector<std::string> input_patterns(const Src& s, const YAML::Node& n, std::string_view what, const Resolver& r) {
+    std::vector<std::string> v = string_list({s.file, n}, what);
+    for (auto& x : v) {
+        const std::string raw = x;
+        x = r.expand(raw, pos_of(s.file, n));
+        std::vector<std::string> alts;
+        try {
+            base::expand_braces(x, alts);
+        } catch (const std::invalid_argument&) {
+            continue; // reported when the build expands it
+        }
+        for (const auto& alt : alts)
+            r.confine(pos_of(s.file, n), "input '" + x + "'", raw, base::glob_base(alt), false);
+    }
+    return v;
+}
+
 void parse_inputs(const Src& s, const Resolver& r, Job& j) {
     if (auto in = s.node["inputs"]) {
         if (in.IsMap()) {
             check_keys({s.file, in}, {"include", "exclude", "from"}, "key of 'inputs'");
-            if (in["include"]) j.patterns = expand_list(s, in["include"], "inputs.include", r);
+            if (in["include"]) j.patterns = input_patterns(s, in["include"], "inputs.include", r);
             if (in["exclude"]) j.excludes = expand_list(s, in["exclude"], "inputs.exclude", r);
             if (in["from"]) j.from = string_list({s.file, in["from"]}, "inputs.from");
         } else {
-            j.patterns = expand_list(s, in, "inputs", r);
+            j.patterns = input_patterns(s, in, "inputs", r);
         }
     }
     if (auto n = s.node["exclude"]) {
@@ -541,7 +656,10 @@ void parse_options(const Src& s, const Resolver& r, Job& j) {
     j.follow_links = parse_flag(s, r, j, "follow_links");
     j.allow_empty = parse_flag(s, r, j, "allow_empty");
     if (auto n = s.node["input_root"]) {
-        j.input_root = r.expand(scalar({s.file, n}, "input_root"), pos_of(s.file, n)); // made absolute below
+        const std::string raw = scalar({s.file, n}, "input_root");
+        j.input_root = r.expand(raw, pos_of(s.file, n)); // made absolute below
+        // Links may lead anywhere inside it: as far as an input may reach.
+        r.confine(pos_of(s.file, n), "input_root '" + j.input_root.string() + "'", raw, j.input_root, false);
     }
 }
 
@@ -721,7 +839,8 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
 }
 
 Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, const Defines& defines,
-                        const steps::StepTable& steps, const EnvAllowList& allowed_env) {
+                        const steps::StepTable& steps, const EnvAllowList& allowed_env,
+                        const PathAllowList& allowed_paths) {
     Pipeline p;
     p.file = fs::absolute(file).lexically_normal();
     p.root = p.file.parent_path();
@@ -729,15 +848,19 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     Raw raw;
     std::vector<fs::path> stack{p.file};
     size_t loads = 0;
-    collect(parse_config_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads);
-    Resolver r(raw, defines, steps, allowed_env);
+    const Confinement confine(p.root, allowed_paths);
+    collect(parse_config_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads, confine);
+    Resolver r(raw, defines, steps, allowed_env, confine);
     for (const auto& inc : raw.includes)
         if (std::find(p.includes.begin(), p.includes.end(), inc) == p.includes.end()) p.includes.push_back(inc);
     p.vars = r.vars();
     p.output_root = p.root;
     if (raw.output_root) {
-        fs::path o = r.expand(scalar(*raw.output_root, "output_root"), raw.output_root->pos());
+        const std::string text = scalar(*raw.output_root, "output_root");
+        fs::path o = r.expand(text, raw.output_root->pos());
         p.output_root = (o.is_absolute() ? o : p.root / o).lexically_normal();
+        // Outputs and the state are written under it; without this a pipeline could write ~/.gitconfig.
+        r.confine(raw.output_root->pos(), "output_root '" + o.string() + "'", text, p.output_root, true);
     }
     if (raw.remote_cache) {
         // A URL only: credentials come from the environment or a netrc, never from a file under version control.
@@ -796,8 +919,9 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
 }
 
 Pipeline load_pipeline(const fs::path& file, const Defines& defines, const steps::StepTable& steps,
-                       const EnvAllowList& allowed_env) {
-    return parse_pipeline(read_config_file(file, {file.string(), 0, 0}), file, defines, steps, allowed_env);
+                       const EnvAllowList& allowed_env, const PathAllowList& allowed_paths) {
+    return parse_pipeline(read_config_file(file, {file.string(), 0, 0}), file, defines, steps, allowed_env,
+                          allowed_paths);
 }
 
 } // namespace af::load

@@ -75,12 +75,19 @@ using Defines = std::vector<std::pair<std::string, std::string>>;
 // and the environment holds secrets (CI tokens): it reads only the names the user lists (--allow-env,
 // ASSETFORGE_ALLOW_ENV); any other name is a ConfigError.
 using EnvAllowList = std::set<std::string>;
+// Folders outside the project (the pipeline file's folder) that the pipeline may read from and write under
+// (--allow-path; absolute). For the same reason as EnvAllowList: a mod's pipeline.yaml could otherwise package
+// ~/.netrc into the mod's zip or write a ~/.gitconfig. Everything the pipeline names (inputs, includes, files
+// and folders step parameters read, input_root, output_root) must resolve, links and `..` followed, inside the
+// project, inside one of these, or inside a folder the user gave with -D; anything else is a ConfigError.
+using PathAllowList = std::vector<std::filesystem::path>;
 
 // Throws ConfigError.
 Pipeline load_pipeline(const std::filesystem::path& file, const Defines& defines, const steps::StepTable& steps,
-                       const EnvAllowList& allowed_env = {});
+                       const EnvAllowList& allowed_env = {}, const PathAllowList& allowed_paths = {});
 Pipeline parse_pipeline(const std::string& yaml_text, const std::filesystem::path& file, const Defines& defines,
-                        const steps::StepTable& steps, const EnvAllowList& allowed_env = {});
+                        const steps::StepTable& steps, const EnvAllowList& allowed_env = {},
+                        const PathAllowList& allowed_paths = {});
 
 // "${name}" and "${env:NAME}" ("${env:NAME:-default}") in `text`; "$$" is a literal "$".
 // `referenced` (if given) collects the names looked up; `env_read` the environment variables read.

@@ -209,11 +209,15 @@ TEST_CASE("output templates may not leave the output root", "[config][template]"
           std::string::npos);
     e = error_of("assetforge: 1\njobs:\n  a:\n    inputs: x\n    output: \"out/{dir}/../../{stem}.png\"\n");
     CHECK(e.find("uses '..' after a placeholder") != std::string::npos);
-    // Allowed when the root is widened on purpose.
+    // Allowed when the root is widened on purpose, and the user allows that place (a pipeline file is code).
     StepTable steps = png_test_steps();
-    auto p = parse_pipeline("assetforge: 1\noutput_root: ..\njobs:\n  a:\n    inputs: x\n    output: "
-                            "\"../elsewhere/{stem}.png\"\n",
-                            "/proj/pipeline.yaml", {}, steps);
+    const std::string widened = "assetforge: 1\noutput_root: ..\njobs:\n  a:\n    inputs: x\n    output: "
+                                "\"../elsewhere/{stem}.png\"\n";
+    CHECK_THROWS_WITH(
+        parse_pipeline(widened, "/proj/pipeline.yaml", {}, steps),
+        Catch::Contains("pipeline.yaml:2:14: output_root '..' writes under /, outside the project /proj") &&
+            Catch::Contains("--allow-path /"));
+    auto p = parse_pipeline(widened, "/proj/pipeline.yaml", {}, steps, {}, {"/"});
     CHECK(p.output_root == "/");
 }
 

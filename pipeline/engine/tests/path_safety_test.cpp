@@ -63,13 +63,14 @@ StepTable steps_with_rename() {
     return steps;
 }
 
-BuildSummary build_with(TestProject& t, const StepTable& steps, const std::string& yaml, std::string* log = nullptr) {
+BuildSummary build_with(TestProject& t, const StepTable& steps, const std::string& yaml, std::string* log = nullptr,
+                        const PathAllowList& allowed_paths = {}) {
     t.write("pipeline.yaml", yaml);
     BuildOptions opt;
     std::ostringstream sink;
     opt.out = opt.err = &sink;
     opt.progress = 0;
-    auto s = run_build(load_pipeline(t.path("pipeline.yaml"), {}, steps), steps, opt);
+    auto s = run_build(load_pipeline(t.path("pipeline.yaml"), {}, steps, {}, allowed_paths), steps, opt);
     if (log) *log = sink.str();
     return s;
 }
@@ -329,7 +330,7 @@ TEST_CASE("links that stay inside the root are followed, and the root itself may
     CHECK(s.failed == 0);
     CHECK(fs::is_regular_file(t.path("out/real/a.png")));
 
-    // output_root names a link to a disk elsewhere: the user chose that place.
+    // output_root names a link to a disk elsewhere: the user chose that place, and says so with --allow-path.
     TestProject u;
     const fs::path disk = outside(u, "root");
     fs::create_directories(disk);
@@ -337,7 +338,8 @@ TEST_CASE("links that stay inside the root are followed, and the root itself may
     u.write_png("src/a.png", 4, 4, 1);
     s = build_with(u, u.steps(),
                    "assetforge: 1\noutput_root: dist\njobs:\n  j:\n    inputs: \"src/*.png\"\n    steps: [ invert ]\n"
-                   "    output: \"dist/{stem}.png\"\n");
+                   "    output: \"dist/{stem}.png\"\n",
+                   nullptr, {disk});
     CHECK(s.failed == 0);
     // The build state lives in the output root too.
     CHECK(files_below(disk) == std::vector<std::string>{".assetforge/lock", ".assetforge/state.db", "a.png"});
