@@ -123,7 +123,7 @@ TEST_CASE("a folder a step parameter names outside the project is refused unless
     CHECK(fs::exists(proj / "out/all.zip"));
 }
 
-TEST_CASE("a link in the project to a folder outside counts as outside; a folder given with -D is allowed",
+TEST_CASE("a link in the project to a folder outside counts as outside, a folder given with -D is allowed",
           "[confine][e2e]") {
     TempDir t;
     confined_project(t,
