@@ -23,12 +23,11 @@
 
 extern char** environ;
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+// The build's sanitizer (AF_SANITIZE in CMakeLists.txt).
+#ifdef AF_ASAN
 #define AF_WORKER_SANITIZED 1
 #endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef AF_TSAN
 #define AF_WORKER_SANITIZED 1
 #endif
 
