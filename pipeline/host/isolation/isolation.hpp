@@ -26,6 +26,14 @@ struct Settings {
 
 Settings& settings();
 
+// A sanitizer build (AF_SANITIZE in CMakeLists.txt): its runtime reserves terabytes of address space and reads its
+// options from the environment, which workers otherwise do not get.
+#if defined(AF_ASAN) || defined(AF_TSAN)
+inline constexpr bool kSanitizerBuild = true;
+#else
+inline constexpr bool kSanitizerBuild = false;
+#endif
+
 // How long a probe in a worker may take, with or without --action-timeout (a shorter one applies). Every file of a
 // build is probed by every container, so a probe that never returns would hang every build, and nothing asks the
 // user for a limit first; a probe looks at 4 KiB and a path, which takes microseconds, so 5 s is only ever hit by

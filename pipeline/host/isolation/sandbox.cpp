@@ -1,5 +1,7 @@
 #include "host/isolation/sandbox.hpp"
 
+#include "host/isolation/isolation.hpp"
+
 #include <fcntl.h>
 #include <malloc.h>
 #include <sched.h>
@@ -17,14 +19,6 @@
 #include <initializer_list>
 #include <sstream>
 #include <thread>
-
-// The build's sanitizer (AF_SANITIZE in CMakeLists.txt).
-#ifdef AF_ASAN
-#define AF_WORKER_SANITIZED 1
-#endif
-#ifdef AF_TSAN
-#define AF_WORKER_SANITIZED 1
-#endif
 
 namespace af::host::isolation {
 
@@ -46,13 +40,11 @@ bool limit_heap(uint64_t bytes, std::string& why) {
     // space counts every mapping: what is mapped now, the budget, and room for what threads reserve (a stack
     // each; one malloc arena for all, below, instead of 64 MiB of address space per thread).
     ::mallopt(M_ARENA_MAX, 1);
-#if !defined(AF_WORKER_SANITIZED)
-    const uint64_t threads = std::max(1u, std::thread::hardware_concurrency());
-    const uint64_t room = (uint64_t(256) << 20) + threads * (uint64_t(16) << 20);
-    if (!limit(RLIMIT_AS, size_kib * 1024 + bytes + room, "RLIMIT_AS")) return false;
-#else
-    (void)size_kib; // a sanitizer's shadow and allocator reserve terabytes as they go
-#endif
+    if (!kSanitizerBuild) { // a sanitizer's shadow and allocator reserve terabytes as they go
+        const uint64_t threads = std::max(1u, std::thread::hardware_concurrency());
+        const uint64_t room = (uint64_t(256) << 20) + threads * (uint64_t(16) << 20);
+        if (!limit(RLIMIT_AS, size_kib * 1024 + bytes + room, "RLIMIT_AS")) return false;
+    }
     // A memory file written without being mapped is in no address space: no single file may outgrow the budget
     // (EFBIG, not the SIGXFSZ that would end the worker). The files a worker holds are bounded by its allocator.
     ::signal(SIGXFSZ, SIG_IGN);

@@ -23,14 +23,6 @@
 
 extern char** environ;
 
-// The build's sanitizer (AF_SANITIZE in CMakeLists.txt).
-#ifdef AF_ASAN
-#define AF_WORKER_SANITIZED 1
-#endif
-#ifdef AF_TSAN
-#define AF_WORKER_SANITIZED 1
-#endif
-
 namespace af::host::isolation {
 namespace {
 
@@ -123,13 +115,11 @@ std::string reap(Worker& w, bool kill_first, Printed* printed = nullptr) {
 // runtime's options on, which only a test run sets.
 std::vector<char*> worker_environment() {
     std::vector<char*> env;
-#if defined(AF_WORKER_SANITIZED)
-    for (char** e = environ; *e; ++e) {
+    for (char** e = environ; kSanitizerBuild && *e; ++e) {
         const std::string_view v(*e);
         const size_t eq = v.find('=');
         if (eq != std::string_view::npos && v.substr(0, eq).ends_with("SAN_OPTIONS")) env.push_back(*e);
     }
-#endif
     env.push_back(nullptr);
     return env;
 }
