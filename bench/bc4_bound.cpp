@@ -94,7 +94,7 @@ struct ChannelResult {
 };
 
 // One channel of an image.
-ChannelResult run_channel(const af::Image& im, int ch, const std::vector<SortedPalette>& pals,
+ChannelResult run_channel(const af::Texture& im, int ch, const std::vector<SortedPalette>& pals,
                           const std::vector<int>& levels) {
     const uint32_t bw = (im.width + 3) / 4, bh = (im.height + 3) / 4;
     std::vector<uint32_t> best(size_t(bw) * bh), enc(size_t(bw) * bh * levels.size());
@@ -105,7 +105,7 @@ ChannelResult run_channel(const af::Image& im, int ch, const std::vector<SortedP
             for (int y = 0; y < 4; ++y)
                 for (int x = 0; x < 4; ++x) {
                     const uint32_t sx = bx * 4 + x, sy = by * 4 + y;
-                    v[4 * y + x] = im.rgba8[(size_t(sy) * im.width + sx) * 4 + ch];
+                    v[4 * y + x] = im.data[(size_t(sy) * im.width + sx) * 4 + ch];
                 }
             for (size_t l = 0; l < levels.size(); ++l) enc[i * levels.size() + l] = encoder_error(v, levels[l]);
             // Start from the best level's result: pairs that cannot beat it are still scored,
@@ -206,7 +206,7 @@ int main(int argc, char** argv) {
     for (size_t l = 0; l < levels.size(); ++l) std::printf("---|");
     std::printf("\n");
     for (const auto& p : paths) {
-        af::Image im = af::read_png_file(p);
+        af::Texture im = af::read_png_file(p);
         if (im.is_float()) im = af::to_rgba8(im);
         const std::string name = p.filename().string();
         if (im.width % 4 || im.height % 4) { // block sums would count the edge padding

@@ -353,9 +353,9 @@ int main(int argc, char** argv) {
     std::sort(paths.begin(), paths.end());
     double total = 0;
     for (auto& p : paths) {
-        af::Image im = af::read_png_file(p);
+        af::Texture im = af::read_png_file(p);
         if (im.is_float()) im = af::to_rgba8(im);
-        imgs.push_back({p.filename().string(), p.filename().string()[0], im.width, im.height, im.rgba8});
+        imgs.push_back({p.filename().string(), p.filename().string()[0], im.width, im.height, im.data});
         total += double(im.width) * im.height;
     }
     std::printf("corpus: %zu images, %.2f MPix; threads (all): %d; simd: %s\n\n", imgs.size(), total / 1e6,

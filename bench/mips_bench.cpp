@@ -49,8 +49,8 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-Image synthetic(uint32_t n) {
-    Image img = Image::make8(n, n, true);
+Texture synthetic(uint32_t n) {
+    Texture img = rgba8_picture(n, n, true);
     for (uint32_t y = 0; y < n; ++y)
         for (uint32_t x = 0; x < n; ++x) {
             const double u = double(x) / n, v = double(y) / n;
@@ -62,21 +62,21 @@ Image synthetic(uint32_t n) {
             const double zone = 0.5 + 0.5 * std::cos(900.0 * ((u - 0.5) * (u - 0.5) + (v - 0.5) * (v - 0.5)));
             const double r = 0.5 + 0.4 * std::sin(40 * u) * std::cos(23 * v);
             const size_t i = (size_t(y) * n + x) * 4;
-            img.rgba8[i + 0] = uint8_t(std::clamp(r * 0.8 + 0.2 * noise, 0.0, 1.0) * 255.0 + 0.5);
-            img.rgba8[i + 1] = uint8_t(zone * 255.0 + 0.5);
-            img.rgba8[i + 2] = uint8_t(std::clamp(0.3 + 0.6 * u * v + 0.1 * noise, 0.0, 1.0) * 255.0 + 0.5);
+            img.data[i + 0] = uint8_t(std::clamp(r * 0.8 + 0.2 * noise, 0.0, 1.0) * 255.0 + 0.5);
+            img.data[i + 1] = uint8_t(zone * 255.0 + 0.5);
+            img.data[i + 2] = uint8_t(std::clamp(0.3 + 0.6 * u * v + 0.1 * noise, 0.0, 1.0) * 255.0 + 0.5);
             const double leaf = std::sin(60 * u + 7 * std::sin(11 * v)) * std::cos(45 * v);
-            img.rgba8[i + 3] = uint8_t(std::clamp(0.5 + 1.5 * leaf, 0.0, 1.0) * 255.0 + 0.5);
+            img.data[i + 3] = uint8_t(std::clamp(0.5 + 1.5 * leaf, 0.0, 1.0) * 255.0 + 0.5);
         }
     return img;
 }
 
-Image tiled(const Image& src8, uint32_t n) {
-    Image img = Image::make8(n, n, src8.srgb);
+Texture tiled(const Texture& src8, uint32_t n) {
+    Texture img = rgba8_picture(n, n, src8.srgb);
     for (uint32_t y = 0; y < n; ++y)
         for (uint32_t x = 0; x < n; ++x)
-            std::memcpy(&img.rgba8[(size_t(y) * n + x) * 4],
-                        &src8.rgba8[(size_t(y % src8.height) * src8.width + x % src8.width) * 4], 4);
+            std::memcpy(&img.data[(size_t(y) * n + x) * 4],
+                        &src8.data[(size_t(y % src8.height) * src8.width + x % src8.width) * 4], 4);
     return img;
 }
 
@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
         else
             input = a;
     }
-    Image top = input.empty() ? synthetic(size) : tiled(to_rgba8(read_png_file(input)), size);
+    Texture top = input.empty() ? synthetic(size) : tiled(to_rgba8(read_png_file(input)), size);
     top.srgb = true;
 
     namespace fs = std::filesystem;
@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
     const fs::path raw = dir / "top.rgba";
     {
         std::ofstream f(raw, std::ios::binary);
-        f.write(reinterpret_cast<const char*>(top.rgba8.data()), std::streamsize(top.rgba8.size()));
+        f.write(reinterpret_cast<const char*>(top.data.data()), std::streamsize(top.data.size()));
     }
     uint32_t levels = 1;
     for (uint32_t n = size; n > 1; n /= 2) ++levels;
@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
         MipOptions opt;
         opt.filter = f;
         opt.linear_light = false;
-        std::vector<Image> mips;
+        std::vector<Texture> mips;
         tbb::task_arena single(1);
         const Timing one = time_self(reps, [&] { single.execute([&] { mips = generate_mips(top, opt); }); });
         const Timing all = time_self(reps, [&] { mips = generate_mips(top, opt); });
@@ -269,7 +269,7 @@ int main(int argc, char** argv) {
             im_all = time_system(magick_chain(f, false), reps);
             std::ifstream in(dir / "l1.rgba", std::ios::binary);
             std::vector<uint8_t> theirs((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            if (theirs.size() == mips[1].rgba8.size()) psnr = psnr_premultiplied(mips[1].rgba8, theirs);
+            if (theirs.size() == mips[1].data.size()) psnr = psnr_premultiplied(mips[1].data, theirs);
         }
         std::printf("%-9s | %7.3fs | %7.3fs (%6.3fs) | %7.3fs | %7.3fs (%6.3fs) | %7.3fs (%6.3fs) | %.2f dB\n",
                     our_name(f), one.wall, all.wall, all.cpu, im_one.wall, im_all.wall, im_all.cpu, linear.wall,

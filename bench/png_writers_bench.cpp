@@ -36,14 +36,14 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Bytes af_write(const Image& img, int level) {
+Bytes af_write(const Texture& img, int level) {
     PngLayout layout;
     layout.width = img.width;
     layout.height = img.height;
-    return write_png_stream(img.rgba8.data(), layout, PngTags{}, level, PngFilter::Auto);
+    return write_png_stream(img.data.data(), layout, PngTags{}, level, PngFilter::Auto);
 }
 
-Bytes spng_write(const Image& img, int level) {
+Bytes spng_write(const Texture& img, int level) {
     spng_ctx* ctx = spng_ctx_new(SPNG_CTX_ENCODER);
     spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1);
     spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, level);
@@ -53,7 +53,7 @@ Bytes spng_write(const Image& img, int level) {
     ihdr.bit_depth = 8;
     ihdr.color_type = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA;
     spng_set_ihdr(ctx, &ihdr);
-    int err = spng_encode_image(ctx, img.rgba8.data(), img.rgba8.size(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE);
+    int err = spng_encode_image(ctx, img.data.data(), img.data.size(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE);
     size_t len = 0;
     auto* buf = static_cast<uint8_t*>(err ? nullptr : spng_get_png_buffer(ctx, &len, &err));
     spng_ctx_free(ctx);
@@ -66,7 +66,7 @@ Bytes spng_write(const Image& img, int level) {
     return out;
 }
 
-Bytes libpng_write(const Image& img, int level) {
+Bytes libpng_write(const Texture& img, int level) {
     Bytes out;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
     png_infop info = png_create_info_struct(png);
@@ -86,7 +86,7 @@ Bytes libpng_write(const Image& img, int level) {
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     std::vector<png_bytep> rows(img.height);
     for (uint32_t y = 0; y < img.height; ++y)
-        rows[y] = const_cast<png_bytep>(img.rgba8.data() + size_t(y) * img.width * 4);
+        rows[y] = const_cast<png_bytep>(img.data.data() + size_t(y) * img.width * 4);
     png_write_info(png, info);
     png_write_image(png, rows.data());
     png_write_end(png, info);
@@ -95,8 +95,8 @@ Bytes libpng_write(const Image& img, int level) {
 }
 
 // Bilinear upscale of a decoded RGBA8 image to n x n (texel centres aligned).
-Image upscale(const Image& in, uint32_t n) {
-    Image out = Image::make8(n, n);
+Texture upscale(const Texture& in, uint32_t n) {
+    Texture out = rgba8_picture(n, n);
     for (uint32_t y = 0; y < n; ++y) {
         const double fy = std::clamp((y + 0.5) * in.height / n - 0.5, 0.0, in.height - 1.0);
         const uint32_t y0 = uint32_t(fy), y1 = std::min(y0 + 1, in.height - 1);
@@ -106,10 +106,10 @@ Image upscale(const Image& in, uint32_t n) {
             const uint32_t x0 = uint32_t(fx), x1 = std::min(x0 + 1, in.width - 1);
             const double wx = fx - x0;
             for (int c = 0; c < 4; ++c) {
-                auto at = [&](uint32_t xx, uint32_t yy) { return in.rgba8[(size_t(yy) * in.width + xx) * 4 + c]; };
+                auto at = [&](uint32_t xx, uint32_t yy) { return in.data[(size_t(yy) * in.width + xx) * 4 + c]; };
                 const double top = at(x0, y0) * (1 - wx) + at(x1, y0) * wx;
                 const double bottom = at(x0, y1) * (1 - wx) + at(x1, y1) * wx;
-                out.rgba8[(size_t(y) * n + x) * 4 + c] = uint8_t(top * (1 - wy) + bottom * wy + 0.5);
+                out.data[(size_t(y) * n + x) * 4 + c] = uint8_t(top * (1 - wy) + bottom * wy + 0.5);
             }
         }
     }
@@ -119,7 +119,7 @@ Image upscale(const Image& in, uint32_t n) {
 struct Writer {
     const char* name;
     int level;
-    std::function<Bytes(const Image&, int)> write;
+    std::function<Bytes(const Texture&, int)> write;
 };
 
 struct Result {
@@ -128,15 +128,15 @@ struct Result {
 };
 
 // Best of `reps` passes over `images`; every output decoded back and compared.
-Result measure(const Writer& w, const std::vector<Image>& images, int reps) {
+Result measure(const Writer& w, const std::vector<Texture>& images, int reps) {
     double raw = 0, best = 1e30;
-    for (const Image& img : images) raw += double(img.rgba8.size());
+    for (const Texture& img : images) raw += double(img.data.size());
     Result r;
     for (int rep = 0; rep < reps; ++rep) {
         size_t bytes = 0;
         std::vector<Bytes> outs;
         const auto t0 = std::chrono::steady_clock::now();
-        for (const Image& img : images) {
+        for (const Texture& img : images) {
             outs.push_back(w.write(img, w.level));
             bytes += outs.back().size();
         }
@@ -144,8 +144,8 @@ Result measure(const Writer& w, const std::vector<Image>& images, int reps) {
         r.bytes = bytes;
         if (rep > 0) continue; // one check per image is enough: the writers are deterministic
         for (size_t i = 0; i < images.size(); ++i) {
-            const Image back = decode_png(outs[i], w.name);
-            if (back.width != images[i].width || back.height != images[i].height || back.rgba8 != images[i].rgba8) {
+            const Texture back = decode_png(outs[i], w.name);
+            if (back.width != images[i].width || back.height != images[i].height || back.data != images[i].data) {
                 std::fprintf(stderr, "%s level %d: image %zu does not decode to the same pixels\n", w.name, w.level, i);
                 std::exit(1);
             }
@@ -173,16 +173,16 @@ int main(int argc, char** argv) {
         else
             set_paths.push_back(a);
     }
-    const Image source = to_rgba8(read_png_file(big_path));
-    const std::vector<Image> big{upscale(source, size)};
-    std::vector<Image> set;
+    const Texture source = to_rgba8(read_png_file(big_path));
+    const std::vector<Texture> big{upscale(source, size)};
+    std::vector<Texture> set;
     double set_mb = 0;
     for (const std::string& p : set_paths) {
         set.push_back(to_rgba8(read_png_file(p)));
-        set_mb += double(set.back().rgba8.size()) / 1e6;
+        set_mb += double(set.back().data.size()) / 1e6;
     }
     std::printf("big: %s %ux%u upscaled to %ux%u (%.1f MB RGBA8)\n", big_path.c_str(), source.width, source.height,
-                size, size, double(big[0].rgba8.size()) / 1e6);
+                size, size, double(big[0].data.size()) / 1e6);
     std::printf("set: %zu PNGs decoded to RGBA8 (%.1f MB)\n", set.size(), set_mb);
     std::printf("best of %d, one thread, every output decoded back with libpng and compared\n\n", reps);
 

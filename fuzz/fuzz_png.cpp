@@ -7,7 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
-        af::Image img = af::decode_png({data, size}, "fuzz");
+        af::Texture img = af::decode_png({data, size}, "fuzz");
         // Whatever decodes must encode again.
         if (img.width * uint64_t(img.height) <= 1u << 16) (void)af::encode_png(img);
     } catch (const af::sdk::Error&) {

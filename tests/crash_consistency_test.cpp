@@ -11,7 +11,7 @@
 // end says how many landed and how many builds beat their kill).
 #include "assetforge/atomic_file.hpp"
 #include "core/content_hash.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "core/png_io.hpp"
 #include "engine/state_store.hpp"
 
@@ -76,11 +76,11 @@ jobs:
 using af::test::slurp;
 
 void write_input(const fs::path& p, uint32_t w, uint32_t h, uint32_t seed) {
-    af::Image img = af::Image::make8(w, h);
+    af::Texture img = af::rgba8_picture(w, h);
     std::mt19937 rng(seed);
     for (uint32_t y = 0; y < h; ++y)
         for (uint32_t x = 0; x < w; ++x) {
-            uint8_t* px = &img.rgba8[(size_t(y) * w + x) * 4];
+            uint8_t* px = &img.data[(size_t(y) * w + x) * 4];
             // Gradients plus noise: the encoder has real choices to make.
             px[0] = uint8_t(x * 255 / w + rng() % 24);
             px[1] = uint8_t(y * 255 / h + rng() % 24);

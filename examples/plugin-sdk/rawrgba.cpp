@@ -65,7 +65,7 @@ af_status write(const af_host* host, const af_texture* tex, const af_options*, a
         const uint32_t fmt = srgb ? af::FMT_R8G8B8A8_UNORM_SRGB : af::FMT_R8G8B8A8_UNORM;
         af::ImageView s = t.surface(0, 0, 0);
         // Any input format as RGBA8: the host converts (it routes compressed data through codec plugins).
-        af::sdk::Rgba8 px = af::sdk::get_rgba8(host, {t.desc.format, s.width, s.height, 1, s.data, s.size});
+        af::Texture px = af::sdk::get_rgba8(host, {t.desc.format, s.width, s.height, 1, s.data, s.size});
         af::sdk::ByteWriter header;
         header.append(kMagic, 4);
         header.u32(s.width);

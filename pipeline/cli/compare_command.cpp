@@ -62,9 +62,9 @@ uint64_t surface_working_bytes(const Texture& a, const Texture& b, const ImageVi
 }
 
 // A band of one surface, with Z rebuilt where the rule says (texture::normal_z).
-Image band(tx::Ops& ops, const Texture& t, bool rebuild_z, uint32_t l, uint32_t f, uint32_t m, uint32_t y,
+Texture band(tx::Ops& ops, const Texture& t, bool rebuild_z, uint32_t l, uint32_t f, uint32_t m, uint32_t y,
            uint32_t rows) {
-    Image img = tx::surface_rows(ops, t, l, f, m, y, rows);
+    Texture img = tx::surface_rows(ops, t, l, f, m, y, rows);
     return rebuild_z ? tx::with_normal_z(img) : img;
 }
 
@@ -103,9 +103,9 @@ Texture heatmap_of(tx::Ops& ops, const Pair& p, double worst) {
     Texture out(d);
     const uint32_t rows = s.depth > 1 ? height : band_rows(p.a, p.b, s.width, s.height);
     for (uint32_t y = 0; y < height; y += rows) {
-        const Image heat = tx::error_heatmap(view_of(band(ops, p.a, p.z.rebuild_reference, 0, 0, 0, y, rows)),
+        const Texture heat = tx::error_heatmap(view_of(band(ops, p.a, p.z.rebuild_reference, 0, 0, 0, y, rows)),
                                              view_of(band(ops, p.b, p.z.rebuild_result, 0, 0, 0, y, rows)), worst);
-        std::memcpy(out.data.data() + size_t(y) * s.width * 4, heat.rgba8.data(), heat.rgba8.size());
+        std::memcpy(out.data.data() + size_t(y) * s.width * 4, heat.data.data(), heat.data.size());
     }
     return out;
 }

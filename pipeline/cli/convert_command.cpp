@@ -180,7 +180,7 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
     const host::ReadResult back = host::read_texture_bytes(ops.reg, a.out.string(), bytes);
     if (const FormatInfo* to = format_info(back.texture.desc.format);
         to && back.texture.desc.format != tex->desc.format) {
-        const Image top = tx::surface_image(ops, *tex, 0, 0, 0);
+        const Texture top = tx::surface_image(ops, *tex, 0, 0, 0);
         if (!report_losses(tx::information_lost(tx::analyse(top), format_info(tex->desc.format), *to,
                                                 tex->desc.flags & AF_TEX_NORMAL_MAP),
                            a))

@@ -110,7 +110,7 @@ void add_normal_map(Context& ctx, const std::string& path, const host::OptionMap
     try {
         host::ReadResult res = host::read_texture(ctx.registry, path, opts);
         tx::Ops ops{ctx.registry};
-        Image top = tx::surface_image(ops, res.texture, 0, 0, 0);
+        Texture top = tx::surface_image(ops, res.texture, 0, 0, 0);
         const FormatInfo* f = format_info(res.texture.desc.format);
         if (f && tx::snorm_like(*f) && top.is_float()) tx::signed_to_unit(top);
         const tx::Content c = tx::analyse(top);

@@ -1,4 +1,4 @@
-// Image processing on uncompressed images: resize, mip chains, colour space,
+// Image processing on uncompressed pictures (assetforge/picture.hpp): resize, mip chains, colour space,
 // alpha and normal-map operations. Runs in parallel on the TBB arena of the
 // calling thread (the host's, when called from a build).
 //
@@ -7,7 +7,7 @@
 #pragma once
 
 #include "assetforge/texture.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 
 #include <cstdint>
 #include <string>
@@ -31,7 +31,7 @@ struct ResizeOptions {
 };
 
 // Any target size; keeps the image's pixel type and sRGB tag.
-Image resize(const Image& in, uint32_t width, uint32_t height, const ResizeOptions& opt = {});
+Texture resize(const Texture& in, uint32_t width, uint32_t height, const ResizeOptions& opt = {});
 
 struct MipOptions : ResizeOptions {
     float alpha_coverage_ref = -1.0f; // >= 0: keep the fraction of alpha > ref at every level
@@ -42,9 +42,9 @@ struct MipOptions : ResizeOptions {
 
 // Level 0 is a copy of `top`; each next level is max(1, floor(n/2)) per axis.
 // `top` by value: pass it with std::move to save a copy of the top level.
-std::vector<Image> generate_mips(Image top, const MipOptions& opt = {});
+std::vector<Texture> generate_mips(Texture top, const MipOptions& opt = {});
 
-Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height);
+Texture crop(const Texture& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height);
 
 // ---------------------------------------------------------------------------
 // Filters (all separable; radii in source texels at scale 1, widened by the
@@ -90,47 +90,47 @@ inline constexpr uint64_t kMaxImageTexels = uint64_t(1) << 30;
 // Channel operations. `pattern` is four characters from r g b a 0 1 (case
 // insensitive): output channel i takes input channel pattern[i], or the
 // constant. "bgra" swaps red and blue, "rrr1" makes grey opaque.
-Image swizzle_channels(const Image& in, std::string_view pattern);
+Texture swizzle_channels(const Texture& in, std::string_view pattern);
 // Sets every channel named in `channels` ("a", "rgb", …) to `value` (0..1;
 // rounded for 8-bit images).
-Image fill_channels(const Image& in, std::string_view channels, float value);
+Texture fill_channels(const Texture& in, std::string_view channels, float value);
 // v → 1 − v on each channel named (on the stored values).
-Image invert_channels(const Image& in, std::string_view channels);
+Texture invert_channels(const Texture& in, std::string_view channels);
 // Flips the green channel: OpenGL (Y up) ⇄ DirectX (Y down) normal maps.
-Image invert_normal_y(const Image& in);
+Texture invert_normal_y(const Texture& in);
 
 // Premultiplied ⇄ straight alpha. sRGB-tagged images are multiplied in linear
 // light and re-encoded (as DirectXTex does by default). Unpremultiplying a
 // texel with alpha 0 gives colour 0.
-Image premultiply_alpha(const Image& in);
-Image unpremultiply_alpha(const Image& in);
+Texture premultiply_alpha(const Texture& in);
+Texture unpremultiply_alpha(const Texture& in);
 
 // Colour-space conversion of RGB (alpha untouched) with the IEC 61966-2-1
 // curves; the pixel type is kept (convert to float first to keep precision of
 // dark linear values), the sRGB tag is set / cleared. The tag says what the
 // data is: an image already in the target space is returned unchanged.
-Image convert_srgb_to_linear(const Image& in);
-Image convert_linear_to_srgb(const Image& in);
+Texture convert_srgb_to_linear(const Texture& in);
+Texture convert_linear_to_srgb(const Texture& in);
 
 // Float → RGBA8: clamp to 0..1, round to nearest. Dithering adds noise of
 // ±0.5 LSB before rounding to colour channels only (alpha is rounded, so
 // alpha-tested edges stay put). Ordered: 8x8 Bayer, parallel and stable
 // across mips; FloydSteinberg: serpentine error diffusion, serial.
 enum class Dither { None, Ordered, FloydSteinberg };
-Image quantize_to_rgba8(const Image& in, Dither dither = Dither::None);
+Texture quantize_to_rgba8(const Texture& in, Dither dither = Dither::None);
 
 // Normal maps (0..1 encoded tangent-space XYZ in RGB).
 // Z = sqrt(max(0, 1 − x² − y²)) from R and G, written into B.
-Image reconstruct_normal_z(const Image& in);
+Texture reconstruct_normal_z(const Texture& in);
 // Each texel scaled to unit length (a zero vector becomes +Z).
-Image renormalize_normals(const Image& in);
+Texture renormalize_normals(const Texture& in);
 
 // Fraction of texels whose alpha is > ref (alpha as stored, 0..1).
-double alpha_coverage(const Image& in, float ref);
+double alpha_coverage(const Texture& in, float ref);
 // Scales alpha (clamped to 1) by the factor that brings alpha_coverage(ref)
 // closest to `coverage`; returns the new image. Used per level by
 // generate_mips; exposed for single images.
-Image scale_alpha_to_coverage(const Image& in, double coverage, float ref);
+Texture scale_alpha_to_coverage(const Texture& in, double coverage, float ref);
 
 // Mip chains of whole textures (every layer and face, any format) are made
 // by the texture layer (texture/texture_ops.hpp: texture::mips), which calls

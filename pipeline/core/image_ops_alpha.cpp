@@ -5,7 +5,7 @@ namespace af {
 
 namespace {
 
-template <class F> Image map_linear_colour(const Image& in, F&& fn) {
+template <class F> Texture map_linear_colour(const Texture& in, F&& fn) {
     image_ops::WorkSpace ws;
     ws.linearise = in.srgb; // multiply light, not encoded values
     image_ops::WorkPlane p = image_ops::to_working(in, ws);
@@ -18,14 +18,14 @@ template <class F> Image map_linear_colour(const Image& in, F&& fn) {
 
 } // namespace
 
-Image premultiply_alpha(const Image& in) {
+Texture premultiply_alpha(const Texture& in) {
     image_ops::check_image(in, "premultiply");
     return map_linear_colour(in, [](float* c) {
         for (int k = 0; k < 3; ++k) c[k] *= c[3];
     });
 }
 
-Image unpremultiply_alpha(const Image& in) {
+Texture unpremultiply_alpha(const Texture& in) {
     image_ops::check_image(in, "unpremultiply");
     return map_linear_colour(in, [](float* c) {
         const float inv = c[3] > 0.0f ? 1.0f / c[3] : 0.0f;

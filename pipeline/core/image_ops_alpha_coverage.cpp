@@ -78,7 +78,7 @@ float coverage_alpha_scale(const WorkPlane& plane, double target, float ref, boo
 
 namespace af {
 
-double alpha_coverage(const Image& in, float ref) {
+double alpha_coverage(const Texture& in, float ref) {
     image_ops::check_image(in, "alpha coverage");
     image_ops::check_ref(ref);
     if (in.texels() == 0) return 0.0;
@@ -90,10 +90,10 @@ double alpha_coverage(const Image& in, float ref) {
            double(in.texels());
 }
 
-Image scale_alpha_to_coverage(const Image& in, double coverage, float ref) {
+Texture scale_alpha_to_coverage(const Texture& in, double coverage, float ref) {
     image_ops::check_image(in, "alpha coverage");
     image_ops::check_ref(ref);
-    Image out = in;
+    Texture out = in;
     if (in.texels() == 0) return out;
     auto alpha_at = [&](uint32_t y, uint32_t x) {
         return image_ops::load_channel(in, (size_t(y) * in.width + x) * 4 + 3);
@@ -103,9 +103,9 @@ Image scale_alpha_to_coverage(const Image& in, double coverage, float ref) {
     for (size_t i = 3; i < in.texels() * 4; i += 4) {
         float a = std::clamp(image_ops::load_channel(in, i) * s, 0.0f, 1.0f);
         if (in.is_float())
-            out.rgba32f[i] = a;
+            floats(out)[i] = a;
         else
-            out.rgba8[i] = image_ops::to_unorm8(a);
+            out.data[i] = image_ops::to_unorm8(a);
     }
     return out;
 }

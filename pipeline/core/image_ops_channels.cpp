@@ -22,58 +22,58 @@ int swizzle_source(char c, std::string_view pattern) {
 
 } // namespace
 
-Image swizzle_channels(const Image& in, std::string_view pattern) {
+Texture swizzle_channels(const Texture& in, std::string_view pattern) {
     image_ops::check_image(in, "swizzle");
     if (pattern.size() != 4)
         sdk::usage(sdk::format("swizzle '%.*s': expected four characters from r, g, b, a, 0, 1 (e.g. \"bgra\")",
                                int(pattern.size()), pattern.data()));
     int src[4];
     for (int k = 0; k < 4; ++k) src[k] = swizzle_source(pattern[k], pattern);
-    Image out = in;
+    Texture out = in;
     const size_t n = in.texels();
     for (size_t t = 0; t < n; ++t) {
         for (int k = 0; k < 4; ++k) {
             const size_t o = t * 4 + k;
             if (in.is_float())
-                out.rgba32f[o] = src[k] < 4 ? in.rgba32f[t * 4 + src[k]] : float(src[k] - 4);
+                floats(out)[o] = src[k] < 4 ? floats(in)[t * 4 + src[k]] : float(src[k] - 4);
             else
-                out.rgba8[o] = src[k] < 4 ? in.rgba8[t * 4 + src[k]] : uint8_t(src[k] == 5 ? 255 : 0);
+                out.data[o] = src[k] < 4 ? in.data[t * 4 + src[k]] : uint8_t(src[k] == 5 ? 255 : 0);
         }
     }
     return out;
 }
 
-Image fill_channels(const Image& in, std::string_view channels, float value) {
+Texture fill_channels(const Texture& in, std::string_view channels, float value) {
     image_ops::check_image(in, "fill");
     const unsigned mask = image_ops::channel_mask(channels, "fill");
-    Image out = in;
+    Texture out = in;
     const uint8_t v8 = image_ops::to_unorm8(value);
     for (size_t t = 0; t < in.texels(); ++t)
         for (int k = 0; k < 4; ++k) {
             if (!(mask & (1u << k))) continue;
             if (in.is_float())
-                out.rgba32f[t * 4 + k] = value;
+                floats(out)[t * 4 + k] = value;
             else
-                out.rgba8[t * 4 + k] = v8;
+                out.data[t * 4 + k] = v8;
         }
     return out;
 }
 
-Image invert_channels(const Image& in, std::string_view channels) {
+Texture invert_channels(const Texture& in, std::string_view channels) {
     image_ops::check_image(in, "invert");
     const unsigned mask = image_ops::channel_mask(channels, "invert");
-    Image out = in;
+    Texture out = in;
     for (size_t t = 0; t < in.texels(); ++t)
         for (int k = 0; k < 4; ++k) {
             if (!(mask & (1u << k))) continue;
             if (in.is_float())
-                out.rgba32f[t * 4 + k] = 1.0f - in.rgba32f[t * 4 + k];
+                floats(out)[t * 4 + k] = 1.0f - floats(in)[t * 4 + k];
             else
-                out.rgba8[t * 4 + k] = uint8_t(255 - in.rgba8[t * 4 + k]);
+                out.data[t * 4 + k] = uint8_t(255 - in.data[t * 4 + k]);
         }
     return out;
 }
 
-Image invert_normal_y(const Image& in) { return invert_channels(in, "g"); }
+Texture invert_normal_y(const Texture& in) { return invert_channels(in, "g"); }
 
 } // namespace af

@@ -3,7 +3,7 @@
 
 namespace af {
 
-Image convert_srgb_to_linear(const Image& in) {
+Texture convert_srgb_to_linear(const Texture& in) {
     image_ops::check_image(in, "to linear");
     if (!in.srgb) return in;
     image_ops::WorkSpace decode;
@@ -11,7 +11,7 @@ Image convert_srgb_to_linear(const Image& in) {
     return image_ops::from_working(image_ops::to_working(in, decode), image_ops::WorkSpace{}, 1.0f, in.type, false);
 }
 
-Image convert_linear_to_srgb(const Image& in) {
+Texture convert_linear_to_srgb(const Texture& in) {
     image_ops::check_image(in, "to sRGB");
     if (in.srgb) return in;
     image_ops::WorkSpace encode;

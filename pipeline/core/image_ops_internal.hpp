@@ -1,9 +1,9 @@
 // Shared by the image_ops*.cpp files, not part of the core's API: the float
 // working plane, the filter kernels, the separable resampler and the
-// conversions between an Image and its working representation.
+// conversions between a picture and its working representation.
 #pragma once
 
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "core/image_ops.hpp"
 
 #include <tbb/blocked_range.h>
@@ -75,18 +75,18 @@ struct WorkSpace {
     bool normal_two_channel = false; // Z reconstructed from X, Y on entry
 };
 // Chooses the working space of `img` for these options.
-WorkSpace working_space_for(const Image& img, const ResizeOptions& opt, bool normal_map);
-WorkPlane to_working(const Image& img, const WorkSpace& ws);
+WorkSpace working_space_for(const Texture& img, const ResizeOptions& opt, bool normal_map);
+WorkPlane to_working(const Texture& img, const WorkSpace& ws);
 // One row of `img` in the working space (ws.premultiplied ? 8 : 4 floats per texel).
-void working_row(const Image& img, const WorkSpace& ws, uint32_t y, float* dst);
+void working_row(const Texture& img, const WorkSpace& ws, uint32_t y, float* dst);
 // The same result as resample(to_working(img, ws), …), without the working
 // plane of the whole source: its rows are converted as the filter needs
 // them. The first mip level of a 4096² image needs 256 MB less this way.
-WorkPlane resample_image(const Image& img, const WorkSpace& ws, uint32_t out_w, uint32_t out_h, Filter filter,
+WorkPlane resample_image(const Texture& img, const WorkSpace& ws, uint32_t out_w, uint32_t out_h, Filter filter,
                          Edge edge);
 // Back to the stored representation. alpha_scale multiplies straight alpha
-// (alpha-coverage); the result has `type` and `srgb_tag`.
-Image from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, PixelType type, bool srgb_tag);
+// (alpha-coverage); the result is RGBA32F when `as_float` (else RGBA8), sRGB tagged when `srgb_tag`.
+Texture from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, bool as_float, bool srgb_tag);
 // Normalises each texel's XYZ (held in -1..1) to unit length; zero → +Z.
 void renormalize_in_place(WorkPlane& plane);
 
@@ -102,16 +102,16 @@ uint8_t linear_to_srgb8(float v);
 
 // ---- checks shared by the public entry points ----
 // Throws when the pixel buffer does not match width × height.
-void check_image(const Image& img, const char* what);
+void check_image(const Texture& img, const char* what);
 // Throws a usage error for 0 or oversized targets.
 void check_target_size(uint32_t w, uint32_t h, const char* what);
 // Parses a channel list such as "rgb" into a 4-bit mask; throws on others.
 unsigned channel_mask(std::string_view channels, const char* what);
 
 // Stored channel value in 0..1 (8-bit scaled) and back (8-bit rounded/clamped).
-inline float load_channel(const Image& img, size_t i) {
-    return img.is_float() ? img.rgba32f[i] : float(img.rgba8[i]) * (1.0f / 255.0f);
+inline float load_channel(const Texture& img, size_t i) {
+    return is_float(img) ? floats(img)[i] : float(img.data[i]) * (1.0f / 255.0f);
 }
-inline uint8_t to_unorm8(float v) { return sdk::filtered_to_unorm8(v); }
+inline uint8_t to_unorm8(float v) { return filtered_to_unorm8(v); }
 
 } // namespace af::image_ops

@@ -20,18 +20,18 @@ uint32_t full_chain_length(uint32_t w, uint32_t h) {
     return n;
 }
 
-void clear_blue(Image& img) {
+void clear_blue(Texture& img) {
     for (size_t i = 2; i < img.texels() * 4; i += 4) {
         if (img.is_float())
-            img.rgba32f[i] = 0.0f;
+            floats(img)[i] = 0.0f;
         else
-            img.rgba8[i] = 0;
+            img.data[i] = 0;
     }
 }
 
 } // namespace
 
-std::vector<Image> generate_mips(Image top, const MipOptions& opt) {
+std::vector<Texture> generate_mips(Texture top, const MipOptions& opt) {
     image_ops::check_image(top, "mips");
     if (top.texels() == 0) sdk::usage("mips: the source image is empty");
     if (opt.alpha_coverage_ref > 1.0f)
@@ -40,7 +40,7 @@ std::vector<Image> generate_mips(Image top, const MipOptions& opt) {
     uint32_t levels = full_chain_length(top.width, top.height);
     if (opt.count) levels = std::min(levels, opt.count);
 
-    std::vector<Image> out;
+    std::vector<Texture> out;
     out.reserve(levels);
     if (levels == 1) {
         out.push_back(std::move(top));
@@ -69,7 +69,7 @@ std::vector<Image> generate_mips(Image top, const MipOptions& opt) {
         if (ws.normal) image_ops::renormalize_in_place(next);
         float alpha_scale =
             keep_coverage ? image_ops::coverage_alpha_scale(next, coverage, opt.alpha_coverage_ref, bytes) : 1.0f;
-        Image img = image_ops::from_working(next, ws, alpha_scale, type, srgb);
+        Texture img = image_ops::from_working(next, ws, alpha_scale, type, srgb);
         if (ws.normal_two_channel) clear_blue(img);    // stays two-channel like its source
         if (level == 1) out.push_back(std::move(top)); // level 0 is the source itself
         out.push_back(std::move(img));

@@ -3,7 +3,7 @@
 
 namespace af {
 
-Image reconstruct_normal_z(const Image& in) {
+Texture reconstruct_normal_z(const Texture& in) {
     image_ops::check_image(in, "reconstruct Z");
     image_ops::WorkSpace ws;
     ws.normal = true;
@@ -11,7 +11,7 @@ Image reconstruct_normal_z(const Image& in) {
     return image_ops::from_working(image_ops::to_working(in, ws), ws, 1.0f, in.type, in.srgb);
 }
 
-Image renormalize_normals(const Image& in) {
+Texture renormalize_normals(const Texture& in) {
     image_ops::check_image(in, "renormalise");
     image_ops::WorkSpace ws;
     ws.normal = true;

@@ -23,10 +23,10 @@ uint8_t round_offset(float v, float offset) {
 
 } // namespace
 
-Image quantize_to_rgba8(const Image& in, Dither dither) {
+Texture quantize_to_rgba8(const Texture& in, Dither dither) {
     image_ops::check_image(in, "quantise");
     if (!in.is_float()) return in;
-    Image out = Image::make8(in.width, in.height, in.srgb);
+    Texture out = rgba8_picture(in.width, in.height, in.srgb);
     const uint32_t w = in.width;
 
     if (dither != Dither::FloydSteinberg) {
@@ -34,8 +34,8 @@ Image quantize_to_rgba8(const Image& in, Dither dither) {
             for (uint32_t x = 0; x < w; ++x) {
                 const size_t i = (size_t(y) * w + x) * 4;
                 const float off = dither == Dither::Ordered ? (kBayer8[y & 7][x & 7] + 0.5f) / 64.0f - 0.5f : 0.0f;
-                for (int k = 0; k < 3; ++k) out.rgba8[i + k] = round_offset(in.rgba32f[i + k], off);
-                out.rgba8[i + 3] = round_offset(in.rgba32f[i + 3], 0.0f);
+                for (int k = 0; k < 3; ++k) out.data[i + k] = round_offset(floats(in)[i + k], off);
+                out.data[i + 3] = round_offset(floats(in)[i + 3], 0.0f);
             }
         });
         return out;
@@ -52,18 +52,18 @@ Image quantize_to_rgba8(const Image& in, Dither dither) {
             const size_t i = (size_t(y) * w + x) * 4;
             const size_t e = size_t(x + 1) * 3;
             for (int k = 0; k < 3; ++k) {
-                float src = in.rgba32f[i + k];
+                float src = floats(in)[i + k];
                 if (std::isnan(src)) src = 0.0f;
                 const float v = std::clamp(std::clamp(src, 0.0f, 1.0f) * 255.0f + cur[e + k], 0.0f, 255.0f);
                 const float q = std::floor(v + 0.5f);
-                out.rgba8[i + k] = uint8_t(q);
+                out.data[i + k] = uint8_t(q);
                 const float err = v - q;
                 cur[e + dir * 3 + k] += err * (7.0f / 16.0f);
                 next[e - dir * 3 + k] += err * (3.0f / 16.0f);
                 next[e + k] += err * (5.0f / 16.0f);
                 next[e + dir * 3 + k] += err * (1.0f / 16.0f);
             }
-            out.rgba8[i + 3] = round_offset(in.rgba32f[i + 3], 0.0f);
+            out.data[i + 3] = round_offset(floats(in)[i + 3], 0.0f);
         }
         std::swap(cur, next);
         std::fill(next.begin(), next.end(), 0.0f);

@@ -100,7 +100,7 @@ template <class Rows> void filter_column(Rows&& row, size_t n, const AxisTaps& t
 // output row's taps converts each source row about once.
 class RowCache {
   public:
-    RowCache(const Image& img, const WorkSpace& ws, size_t slots)
+    RowCache(const Texture& img, const WorkSpace& ws, size_t slots)
         : img_(img), ws_(ws), width_(size_t(img.width) * (ws.premultiplied ? 8 : 4)), rows_(slots * width_),
           tags_(slots, -1) {}
     const float* operator()(uint32_t y) {
@@ -114,7 +114,7 @@ class RowCache {
     }
 
   private:
-    const Image& img_;
+    const Texture& img_;
     const WorkSpace& ws_;
     size_t width_;
     std::vector<float> rows_;
@@ -173,7 +173,7 @@ WorkPlane resample(const WorkPlane& in, uint32_t out_w, uint32_t out_h, Filter f
     return out;
 }
 
-WorkPlane resample_image(const Image& img, const WorkSpace& ws, uint32_t out_w, uint32_t out_h, Filter filter,
+WorkPlane resample_image(const Texture& img, const WorkSpace& ws, uint32_t out_w, uint32_t out_h, Filter filter,
                          Edge edge) {
     const uint32_t channels = ws.premultiplied ? 8 : 4;
     if (out_w == img.width && out_h == img.height) return to_working(img, ws);

@@ -7,7 +7,7 @@
 
 namespace af {
 
-Image resize(const Image& in, uint32_t width, uint32_t height, const ResizeOptions& opt) {
+Texture resize(const Texture& in, uint32_t width, uint32_t height, const ResizeOptions& opt) {
     image_ops::check_image(in, "resize");
     image_ops::check_target_size(width, height, "resize");
     if (in.texels() == 0) sdk::usage("resize: the source image is empty");
@@ -18,19 +18,19 @@ Image resize(const Image& in, uint32_t width, uint32_t height, const ResizeOptio
     return image_ops::from_working(dst, ws, 1.0f, in.type, in.srgb);
 }
 
-Image crop(const Image& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height) {
+Texture crop(const Texture& in, uint32_t x, uint32_t y, uint32_t width, uint32_t height) {
     image_ops::check_image(in, "crop");
     if (width == 0 || height == 0) sdk::usage(sdk::format("crop: size %ux%u is empty", width, height));
     if (uint64_t(x) + width > in.width || uint64_t(y) + height > in.height)
         sdk::usage(sdk::format("crop: rectangle %ux%u at (%u, %u) exceeds the %ux%u image", width, height, x, y,
                                in.width, in.height));
-    Image out = in.is_float() ? Image::makef(width, height, in.srgb) : Image::make8(width, height, in.srgb);
+    Texture out = in.is_float() ? rgba32f_picture(width, height, in.srgb) : rgba8_picture(width, height, in.srgb);
     for (uint32_t r = 0; r < height; ++r) {
         const size_t src = (size_t(y + r) * in.width + x) * 4, dst = size_t(r) * width * 4;
         if (in.is_float())
-            std::memcpy(&out.rgba32f[dst], &in.rgba32f[src], size_t(width) * 4 * sizeof(float));
+            std::memcpy(&floats(out)[dst], &floats(in)[src], size_t(width) * 4 * sizeof(float));
         else
-            std::memcpy(&out.rgba8[dst], &in.rgba8[src], size_t(width) * 4);
+            std::memcpy(&out.data[dst], &in.data[src], size_t(width) * 4);
     }
     return out;
 }

@@ -36,13 +36,13 @@ const std::array<float, 255>& srgb8_thresholds() {
     return t;
 }
 
-bool blue_is_zero(const Image& img) {
+bool blue_is_zero(const Texture& img) {
     if (img.is_float()) {
-        for (size_t i = 2; i < img.rgba32f.size(); i += 4)
-            if (img.rgba32f[i] != 0.0f) return false;
+        for (size_t i = 2; i < floats(img).size(); i += 4)
+            if (floats(img)[i] != 0.0f) return false;
     } else {
-        for (size_t i = 2; i < img.rgba8.size(); i += 4)
-            if (img.rgba8[i] != 0) return false;
+        for (size_t i = 2; i < img.data.size(); i += 4)
+            if (img.data[i] != 0) return false;
     }
     return true;
 }
@@ -84,8 +84,8 @@ uint8_t linear_to_srgb8(float v) {
     return uint8_t(code);
 }
 
-void check_image(const Image& img, const char* what) {
-    size_t have = img.is_float() ? img.rgba32f.size() : img.rgba8.size();
+void check_image(const Texture& img, const char* what) {
+    size_t have = img.is_float() ? floats(img).size() : img.data.size();
     if (have != img.texels() * 4)
         sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
                   sdk::format("%s: image of %ux%u holds %zu values, expected %zu", what, img.width, img.height, have,
@@ -116,16 +116,16 @@ unsigned channel_mask(std::string_view channels, const char* what) {
     return mask;
 }
 
-WorkSpace working_space_for(const Image& img, const ResizeOptions& opt, bool normal_map) {
+WorkSpace working_space_for(const Texture& img, const ResizeOptions& opt, bool normal_map) {
     WorkSpace ws;
     ws.normal = normal_map;
     ws.normal_two_channel = normal_map && blue_is_zero(img);
     ws.linearise = !normal_map && img.srgb && opt.linear_light;
-    ws.premultiplied = !normal_map && opt.premultiply_alpha && sdk::has_translucency(img);
+    ws.premultiplied = !normal_map && opt.premultiply_alpha && has_translucency(img);
     return ws;
 }
 
-void working_row(const Image& img, const WorkSpace& ws, uint32_t y, float* d) {
+void working_row(const Texture& img, const WorkSpace& ws, uint32_t y, float* d) {
     const uint32_t channels = ws.premultiplied ? 8 : 4;
     const float* lut = ws.linearise && !img.is_float() ? srgb8_table().data() : nullptr;
     const size_t base = size_t(y) * img.width * 4;
@@ -134,7 +134,7 @@ void working_row(const Image& img, const WorkSpace& ws, uint32_t y, float* d) {
         float c[4];
         for (int k = 0; k < 4; ++k) c[k] = load_channel(img, i + k);
         if (lut) {
-            for (int k = 0; k < 3; ++k) c[k] = lut[img.rgba8[i + k]];
+            for (int k = 0; k < 3; ++k) c[k] = lut[img.data[i + k]];
         } else if (ws.linearise) {
             for (int k = 0; k < 3; ++k) c[k] = srgb_to_linear(c[k]);
         }
@@ -154,7 +154,7 @@ void working_row(const Image& img, const WorkSpace& ws, uint32_t y, float* d) {
     }
 }
 
-WorkPlane to_working(const Image& img, const WorkSpace& ws) {
+WorkPlane to_working(const Texture& img, const WorkSpace& ws) {
     WorkPlane p(img.width, img.height, ws.premultiplied ? 8 : 4);
     for_each_row(img.height, img.width, [&](uint32_t y) { working_row(img, ws, y, p.row(y)); });
     return p;
@@ -178,9 +178,9 @@ void renormalize_in_place(WorkPlane& plane) {
     });
 }
 
-Image from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, PixelType type, bool srgb_tag) {
-    Image out = type == PixelType::RGBA8 ? Image::make8(plane.width, plane.height, srgb_tag)
-                                         : Image::makef(plane.width, plane.height, srgb_tag);
+Texture from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, PixelType type, bool srgb_tag) {
+    Texture out = type == PixelType::RGBA8 ? rgba8_picture(plane.width, plane.height, srgb_tag)
+                                         : rgba32f_picture(plane.width, plane.height, srgb_tag);
     const bool bytes = type == PixelType::RGBA8;
     for_each_row(plane.height, plane.width, [&](uint32_t y) {
         const float* s = plane.row(y);
@@ -204,12 +204,12 @@ Image from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scal
                 for (int k = 0; k < 3; ++k) c[k] = c[k] * 0.5f + 0.5f;
             const size_t i = base + size_t(x) * 4;
             if (bytes) {
-                for (int k = 0; k < 3; ++k) out.rgba8[i + k] = ws.linearise ? linear_to_srgb8(c[k]) : to_unorm8(c[k]);
-                out.rgba8[i + 3] = to_unorm8(c[3]);
+                for (int k = 0; k < 3; ++k) out.data[i + k] = ws.linearise ? linear_to_srgb8(c[k]) : to_unorm8(c[k]);
+                out.data[i + 3] = to_unorm8(c[3]);
             } else {
                 for (int k = 0; k < 3; ++k)
-                    out.rgba32f[i + k] = ws.linearise ? linear_to_srgb(std::max(c[k], 0.0f)) : c[k];
-                out.rgba32f[i + 3] = c[3];
+                    floats(out)[i + k] = ws.linearise ? linear_to_srgb(std::max(c[k], 0.0f)) : c[k];
+                floats(out)[i + 3] = c[3];
             }
         }
     });

@@ -380,7 +380,7 @@ bool fits_rgba8(const FormatInfo& f) {
 }
 } // namespace
 
-Image surface_to_image(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t w, uint32_t h,
+Texture surface_to_image(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t w, uint32_t h,
                        const uint8_t* palette) {
     const FormatInfo& f = need_format(id);
     // RGBA8 is the Image's own layout: a copy, not a trip through 16 bytes of
@@ -391,26 +391,26 @@ Image surface_to_image(uint32_t id, const uint8_t* src, uint64_t src_size, uint3
             sdk::fail(AF_ERR_INVALID_DATA, src_size,
                       sdk::format("surface holds %llu bytes, %ux%u RGBA8 needs %llu", (unsigned long long)src_size, w,
                                   h, (unsigned long long)n));
-        Image img = Image::make8(w, h, f.srgb());
-        std::memcpy(img.rgba8.data(), src, n);
+        Texture img = rgba8_picture(w, h, f.srgb());
+        std::memcpy(img.data.data(), src, n);
         return img;
     }
-    Image fimg = Image::makef(w, h, f.srgb());
-    decode_texels(id, src, src_size, w, h, fimg.rgba32f.data(), palette);
+    Texture fimg = rgba32f_picture(w, h, f.srgb());
+    decode_texels(id, src, src_size, w, h, floats(fimg).data(), palette);
     if (fits_rgba8(f)) return to_rgba8(fimg);
     return fimg;
 }
 
-void image_to_surface(const Image& img, uint32_t id, uint8_t* dst, uint64_t dst_size) {
-    if (!img.is_float() && with_srgb(id, false) == FMT_R8G8B8A8_UNORM && dst_size >= img.rgba8.size()) {
-        std::memcpy(dst, img.rgba8.data(), img.rgba8.size());
+void image_to_surface(const Texture& img, uint32_t id, uint8_t* dst, uint64_t dst_size) {
+    if (!img.is_float() && with_srgb(id, false) == FMT_R8G8B8A8_UNORM && dst_size >= img.data.size()) {
+        std::memcpy(dst, img.data.data(), img.data.size());
         return;
     }
     if (img.is_float()) {
-        encode_texels(id, img.rgba32f.data(), img.width, img.height, dst, dst_size);
+        encode_texels(id, floats(img).data(), img.width, img.height, dst, dst_size);
     } else {
-        Image f = to_float(img);
-        encode_texels(id, f.rgba32f.data(), img.width, img.height, dst, dst_size);
+        Texture f = to_float(img);
+        encode_texels(id, floats(f).data(), img.width, img.height, dst, dst_size);
     }
 }
 

@@ -2,7 +2,7 @@
 // RGBA32F and RGBA8. Block-compressed formats go through codec plugins instead.
 #pragma once
 
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 
 #include <cstdint>
 #include <span>
@@ -20,11 +20,11 @@ void decode_texels(uint32_t format, const uint8_t* src, uint64_t src_size, uint3
 void encode_texels(uint32_t format, const float* src_rgba, uint32_t width, uint32_t height, uint8_t* dst,
                    uint64_t dst_size);
 
-// Convenience: whole surface ⇄ Image. The Image is RGBA8 when every channel
+// Convenience: whole surface ⇄ picture. The picture is RGBA8 when every channel
 // of the format fits in 8 bits unsigned, RGBA32F otherwise.
-Image surface_to_image(uint32_t format, const uint8_t* src, uint64_t src_size, uint32_t width, uint32_t height,
+Texture surface_to_image(uint32_t format, const uint8_t* src, uint64_t src_size, uint32_t width, uint32_t height,
                        const uint8_t* palette = nullptr);
-void image_to_surface(const Image& img, uint32_t format, uint8_t* dst, uint64_t dst_size);
+void image_to_surface(const Texture& img, uint32_t format, uint8_t* dst, uint64_t dst_size);
 
 // sRGB transfer functions (IEC 61966-2-1).
 float srgb_to_linear(float v);

@@ -201,7 +201,7 @@ bool read_png(ReadState* state, Decoded* d, std::string* err) {
 
 bool is_png(std::span<const uint8_t> head) { return head.size() >= 8 && png_sig_cmp(head.data(), 0, 8) == 0; }
 
-Image decode_png(std::span<const uint8_t> bytes, const std::string& name) {
+Texture decode_png(std::span<const uint8_t> bytes, const std::string& name) {
     if (!is_png(bytes)) sdk::invalid(0, name + ": not a PNG file (bad signature)");
     ReadState state{bytes, 0};
     Decoded d;
@@ -213,7 +213,7 @@ Image decode_png(std::span<const uint8_t> bytes, const std::string& name) {
                           (d.w ? " for " + std::to_string(d.w) + "x" + std::to_string(d.h) + " texels" : ""));
         sdk::invalid(state.pos, name + ": PNG error: " + err);
     }
-    Image img;
+    Texture img;
     img.width = d.w;
     img.height = d.h;
     img.srgb = d.srgb;
@@ -223,7 +223,7 @@ Image decode_png(std::span<const uint8_t> bytes, const std::string& name) {
     return img;
 }
 
-Image read_png_file(const std::filesystem::path& path) {
+Texture read_png_file(const std::filesystem::path& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) sdk::fail(AF_ERR_IO, AF_NO_OFFSET, path.string() + ": cannot open");
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -232,7 +232,7 @@ Image read_png_file(const std::filesystem::path& path) {
 
 namespace {
 // Masks and stencils: grey, no alpha, a texel is white when its red channel is at least half.
-std::vector<uint8_t> encode_png_1bit(const Image& img, const PngWriteOptions& opt) {
+std::vector<uint8_t> encode_png_1bit(const Texture& img, const PngWriteOptions& opt) {
     if (!opt.grey || !opt.drop_alpha) sdk::usage("a 1-bit PNG is grey without alpha");
     if (img.width == 0 || img.height == 0) sdk::usage("cannot write an empty PNG");
     const size_t stride = (size_t(img.width) + 7) / 8;
@@ -248,7 +248,7 @@ std::vector<uint8_t> encode_png_1bit(const Image& img, const PngWriteOptions& op
 }
 } // namespace
 
-std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt) {
+std::vector<uint8_t> encode_png(const Texture& img, const PngWriteOptions& opt) {
     if (opt.bit_depth == 1) return encode_png_1bit(img, opt);
     if (opt.bit_depth != 8 && opt.bit_depth != 16) sdk::usage("PNG bit depth must be 1, 8 or 16");
     if (img.width == 0 || img.height == 0) sdk::usage("cannot write an empty PNG");
@@ -285,7 +285,7 @@ std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt) {
                             {img.srgb, opt.tag_linear}, opt.compression, opt.filter);
 }
 
-void write_png_file(const std::filesystem::path& path, const Image& img, const PngWriteOptions& opt) {
+void write_png_file(const std::filesystem::path& path, const Texture& img, const PngWriteOptions& opt) {
     sdk::write_file_atomic(path, encode_png(img, opt));
 }
 

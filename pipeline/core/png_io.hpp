@@ -2,7 +2,7 @@
 // expanded. 8-bit files read to RGBA8, 16-bit files to RGBA32F.
 #pragma once
 
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "core/png_write.hpp"
 
 #include <cstdint>
@@ -23,13 +23,13 @@ struct PngWriteOptions {
 };
 
 // `name` only appears in error messages. Throws af::sdk::Error on bad data.
-Image decode_png(std::span<const uint8_t> bytes, const std::string& name);
-Image read_png_file(const std::filesystem::path& path);
+Texture decode_png(std::span<const uint8_t> bytes, const std::string& name);
+Texture read_png_file(const std::filesystem::path& path);
 
 // sRGB chunk written when img.srgb. Otherwise no colour chunk (viewers assume
 // sRGB, which is what untagged game textures hold) unless tag_linear asks for gAMA 1.0.
-std::vector<uint8_t> encode_png(const Image& img, const PngWriteOptions& opt = {});
-void write_png_file(const std::filesystem::path& path, const Image& img, const PngWriteOptions& opt = {});
+std::vector<uint8_t> encode_png(const Texture& img, const PngWriteOptions& opt = {});
+void write_png_file(const std::filesystem::path& path, const Texture& img, const PngWriteOptions& opt = {});
 
 bool is_png(std::span<const uint8_t> head);
 

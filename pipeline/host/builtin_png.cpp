@@ -32,14 +32,14 @@ int32_t png_probe(const uint8_t* head, uint64_t size, const char* path) {
 
 // 8-bit PNGs become R8G8B8A8 (sRGB-tagged unless the file says linear);
 // 16-bit PNGs become R16G16B16A16_UNORM so no precision is lost.
-Texture png_to_texture(Image&& img) {
+Texture png_to_texture(Texture&& img) {
     TextureDesc d;
     d.width = img.width;
     d.height = img.height;
     if (img.is_float()) {
         d.format = FMT_R16G16B16A16_UNORM;
         Texture t(d);
-        encode_texels(d.format, img.rgba32f.data(), img.width, img.height, t.data.data(), t.data.size());
+        encode_texels(d.format, floats(img).data(), img.width, img.height, t.data.data(), t.data.size());
         if (img.srgb) t.desc.flags |= AF_TEX_SRGB;
         return t;
     }
@@ -47,7 +47,7 @@ Texture png_to_texture(Image&& img) {
     if (img.srgb) d.flags |= AF_TEX_SRGB;
     Texture t;
     t.desc = d;
-    t.data = std::move(img.rgba8);
+    t.data = std::move(img.data);
     return t;
 }
 
@@ -82,19 +82,19 @@ af_status png_write(const af_host*, const af_texture* tex, const af_options* opt
         if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
         ImageView s = t.surface(layer, face, mip);
         if (s.depth > 1) sdk::unsupported("writing a volume texture as PNG (choose a slice with a convert step)");
-        Image img;
+        Texture img;
         if (f->compressed()) {
             // Decoding goes through the codec via the host; float output keeps BC6H/SNORM exact.
             bool wide = f->decodes_to_float();
-            img = wide ? Image::makef(s.width, s.height, f->srgb()) : Image::make8(s.width, s.height, f->srgb());
+            img = wide ? rgba32f_picture(s.width, s.height, f->srgb()) : rgba8_picture(s.width, s.height, f->srgb());
             af_surface src{t.desc.format, s.width, s.height, 1, s.data, s.size};
             af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT)
                                 : uint32_t(f->srgb() ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM),
                            s.width,
                            s.height,
                            1,
-                           wide ? reinterpret_cast<uint8_t*>(img.rgba32f.data()) : img.rgba8.data(),
-                           wide ? img.rgba32f.size() * 4 : img.rgba8.size()};
+                           wide ? reinterpret_cast<uint8_t*>(floats(img).data()) : img.data.data(),
+                           wide ? floats(img).size() * 4 : img.data.size()};
             convert_surface(src, dst, options);
         } else {
             img = surface_to_image(t.desc.format, s.data, s.size, s.width, s.height,
@@ -129,7 +129,7 @@ af_status png_info(const af_host* h, const af_input* in, const af_options*, af_i
         int depth = r.u8(24), ctype = r.u8(25);
         static const char* types[] = {"grey", "?", "rgb", "palette", "grey+alpha", "?", "rgba"};
         check_header_limits(h, in);
-        Image img = decode_png({in->data, in->size}, "PNG"); // validates every chunk
+        Texture img = decode_png({in->data, in->size}, "PNG"); // validates every chunk
         nlohmann::json j = {{"container", "png"},
                             {"width", w},
                             {"height", ht},

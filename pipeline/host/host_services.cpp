@@ -283,22 +283,22 @@ af_status svc_resample(const af_surface* src, af_surface* dst, const af_resample
             sdk::invalid(src->size, "resample: source holds fewer bytes than its size needs");
         if (dst->size < uint64_t(dst->width) * dst->height * bpp) sdk::usage("resample: destination buffer too small");
         const bool srgb = f == FMT_R8G8B8A8_UNORM_SRGB || (o.flags & AF_RESAMPLE_SRGB);
-        Image in = is8 ? Image::make8(src->width, src->height, srgb) : Image::makef(src->width, src->height, srgb);
+        Texture in = is8 ? rgba8_picture(src->width, src->height, srgb) : rgba32f_picture(src->width, src->height, srgb);
         if (is8)
-            std::memcpy(in.rgba8.data(), src->data, in.rgba8.size());
+            std::memcpy(in.data.data(), src->data, in.data.size());
         else
-            std::memcpy(in.rgba32f.data(), src->data, in.rgba32f.size() * sizeof(float));
+            std::memcpy(floats(in).data(), src->data, floats(in).size() * sizeof(float));
         ResizeOptions ro;
         ro.filter = filter_of(o.filter);
         if (o.edge > AF_EDGE_WRAP) sdk::usage(sdk::format("resample: unknown edge mode %u", o.edge));
         ro.edge = o.edge == AF_EDGE_WRAP ? Edge::Wrap : Edge::Clamp;
         ro.linear_light = o.flags & AF_RESAMPLE_LINEAR_LIGHT;
         ro.premultiply_alpha = o.flags & AF_RESAMPLE_PREMULTIPLIED_ALPHA;
-        Image out = resize(in, dst->width, dst->height, ro);
+        Texture out = resize(in, dst->width, dst->height, ro);
         if (is8)
-            std::memcpy(dst->data, out.rgba8.data(), out.rgba8.size());
+            std::memcpy(dst->data, out.data.data(), out.data.size());
         else
-            std::memcpy(dst->data, out.rgba32f.data(), out.rgba32f.size() * sizeof(float));
+            std::memcpy(dst->data, floats(out).data(), floats(out).size() * sizeof(float));
     });
 }
 

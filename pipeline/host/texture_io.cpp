@@ -210,7 +210,7 @@ void write_texture(const PluginRegistry& reg, const std::filesystem::path& path,
     file.commit();
 }
 
-Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t layer, uint32_t face, uint32_t mip,
+Texture decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t layer, uint32_t face, uint32_t mip,
                      const OptionMap& opts) {
     const FormatInfo* f = format_info(tex.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(tex.desc.format));
@@ -218,21 +218,21 @@ Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t lay
     const uint32_t rows = s.height * s.depth; // volume slices stacked vertically
     const bool srgb = f->srgb() || (tex.desc.flags & AF_TEX_SRGB);
     if (!f->compressed()) {
-        Image img = surface_to_image(tex.desc.format, s.data, s.size, s.width, rows,
+        Texture img = surface_to_image(tex.desc.format, s.data, s.size, s.width, rows,
                                      tex.palette.empty() ? nullptr : tex.palette.data() + size_t(layer) * 1024);
         img.srgb = srgb;
         return img;
     }
     const bool wide = f->decodes_to_float();
-    Image img = wide ? Image::makef(s.width, rows, srgb) : Image::make8(s.width, rows, srgb);
+    Texture img = wide ? rgba32f_picture(s.width, rows, srgb) : rgba8_picture(s.width, rows, srgb);
     const af_surface src = s.abi();
     af_surface dst{wide ? uint32_t(FMT_R32G32B32A32_FLOAT)
                         : uint32_t(f->srgb() ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM),
                    s.width,
                    s.height,
                    s.depth,
-                   wide ? reinterpret_cast<uint8_t*>(img.rgba32f.data()) : img.rgba8.data(),
-                   wide ? img.rgba32f.size() * sizeof(float) : img.rgba8.size()};
+                   wide ? reinterpret_cast<uint8_t*>(floats(img).data()) : img.data.data(),
+                   wide ? floats(img).size() * sizeof(float) : img.data.size()};
     COptions o(opts);
     convert_surface(&reg, src, dst, &o.view);
     return img;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "assetforge/texture.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "host/plugin_registry.hpp"
 
 #include <filesystem>
@@ -48,7 +48,7 @@ std::vector<uint8_t> encode_texture(const PluginRegistry& reg, const std::string
                                     const OptionMap& opts = {});
 
 // One surface → Image (RGBA8 or RGBA32F), decoding compressed formats through codecs.
-Image decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t layer, uint32_t face, uint32_t mip,
+Texture decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t layer, uint32_t face, uint32_t mip,
                      const OptionMap& opts = {});
 
 // Converts a whole texture to another format (every surface), encoding or

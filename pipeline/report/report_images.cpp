@@ -166,7 +166,7 @@ base::ReportFigures ReportImages::add(const std::string& job, const std::string&
     f.id = picture_id(job, input);
     if (!writer_) return f;
     try {
-        Image src = top_image(source), res = top_image(result);
+        Texture src = top_image(source), res = top_image(result);
         f.width = src.width, f.height = src.height, f.result_width = res.width, f.result_height = res.height;
         // A normal map is shown as the colour of its vectors; a side that
         // keeps X and Y only has blue rebuilt as Z (what the shader does)
@@ -176,8 +176,8 @@ base::ReportFigures ReportImages::add(const std::string& job, const std::string&
         if (z.rebuild_result) res = texture::with_normal_z(res);
         if (z.rebuild_reference) src = texture::with_normal_z(src);
         // A resized result is compared with the source scaled to its size.
-        Image scaled;
-        const Image* ref = &src;
+        Texture scaled;
+        const Texture* ref = &src;
         if (src.width != res.width || src.height != res.height) {
             scaled = resize(src, res.width, res.height);
             ref = &scaled;
@@ -188,12 +188,12 @@ base::ReportFigures ReportImages::add(const std::string& job, const std::string&
         const bool marked = (source.desc.flags | result.desc.flags) & AF_TEX_NORMAL_MAP;
         f.kept = kept_channels(result, z.rebuild_result && marked);
         if (const FormatInfo* rf = format_info(result.desc.format)) f.result_format = std::string(rf->name);
-        const texture::ImageDiff d = texture::diff_images(view_of(*ref), view_of(res), {.ssim = false});
+        const texture::ImageDiff d = texture::diff_images(view_of(*ref), res.surface(0, 0, 0), {.ssim = false});
         f.compared = true;
         for (int c = 0; c < 4; ++c) f.psnr[c] = d.channel[c].psnr, f.max_error[c] = d.channel[c].max_error;
         f.psnr_rgb = d.psnr_rgb;
         f.heat_scale = std::max(1.0 / 255, *std::max_element(f.max_error.begin(), f.max_error.end()));
-        texture::DifferencePictures dp = texture::difference_pictures(view_of(*ref), view_of(res), f.kept & chan::rgb);
+        texture::DifferencePictures dp = texture::difference_pictures(view_of(*ref), res.surface(0, 0, 0), f.kept & chan::rgb);
         f.difference = true;
         f.colour_scale = dp.colour_max, f.alpha_scale = dp.alpha_max;
         // Alpha is a picture of its own where there is any: in the source, in the result, or in their difference.
@@ -201,12 +201,12 @@ base::ReportFigures ReportImages::add(const std::string& job, const std::string&
         // Pictures larger than --report-pictures' cap are scaled down to it; the figures are of mip 0 as it is.
         const bool capped_src = max_side_ && std::max(src.width, src.height) > max_side_;
         const bool capped_res = max_side_ && std::max(res.width, res.height) > max_side_;
-        auto small = [&](const Image& img, bool capped) {
-            return capped ? texture::thumbnail(img, max_side_) : Image();
+        auto small = [&](const Texture& img, bool capped) {
+            return capped ? texture::thumbnail(img, max_side_) : Texture();
         };
-        const Image src_small = small(src, capped_src), res_small = small(res, capped_res);
-        const Image& src_pic = capped_src ? src_small : src;
-        const Image& res_pic = capped_res ? res_small : res;
+        const Texture src_small = small(src, capped_src), res_small = small(res, capped_res);
+        const Texture& src_pic = capped_src ? src_small : src;
+        const Texture& res_pic = capped_res ? res_small : res;
         f.picture_width = src_pic.width, f.picture_height = src_pic.height;
         f.result_picture_width = res_pic.width, f.result_picture_height = res_pic.height;
         auto put = [&](const std::string& suffix, std::vector<uint8_t> bytes) {

@@ -12,7 +12,7 @@
 #include "assetforge/texture.hpp"
 #include "base/build_result.hpp"
 #include "base/report_figures.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "report/figures_record.hpp"
 #include "report/picture_writer.hpp"
 
@@ -30,7 +30,7 @@ namespace af::report {
 inline constexpr uint32_t kThumbnailSide = 96;
 
 // Mip 0 of a texture as an Image (RGBA8, or RGBA32F with signed data mapped to 0..1).
-using TopImage = std::function<Image(const Texture&)>;
+using TopImage = std::function<Texture(const Texture&)>;
 
 // Textures that fit a thumbnail are their own: the page shows the full-size
 // pictures there, and two files per action fewer are made (the quickstart's

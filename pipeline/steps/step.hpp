@@ -3,7 +3,7 @@
 #pragma once
 
 #include "base/step_results.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "steps/item.hpp"
 #include "steps/param_spec.hpp"
 
@@ -131,7 +131,7 @@ class StepTable {
     std::function<std::shared_ptr<void>(base::StepResults& results, const std::string& input)> keep_plugin_notes;
     // Mip 0 as an Image, for the HTML report's pictures and PSNR (unset
     // without the plugin host: then the report has none).
-    std::function<Image(const Texture&)> top_image;
+    std::function<Texture(const Texture&)> top_image;
     // Metadata keys `reader` may set (from the containers); nullopt: undeclared.
     std::optional<std::vector<std::string>> reader_meta_keys;
 

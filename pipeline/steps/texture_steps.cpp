@@ -257,8 +257,8 @@ StepDef decode_step(const PluginRegistry& reg) {
                 [r](StepContext& ctx, std::vector<Item> items) {
                     StepOps so(*r, ctx.tools);
                     const std::string& to = ctx.params.at("to");
-                    auto target = to == "rgba8"     ? tx::DecodeTo::Rgba8
-                                  : to == "rgba32f" ? tx::DecodeTo::Rgba32f
+                    auto target = to == "rgba8"     ? tx::DecodeTo::Texture
+                                  : to == "rgba32f" ? tx::DecodeTo::Texture
                                                     : tx::DecodeTo::Auto;
                     return each(std::move(items), [&](const Item&, const Texture& t) {
                         tx::Decoded d = tx::decode(so.ops, t, target);
@@ -606,7 +606,7 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
     };
     table.top_image = [r](const Texture& t) {
         tx::Ops ops{*r};
-        Image img = tx::surface_image(ops, t, 0, 0, 0);
+        Texture img = tx::surface_image(ops, t, 0, 0, 0);
         const FormatInfo* f = format_info(t.desc.format);
         if (f && tx::snorm_like(*f) && img.is_float()) tx::signed_to_unit(img); // as `decode` shows it
         return img;

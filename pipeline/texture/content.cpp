@@ -22,7 +22,7 @@ bool reads_as_normal_map(const VectorStats& v) {
 
 } // namespace
 
-Content analyse(const Image& img) {
+Content analyse(const Texture& img) {
     count_analysis();
     Content c;
     const uint64_t n = img.texels();
@@ -34,14 +34,14 @@ Content analyse(const Image& img) {
         float r, g, b;
         bool grey;
         if (img.is_float()) {
-            const float* p = &img.rgba32f[i * 4];
+            const float* p = &floats(img)[i * 4];
             r = p[0], g = p[1], b = p[2];
             grey = std::fabs(r - g) <= 1e-6f && std::fabs(g - b) <= 1e-6f;
             c.above_one |= r > 1.0f || g > 1.0f || b > 1.0f;
             c.negative |= r < 0.0f || g < 0.0f || b < 0.0f;
             alpha.add(p[3]);
         } else {
-            const uint8_t* p = &img.rgba8[i * 4];
+            const uint8_t* p = &img.data[i * 4];
             grey = p[0] == p[1] && p[1] == p[2];
             r = p[0] / 255.f, g = p[1] / 255.f, b = p[2] / 255.f;
             alpha.add(p[3]);
@@ -62,8 +62,8 @@ Content analyse(const Image& img) {
     if (blue_zero) { // the XY of a unit vector lies inside the unit circle
         near = 0;
         for (uint64_t i = 0; i < n; ++i) {
-            const float x = img.is_float() ? img.rgba32f[i * 4] * 2 - 1 : img.rgba8[i * 4] / 127.5f - 1;
-            const float y = img.is_float() ? img.rgba32f[i * 4 + 1] * 2 - 1 : img.rgba8[i * 4 + 1] / 127.5f - 1;
+            const float x = img.is_float() ? floats(img)[i * 4] * 2 - 1 : img.data[i * 4] / 127.5f - 1;
+            const float y = img.is_float() ? floats(img)[i * 4 + 1] * 2 - 1 : img.data[i * 4 + 1] / 127.5f - 1;
             near += x * x + y * y <= 1.1f;
         }
     }

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "assetforge/alpha_kind.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 
 #include <cstdint>
 
@@ -32,6 +32,6 @@ struct Content {
     VectorStats vectors{};
 };
 
-Content analyse(const Image& img);
+Content analyse(const Texture& img);
 
 } // namespace af::texture

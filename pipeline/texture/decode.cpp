@@ -13,7 +13,7 @@ void map_colour(float* rgba, size_t count, float scale, float bias) {
         if (i % 4 != 3) rgba[i] = rgba[i] * scale + bias;
 }
 
-void signed_to_unit(Image& img) { map_colour(img.rgba32f.data(), img.rgba32f.size(), 0.5f, 0.5f); }
+void signed_to_unit(Texture& img) { map_colour(floats(img).data(), floats(img).size(), 0.5f, 0.5f); }
 
 namespace {
 
@@ -37,14 +37,14 @@ std::string preview_note(uint32_t format) {
 Decoded decode(Ops& ops, const Texture& t, DecodeTo to) {
     const FormatInfo* f = format_info(t.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
-    const bool as_float = to == DecodeTo::Rgba32f || (to == DecodeTo::Auto && f->decodes_to_float());
+    const bool as_float = to == DecodeTo::Texture || (to == DecodeTo::Auto && f->decodes_to_float());
     const bool srgb = is_srgb(t);
     const bool linear = known_linear(t);
     // Wide data that is neither HDR nor signed (16-bit UNORM, 10-bit) stays
     // 16-bit UNORM: exact, and not mistaken for HDR (or linear) downstream.
     const bool hdr_or_signed = (f->flags & fmtflag::hdr) || f->is_signed();
     const uint32_t target = !as_float                                  ? with_srgb(FMT_R8G8B8A8_UNORM, srgb)
-                            : hdr_or_signed || to == DecodeTo::Rgba32f ? FMT_R32G32B32A32_FLOAT
+                            : hdr_or_signed || to == DecodeTo::Texture ? FMT_R32G32B32A32_FLOAT
                                                                        : FMT_R16G16B16A16_UNORM;
     Decoded out;
     out.note = preview_note(t.desc.format);

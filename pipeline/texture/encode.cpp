@@ -28,9 +28,9 @@ Texture unit_to_signed(Ops& ops, const Texture& t) {
 struct Top {
     Ops& ops;
     const Texture& t;
-    std::optional<Image> image{};
+    std::optional<Texture> image{};
     std::optional<Content> content_{};
-    const Image& img() {
+    const Texture& img() {
         if (!image) image = surface_image(ops, t, 0, 0, 0);
         return *image;
     }
@@ -117,16 +117,16 @@ void tag_result(Encoded& e, const FormatInfo& tf, const MatchTarget* like) {
 // is a loss, reported as one, not the encode's error); 99 when identical.
 // With alpha in the source, also the figure weighted by it (colour under transparent texels not counted).
 void measure(Top& top, const Texture& src, bool reshaped, const FormatInfo& tf, Encoded& e) {
-    const Image back = surface_image(top.ops, e.texture, 0, 0, 0);
+    const Texture back = surface_image(top.ops, e.texture, 0, 0, 0);
     const DiffOptions opt{.ssim = false, .psnr_channels = stored_colour(tf)};
     ImageDiff d;
     const ImageView s = src.surface(0, 0, 0).stacked();
     if (s.is_rgba()) { // the source's own bytes, no copy
-        d = diff_images(s, view_of(back), opt);
+        d = diff_images(s, back.surface(0, 0, 0), opt);
     } else if (reshaped) {
-        d = diff_images(view_of(surface_image(top.ops, src, 0, 0, 0)), view_of(back), opt);
+        d = diff_images(view_of(surface_image(top.ops, src, 0, 0, 0)), back.surface(0, 0, 0), opt);
     } else {
-        d = diff_images(view_of(top.img()), view_of(back), opt);
+        d = diff_images(view_of(top.img()), back.surface(0, 0, 0), opt);
     }
     e.psnr_rgb = d.psnr_rgb.value_or(99.0);
     if (d.has_alpha) e.psnr_rgb_alpha_weighted = d.psnr_rgb_alpha_weighted.value_or(99.0);

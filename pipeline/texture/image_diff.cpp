@@ -221,18 +221,18 @@ ImageDiff DiffRows::finish() {
     return d;
 }
 
-Image error_heatmap(const ImageView& a, const ImageView& b, double scale) {
+Texture error_heatmap(const ImageView& a, const ImageView& b, double scale) {
     const Texels fa(a), fb(b);
-    Image out = Image::make8(a.width, a.height);
+    Texture out = rgba8_picture(a.width, a.height);
     const double s = scale > 0 ? scale : 1;
     for (size_t i = 0; i < size_t(a.width) * a.height; ++i) {
         double e = 0;
         for (int c = 0; c < 4; ++c) e = std::max(e, std::abs(double(fa[i * 4 + c]) - double(fb[i * 4 + c])));
         const double t = std::clamp(e / s, 0.0, 1.0) * 3; // three legs: black→red, red→yellow, yellow→white
-        out.rgba8[i * 4 + 0] = uint8_t(std::lround(255 * std::min(t, 1.0)));
-        out.rgba8[i * 4 + 1] = uint8_t(std::lround(255 * std::clamp(t - 1, 0.0, 1.0)));
-        out.rgba8[i * 4 + 2] = uint8_t(std::lround(255 * std::clamp(t - 2, 0.0, 1.0)));
-        out.rgba8[i * 4 + 3] = 255;
+        out.data[i * 4 + 0] = uint8_t(std::lround(255 * std::min(t, 1.0)));
+        out.data[i * 4 + 1] = uint8_t(std::lround(255 * std::clamp(t - 1, 0.0, 1.0)));
+        out.data[i * 4 + 2] = uint8_t(std::lround(255 * std::clamp(t - 2, 0.0, 1.0)));
+        out.data[i * 4 + 3] = 255;
     }
     return out;
 }
@@ -244,8 +244,8 @@ DifferencePictures difference_pictures(const ImageView& a, const ImageView& b, u
                                     std::to_string(b.height));
     const size_t n = a.texels();
     DifferencePictures d;
-    d.colour = Image::make8(a.width, a.height);
-    d.alpha = Image::make8(a.width, a.height);
+    d.colour = rgba8_picture(a.width, a.height);
+    d.alpha = rgba8_picture(a.width, a.height);
     // Two 8-bit images (the build's HTML report, once per texture): whole levels, several times faster than
     // through floats, and the same pictures but for rounding.
     if (!a.is_float() && !b.is_float()) {
@@ -265,12 +265,12 @@ DifferencePictures difference_pictures(const ImageView& a, const ImageView& b, u
         for (size_t i = 0; i < n * 4; i += 4) {
             for (int c = 0; c < 3; ++c) {
                 const uint32_t e = on[c] * pa[i + 3] * uint32_t(std::abs(int(pa[i + c]) - int(pb[i + c])));
-                d.colour.rgba8[i + c] = uint8_t(std::min(255.0f, float(e) * kc + 0.5f));
+                d.colour.data[i + c] = uint8_t(std::min(255.0f, float(e) * kc + 0.5f));
             }
-            d.colour.rgba8[i + 3] = pa[i + 3] > 0 ? 255 : 0;
+            d.colour.data[i + 3] = pa[i + 3] > 0 ? 255 : 0;
             const uint8_t level = alpha_level[std::abs(int(pa[i + 3]) - int(pb[i + 3]))];
-            d.alpha.rgba8[i] = d.alpha.rgba8[i + 1] = d.alpha.rgba8[i + 2] = level;
-            d.alpha.rgba8[i + 3] = 255;
+            d.alpha.data[i] = d.alpha.data[i + 1] = d.alpha.data[i + 2] = level;
+            d.alpha.data[i + 3] = 255;
         }
         return d;
     }
@@ -289,11 +289,11 @@ DifferencePictures difference_pictures(const ImageView& a, const ImageView& b, u
     auto level = [](double v) { return uint8_t(std::lround(255 * std::clamp(v, 0.0, 1.0))); };
     for (size_t i = 0; i < n; ++i) {
         for (int c = 0; c < 3; ++c)
-            d.colour.rgba8[i * 4 + c] = colour_channels & (1u << c) ? level(colour_error(i, c) * kc) : 0;
-        d.colour.rgba8[i * 4 + 3] = fa[i * 4 + 3] > 0 ? 255 : 0; // colour under alpha 0 is nobody's to see
+            d.colour.data[i * 4 + c] = colour_channels & (1u << c) ? level(colour_error(i, c) * kc) : 0;
+        d.colour.data[i * 4 + 3] = fa[i * 4 + 3] > 0 ? 255 : 0; // colour under alpha 0 is nobody's to see
         const uint8_t e = level(std::abs(double(fa[i * 4 + 3]) - double(fb[i * 4 + 3])) * ka);
-        for (int c = 0; c < 3; ++c) d.alpha.rgba8[i * 4 + c] = e;
-        d.alpha.rgba8[i * 4 + 3] = 255;
+        for (int c = 0; c < 3; ++c) d.alpha.data[i * 4 + c] = e;
+        d.alpha.data[i * 4 + 3] = 255;
     }
     return d;
 }

@@ -9,7 +9,7 @@
 #include "assetforge/format_channels.hpp"
 #include "assetforge/formats.hpp"
 #include "assetforge/image_view.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 
 #include <array>
 #include <optional>
@@ -87,13 +87,13 @@ class DiffRows {
 // counted there), and the alpha error as a grey picture of its own. Each is
 // brightened so its largest error is white (no brightening when it is 0).
 struct DifferencePictures {
-    Image colour, alpha;
+    Texture colour, alpha;
     double colour_max = 0, alpha_max = 0; // 0..1: the largest weighted colour error, the largest alpha error
 };
 DifferencePictures difference_pictures(const ImageView& a, const ImageView& b, uint8_t colour_channels = chan::rgb);
 
 // Per texel, the largest channel error, as a colour ramp (black → red →
 // yellow → white) scaled so `scale` (e.g. the largest error) is white.
-Image error_heatmap(const ImageView& a, const ImageView& b, double scale);
+Texture error_heatmap(const ImageView& a, const ImageView& b, double scale);
 
 } // namespace af::texture

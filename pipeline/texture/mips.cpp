@@ -12,12 +12,12 @@ namespace {
 // The top level as an Image whose buffer has room for the whole chain of
 // one surface, so texture_from_levels can take it over without a second copy
 // of the largest level.
-Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
+Texture top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
     if (with_srgb(t.desc.format, false) != FMT_R8G8B8A8_UNORM || t.desc.layers * t.desc.faces != 1)
         return surface_image(ops, t, layer, face, 0);
     ImageView s = t.surface(layer, face, 0);
     count_decode(t.desc.format);
-    Image img;
+    Texture img;
     img.width = s.width;
     img.height = s.height;
     img.srgb = is_srgb(t);
@@ -26,8 +26,8 @@ Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
     chain.width = s.width;
     chain.height = s.height;
     chain.mips = full_mip_count(s.width, s.height);
-    img.rgba8.reserve(texture_bytes(chain));
-    img.rgba8.assign(s.data, s.data + s.size);
+    img.data.reserve(texture_bytes(chain));
+    img.data.assign(s.data, s.data + s.size);
     return img;
 }
 
@@ -36,13 +36,13 @@ Image top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
 Texture mips(Ops& ops, const Texture& t, const MipRequest& req, TopLevel* top_level) {
     if (t.desc.depth > 1) sdk::unsupported(sdk::format("mips of volume textures (depth %u)", t.desc.depth));
     if (t.desc.format == FMT_P8 && t.palette.empty()) sdk::unsupported("mips of P8 textures without a palette");
-    std::vector<std::vector<Image>> levels;
+    std::vector<std::vector<Texture>> levels;
     bool normal = req.normal_map == NormalMapMode::Yes;
     std::optional<Content> content;
     bool analysed_float = false;
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
-            Image top = top_with_room(ops, t, l, f);
+            Texture top = top_with_room(ops, t, l, f);
             if (top.is_float() && snorm_like(*format_info(t.desc.format))) signed_to_unit(top);
             if (l == 0 && f == 0) {
                 content = analyse(top);

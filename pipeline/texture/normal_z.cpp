@@ -22,6 +22,6 @@ NormalZ normal_z(const Texture& reference, const Texture& result) {
     return n;
 }
 
-Image with_normal_z(const Image& xy) { return reconstruct_normal_z(xy); }
+Texture with_normal_z(const Texture& xy) { return reconstruct_normal_z(xy); }
 
 } // namespace af::texture

@@ -11,46 +11,46 @@ namespace {
 
 // 8-bit for a PNG to show: float images (HDR, signed, 16-bit sources) clamped to 0..1.
 struct Shown {
-    Image copy;
-    const Image& img;
-    explicit Shown(const Image& in) : copy(in.is_float() ? to_rgba8(in) : Image{}), img(in.is_float() ? copy : in) {}
+    Texture copy;
+    const Texture& img;
+    explicit Shown(const Texture& in) : copy(in.is_float() ? to_rgba8(in) : Texture{}), img(in.is_float() ? copy : in) {}
 };
 
-Image box_mean(const Image& in, uint32_t k) {
+Texture box_mean(const Texture& in, uint32_t k) {
     const uint32_t bw = std::max(1u, in.width / k), bh = std::max(1u, in.height / k);
-    Image box = Image::make8(bw, bh, in.srgb);
+    Texture box = rgba8_picture(bw, bh, in.srgb);
     for (uint32_t y = 0; y < bh; ++y)
         for (uint32_t x = 0; x < bw; ++x) {
             uint32_t sum[4] = {0, 0, 0, 0}, n = 0;
             for (uint32_t sy = y * k; sy < std::min(in.height, (y + 1) * k); ++sy)
                 for (uint32_t sx = x * k; sx < std::min(in.width, (x + 1) * k); ++sx, ++n) {
-                    const uint8_t* p = &in.rgba8[(size_t(sy) * in.width + sx) * 4];
+                    const uint8_t* p = &in.data[(size_t(sy) * in.width + sx) * 4];
                     for (int c = 0; c < 4; ++c) sum[c] += p[c];
                 }
-            for (int c = 0; c < 4; ++c) box.rgba8[(size_t(y) * bw + x) * 4 + c] = uint8_t((sum[c] + n / 2) / n);
+            for (int c = 0; c < 4; ++c) box.data[(size_t(y) * bw + x) * 4 + c] = uint8_t((sum[c] + n / 2) / n);
         }
     return box;
 }
 
 } // namespace
 
-Image thumbnail(const Image& shown, uint32_t side) {
+Texture thumbnail(const Texture& shown, uint32_t side) {
     const Shown s(shown);
-    const Image& in = s.img;
+    const Texture& in = s.img;
     const uint32_t m = std::max(in.width, in.height);
     const uint32_t k = std::max(1u, m / side);
-    Image box = box_mean(in, k);
+    Texture box = box_mean(in, k);
     const uint32_t bw = box.width, bh = box.height, bm = std::max(bw, bh);
     if (bm <= side) return box;
     const uint32_t w = std::max(1u, bw * side / bm), h = std::max(1u, bh * side / bm);
-    Image out = Image::make8(w, h, in.srgb);
+    Texture out = rgba8_picture(w, h, in.srgb);
     for (uint32_t y = 0; y < h; ++y)
         for (uint32_t x = 0; x < w; ++x)
-            std::memcpy(&out.rgba8[(size_t(y) * w + x) * 4], &box.rgba8[(size_t(y * bh / h) * bw + x * bw / w) * 4], 4);
+            std::memcpy(&out.data[(size_t(y) * w + x) * 4], &box.data[(size_t(y * bh / h) * bw + x * bw / w) * 4], 4);
     return out;
 }
 
-std::vector<uint8_t> preview_png(const Image& img) {
+std::vector<uint8_t> preview_png(const Texture& img) {
     PngWriteOptions o;
     o.compression = 0;
     o.filter = PngFilter::None;

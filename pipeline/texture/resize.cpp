@@ -8,10 +8,10 @@ namespace af::texture {
 
 Texture resize(Ops& ops, const Texture& t, uint32_t width, uint32_t height, const ResizeOptions& opt) {
     if (t.desc.depth > 1) sdk::unsupported("resizing volume textures");
-    std::vector<std::vector<Image>> levels;
+    std::vector<std::vector<Texture>> levels;
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
-            Image top = surface_image(ops, t, l, f, 0);
+            Texture top = surface_image(ops, t, l, f, 0);
             if (top.width == width && top.height == height)
                 levels.push_back({std::move(top)});
             else

@@ -38,12 +38,12 @@ void count_analysis() {
     if (g_reads) ++g_reads->analyses_;
 }
 
-uint32_t image_format(const Image& img) {
+uint32_t image_format(const Texture& img) {
     if (img.is_float()) return FMT_R32G32B32A32_FLOAT;
     return img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
 }
 
-Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
+Texture surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
     const FormatInfo* f = format_info(t.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
     if (f->compressed()) ops.use(ops.reg.codec_for(t.desc.format).plugin);
@@ -51,7 +51,7 @@ Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, u
     return host::decode_surface(ops.reg, t, layer, face, mip);
 }
 
-Image surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
+Texture surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
                    uint32_t rows) {
     const FormatInfo* f = format_info(t.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
@@ -116,8 +116,8 @@ Texture first_levels(const Texture& t, uint32_t n) {
 
 Texture top_level(const Texture& t) { return t.desc.mips == 1 ? t : first_levels(t, 1); }
 
-Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>&& levels) {
-    const Image& top = levels.at(0).at(0);
+Texture texture_from_levels(const Texture& like, std::vector<std::vector<Texture>>&& levels) {
+    const Texture& top = levels.at(0).at(0);
     const PixelType top_type = top.type;
     TextureDesc d = like.desc;
     d.width = top.width;
@@ -139,17 +139,17 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>
     // One surface whose top level has room for the chain (mips.cpp reserves
     // it): the texture takes that buffer over instead of copying it.
     const uint64_t need = texture_bytes(d);
-    if (d.layers * d.faces == 1 && !top.is_float() && levels[0][0].rgba8.capacity() >= need) {
-        out.data = std::move(levels[0][0].rgba8);
+    if (d.layers * d.faces == 1 && !top.is_float() && levels[0][0].data.capacity() >= need) {
+        out.data = std::move(levels[0][0].data);
         out.data.resize(need);
-        levels[0][0] = Image{};
+        levels[0][0] = Texture{};
         for (uint32_t m = 1; m < d.mips; ++m) {
-            Image& img = levels[0][m];
+            Texture& img = levels[0][m];
             ImageView s = out.surface(0, 0, m);
             if (img.width != s.width || img.height != s.height || image_format(img) != d.format)
                 sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "mip level shapes differ");
-            std::memcpy(s.data, img.rgba8.data(), s.size);
-            img = Image{};
+            std::memcpy(s.data, img.data.data(), s.size);
+            img = Texture{};
         }
         return out;
     }
@@ -159,17 +159,17 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Image>>
             auto& chain = levels.at(size_t(l) * d.faces + f);
             if (chain.size() != d.mips) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "mip chains differ between surfaces");
             for (uint32_t m = 0; m < d.mips; ++m) {
-                Image& img = chain[m];
+                Texture& img = chain[m];
                 ImageView s = out.surface(l, f, m);
                 if (img.width != s.width || img.height != s.height || img.type != top_type)
                     sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "surface shapes differ between faces");
                 if (wide_ldr) {
                     image_to_surface(img, d.format, s.data, s.size);
                 } else {
-                    const void* src = img.is_float() ? static_cast<const void*>(img.rgba32f.data()) : img.rgba8.data();
+                    const void* src = img.is_float() ? static_cast<const void*>(floats(img).data()) : img.data.data();
                     std::memcpy(s.data, src, s.size);
                 }
-                img = Image{}; // the copy is made: give the memory back before the next level
+                img = Texture{}; // the copy is made: give the memory back before the next level
             }
         }
     return out;

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "assetforge/texture.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "core/image_ops.hpp"
 #include "host/plugin_registry.hpp"
 #include "texture/auto_format.hpp"
@@ -74,13 +74,13 @@ void count_analysis();
 // ---- surfaces -------------------------------------------------------------
 // One surface as an Image: RGBA8 (tagged as the texture) or RGBA32F for
 // formats that decode to float. Compressed formats decode through codecs.
-Image surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
+Texture surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 // Rows [y0, y0 + rows) of one surface, decoded alone: the surface's bytes for
 // those rows are cut out (whole block rows: y0 and rows multiples of the
 // format's block height, except a last band that ends at the surface's
 // bottom), so a large surface is never decoded whole. Volumes decode whole
 // (y0 0, rows all of height × depth).
-Image surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0, uint32_t rows);
+Texture surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0, uint32_t rows);
 // One surface as a texture of its own; range errors name the option.
 Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 // The first `n` levels (n ≤ desc.mips) of every layer and face.
@@ -89,7 +89,7 @@ Texture first_levels(const Texture& t, uint32_t n);
 Texture top_level(const Texture& t);
 
 // ---- decode ---------------------------------------------------------------
-enum class DecodeTo { Auto, Rgba8, Rgba32f };
+enum class DecodeTo { Auto, Texture, Texture };
 struct Decoded {
     Texture texture;
     std::string note; // what a viewer should know (BC4's red preview, …), or ""
@@ -180,7 +180,7 @@ struct NormalZ {
 };
 NormalZ normal_z(const Texture& reference, const Texture& result);
 // Blue replaced by the Z that X and Y imply (0..1 encoded); per texel, so bands of rows may go one at a time.
-Image with_normal_z(const Image& xy);
+Texture with_normal_z(const Texture& xy);
 
 // ---- mips, resize, channels -----------------------------------------------
 struct MipRequest {

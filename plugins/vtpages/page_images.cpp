@@ -33,7 +33,7 @@ OccupancyMap occupancy_map(const PagesFile& f, int level) {
         if (u) m.min_used = std::min<uint64_t>(m.min_used, u), m.max_used = std::max<uint64_t>(m.max_used, u);
     if (!m.present) m.min_used = 0;
     const uint32_t side = m.grid * m.cell, bar = std::max(8u, side / 32);
-    m.image = sdk::Rgba8(side, side + bar);
+    m.image = Texture(side, side + bar);
     auto put = [&](uint32_t x, uint32_t y, const uint8_t* rgb) {
         uint8_t* p = m.image.at(x, y);
         p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2], p[3] = 255;
@@ -66,7 +66,7 @@ bool cover_bit(std::span<const uint8_t> mask, uint32_t x, uint32_t y, BitOrder o
 
 std::vector<uint8_t> cover_png(const af_host* host, std::span<const uint8_t> mask, BitOrder order) {
     if (mask.size() != kCoverMaskSize) sdk::invalid(0, "a cover mask has 2048 bytes");
-    sdk::Rgba8 img(128, 128);
+    Texture img(128, 128);
     for (uint32_t y = 0; y < 128; ++y)
         for (uint32_t x = 0; x < 128; ++x) {
             uint8_t* p = img.at(x, y);
@@ -80,7 +80,7 @@ std::vector<uint8_t> cover_png(const af_host* host, std::span<const uint8_t> mas
     return sdk::encode_texture(host, "png", sdk::texture_of(img), &ov);
 }
 
-std::vector<uint8_t> png_of(const af_host* host, const sdk::Rgba8& image) {
+std::vector<uint8_t> png_of(const af_host* host, const Texture& image) {
     return sdk::encode_texture(host, "png", sdk::texture_of(image));
 }
 

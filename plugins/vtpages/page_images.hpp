@@ -15,7 +15,7 @@
 namespace af::vtpages {
 
 struct OccupancyMap {
-    sdk::Rgba8 image;  // RGBA8: one cell per page, black = absent; a colour bar at the bottom
+    Texture image;  // RGBA8: one cell per page, black = absent; a colour bar at the bottom
     uint32_t grid = 0; // pages per side at this level
     uint32_t cell = 1; // pixels per page
     uint64_t present = 0;
@@ -32,6 +32,6 @@ bool cover_bit(std::span<const uint8_t> mask, uint32_t x, uint32_t y, BitOrder o
 // A 1-bit greyscale PNG, white = bit set.
 std::vector<uint8_t> cover_png(const af_host* host, std::span<const uint8_t> mask, BitOrder order);
 // An RGBA8 PNG (untagged, as the pages hold no colour-space information).
-std::vector<uint8_t> png_of(const af_host* host, const sdk::Rgba8& image);
+std::vector<uint8_t> png_of(const af_host* host, const Texture& image);
 
 } // namespace af::vtpages

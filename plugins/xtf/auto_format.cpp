@@ -15,13 +15,13 @@ AlphaKind alpha_content(const af_host* host, const Texture& t) {
     AlphaSeen seen;
     for (uint32_t l = 0; l < t.desc.layers && !seen.settled(); ++l)
         for (uint32_t f = 0; f < t.desc.faces && !seen.settled(); ++f) {
-            const sdk::Image img = decode_surface(host, t, l, f, 0);
+            const Texture img = decode_surface(host, t, l, f, 0);
             const size_t n = img.texels();
             for (size_t i = 0; i < n && !seen.settled(); ++i) {
                 if (img.is_float())
-                    seen.add(img.rgba32f[i * 4 + 3]);
+                    seen.add(floats(img)[i * 4 + 3]);
                 else
-                    seen.add(img.rgba8[i * 4 + 3]);
+                    seen.add(img.data[i * 4 + 3]);
             }
         }
     return seen.kind();

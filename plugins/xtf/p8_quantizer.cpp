@@ -25,13 +25,13 @@ struct ResultFree {
     void operator()(liq_result* p) const { liq_result_destroy(p); }
 };
 
-const sdk::Image& rgba8(const sdk::Image& in, sdk::Image& storage) {
+const Texture& rgba8(const Texture& in, Texture& storage) {
     if (!in.is_float()) return in;
-    storage = sdk::to_rgba8(in);
+    storage = to_rgba8(in);
     return storage;
 }
 
-void check_target(const sdk::Image& from, const ImageView& to) {
+void check_target(const Texture& from, const ImageView& to) {
     if (to.format != FMT_P8 || to.size != from.texels())
         sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
                   sdk::format("P8 remap: %ux%u texels into a surface of %llu bytes", from.width, from.height,
@@ -45,17 +45,17 @@ void check(liq_error e, const char* what) {
 
 } // namespace
 
-void quantize_frame(const std::vector<const sdk::Image*>& palette_sources, const std::vector<RemapTarget>& targets,
+void quantize_frame(const std::vector<const Texture*>& palette_sources, const std::vector<RemapTarget>& targets,
                     bool dither, uint8_t* palette_rgba) {
     std::unique_ptr<liq_attr, AttrFree> attr(liq_attr_create());
     if (!attr) sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "libimagequant: cannot create attributes");
     check(liq_set_max_colors(attr.get(), 256), "set_max_colors");
     std::unique_ptr<liq_histogram, HistFree> hist(liq_histogram_create(attr.get()));
     // liq_image borrows the pixels: keep the RGBA8 copies alive until remapping ends.
-    std::vector<sdk::Image> keep(palette_sources.size() + targets.size());
-    auto make = [&](const sdk::Image& src, size_t slot) {
-        const sdk::Image& px = rgba8(src, keep[slot]);
-        liq_image* li = liq_image_create_rgba(attr.get(), px.rgba8.data(), int(px.width), int(px.height), 0);
+    std::vector<Texture> keep(palette_sources.size() + targets.size());
+    auto make = [&](const Texture& src, size_t slot) {
+        const Texture& px = rgba8(src, keep[slot]);
+        liq_image* li = liq_image_create_rgba(attr.get(), px.data.data(), int(px.width), int(px.height), 0);
         if (!li) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "libimagequant: cannot wrap an image");
         return std::unique_ptr<liq_image, ImageFree>(li);
     };
@@ -85,10 +85,10 @@ void quantize_frame(const std::vector<const sdk::Image*>& palette_sources, const
     }
 }
 
-void remap_to_palette(const sdk::Image& img, const uint8_t* pal, const ImageView& to) {
+void remap_to_palette(const Texture& img, const uint8_t* pal, const ImageView& to) {
     check_target(img, to);
-    sdk::Image storage;
-    const sdk::Image& px = rgba8(img, storage);
+    Texture storage;
+    const Texture& px = rgba8(img, storage);
     // Re-saved P8 is all exact palette colours: look those up (first entry
     // wins, as the nearest search below would pick) instead of 256 distances.
     std::unordered_map<uint32_t, uint8_t> exact;
@@ -99,7 +99,7 @@ void remap_to_palette(const sdk::Image& img, const uint8_t* pal, const ImageView
     }
     uint8_t* out = to.data;
     for (size_t t = 0; t < px.texels(); ++t) {
-        const uint8_t* p = &px.rgba8[t * 4];
+        const uint8_t* p = &px.data[t * 4];
         uint32_t key;
         std::memcpy(&key, p, 4);
         if (auto it = exact.find(key); it != exact.end()) {

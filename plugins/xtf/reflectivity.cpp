@@ -12,7 +12,7 @@ std::array<float, 3> compute_reflectivity(const af_host* host, const Texture& t)
     uint32_t images = 0;
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
-            const sdk::Rgba8 px = sdk::rgba8_pixels(decode_surface(host, t, l, f, 0));
+            const Texture px = to_rgba8(decode_surface(host, t, l, f, 0));
             const ImageView s = t.surface(l, f, 0);
             const size_t slice = size_t(s.width) * s.height;
             for (uint32_t z = 0; z < s.depth; ++z) {

@@ -1,6 +1,6 @@
 #include "resampling.hpp"
 
-#include "assetforge/resample_image.hpp"
+#include "assetforge/resample.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -46,7 +46,7 @@ sdk::ResampleOptions options_of(const ResampleSettings& s, bool premultiply, boo
 
 } // namespace
 
-sdk::Image resample(const af_host* host, const sdk::Image& in, uint32_t width, uint32_t height,
+Texture resample(const af_host* host, const Texture& in, uint32_t width, uint32_t height,
                     const ResampleSettings& s) {
     return sdk::resample(host, in, width, height, options_of(s, s.premultiply_alpha, in.srgb));
 }
@@ -55,9 +55,9 @@ namespace {
 
 // Float → byte as the host stores a filtered level (v · 255 + 0.5, truncated),
 // which is not to_rgba8's rounding.
-sdk::Image filtered_to_rgba8(const sdk::Rgba32f& f) {
-    sdk::Image out = sdk::Image::make8(f.width, f.height, f.srgb);
-    for (size_t i = 0; i < f.data.size(); ++i) out.rgba8[i] = sdk::filtered_to_unorm8(f.data[i]);
+Texture filtered_to_rgba8(const Texture& f) {
+    Texture out = sdk::rgba8_picture(f.width, f.height, f.srgb);
+    for (size_t i = 0; i < f.data.size(); ++i) out.data[i] = filtered_to_unorm8(f.data[i]);
     return out;
 }
 
@@ -68,12 +68,12 @@ sdk::Image filtered_to_rgba8(const sdk::Rgba32f& f) {
 // between levels is clamped or re-weighted: the same numbers the step keeps.
 struct Plane {
     uint32_t width = 0, height = 0;
-    std::vector<sdk::Rgba32f> groups; // weighted colour, alpha (red), [unweighted colour]
+    std::vector<Texture> groups; // weighted colour, alpha (red), [unweighted colour]
 };
 
-Plane plane_of(const sdk::Rgba32f& top, bool premultiplied) {
+Plane plane_of(const Texture& top, bool premultiplied) {
     Plane p{top.width, top.height, {}};
-    p.groups.assign(premultiplied ? 3 : 2, sdk::Rgba32f(top.width, top.height));
+    p.groups.assign(premultiplied ? 3 : 2, Texture(top.width, top.height));
     for (size_t i = 0; i < top.texels(); ++i) {
         const float* c = &top.data[i * 4];
         float* w = &p.groups[0].data[i * 4];
@@ -91,9 +91,9 @@ Plane plane_of(const sdk::Rgba32f& top, bool premultiplied) {
 }
 
 // Colour and alpha of a plane as the step stores a level (float: the values).
-sdk::Rgba32f stored(const Plane& p, bool srgb) {
+Texture stored(const Plane& p, bool srgb) {
     const bool premultiplied = p.groups.size() == 3;
-    sdk::Rgba32f out(p.width, p.height, srgb);
+    Texture out(p.width, p.height, srgb);
     for (size_t i = 0; i < out.texels(); ++i) {
         const float* w = &p.groups[0].data[i * 4];
         const float a = p.groups[1].data[i * 4];
@@ -115,8 +115,8 @@ sdk::Rgba32f stored(const Plane& p, bool srgb) {
 
 } // namespace
 
-std::vector<sdk::Image> mip_chain(const af_host* host, sdk::Image top, uint32_t count, const ResampleSettings& s) {
-    std::vector<sdk::Image> out;
+std::vector<Texture> mip_chain(const af_host* host, Texture top, uint32_t count, const ResampleSettings& s) {
+    std::vector<Texture> out;
     out.reserve(count);
     if (count <= 1) {
         out.push_back(std::move(top));
@@ -124,7 +124,7 @@ std::vector<sdk::Image> mip_chain(const af_host* host, sdk::Image top, uint32_t 
     }
     require_resample(host, "making mip levels");
     // Alpha weighting is decided once, from the top level, as the mips step does.
-    const bool premultiply = s.premultiply_alpha && sdk::has_translucency(top);
+    const bool premultiply = s.premultiply_alpha && has_translucency(top);
     const bool bytes = !top.is_float();
     const bool srgb = top.srgb;
     uint32_t w = top.width, h = top.height;
@@ -132,7 +132,7 @@ std::vector<sdk::Image> mip_chain(const af_host* host, sdk::Image top, uint32_t 
         // Linear light: the host filters each level from the stored values of
         // the one before (the plane's linear values are not reachable here).
         const sdk::ResampleOptions o = options_of(s, premultiply, srgb);
-        sdk::Rgba32f cur = sdk::rgba32f_pixels(top);
+        Texture cur = to_float(top);
         out.push_back(std::move(top));
         for (uint32_t level = 1; level < count; ++level) {
             w = std::max(1u, w / 2);
@@ -141,12 +141,12 @@ std::vector<sdk::Image> mip_chain(const af_host* host, sdk::Image top, uint32_t 
             if (bytes)
                 out.push_back(filtered_to_rgba8(cur));
             else
-                out.push_back(sdk::image_of(sdk::Rgba32f(cur)));
+                out.push_back(sdk::image_of(Texture(cur)));
         }
         return out;
     }
     const sdk::ResampleOptions o = options_of(s, false, false);
-    Plane plane = plane_of(sdk::rgba32f_pixels(top), premultiply);
+    Plane plane = plane_of(to_float(top), premultiply);
     out.push_back(std::move(top));
     for (uint32_t level = 1; level < count; ++level) {
         w = std::max(1u, w / 2);
@@ -154,7 +154,7 @@ std::vector<sdk::Image> mip_chain(const af_host* host, sdk::Image top, uint32_t 
         for (auto& g : plane.groups) g = sdk::resample(host, g, w, h, o);
         plane.width = w;
         plane.height = h;
-        sdk::Rgba32f level_px = stored(plane, srgb);
+        Texture level_px = stored(plane, srgb);
         if (bytes)
             out.push_back(filtered_to_rgba8(level_px));
         else

@@ -64,7 +64,7 @@ void convert(const af_host* host, const af_surface& src, af_surface& dst, const 
 
 } // namespace
 
-sdk::Image decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
+Texture decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
                           uint32_t height, uint32_t depth, const uint8_t* palette) {
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
@@ -72,32 +72,32 @@ sdk::Image decode_surface(const af_host* host, uint32_t format, const uint8_t* d
     if (format == FMT_P8) {
         if (!palette) sdk::usage("P8 surface without a palette");
         if (size < texels) sdk::invalid(size, "P8 surface is shorter than its size");
-        sdk::Image img = sdk::Image::make8(width, height * depth);
-        for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.rgba8[i * 4], palette + data[i] * 4, 4);
+        Texture img = sdk::rgba8_picture(width, height * depth);
+        for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.data[i * 4], palette + data[i] * 4, 4);
         return img;
     }
     if (!fi->compressed())
         if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
-            sdk::Image img = sdk::Image::make8(width, height * depth, fi->srgb());
-            bytes_to_rgba8(*b, data, img.rgba8.data(), texels);
+            Texture img = sdk::rgba8_picture(width, height * depth, fi->srgb());
+            bytes_to_rgba8(*b, data, img.data.data(), texels);
             return img;
         }
     // Block-compressed pictures were never tagged sRGB here: filtering them in
     // linear light (option linear) would change what this writer has written.
-    sdk::Image img = sdk::Image::makef(width, height * depth, !fi->compressed() && fi->srgb());
+    Texture img = sdk::rgba32f_picture(width, height * depth, !fi->compressed() && fi->srgb());
     af_surface src{format, width, height, depth, const_cast<uint8_t*>(data), size};
     af_surface dst{FMT_R32G32B32A32_FLOAT,
                    width,
                    height,
                    depth,
-                   reinterpret_cast<uint8_t*>(img.rgba32f.data()),
-                   img.rgba32f.size() * sizeof(float)};
+                   reinterpret_cast<uint8_t*>(floats(img).data()),
+                   floats(img).size() * sizeof(float)};
     convert(host, src, dst, "decoding", fi);
-    if (!fi->compressed() && fits_rgba8(fi)) return sdk::to_rgba8(img);
+    if (!fi->compressed() && fits_rgba8(fi)) return to_rgba8(img);
     return img;
 }
 
-void encode_surface(const af_host* host, const sdk::Image& img, uint32_t format, uint8_t* dst, uint64_t size,
+void encode_surface(const af_host* host, const Texture& img, uint32_t format, uint8_t* dst, uint64_t size,
                     uint32_t width, uint32_t height, uint32_t depth) {
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
@@ -107,16 +107,16 @@ void encode_surface(const af_host* host, const sdk::Image& img, uint32_t format,
     const uint64_t texels = uint64_t(width) * height * depth;
     if (!img.is_float() && !fi->compressed())
         if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
-            rgba8_to_bytes(*b, img.rgba8.data(), dst, texels);
+            rgba8_to_bytes(*b, img.data.data(), dst, texels);
             return;
         }
-    const sdk::Image f = sdk::to_float(img);
+    const Texture f = to_float(img);
     af_surface src{FMT_R32G32B32A32_FLOAT,
                    width,
                    height,
                    depth,
-                   reinterpret_cast<uint8_t*>(const_cast<float*>(f.rgba32f.data())),
-                   f.rgba32f.size() * sizeof(float)};
+                   reinterpret_cast<uint8_t*>(const_cast<float*>(floats(f).data())),
+                   floats(f).size() * sizeof(float)};
     af_surface out{format, width, height, depth, dst, size};
     convert(host, src, out, "encoding", fi);
 }
@@ -136,10 +136,10 @@ std::optional<std::string> encoder_missing(const af_host* host, uint32_t format)
     return std::nullopt;
 }
 
-sdk::Image halve_volume(const sdk::Image& vol, uint32_t w, uint32_t h, uint32_t d) {
-    const sdk::Image in = sdk::to_float(vol);
+Texture halve_volume(const Texture& vol, uint32_t w, uint32_t h, uint32_t d) {
+    const Texture in = to_float(vol);
     const uint32_t nw = std::max(1u, w / 2), nh = std::max(1u, h / 2), nd = std::max(1u, d / 2);
-    sdk::Image out = sdk::Image::makef(nw, nh * nd, in.srgb);
+    Texture out = sdk::rgba32f_picture(nw, nh * nd, in.srgb);
     for (uint32_t z = 0; z < nd; ++z)
         for (uint32_t y = 0; y < nh; ++y)
             for (uint32_t x = 0; x < nw; ++x) {
@@ -150,11 +150,11 @@ sdk::Image halve_volume(const sdk::Image& vol, uint32_t w, uint32_t h, uint32_t 
                         for (uint32_t dx = 0; dx < (w > 1 ? 2u : 1u); ++dx) {
                             const size_t sx = x * (w > 1 ? 2 : 1) + dx, sy = y * (h > 1 ? 2 : 1) + dy,
                                          sz = z * (d > 1 ? 2 : 1) + dz;
-                            const float* p = &in.rgba32f[((sz * h + sy) * w + sx) * 4];
+                            const float* p = &floats(in)[((sz * h + sy) * w + sx) * 4];
                             for (int c = 0; c < 4; ++c) acc[c] += p[c];
                             ++n;
                         }
-                float* q = &out.rgba32f[((size_t(z) * nh + y) * nw + x) * 4];
+                float* q = &floats(out)[((size_t(z) * nh + y) * nw + x) * 4];
                 for (int c = 0; c < 4; ++c) q[c] = acc[c] / float(n);
             }
     return out;

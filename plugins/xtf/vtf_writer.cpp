@@ -37,13 +37,13 @@ constexpr uint32_t kVtf72HeaderSize = 80;
 constexpr uint32_t kThumbnailSide = 16;
 
 // The top slice of a volume picture (slices are stacked vertically).
-sdk::Image first_slice(const sdk::Image& vol, uint32_t height) {
-    sdk::Image out = vol;
+Texture first_slice(const Texture& vol, uint32_t height) {
+    Texture out = vol;
     out.height = height;
     if (out.is_float())
-        out.rgba32f.resize(out.texels() * 4);
+        floats(out).resize(out.texels() * 4);
     else
-        out.rgba8.resize(out.texels() * 4);
+        out.data.resize(out.texels() * 4);
     return out;
 }
 
@@ -61,11 +61,11 @@ std::vector<uint8_t> make_thumbnail(const af_host* host, const Texture& t, const
                             ? std::max(1u, uint32_t(uint64_t(tw) * t.desc.height / t.desc.width))
                             : std::min(kThumbnailSide, t.desc.height);
     try {
-        sdk::Image top = decode_surface(host, t, 0, 0, 0);
+        Texture top = decode_surface(host, t, 0, 0, 0);
         if (t.desc.depth > 1) top = first_slice(top, t.desc.height);
         // Kaiser in the stored values: what the thumbnail has always been.
         const ResampleSettings thumb{.filter = AF_FILTER_KAISER, .premultiply_alpha = true, .linear_light = false};
-        const sdk::Image small = resample(host, top, tw, th, thumb);
+        const Texture small = resample(host, top, tw, th, thumb);
         std::vector<uint8_t> out(surface_bytes(FMT_BC1_UNORM, tw, th));
         encode_surface(host, small, FMT_BC1_UNORM, out.data(), out.size(), tw, th, 1);
         w = uint8_t(tw);

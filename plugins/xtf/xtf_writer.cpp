@@ -69,14 +69,14 @@ namespace {
 // Every level the file needs: the texture's own chain when it has one (the
 // pipeline's mips step made it, or a read file carried it), otherwise made
 // from mip 0.
-std::vector<sdk::Image> mip_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t mips,
+std::vector<Texture> mip_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t mips,
                                    const XtfWriteOptions& opt) {
-    std::vector<sdk::Image> out;
+    std::vector<Texture> out;
     if (in.desc.mips >= mips) {
         for (uint32_t m = 0; m < mips; ++m) out.push_back(decode_surface(host, in, layer, face, m));
         return out;
     }
-    sdk::Image top = decode_surface(host, in, layer, face, 0);
+    Texture top = decode_surface(host, in, layer, face, 0);
     if (in.desc.depth == 1) return mip_chain(host, std::move(top), mips, opt.resampling);
     out.push_back(std::move(top));
     for (uint32_t m = 1; m < mips; ++m)
@@ -86,11 +86,11 @@ std::vector<sdk::Image> mip_images(const af_host* host, const Texture& in, uint3
 }
 
 // Each fallback level resized straight from mip 0.
-std::vector<sdk::Image> fallback_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face,
+std::vector<Texture> fallback_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face,
                                         uint32_t fw, uint32_t fh, uint32_t mips, const XtfWriteOptions& opt) {
     require_resample(host, "making fallback images");
-    const sdk::Image top = decode_surface(host, in, layer, face, 0);
-    std::vector<sdk::Image> out;
+    const Texture top = decode_surface(host, in, layer, face, 0);
+    std::vector<Texture> out;
     out.reserve(mips);
     for (uint32_t m = 0; m < mips; ++m)
         out.push_back(resample(host, top, mip_extent(fw, m), mip_extent(fh, m), opt.resampling));
@@ -219,7 +219,7 @@ void write_p8_frame(const af_host* host, const Texture& in, const XtfWritePlan& 
                     bool make_fallback, uint32_t l, XtfContent& c) {
     const TextureDesc& d = in.desc;
     uint8_t* pal = c.image.palette.data() + size_t(l) * kPaletteBytes;
-    std::vector<std::vector<sdk::Image>> fb_levels(d.faces);
+    std::vector<std::vector<Texture>> fb_levels(d.faces);
     if (make_fallback)
         for (uint32_t f = 0; f < d.faces; ++f)
             fb_levels[f] = fallback_images(host, in, l, f, p.fallback_width, p.fallback_height, p.fallback_mips, opt);
@@ -253,8 +253,8 @@ void write_p8_frame(const af_host* host, const Texture& in, const XtfWritePlan& 
         remap_fallback();
         return;
     }
-    std::vector<std::vector<sdk::Image>> levels(d.faces);
-    std::vector<const sdk::Image*> sources;
+    std::vector<std::vector<Texture>> levels(d.faces);
+    std::vector<const Texture*> sources;
     std::vector<RemapTarget> targets;
     for (uint32_t f = 0; f < d.faces; ++f) {
         levels[f] = mip_images(host, in, l, f, p.mips, opt);

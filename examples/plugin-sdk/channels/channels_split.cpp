@@ -51,7 +51,7 @@ af_status split(const af_host* host, const af_stage_io* io, const af_options* pa
             if (!item.texture) sdk::usage("channels.split takes textures");
             // Read in place, decoded to RGBA8 by the host (any format, through its codecs): top level only.
             const sdk::TextureRef in = sdk::view_texture(*item.texture);
-            const sdk::Rgba8 px = sdk::get_rgba8(host, in.surface(0, 0, 0));
+            const Texture px = sdk::get_rgba8(host, in.surface(0, 0, 0));
             for (char c : channels) {
                 const size_t k = c == 'r' ? 0 : c == 'g' ? 1 : c == 'b' ? 2 : 3;
                 af::TextureDesc d;

@@ -94,7 +94,7 @@ af_status write(const af_host* host, const af_texture* tex, const af_options* op
         // Read in place (no copy of the other levels). Any format as 8-bit RGBA: the host converts (through codec
         // plugins for compressed data). Only the top level of the first surface is written: TGA holds one image.
         const af_surface s = af::sdk::view_texture(*tex).surface(0, 0, 0);
-        af::sdk::Rgba8 px = af::sdk::get_rgba8(host, s);
+        af::Texture px = af::sdk::get_rgba8(host, s);
         const std::vector<uint8_t> bytes = encode_bgra32(px.data.data(), s.width, s.height, rle);
         if (out->write(out->ctx, bytes.data(), bytes.size()) != AF_OK)
             af::sdk::fail(AF_ERR_IO, AF_NO_OFFSET, "write failed");

@@ -25,7 +25,7 @@ namespace {
 
 bool have_convert() { return std::system("command -v convert >/dev/null 2>&1") == 0; }
 
-Image magick_half(const std::string& in, const std::string& colour_args_in, const std::string& colour_args_out) {
+Texture magick_half(const std::string& in, const std::string& colour_args_in, const std::string& colour_args_out) {
     namespace fs = std::filesystem;
     fs::path dir = fs::temp_directory_path() / ("af_magick_" + std::to_string(getpid()));
     fs::create_directories(dir);
@@ -34,7 +34,7 @@ Image magick_half(const std::string& in, const std::string& colour_args_in, cons
                       " -depth 8 'PNG32:" + out.string() + "'";
     INFO(cmd);
     REQUIRE(std::system(cmd.c_str()) == 0);
-    Image img = read_png_file(out);
+    Texture img = read_png_file(out);
     fs::remove_all(dir);
     return img;
 }
@@ -47,25 +47,25 @@ TEST_CASE("resize matches ImageMagick -filter Lanczos -resize 50%") {
         return;
     }
     const std::string in = data_path("d_dark-wall-wood_crop256.png");
-    Image src = read_png_file(in);
+    Texture src = read_png_file(in);
     REQUIRE(src.srgb);
 
     SECTION("in stored (sRGB-encoded) values") {
-        Image theirs = magick_half(in, "", "");
-        Image ours = resize(src, 128, 128, ResizeOptions{Filter::Lanczos3, Edge::Clamp, false, true});
+        Texture theirs = magick_half(in, "", "");
+        Texture ours = resize(src, 128, 128, ResizeOptions{Filter::Lanczos3, Edge::Clamp, false, true});
         REQUIRE((theirs.width == 128 && theirs.height == 128));
         double psnr = psnr_rgb8(ours, theirs);
         WARN("PSNR vs ImageMagick, stored space: " << psnr << " dB");
         CHECK(psnr >= 48.0); // measured 51.1 dB
     }
     SECTION("in linear light") {
-        Image theirs = magick_half(in, "-colorspace RGB", "-colorspace sRGB");
-        Image ours = resize(src, 128, 128, ResizeOptions{Filter::Lanczos3, Edge::Clamp, true, true});
+        Texture theirs = magick_half(in, "-colorspace RGB", "-colorspace sRGB");
+        Texture ours = resize(src, 128, 128, ResizeOptions{Filter::Lanczos3, Edge::Clamp, true, true});
         double psnr = psnr_rgb8(ours, theirs);
         WARN("PSNR vs ImageMagick, linear light: " << psnr << " dB");
         CHECK(psnr >= 45.0); // measured 48.8 dB
         // And the two spaces really differ, so the comparison tells them apart.
-        Image stored = resize(src, 128, 128, ResizeOptions{Filter::Lanczos3, Edge::Clamp, false, true});
+        Texture stored = resize(src, 128, 128, ResizeOptions{Filter::Lanczos3, Edge::Clamp, false, true});
         CHECK(psnr_rgb8(stored, theirs) < psnr);
     }
 }

@@ -12,126 +12,126 @@ using namespace af::test;
 
 namespace {
 
-Image texel8(uint8_t r, uint8_t g, uint8_t b, uint8_t a, bool srgb = false) {
-    Image img = Image::make8(1, 1, srgb);
-    img.rgba8 = {r, g, b, a};
+Texture texel8(uint8_t r, uint8_t g, uint8_t b, uint8_t a, bool srgb = false) {
+    Texture img = rgba8_picture(1, 1, srgb);
+    img.data = {r, g, b, a};
     return img;
 }
 
 } // namespace
 
 TEST_CASE("resize to any size keeps type, tag, and constants") {
-    Image img = Image::make8(10, 6, true);
-    for (size_t t = 0; t < img.texels(); ++t) img.rgba8[t * 4 + 0] = 77, img.rgba8[t * 4 + 3] = 255;
+    Texture img = rgba8_picture(10, 6, true);
+    for (size_t t = 0; t < img.texels(); ++t) img.data[t * 4 + 0] = 77, img.data[t * 4 + 3] = 255;
     for (Filter f : kAllFilters) {
         for (auto [w, h] : {std::pair{23u, 17u}, std::pair{3u, 5u}, std::pair{10u, 1u}}) {
-            Image r = resize(img, w, h, ResizeOptions{f, Edge::Clamp, true, true});
+            Texture r = resize(img, w, h, ResizeOptions{f, Edge::Clamp, true, true});
             REQUIRE((r.width == w && r.height == h && r.srgb && !r.is_float()));
-            for (size_t t = 0; t < r.texels(); ++t) REQUIRE(r.rgba8[t * 4] == 77);
+            for (size_t t = 0; t < r.texels(); ++t) REQUIRE(r.data[t * 4] == 77);
         }
     }
 }
 
 TEST_CASE("crop copies a rectangle and refuses one outside the image") {
-    Image img = Image::make8(5, 4);
-    for (size_t i = 0; i < img.rgba8.size(); ++i) img.rgba8[i] = uint8_t(i);
-    Image c = crop(img, 1, 2, 3, 2);
+    Texture img = rgba8_picture(5, 4);
+    for (size_t i = 0; i < img.data.size(); ++i) img.data[i] = uint8_t(i);
+    Texture c = crop(img, 1, 2, 3, 2);
     REQUIRE((c.width == 3 && c.height == 2));
-    CHECK(c.rgba8[0] == img.rgba8[(2 * 5 + 1) * 4]);
-    CHECK(c.rgba8[(1 * 3 + 2) * 4 + 3] == img.rgba8[(3 * 5 + 3) * 4 + 3]);
+    CHECK(c.data[0] == img.data[(2 * 5 + 1) * 4]);
+    CHECK(c.data[(1 * 3 + 2) * 4 + 3] == img.data[(3 * 5 + 3) * 4 + 3]);
     CHECK_THROWS_WITH(crop(img, 3, 0, 3, 1), Catch::Contains("exceeds"));
     CHECK_THROWS_AS(crop(img, 0, 0, 0, 1), sdk::Error);
 }
 
 TEST_CASE("swizzle, fill and invert channels") {
-    Image px = texel8(10, 20, 30, 40);
-    CHECK(swizzle_channels(px, "bgra").rgba8 == std::vector<uint8_t>{30, 20, 10, 40});
-    CHECK(swizzle_channels(px, "RRR1").rgba8 == std::vector<uint8_t>{10, 10, 10, 255});
-    CHECK(swizzle_channels(px, "a0g1").rgba8 == std::vector<uint8_t>{40, 0, 20, 255});
+    Texture px = texel8(10, 20, 30, 40);
+    CHECK(swizzle_channels(px, "bgra").data == std::vector<uint8_t>{30, 20, 10, 40});
+    CHECK(swizzle_channels(px, "RRR1").data == std::vector<uint8_t>{10, 10, 10, 255});
+    CHECK(swizzle_channels(px, "a0g1").data == std::vector<uint8_t>{40, 0, 20, 255});
     CHECK_THROWS_WITH(swizzle_channels(px, "bgr"), Catch::Contains("four characters"));
     CHECK_THROWS_WITH(swizzle_channels(px, "bgrx"), Catch::Contains("'x'"));
-    CHECK(fill_channels(px, "a", 1.0f).rgba8 == std::vector<uint8_t>{10, 20, 30, 255});
-    CHECK(fill_channels(px, "rb", 0.5f).rgba8 == std::vector<uint8_t>{128, 20, 128, 40});
-    CHECK(invert_normal_y(px).rgba8 == std::vector<uint8_t>{10, 235, 30, 40});
-    CHECK(invert_channels(px, "rgb").rgba8 == std::vector<uint8_t>{245, 235, 225, 40});
+    CHECK(fill_channels(px, "a", 1.0f).data == std::vector<uint8_t>{10, 20, 30, 255});
+    CHECK(fill_channels(px, "rb", 0.5f).data == std::vector<uint8_t>{128, 20, 128, 40});
+    CHECK(invert_normal_y(px).data == std::vector<uint8_t>{10, 235, 30, 40});
+    CHECK(invert_channels(px, "rgb").data == std::vector<uint8_t>{245, 235, 225, 40});
     CHECK_THROWS_AS(fill_channels(px, "q", 0), sdk::Error);
-    Image f = to_float(px);
+    Texture f = to_float(px);
     CHECK(swizzle_channels(f, "bgra").rgba32f[0] == Approx(30 / 255.0f));
     CHECK(invert_normal_y(f).rgba32f[1] == Approx(1.0f - 20 / 255.0f));
 }
 
 TEST_CASE("premultiply and unpremultiply (linear light for sRGB)") {
-    Image lin = texel8(200, 100, 50, 128);
-    Image pm = premultiply_alpha(lin);
-    CHECK(pm.rgba8 == std::vector<uint8_t>{100, 50, 25, 128});
-    Image back = unpremultiply_alpha(pm);
-    for (int c = 0; c < 3; ++c) CHECK(std::abs(int(back.rgba8[c]) - int(lin.rgba8[c])) <= 1);
+    Texture lin = texel8(200, 100, 50, 128);
+    Texture pm = premultiply_alpha(lin);
+    CHECK(pm.data == std::vector<uint8_t>{100, 50, 25, 128});
+    Texture back = unpremultiply_alpha(pm);
+    for (int c = 0; c < 3; ++c) CHECK(std::abs(int(back.data[c]) - int(lin.data[c])) <= 1);
     // sRGB white at half alpha: 0.5 linear is 188 encoded.
-    CHECK(premultiply_alpha(texel8(255, 255, 255, 128, true)).rgba8[0] == 188);
-    CHECK(unpremultiply_alpha(texel8(9, 9, 9, 0)).rgba8[0] == 0);
+    CHECK(premultiply_alpha(texel8(255, 255, 255, 128, true)).data[0] == 188);
+    CHECK(unpremultiply_alpha(texel8(9, 9, 9, 0)).data[0] == 0);
 }
 
 TEST_CASE("sRGB <-> linear conversion of images") {
-    Image s = texel8(188, 0, 255, 77, true);
-    Image l = convert_srgb_to_linear(to_float(s));
+    Texture s = texel8(188, 0, 255, 77, true);
+    Texture l = convert_srgb_to_linear(to_float(s));
     CHECK_FALSE(l.srgb);
-    CHECK(l.rgba32f[0] == Approx(0.5).margin(0.003));
-    CHECK(l.rgba32f[3] == Approx(77 / 255.0f));
-    Image again = to_rgba8(convert_linear_to_srgb(l));
+    CHECK(floats(l)[0] == Approx(0.5).margin(0.003));
+    CHECK(floats(l)[3] == Approx(77 / 255.0f));
+    Texture again = to_rgba8(convert_linear_to_srgb(l));
     CHECK(again.srgb);
-    CHECK(again.rgba8 == s.rgba8);
-    CHECK(convert_srgb_to_linear(s).rgba8[0] == 128);  // 8-bit linear output
-    CHECK(convert_linear_to_srgb(s).rgba8 == s.rgba8); // already sRGB
+    CHECK(again.data == s.data);
+    CHECK(convert_srgb_to_linear(s).data[0] == 128);  // 8-bit linear output
+    CHECK(convert_linear_to_srgb(s).data == s.data); // already sRGB
     // Every 8-bit code survives the float round trip.
-    Image ramp = Image::make8(256, 1, true);
-    for (int i = 0; i < 256; ++i) ramp.rgba8[i * 4] = uint8_t(i);
-    CHECK(convert_linear_to_srgb(convert_srgb_to_linear(ramp)).rgba8[255 * 4] == 255);
-    CHECK(to_rgba8(convert_linear_to_srgb(convert_srgb_to_linear(to_float(ramp)))).rgba8 == ramp.rgba8);
+    Texture ramp = rgba8_picture(256, 1, true);
+    for (int i = 0; i < 256; ++i) ramp.data[i * 4] = uint8_t(i);
+    CHECK(convert_linear_to_srgb(convert_srgb_to_linear(ramp)).data[255 * 4] == 255);
+    CHECK(to_rgba8(convert_linear_to_srgb(convert_srgb_to_linear(to_float(ramp)))).data == ramp.data);
 }
 
 TEST_CASE("float to 8-bit: rounding and dithering keep the mean") {
-    Image f = Image::makef(64, 64);
+    Texture f = rgba32f_picture(64, 64);
     const float v = 100.25f / 255.0f;
-    for (size_t t = 0; t < f.texels(); ++t) f.rgba32f[t * 4] = v, f.rgba32f[t * 4 + 3] = 0.7f;
-    Image none = quantize_to_rgba8(f, Dither::None);
-    CHECK(none.rgba8 == to_rgba8(f).rgba8);
-    CHECK(none.rgba8[0] == 100);
+    for (size_t t = 0; t < f.texels(); ++t) floats(f)[t * 4] = v, floats(f)[t * 4 + 3] = 0.7f;
+    Texture none = quantize_to_rgba8(f, Dither::None);
+    CHECK(none.data == to_rgba8(f).data);
+    CHECK(none.data[0] == 100);
     for (Dither d : {Dither::Ordered, Dither::FloydSteinberg}) {
         INFO("dither " << int(d));
-        Image q = quantize_to_rgba8(f, d);
+        Texture q = quantize_to_rgba8(f, d);
         double mean = 0;
         bool alpha_exact = true;
         for (size_t t = 0; t < q.texels(); ++t) {
-            mean += q.rgba8[t * 4];
-            alpha_exact = alpha_exact && q.rgba8[t * 4 + 3] == 179;
+            mean += q.data[t * 4];
+            alpha_exact = alpha_exact && q.data[t * 4 + 3] == 179;
         }
         mean /= double(q.texels());
         CHECK(mean == Approx(100.25).margin(0.02));
         CHECK(alpha_exact);
     }
-    Image nan = Image::makef(1, 1);
-    nan.rgba32f = {std::nanf(""), 2.0f, -1.0f, 0.5f};
-    CHECK(quantize_to_rgba8(nan, Dither::FloydSteinberg).rgba8 == std::vector<uint8_t>{0, 255, 0, 128});
+    Texture nan = rgba32f_picture(1, 1);
+    floats(nan) = {std::nanf(""), 2.0f, -1.0f, 0.5f};
+    CHECK(quantize_to_rgba8(nan, Dither::FloydSteinberg).data == std::vector<uint8_t>{0, 255, 0, 128});
 }
 
 TEST_CASE("normal-map helpers") {
     // (0.6, 0.8, 0) unnormalised by 2: stored (0.65, 0.7, 0.5).
-    Image f = Image::makef(1, 1);
-    f.rgba32f = {0.65f, 0.7f, 0.5f, 1.0f};
-    Image n = renormalize_normals(f);
-    CHECK(n.rgba32f[0] == Approx(0.8f));
-    CHECK(n.rgba32f[1] == Approx(0.9f));
-    CHECK(n.rgba32f[2] == Approx(0.5f));
-    Image two = Image::makef(1, 1);
-    two.rgba32f = {0.5f, 0.5f, 0.0f, 1.0f};
+    Texture f = rgba32f_picture(1, 1);
+    floats(f) = {0.65f, 0.7f, 0.5f, 1.0f};
+    Texture n = renormalize_normals(f);
+    CHECK(floats(n)[0] == Approx(0.8f));
+    CHECK(floats(n)[1] == Approx(0.9f));
+    CHECK(floats(n)[2] == Approx(0.5f));
+    Texture two = rgba32f_picture(1, 1);
+    floats(two) = {0.5f, 0.5f, 0.0f, 1.0f};
     CHECK(reconstruct_normal_z(two).rgba32f[2] == Approx(1.0f));
 }
 
 TEST_CASE("alpha coverage of an image and scaling to a target") {
-    Image img = Image::make8(10, 1);
-    for (int i = 0; i < 10; ++i) img.rgba8[i * 4 + 3] = uint8_t(i * 20); // 0..180
+    Texture img = rgba8_picture(10, 1);
+    for (int i = 0; i < 10; ++i) img.data[i * 4 + 3] = uint8_t(i * 20); // 0..180
     CHECK(alpha_coverage(img, 0.5f) == Approx(0.3));                     // 140 160 180
-    Image scaled = scale_alpha_to_coverage(img, 0.6, 0.5f);
+    Texture scaled = scale_alpha_to_coverage(img, 0.6, 0.5f);
     CHECK(alpha_coverage(scaled, 0.5f) == Approx(0.6));
     CHECK_THROWS_AS(alpha_coverage(img, -0.5f), sdk::Error);
 }

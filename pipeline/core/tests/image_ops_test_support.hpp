@@ -1,7 +1,7 @@
 // Helpers shared by the image-ops tests.
 #pragma once
 
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "core/image_ops.hpp"
 #include "core/pixel_convert.hpp"
 #include "core/png_io.hpp"
@@ -20,18 +20,18 @@ inline constexpr Filter kAveragingFilters[] = {Filter::Box, Filter::Triangle, Fi
 
 inline std::string data_path(const std::string& name) { return std::string(AF_TEST_DATA) + "/images/" + name; }
 
-inline float channel(const Image& img, uint32_t x, uint32_t y, int c) {
+inline float channel(const Texture& img, uint32_t x, uint32_t y, int c) {
     size_t i = (size_t(y) * img.width + x) * 4 + c;
-    return img.is_float() ? img.rgba32f[i] : img.rgba8[i] / 255.0f;
+    return img.is_float() ? floats(img)[i] : img.data[i] / 255.0f;
 }
 
 // Colour channel in linear light (decoded when the image is sRGB-tagged).
-inline float linear(const Image& img, uint32_t x, uint32_t y, int c) {
+inline float linear(const Texture& img, uint32_t x, uint32_t y, int c) {
     float v = channel(img, x, y, c);
     return img.srgb ? srgb_to_linear(v) : v;
 }
 
-inline double mean_linear(const Image& img, int c) {
+inline double mean_linear(const Texture& img, int c) {
     double s = 0;
     for (uint32_t y = 0; y < img.height; ++y)
         for (uint32_t x = 0; x < img.width; ++x) s += linear(img, x, y, c);
@@ -39,12 +39,12 @@ inline double mean_linear(const Image& img, int c) {
 }
 
 // PSNR over RGB of two same-size 8-bit images.
-inline double psnr_rgb8(const Image& a, const Image& b) {
+inline double psnr_rgb8(const Texture& a, const Texture& b) {
     double se = 0;
     size_t n = 0;
     for (size_t t = 0; t < a.texels(); ++t)
         for (int c = 0; c < 3; ++c) {
-            double d = double(a.rgba8[t * 4 + c]) - double(b.rgba8[t * 4 + c]);
+            double d = double(a.data[t * 4 + c]) - double(b.data[t * 4 + c]);
             se += d * d;
             ++n;
         }

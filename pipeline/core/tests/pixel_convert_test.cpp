@@ -72,15 +72,15 @@ TEST_CASE("known texel layouts decode to the right channels") {
 TEST_CASE("8-bit formats convert exactly through RGBA8 images") {
     std::vector<uint8_t> bytes(4 * 4 * 4);
     for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 37);
-    Image img = surface_to_image(FMT_R8G8B8A8_UNORM, bytes.data(), bytes.size(), 4, 4);
+    Texture img = surface_to_image(FMT_R8G8B8A8_UNORM, bytes.data(), bytes.size(), 4, 4);
     REQUIRE(img.type == PixelType::RGBA8);
-    CHECK(img.rgba8 == bytes);
+    CHECK(img.data == bytes);
     std::vector<uint8_t> bgra(bytes.size());
     image_to_surface(img, FMT_B8G8R8A8_UNORM, bgra.data(), bgra.size());
     CHECK(bgra[0] == bytes[2]);
     CHECK(bgra[2] == bytes[0]);
-    Image back = surface_to_image(FMT_B8G8R8A8_UNORM, bgra.data(), bgra.size(), 4, 4);
-    CHECK(back.rgba8 == bytes);
+    Texture back = surface_to_image(FMT_B8G8R8A8_UNORM, bgra.data(), bgra.size(), 4, 4);
+    CHECK(back.data == bytes);
 }
 
 TEST_CASE("special formats") {
@@ -102,11 +102,11 @@ TEST_CASE("P8 expands through its palette") {
     std::vector<uint8_t> pal(1024);
     for (int i = 0; i < 256; ++i) { pal[i * 4] = uint8_t(i); pal[i * 4 + 1] = uint8_t(255 - i); pal[i * 4 + 3] = 255; }
     const uint8_t idx[2] = {3, 200};
-    Image img = surface_to_image(FMT_P8, idx, 2, 2, 1, pal.data());
+    Texture img = surface_to_image(FMT_P8, idx, 2, 2, 1, pal.data());
     REQUIRE(img.type == PixelType::RGBA8);
-    CHECK(img.rgba8[0] == 3);
-    CHECK(img.rgba8[1] == 252);
-    CHECK(img.rgba8[4] == 200);
+    CHECK(img.data[0] == 3);
+    CHECK(img.data[1] == 252);
+    CHECK(img.data[4] == 200);
 }
 
 TEST_CASE("sRGB transfer functions invert each other") {

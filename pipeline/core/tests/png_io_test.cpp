@@ -10,56 +10,56 @@
 using namespace af;
 
 TEST_CASE("PNG 8-bit RGBA round trip is exact") {
-    Image img = Image::make8(13, 7, true);
-    for (size_t i = 0; i < img.rgba8.size(); ++i) img.rgba8[i] = uint8_t(i * 31 + 7);
+    Texture img = rgba8_picture(13, 7, true);
+    for (size_t i = 0; i < img.data.size(); ++i) img.data[i] = uint8_t(i * 31 + 7);
     auto bytes = encode_png(img);
-    Image back = decode_png(bytes, "mem");
+    Texture back = decode_png(bytes, "mem");
     CHECK(back.width == 13);
     CHECK(back.height == 7);
     CHECK(back.srgb);
-    CHECK(back.rgba8 == img.rgba8);
+    CHECK(back.data == img.data);
 }
 
 TEST_CASE("PNG 16-bit round trip keeps 16 bits") {
-    Image img = Image::makef(5, 3, false);
-    for (size_t i = 0; i < img.rgba32f.size(); ++i) img.rgba32f[i] = float(i * 1031 % 65536) / 65535.0f;
+    Texture img = rgba32f_picture(5, 3, false);
+    for (size_t i = 0; i < floats(img).size(); ++i) floats(img)[i] = float(i * 1031 % 65536) / 65535.0f;
     PngWriteOptions o;
     o.bit_depth = 16;
     o.tag_linear = true;
-    Image back = decode_png(encode_png(img, o), "mem");
+    Texture back = decode_png(encode_png(img, o), "mem");
     REQUIRE(back.is_float());
     CHECK_FALSE(back.srgb);
-    for (size_t i = 0; i < img.rgba32f.size(); ++i) CHECK(back.rgba32f[i] == Approx(img.rgba32f[i]).margin(1e-6));
+    for (size_t i = 0; i < floats(img).size(); ++i) CHECK(floats(back)[i] == Approx(floats(img)[i]).margin(1e-6));
 }
 
 TEST_CASE("grey, grey+alpha and RGB PNGs expand to RGBA") {
-    Image img = Image::make8(4, 4);
+    Texture img = rgba8_picture(4, 4);
     for (size_t i = 0; i < img.texels(); ++i) {
-        img.rgba8[i * 4] = img.rgba8[i * 4 + 1] = img.rgba8[i * 4 + 2] = uint8_t(i * 16);
-        img.rgba8[i * 4 + 3] = uint8_t(255 - i);
+        img.data[i * 4] = img.data[i * 4 + 1] = img.data[i * 4 + 2] = uint8_t(i * 16);
+        img.data[i * 4 + 3] = uint8_t(255 - i);
     }
     PngWriteOptions o;
     o.grey = true;
-    Image ga = decode_png(encode_png(img, o), "ga");
-    CHECK(ga.rgba8 == img.rgba8);
+    Texture ga = decode_png(encode_png(img, o), "ga");
+    CHECK(ga.data == img.data);
     o.drop_alpha = true;
-    Image g = decode_png(encode_png(img, o), "g");
-    CHECK(g.rgba8[4 * 5 + 1] == 80);
-    CHECK(g.rgba8[4 * 5 + 3] == 255);
+    Texture g = decode_png(encode_png(img, o), "g");
+    CHECK(g.data[4 * 5 + 1] == 80);
+    CHECK(g.data[4 * 5 + 3] == 255);
     o.grey = false;
-    Image rgb = decode_png(encode_png(img, o), "rgb");
-    CHECK(rgb.rgba8[3] == 255);
-    CHECK(rgb.rgba8[4 * 5] == 80);
+    Texture rgb = decode_png(encode_png(img, o), "rgb");
+    CHECK(rgb.data[3] == 255);
+    CHECK(rgb.data[4 * 5] == 80);
 }
 
 TEST_CASE("real corpus PNG decodes") {
-    Image img = read_png_file(std::filesystem::path(AF_TEST_DATA) / "images" / "g_caustics.png");
+    Texture img = read_png_file(std::filesystem::path(AF_TEST_DATA) / "images" / "g_caustics.png");
     CHECK(img.width > 0);
     CHECK(img.height > 0);
 }
 
 TEST_CASE("broken PNGs give errors with offsets, not crashes") {
-    Image img = Image::make8(32, 32);
+    Texture img = rgba8_picture(32, 32);
     auto bytes = encode_png(img);
     CHECK_THROWS_AS(decode_png(std::span(bytes).first(4), "x"), sdk::Error);
     for (size_t cut = 8; cut < bytes.size(); cut += 7) {
@@ -102,14 +102,14 @@ TEST_CASE("interlaced 8- and 16-bit PNGs decode to the same pixels as plain ones
     std::vector<uint8_t> rows8(size_t(w) * h * 4), rows16(size_t(w) * h * 8);
     for (size_t i = 0; i < rows8.size(); ++i) rows8[i] = uint8_t(i * 37 + 5);
     for (size_t i = 0; i < rows16.size(); ++i) rows16[i] = uint8_t(i * 53 + 11);
-    Image a = decode_png(interlaced_png(w, h, 8, rows8), "i8");
+    Texture a = decode_png(interlaced_png(w, h, 8, rows8), "i8");
     CHECK(a.width == w);
-    CHECK(a.rgba8 == rows8);
-    Image b = decode_png(interlaced_png(w, h, 16, rows16), "i16");
+    CHECK(a.data == rows8);
+    Texture b = decode_png(interlaced_png(w, h, 16, rows16), "i16");
     REQUIRE(b.is_float());
-    REQUIRE(b.rgba32f.size() == size_t(w) * h * 4);
-    for (size_t i = 0; i < b.rgba32f.size(); ++i) {
+    REQUIRE(floats(b).size() == size_t(w) * h * 4);
+    for (size_t i = 0; i < floats(b).size(); ++i) {
         const uint16_t v = uint16_t(rows16[i * 2] << 8 | rows16[i * 2 + 1]);
-        CHECK(b.rgba32f[i] == v / 65535.0f);
+        CHECK(floats(b)[i] == v / 65535.0f);
     }
 }

@@ -17,40 +17,40 @@ namespace fs = std::filesystem;
 namespace {
 
 // Smooth gradients with noise: every filter has something to win.
-Image test_image(uint32_t w, uint32_t h, bool with_alpha, bool wide) {
+Texture test_image(uint32_t w, uint32_t h, bool with_alpha, bool wide) {
     std::mt19937 rng(w * 31 + h);
-    Image img = wide ? Image::makef(w, h) : Image::make8(w, h);
+    Texture img = wide ? rgba32f_picture(w, h) : rgba8_picture(w, h);
     for (uint32_t y = 0; y < h; ++y)
         for (uint32_t x = 0; x < w; ++x)
             for (int c = 0; c < 4; ++c) {
                 const size_t i = (size_t(y) * w + x) * 4 + c;
                 const int v = c == 3 && !with_alpha ? 255 : int((x * (c + 1) + y * 3) % 256) ^ int(rng() & 7);
                 if (wide)
-                    img.rgba32f[i] =
+                    floats(img)[i] =
                         c == 3 && !with_alpha ? 1.0f : float((v * 257 + int(rng() % 200)) % 65536) / 65535.f;
                 else
-                    img.rgba8[i] = uint8_t(v);
+                    img.data[i] = uint8_t(v);
             }
     return img;
 }
 
-void same_texels(const Image& a, const Image& b, int channels) {
+void same_texels(const Texture& a, const Texture& b, int channels) {
     REQUIRE(a.width == b.width);
     REQUIRE(a.height == b.height);
     for (size_t i = 0; i < a.texels(); ++i)
         for (int c = 0; c < channels; ++c) {
             const size_t k = i * 4 + c;
             if (a.is_float())
-                REQUIRE(std::lround(a.rgba32f[k] * 65535) == std::lround(b.rgba32f[k] * 65535));
+                REQUIRE(std::lround(floats(a)[k] * 65535) == std::lround(floats(b)[k] * 65535));
             else
-                REQUIRE(int(a.rgba8[k]) == int(b.rgba8[k]));
+                REQUIRE(int(a.data[k]) == int(b.data[k]));
         }
 }
 
 } // namespace
 
 TEST_CASE("PNG writer: every level and filter reads back exactly") {
-    const Image rgba = test_image(37, 23, true, false), rgb = test_image(64, 9, false, false),
+    const Texture rgba = test_image(37, 23, true, false), rgb = test_image(64, 9, false, false),
                 wide = test_image(13, 11, true, true);
     for (int level = 0; level <= 12; ++level)
         for (PngFilter f : {PngFilter::Auto, PngFilter::None, PngFilter::Sub, PngFilter::Up, PngFilter::Paeth}) {
@@ -68,7 +68,7 @@ TEST_CASE("PNG writer: every level and filter reads back exactly") {
 }
 
 TEST_CASE("PNG writer: higher levels are not larger, and tags are written as asked") {
-    const Image img = test_image(256, 256, true, false);
+    const Texture img = test_image(256, 256, true, false);
     PngWriteOptions o;
     o.compression = 0;
     const size_t stored = encode_png(img, o).size();
@@ -78,7 +78,7 @@ TEST_CASE("PNG writer: higher levels are not larger, and tags are written as ask
     const size_t best = encode_png(img, o).size();
     CHECK(fast < stored);
     CHECK(best <= fast);
-    Image srgb = img;
+    Texture srgb = img;
     srgb.srgb = true;
     auto has = [](const std::vector<uint8_t>& png, const char* chunk) {
         return std::search(png.begin(), png.end(), chunk, chunk + 4) != png.end();
@@ -103,7 +103,7 @@ TEST_CASE("PNG writer: Pillow and ImageMagick read every level texel for texel",
     }
     const fs::path dir = fs::temp_directory_path() / fs::path("af-png-write-").concat(std::to_string(getpid()));
     fs::create_directories(dir);
-    const Image img = test_image(61, 17, true, false);
+    const Texture img = test_image(61, 17, true, false);
     for (int level : {0, 1, 6, 9, 12}) {
         INFO("level " << level);
         PngWriteOptions o;
@@ -113,7 +113,7 @@ TEST_CASE("PNG writer: Pillow and ImageMagick read every level texel for texel",
         png.concat(std::to_string(level)).concat(".png");
         std::ofstream(png, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
         std::ofstream(dir / "raw.bin", std::ios::binary)
-            .write(reinterpret_cast<const char*>(img.rgba8.data()), img.rgba8.size());
+            .write(reinterpret_cast<const char*>(img.data.data()), img.data.size());
         // Built with a stream: GCC 12's -Wrestrict misfires on long + chains.
         std::ostringstream pil;
         pil << python << " -c \"from PIL import Image; im = Image.open('" << png.string()

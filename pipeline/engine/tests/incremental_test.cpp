@@ -71,7 +71,7 @@ TEST_CASE("first build runs every action, a second does nothing", "[incremental]
     // Content check: second = 200 - (255 - x) for colour channels.
     auto src = af::read_png_file(t.path("src/a.png"));
     auto out = af::read_png_file(t.path("build/second/a.png"));
-    CHECK(int(out.rgba8[0]) == int(uint8_t(200 - (255 - src.rgba8[0]))));
+    CHECK(int(out.data[0]) == int(uint8_t(200 - (255 - src.data[0]))));
 
     auto s2 = t.build(kTwoJobs);
     CHECK(s2.built == 0);

@@ -69,7 +69,7 @@ jobs:
     for (int i = 0; i < n; ++i) {
         auto img = af::read_png_file(t.path("out/f" + std::to_string(i) + ".png"));
         auto src = af::read_png_file(t.path("src/f" + std::to_string(i) + ".png"));
-        CHECK(img.rgba8[0] == uint8_t(255 - src.rgba8[0]));
+        CHECK(img.data[0] == uint8_t(255 - src.data[0]));
     }
     // That build also swept whatever temporaries the killed one abandoned.
     for (const auto& e : std::filesystem::directory_iterator(t.path("out")))

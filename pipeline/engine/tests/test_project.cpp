@@ -12,13 +12,13 @@ namespace af::engine::test {
 namespace fs = std::filesystem;
 
 namespace {
-std::shared_ptr<Texture> texture_of(const Image& img8) {
+std::shared_ptr<Texture> texture_of(const Texture& img8) {
     TextureDesc d;
     d.format = img8.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
     d.width = img8.width;
     d.height = img8.height;
     auto t = std::make_shared<Texture>(d);
-    t->data = img8.rgba8;
+    t->data = img8.data;
     return t;
 }
 } // namespace
@@ -34,8 +34,8 @@ steps::StepTable png_test_steps() {
         return out;
     };
     t.writer = [](const steps::Item& it, const fs::path&, std::vector<std::string>&, std::vector<std::string>&) {
-        Image img = Image::make8(it.texture->desc.width, it.texture->desc.height);
-        img.rgba8.assign(it.texture->data.begin(), it.texture->data.begin() + img.rgba8.size());
+        Texture img = rgba8_picture(it.texture->desc.width, it.texture->desc.height);
+        img.data.assign(it.texture->data.begin(), it.texture->data.begin() + img.data.size());
         return encode_png(img);
     };
     // invert: a texture step with a parameter, so parameter changes are testable.
@@ -121,9 +121,9 @@ void TestProject::write(const std::string& rel, const std::string& text) const {
 }
 
 void TestProject::write_png(const std::string& rel, uint32_t w, uint32_t h, uint8_t seed) const {
-    Image img = Image::make8(w, h);
-    for (size_t i = 0; i < img.rgba8.size(); ++i) img.rgba8[i] = uint8_t(i * 7 + seed * 13);
-    for (size_t i = 3; i < img.rgba8.size(); i += 4) img.rgba8[i] = 255;
+    Texture img = rgba8_picture(w, h);
+    for (size_t i = 0; i < img.data.size(); ++i) img.data[i] = uint8_t(i * 7 + seed * 13);
+    for (size_t i = 3; i < img.data.size(); i += 4) img.data[i] = 255;
     fs::create_directories(path(rel).parent_path());
     write_png_file(path(rel), img);
 }

@@ -22,7 +22,7 @@ using namespace af::steps;
 using namespace af::load;
 using namespace af::report;
 using namespace af::engine;
-using af::Image;
+using af::Texture;
 using af::encode_png;
 namespace fs = std::filesystem;
 namespace tx = af::texture;
@@ -58,9 +58,9 @@ struct Action {
 };
 
 std::vector<uint8_t> png_of(uint32_t w, uint32_t h) {
-    Image img = Image::make8(w, h, true);
-    for (size_t i = 0; i < img.rgba8.size(); ++i) img.rgba8[i] = uint8_t((i * 37 + i / 7) & 0xff);
-    for (size_t i = 3; i < img.rgba8.size(); i += 4) img.rgba8[i] = 255;
+    Texture img = rgba8_picture(w, h, true);
+    for (size_t i = 0; i < img.data.size(); ++i) img.data[i] = uint8_t((i * 37 + i / 7) & 0xff);
+    for (size_t i = 3; i < img.data.size(); i += 4) img.data[i] = 255;
     return encode_png(img);
 }
 

@@ -14,8 +14,8 @@ namespace sdk = af::sdk;
 
 namespace {
 
-sdk::Rgba8 checker(uint32_t w, uint32_t h) {
-    sdk::Rgba8 p(w, h);
+Texture checker(uint32_t w, uint32_t h) {
+    Texture p(w, h);
     for (uint32_t y = 0; y < h; ++y)
         for (uint32_t x = 0; x < w; ++x) {
             uint8_t* t = p.at(x, y);
@@ -43,7 +43,7 @@ TEST_CASE("resample: the core's filters through af_host.resample") {
     point.filter = AF_FILTER_POINT;
     CHECK(sdk::resample(h, in, 8, 8, point).data == in.data);
     // Float pixels keep their type; upsampling works too.
-    sdk::Rgba32f f(2, 2);
+    Texture f(2, 2);
     for (auto& v : f.data) v = 0.25f;
     auto up = sdk::resample(h, f, 5, 3);
     CHECK(up.at(4, 2)[1] == Approx(0.25f));
@@ -54,7 +54,7 @@ TEST_CASE("resample: the core's filters through af_host.resample") {
     af_resample_options bad{};
     sdk::init_header(bad);
     bad.filter = 99;
-    sdk::Rgba8 out(4, 4);
+    Texture out(4, 4);
     dst = out.surface();
     CHECK(h->resample(&src, &dst, &bad, &e) == AF_ERR_USAGE);
     CHECK_THAT(std::string(e.message), Catch::Contains("unknown filter"));
@@ -65,9 +65,9 @@ TEST_CASE("write_texture: the built-in PNG writer, and unknown containers") {
     REQUIRE(AF_HOST_HAS(h, write_texture));
     auto px = checker(16, 4);
     auto png = sdk::encode_texture(h, "png", sdk::texture_of(px));
-    af::Image back = af::decode_png(png, "t.png");
+    af::Texture back = af::decode_png(png, "t.png");
     CHECK(back.width == 16);
-    CHECK(back.rgba8 == px.data);
+    CHECK(back.data == px.data);
     // A 1-bit grey mask, as the pages plugin writes cover masks.
     sdk::OptionList o;
     o.set("channels", "grey");
@@ -77,7 +77,7 @@ TEST_CASE("write_texture: the built-in PNG writer, and unknown containers") {
     REQUIRE(mask.size() > 25);
     CHECK(mask[24] == 1);
     CHECK(mask[25] == 0);
-    CHECK(af::decode_png(mask, "m.png").rgba8 == px.data);
+    CHECK(af::decode_png(mask, "m.png").data == px.data);
     CHECK_THROWS_WITH(sdk::encode_texture(h, "nonesuch", sdk::texture_of(px)), Catch::Contains("nonesuch"));
 }
 

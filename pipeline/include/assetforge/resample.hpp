@@ -1,4 +1,4 @@
-// Resizing RGBA8 / RGBA32F pixels with the host's filters (af_host.resample,
+// Resizing RGBA8 / RGBA32F pictures with the host's filters (af_host.resample,
 // API 1.3): the same kaiser/lanczos/mitchell/… kernels, edge modes, linear-light
 // and alpha weighting the host uses for mips, without linking an image library.
 #pragma once
@@ -35,12 +35,13 @@ inline void resample_surface(const af_host* host, const af_surface& src, af_surf
     check_host_call(host->resample(&src, &dst, &o, &e), e, "resampling");
 }
 
-template <class T>
-Pixels<T> resample(const af_host* host, const Pixels<T>& in, uint32_t width, uint32_t height,
-                   const ResampleOptions& options = {}) {
-    Pixels<T> out(width, height, in.srgb);
-    af_surface dst = out.surface();
-    resample_surface(host, in.surface(), dst, options);
+// A picture (picture.hpp) at another size; the result keeps its pixel type and colour space.
+inline Texture resample(const af_host* host, const Texture& in, uint32_t width, uint32_t height,
+                        const ResampleOptions& options = {}) {
+    if (!is_picture(in)) usage("resample: one RGBA8 or RGBA32F picture at a time");
+    Texture out = picture_like(in, width, height);
+    af_surface dst = out.surface(0, 0, 0).abi();
+    resample_surface(host, in.surface(0, 0, 0).abi(), dst, options);
     return out;
 }
 

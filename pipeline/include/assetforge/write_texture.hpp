@@ -3,7 +3,7 @@
 // to the host's PNG writer, or to any container plugin, instead of linking
 // an encoder of its own.
 //
-//   std::vector<uint8_t> png = af::sdk::encode_texture(host, "png", af::sdk::texture_of(pixels));
+//   std::vector<uint8_t> png = af::sdk::encode_texture(host, "png", pixels);
 #pragma once
 
 #include "assetforge/pixels.hpp"
@@ -14,18 +14,6 @@
 #include <vector>
 
 namespace af::sdk {
-
-// A one-surface texture holding the pixels (sRGB-tagged when they are).
-template <class T> Texture texture_of(const Pixels<T>& px) {
-    TextureDesc d;
-    d.format = px.format();
-    d.width = px.width;
-    d.height = px.height;
-    if (px.srgb) d.flags |= AF_TEX_SRGB;
-    Texture t(d);
-    std::memcpy(t.data.data(), px.data.data(), t.data.size());
-    return t;
-}
 
 // An af_sink appending to a vector.
 struct VectorSink {

@@ -85,12 +85,12 @@ TEST_CASE("fake host: cancellation stops parallel_for, and the SDK reports it") 
 
 TEST_CASE("fake host: convert between RGBA8 and RGBA32F, other formats refused") {
     FakeHost host;
-    sdk::Rgba8 px(2, 1);
+    Texture px(2, 1);
     px.data = {0, 51, 102, 255, 255, 204, 153, 0};
     af_surface s = px.surface();
-    sdk::Rgba32f f = sdk::get_rgba32f(host, s);
+    Texture f = sdk::get_rgba32f(host, s);
     CHECK(f.data[1] == Approx(0.2f));
-    sdk::Rgba8 back(2, 1);
+    Texture back(2, 1);
     af_surface d = back.surface();
     sdk::put_pixels(host, f, d);
     CHECK(back.data == px.data);
@@ -108,7 +108,7 @@ TEST_CASE("fake host: convert between RGBA8 and RGBA32F, other formats refused")
 
 TEST_CASE("fake host: write_texture reaches a container under test, resample only when wired") {
     FakeHost host;
-    sdk::Rgba8 px(1, 1);
+    Texture px(1, 1);
     CHECK_THROWS_WITH(sdk::encode_texture(host, "raw", sdk::texture_of(px)), Catch::Contains("no container 'raw'"));
     static const af_container raw = sdk::make_container(
         {.name = "raw", .write = [](const af_host*, const af_texture* t, const af_options*, af_sink* s, af_error*) {
@@ -130,7 +130,7 @@ TEST_CASE("fake host: write_texture reaches a container under test, resample onl
 TEST_CASE("SDK wrappers refuse hosts that predate a service (AF_HOST_HAS)") {
     FakeHost host;
     host.table().struct_size = uint32_t(offsetof(af_host, resample)); // an API 1.2 host
-    sdk::Rgba8 px(1, 1);
+    Texture px(1, 1);
     CHECK_FALSE(AF_HOST_HAS(host.get(), resample));
     CHECK_FALSE(AF_HOST_HAS(host.get(), write_texture));
     CHECK_THROWS_WITH(sdk::resample(host, px, 2, 2), Catch::Contains("API 1.3"));

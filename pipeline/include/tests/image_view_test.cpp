@@ -1,6 +1,6 @@
 // ImageView, the one view: a Texture's surface carries its format and exactly its bytes, converts to the ABI's
 // af_surface and back field for field, and an Image is seen in place.
-#include "assetforge/image.hpp"
+#include "assetforge/picture.hpp"
 #include "assetforge/image_view.hpp"
 #include "assetforge/texture.hpp"
 
@@ -55,16 +55,16 @@ TEST_CASE("image view: abi() and of() carry every field, stacked() puts a volume
     CHECK(tall.data == v.data);
 }
 
-TEST_CASE("image view: view_of an Image sees its own bytes with its format") {
-    af::sdk::Image srgb = af::sdk::Image::make8(3, 2, true);
-    const af::ImageView a = af::sdk::view_of(srgb);
+TEST_CASE("image view: view_of an Texture sees its own bytes with its format") {
+    af::Texture srgb = af::sdk::rgba8_picture(3, 2, true);
+    const af::ImageView a = af::srgb.surface(0, 0, 0);
     CHECK(a.format == af::FMT_R8G8B8A8_UNORM_SRGB);
     CHECK(a.is_rgba());
-    CHECK(a.u8() == srgb.rgba8.data());
-    CHECK(a.size == srgb.rgba8.size());
-    const af::sdk::Image f = af::sdk::Image::makef(3, 2);
-    const af::ImageView b = af::sdk::view_of(f);
+    CHECK(a.u8() == srgb.data.data());
+    CHECK(a.size == srgb.data.size());
+    const af::Texture f = af::sdk::rgba32f_picture(3, 2);
+    const af::ImageView b = af::f.surface(0, 0, 0);
     CHECK(b.format == af::FMT_R32G32B32A32_FLOAT);
-    CHECK(b.f32() == f.rgba32f.data());
-    CHECK(b.size == f.rgba32f.size() * sizeof(float));
+    CHECK(b.f32() == floats(f).data());
+    CHECK(b.size == floats(f).size() * sizeof(float));
 }

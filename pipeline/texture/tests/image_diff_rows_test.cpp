@@ -12,21 +12,21 @@ using namespace af::texture;
 
 namespace {
 
-Image band_of(const Image& img, uint32_t y0, uint32_t rows) {
-    Image out = img.is_float() ? Image::makef(img.width, rows) : Image::make8(img.width, rows);
+Texture band_of(const Texture& img, uint32_t y0, uint32_t rows) {
+    Texture out = img.is_float() ? rgba32f_picture(img.width, rows) : rgba8_picture(img.width, rows);
     const size_t from = size_t(y0) * img.width * 4, n = size_t(rows) * img.width * 4;
     if (img.is_float())
-        std::copy_n(img.rgba32f.begin() + std::ptrdiff_t(from), n, out.rgba32f.begin());
+        std::copy_n(floats(img).begin() + std::ptrdiff_t(from), n, floats(out).begin());
     else
-        std::copy_n(img.rgba8.begin() + std::ptrdiff_t(from), n, out.rgba8.begin());
+        std::copy_n(img.data.begin() + std::ptrdiff_t(from), n, out.data.begin());
     return out;
 }
 
-Image noisy(uint32_t w, uint32_t h, bool is_float, uint32_t seed) {
+Texture noisy(uint32_t w, uint32_t h, bool is_float, uint32_t seed) {
     std::mt19937 rng(seed);
-    Image img = is_float ? Image::makef(w, h) : Image::make8(w, h);
-    for (auto& v : img.rgba8) v = uint8_t(rng());
-    for (auto& v : img.rgba32f) v = float(rng() % 10000) / 9999.0f;
+    Texture img = is_float ? rgba32f_picture(w, h) : rgba8_picture(w, h);
+    for (auto& v : img.data) v = uint8_t(rng());
+    for (auto& v : floats(img)) v = float(rng() % 10000) / 9999.0f;
     return img;
 }
 
@@ -50,46 +50,46 @@ TEST_CASE("DiffRows over bands equals diff_images over the whole", "[diff]") {
             for (const bool ssim : {true, false})
                 for (const uint32_t band : {1u, 4u, 7u, 64u}) {
                     INFO((is_float ? "float " : "8-bit ") << w << "x" << h << " band " << band << " ssim " << ssim);
-                    const Image a = noisy(w, h, is_float, 1), b = noisy(w, h, is_float, 2);
+                    const Texture a = noisy(w, h, is_float, 1), b = noisy(w, h, is_float, 2);
                     DiffRows rows(w, h, {.ssim = ssim});
                     for (uint32_t y = 0; y < h; y += band) {
                         const uint32_t n = std::min(band, h - y);
                         rows.add(view_of(band_of(a, y, n)), view_of(band_of(b, y, n)));
                     }
-                    same(rows.finish(), diff_images(view_of(a), view_of(b), {.ssim = ssim}));
+                    same(rows.finish(), diff_images(a.surface(0, 0, 0), b.surface(0, 0, 0), {.ssim = ssim}));
                 }
 }
 
 TEST_CASE("DiffRows refuses rows that do not continue the comparison", "[diff]") {
     DiffRows rows(8, 8);
-    CHECK_THROWS_AS(rows.add(view_of(Image::make8(7, 2)), view_of(Image::make8(7, 2))), std::invalid_argument);
-    CHECK_THROWS_AS(rows.add(view_of(Image::make8(8, 2)), view_of(Image::make8(8, 3))), std::invalid_argument);
-    rows.add(view_of(Image::make8(8, 8)), view_of(Image::make8(8, 8)));
-    CHECK_THROWS_AS(rows.add(view_of(Image::make8(8, 1)), view_of(Image::make8(8, 1))), std::invalid_argument);
+    CHECK_THROWS_AS(rows.add(view_of(rgba8_picture(7, 2)), view_of(rgba8_picture(7, 2))), std::invalid_argument);
+    CHECK_THROWS_AS(rows.add(view_of(rgba8_picture(8, 2)), view_of(rgba8_picture(8, 3))), std::invalid_argument);
+    rows.add(view_of(rgba8_picture(8, 8)), view_of(rgba8_picture(8, 8)));
+    CHECK_THROWS_AS(rows.add(view_of(rgba8_picture(8, 1)), view_of(rgba8_picture(8, 1))), std::invalid_argument);
 }
 
 TEST_CASE("PSNR RGB counts the colour channels the format stores", "[diff]") {
     // Red off by one level, green exact, blue off by 255 (BC5's dropped blue).
-    Image a = Image::make8(4, 4), b = Image::make8(4, 4);
+    Texture a = rgba8_picture(4, 4), b = rgba8_picture(4, 4);
     for (size_t i = 0; i < a.texels(); ++i) {
-        a.rgba8[i * 4] = 100, b.rgba8[i * 4] = 101;
-        a.rgba8[i * 4 + 2] = 255;
+        a.data[i * 4] = 100, b.data[i * 4] = 101;
+        a.data[i * 4 + 2] = 255;
     }
     const FormatInfo& bc5 = *format_info(FMT_BC5_UNORM);
-    const ImageDiff xy = diff_images(view_of(a), view_of(b), {.ssim = false, .psnr_channels = stored_colour(bc5)});
-    const ImageDiff rgb = diff_images(view_of(a), view_of(b), {.ssim = false});
+    const ImageDiff xy = diff_images(a.surface(0, 0, 0), b.surface(0, 0, 0), {.ssim = false, .psnr_channels = stored_colour(bc5)});
+    const ImageDiff rgb = diff_images(a.surface(0, 0, 0), b.surface(0, 0, 0), {.ssim = false});
     const double level = 1.0 / 255;
     REQUIRE(xy.psnr_rgb);
     CHECK(*xy.psnr_rgb == Approx(10 * std::log10(2 / (level * level))));
     CHECK(*rgb.psnr_rgb < 5.0); // the drop, not the encode
-    CHECK(*diff_images(view_of(a), view_of(b), {.ssim = false, .psnr_channels = chan::r}).psnr_rgb ==
+    CHECK(*diff_images(a.surface(0, 0, 0), b.surface(0, 0, 0), {.ssim = false, .psnr_channels = chan::r}).psnr_rgb ==
           Approx(10 * std::log10(1 / (level * level))));
     // The source's own RGBA8 bytes give what its Image gives.
-    const ImageDiff view = diff_images(ImageView{FMT_R8G8B8A8_UNORM, 4, 4, 1, a.rgba8.data(), a.rgba8.size()},
-                                       view_of(b), {.ssim = false});
+    const ImageDiff view = diff_images(ImageView{FMT_R8G8B8A8_UNORM, 4, 4, 1, a.data.data(), a.data.size()},
+                                       b.surface(0, 0, 0), {.ssim = false});
     CHECK(view.psnr_rgb == rgb.psnr_rgb);
     // Only texels are compared: a view of blocks is refused, not read as bytes.
-    CHECK_THROWS_AS(diff_images(ImageView{FMT_BC1_UNORM, 4, 4, 1, a.rgba8.data(), 8}, view_of(b)),
+    CHECK_THROWS_AS(diff_images(ImageView{FMT_BC1_UNORM, 4, 4, 1, a.data.data(), 8}, b.surface(0, 0, 0)),
                     std::invalid_argument);
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 std::string data_path(const std::string& name) { return std::string(AF_TEST_DATA) + "/images/" + name; }
 
-Texture from_image(const Image& img, uint32_t format, uint32_t layers = 1) {
+Texture from_image(const Texture& img, uint32_t format, uint32_t layers = 1) {
     TextureDesc d;
     d.format = format;
     d.width = img.width;
@@ -35,7 +35,7 @@ Texture from_image(const Image& img, uint32_t format, uint32_t layers = 1) {
 TEST_CASE("mips: every layer, sRGB data filtered in linear light") {
     host::PluginRegistry reg;
     tx::Ops ops{reg};
-    Image palm = read_png_file(data_path("a_palm_b.png"));
+    Texture palm = read_png_file(data_path("a_palm_b.png"));
     Texture t = from_image(palm, FMT_R8G8B8A8_UNORM_SRGB, 2);
     Texture m = tx::mips(ops, t, {.normal_map = tx::NormalMapMode::No});
     REQUIRE(m.desc.mips == 9);
@@ -45,8 +45,8 @@ TEST_CASE("mips: every layer, sRGB data filtered in linear light") {
     for (uint32_t layer = 0; layer < 2; ++layer)
         for (uint32_t mip = 0; mip < m.desc.mips; ++mip) {
             ImageView s = m.surface(layer, 0, mip);
-            REQUIRE(s.size == expect[mip].rgba8.size());
-            CHECK(std::memcmp(s.data, expect[mip].rgba8.data(), s.size) == 0);
+            REQUIRE(s.size == expect[mip].data.size());
+            CHECK(std::memcmp(s.data, expect[mip].data.data(), s.size) == 0);
         }
     // UNORM holding the same bytes is colour of unstated space: filtered as
     // linear unless the request says sRGB.
@@ -61,7 +61,7 @@ TEST_CASE("mips: every layer, sRGB data filtered in linear light") {
 TEST_CASE("mips: float data, and SNORM normal maps renormalised") {
     host::PluginRegistry reg;
     tx::Ops ops{reg};
-    Image n = read_png_file(data_path("n_stk_generic_rock_crop128.png"));
+    Texture n = read_png_file(data_path("n_stk_generic_rock_crop128.png"));
     Texture half = from_image(to_float(n), FMT_R16G16B16A16_FLOAT);
     Texture hm = tx::mips(ops, half, {});
     CHECK(hm.desc.mips == 8);
@@ -69,19 +69,19 @@ TEST_CASE("mips: float data, and SNORM normal maps renormalised") {
 
     // R8G8_SNORM: two-channel, -1..1. Mips see it 0..1 (as decode shows it)
     // and keep every level's XY inside the unit circle.
-    Image snorm = to_float(n);
-    for (size_t i = 0; i < snorm.rgba32f.size(); ++i)
-        if (i % 4 < 3) snorm.rgba32f[i] = snorm.rgba32f[i] * 2.0f - 1.0f;
+    Texture snorm = to_float(n);
+    for (size_t i = 0; i < floats(snorm).size(); ++i)
+        if (i % 4 < 3) floats(snorm)[i] = floats(snorm)[i] * 2.0f - 1.0f;
     Texture t = from_image(snorm, FMT_R8G8_SNORM);
     Texture m = tx::mips(ops, t, {.normal_map = tx::NormalMapMode::Yes});
     CHECK((m.desc.flags & AF_TEX_NORMAL_MAP));
     CHECK((m.desc.flags & AF_TEX_LINEAR));
     for (uint32_t mip = 1; mip < m.desc.mips; ++mip) {
         ImageView s = m.surface(0, 0, mip);
-        Image img = surface_to_image(m.desc.format, s.data, s.size, s.width, s.height);
-        Image f = img.is_float() ? img : to_float(img);
+        Texture img = surface_to_image(m.desc.format, s.data, s.size, s.width, s.height);
+        Texture f = img.is_float() ? img : to_float(img);
         for (size_t i = 0; i < f.texels(); ++i) {
-            float x = f.rgba32f[i * 4] * 2 - 1, y = f.rgba32f[i * 4 + 1] * 2 - 1;
+            float x = floats(f)[i * 4] * 2 - 1, y = floats(f)[i * 4 + 1] * 2 - 1;
             REQUIRE(x * x + y * y <= 1.03f); // a unit vector's XY, within 8-bit steps
         }
     }
@@ -90,12 +90,12 @@ TEST_CASE("mips: float data, and SNORM normal maps renormalised") {
 TEST_CASE("mips: normal maps are recognised by the one rule") {
     host::PluginRegistry reg;
     tx::Ops ops{reg};
-    Image n = read_png_file(data_path("n_stk_generic_rock_crop128.png"));
+    Texture n = read_png_file(data_path("n_stk_generic_rock_crop128.png"));
     Texture t = from_image(n, FMT_R8G8B8A8_UNORM_SRGB);
     Texture m = tx::mips(ops, t, {.name = "rock.png"});
     CHECK((m.desc.flags & AF_TEX_NORMAL_MAP));  // by its texels
     CHECK(m.desc.format == FMT_R8G8B8A8_UNORM); // vectors are data, not sRGB colour
-    Image palm = read_png_file(data_path("a_palm_b.png"));
+    Texture palm = read_png_file(data_path("a_palm_b.png"));
     Texture c = tx::mips(ops, from_image(palm, FMT_R8G8B8A8_UNORM_SRGB), {.name = "palm.png"});
     CHECK_FALSE((c.desc.flags & AF_TEX_NORMAL_MAP));
 }

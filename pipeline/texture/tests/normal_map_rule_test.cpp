@@ -21,29 +21,29 @@ namespace {
 // A tangent-space normal map as a real DXT5 one looks: bumpy vectors (x, y
 // up to ±0.6), lengths shortened by up to 25 % (only about 63 % within 0.1
 // of one), and a height field in alpha.
-Image real_like_normal_map(uint32_t size, bool alpha_data, unsigned seed = 7) {
+Texture real_like_normal_map(uint32_t size, bool alpha_data, unsigned seed = 7) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    Image img = Image::make8(size, size, false);
+    Texture img = rgba8_picture(size, size, false);
     for (size_t i = 0; i < img.texels(); ++i) {
         float x = (u(rng) - 0.5f) * 1.2f, y = (u(rng) - 0.5f) * 1.2f;
         float z = std::sqrt(std::max(0.0f, 1.0f - x * x - y * y));
         const float k = u(rng), len = 1.0f - 0.25f * k * k;
         auto enc = [](float v) { return uint8_t(std::lround((v * 0.5f + 0.5f) * 255.0f)); };
-        img.rgba8[i * 4] = enc(x * len), img.rgba8[i * 4 + 1] = enc(y * len), img.rgba8[i * 4 + 2] = enc(z * len);
-        img.rgba8[i * 4 + 3] = alpha_data ? uint8_t(40 + (i * 37) % 200) : 255;
+        img.data[i * 4] = enc(x * len), img.data[i * 4 + 1] = enc(y * len), img.data[i * 4 + 2] = enc(z * len);
+        img.data[i * 4 + 3] = alpha_data ? uint8_t(40 + (i * 37) % 200) : 255;
     }
     return img;
 }
 
-Image filled16(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
-    Image img = Image::make8(16, 16, true);
+Texture filled16(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
+    Texture img = rgba8_picture(16, 16, true);
     for (size_t i = 0; i < img.texels(); ++i)
-        img.rgba8[i * 4] = r, img.rgba8[i * 4 + 1] = g, img.rgba8[i * 4 + 2] = b, img.rgba8[i * 4 + 3] = a;
+        img.data[i * 4] = r, img.data[i * 4 + 1] = g, img.data[i * 4 + 2] = b, img.data[i * 4 + 3] = a;
     return img;
 }
 
-Texture texture_of(const Image& img, uint32_t format) {
+Texture texture_of(const Texture& img, uint32_t format) {
     TextureDesc d;
     d.format = format;
     d.width = img.width;
@@ -90,14 +90,14 @@ TEST_CASE("normal maps: the texel rule ignores alpha and takes vectors DXT short
     CHECK_FALSE(tx::analyse(filled16(200, 100, 50, 255)).unit_vectors);
     CHECK_FALSE(tx::analyse(filled16(128, 128, 128, 255)).unit_vectors);
     // A BC5 decode (blue 0): X and Y inside the unit circle.
-    Image two = real_like_normal_map(32, false);
-    for (size_t i = 0; i < two.texels(); ++i) two.rgba8[i * 4 + 2] = 0;
+    Texture two = real_like_normal_map(32, false);
+    for (size_t i = 0; i < two.texels(); ++i) two.data[i * 4 + 2] = 0;
     CHECK(tx::analyse(two).vectors.two_channel);
     CHECK(tx::analyse(two).unit_vectors);
 }
 
 TEST_CASE("normal maps: the rule says what decided") {
-    const Image img = real_like_normal_map(32, true);
+    const Texture img = real_like_normal_map(32, true);
     const Texture t = texture_of(img, FMT_R8G8B8A8_UNORM);
     const tx::Content c = tx::analyse(img);
     CHECK(tx::recognise_normal_map(t, c, "stone_norm.dds").rule == "file name token 'norm'");

@@ -25,13 +25,13 @@ struct HdrImage {
 // HDR test data: a texture linearised with gamma 2.2, scaled by 16, plus a
 // horizontal gradient up to 1000 over the top quarter (as bench/bptc_bench does).
 HdrImage make_hdr(const char* name, float scale) {
-    const af::Image img = load_test_image(name);
+    const af::Texture img = load_test_image(name);
     HdrImage out{int(img.width), int(img.height), std::vector<float>(img.texels() * 3)};
     for (int y = 0; y < out.h; ++y)
         for (int x = 0; x < out.w; ++x) {
             const size_t i = size_t(y) * out.w + x;
             for (int c = 0; c < 3; ++c) {
-                float v = std::pow(img.rgba8[4 * i + c] / 255.0f, 2.2f) * scale;
+                float v = std::pow(img.data[4 * i + c] / 255.0f, 2.2f) * scale;
                 if (y < out.h / 4) v += 1000.0f * float(x) / float(out.w - 1);
                 out.rgb[3 * i + c] = v;
             }
@@ -212,10 +212,10 @@ TEST_CASE("bc6h encoder output agrees with Pillow within its 8-bit conversion", 
     std::vector<Case> cases;
     std::vector<std::filesystem::path> files;
     for (const char* name : {"d_stktex_generic_rockA_64.png", "d_stk_generic_sunsetPattern_a_64.png"}) {
-        const af::Image img = load_test_image(name);
+        const af::Texture img = load_test_image(name);
         HdrImage im{int(img.width), int(img.height), std::vector<float>(img.texels() * 3)};
         for (size_t i = 0; i < img.texels(); ++i)
-            for (int c = 0; c < 3; ++c) im.rgb[3 * i + c] = img.rgba8[4 * i + c] / 255.0f;
+            for (int c = 0; c < 3; ++c) im.rgb[3 * i + c] = img.data[4 * i + c] / 255.0f;
         for (bool is_signed : {false, true}) {
             Case c{im.w, im.h, is_signed, encode_surface(im, options(3, is_signed))};
             files.push_back(dir.path / ("bc6h" + std::to_string(files.size()) + ".dds"));

@@ -40,13 +40,13 @@ TEST_CASE("bc7 encode→decode PSNR floors on corpus crops", "[bc7][encode]") {
     };
     for (const Floor& f : floors) {
         CAPTURE(f.image);
-        const af::Image img = load_test_image(f.image);
+        const af::Texture img = load_test_image(f.image);
         const int w = int(img.width), h = int(img.height);
         for (int l : {0, 6}) {
             CAPTURE(l);
-            const auto dec = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, bc7_level(l)), w, h);
-            CHECK(psnr_rgba8(dec, img.rgba8.data(), 0, 3) >= (l == 0 ? f.rgb0 : f.rgb6));
-            CHECK(psnr_rgba8(dec, img.rgba8.data(), 3, 4) >= (l == 0 ? f.alpha0 : f.alpha6));
+            const auto dec = decode_bc7_surface(encode_bc7_surface(img.data.data(), w, h, bc7_level(l)), w, h);
+            CHECK(psnr_rgba8(dec, img.data.data(), 0, 3) >= (l == 0 ? f.rgb0 : f.rgb6));
+            CHECK(psnr_rgba8(dec, img.data.data(), 3, 4) >= (l == 0 ? f.alpha0 : f.alpha6));
         }
     }
 }
@@ -55,13 +55,13 @@ TEST_CASE("bc7 higher levels do not lose quality and the slowest uses all eight 
     int modes[8] = {};
     for (const char* name : kImages) {
         CAPTURE(name);
-        const af::Image img = load_test_image(name);
+        const af::Texture img = load_test_image(name);
         const int w = int(img.width), h = int(img.height);
         double prev = 0;
         for (int l : {0, 3, 6, 10}) {
-            const auto blocks = encode_bc7_surface(img.rgba8.data(), w, h, bc7_level(l));
+            const auto blocks = encode_bc7_surface(img.data.data(), w, h, bc7_level(l));
             const auto dec = decode_bc7_surface(blocks, w, h);
-            const double p = psnr_rgba8(dec, img.rgba8.data(), 0, 4);
+            const double p = psnr_rgba8(dec, img.data.data(), 0, 4);
             CHECK(p >= prev - 0.05);
             prev = p;
             if (l == 10)
@@ -113,11 +113,11 @@ TEST_CASE("bc7 opaque input decodes to alpha exactly 255", "[bc7][encode]") {
     // Real textures, and opt.opaque forcing an image with alpha to opaque output.
     for (const char* name : kImages) {
         CAPTURE(name);
-        const af::Image img = load_test_image(name);
+        const af::Texture img = load_test_image(name);
         const int w = int(img.width), h = int(img.height);
         Bc7Options opt = bc7_level(3);
         opt.opaque = true;
-        const auto dec = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, opt), w, h);
+        const auto dec = decode_bc7_surface(encode_bc7_surface(img.data.data(), w, h, opt), w, h);
         size_t not_opaque = 0;
         for (size_t i = 3; i < dec.size(); i += 4) not_opaque += dec[i] != 255;
         CHECK(not_opaque == 0);
@@ -125,17 +125,17 @@ TEST_CASE("bc7 opaque input decodes to alpha exactly 255", "[bc7][encode]") {
 }
 
 TEST_CASE("bc7 encoding is deterministic, also across threads", "[bc7][encode]") {
-    const af::Image img = load_test_image(kImages[1]);
+    const af::Texture img = load_test_image(kImages[1]);
     const int w = int(img.width), h = int(img.height);
     for (int l : {0, 6}) {
-        const auto a = encode_bc7_surface(img.rgba8.data(), w, h, bc7_level(l));
-        const auto b = encode_bc7_surface(img.rgba8.data(), w, h, bc7_level(l));
+        const auto a = encode_bc7_surface(img.data.data(), w, h, bc7_level(l));
+        const auto b = encode_bc7_surface(img.data.data(), w, h, bc7_level(l));
         CHECK(a == b);
         // Same image split over two threads: top half and bottom half.
         std::vector<uint8_t> top, bottom;
-        std::thread t1([&] { top = encode_bc7_surface(img.rgba8.data(), w, h / 2, bc7_level(l)); });
+        std::thread t1([&] { top = encode_bc7_surface(img.data.data(), w, h / 2, bc7_level(l)); });
         std::thread t2(
-            [&] { bottom = encode_bc7_surface(img.rgba8.data() + 4 * size_t(w) * (h / 2), w, h / 2, bc7_level(l)); });
+            [&] { bottom = encode_bc7_surface(img.data.data() + 4 * size_t(w) * (h / 2), w, h / 2, bc7_level(l)); });
         t1.join();
         t2.join();
         top.insert(top.end(), bottom.begin(), bottom.end());
@@ -144,14 +144,14 @@ TEST_CASE("bc7 encoding is deterministic, also across threads", "[bc7][encode]")
 }
 
 TEST_CASE("bc7 perceptual weights favour green", "[bc7][encode]") {
-    const af::Image img = load_test_image(kImages[0]);
+    const af::Texture img = load_test_image(kImages[0]);
     const int w = int(img.width), h = int(img.height);
     Bc7Options uniform = bc7_level(3), perceptual = bc7_level(3);
     perceptual.perceptual = true;
-    const auto du = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, uniform), w, h);
-    const auto dp = decode_bc7_surface(encode_bc7_surface(img.rgba8.data(), w, h, perceptual), w, h);
-    CHECK(psnr_rgba8(dp, img.rgba8.data(), 1, 2) >= psnr_rgba8(du, img.rgba8.data(), 1, 2));
-    CHECK(psnr_rgba8(dp, img.rgba8.data(), 0, 3) >= 40.0);
+    const auto du = decode_bc7_surface(encode_bc7_surface(img.data.data(), w, h, uniform), w, h);
+    const auto dp = decode_bc7_surface(encode_bc7_surface(img.data.data(), w, h, perceptual), w, h);
+    CHECK(psnr_rgba8(dp, img.data.data(), 1, 2) >= psnr_rgba8(du, img.data.data(), 1, 2));
+    CHECK(psnr_rgba8(dp, img.data.data(), 0, 3) >= 40.0);
 }
 
 TEST_CASE("bc7 encoder output, odd sizes included, decodes exactly the same in Pillow", "[bc7][encode][pillow]") {
@@ -175,12 +175,12 @@ TEST_CASE("bc7 encoder output, odd sizes included, decodes exactly the same in P
         cases.push_back(std::move(c));
     };
     for (const char* name : kImages) {
-        const af::Image img = load_test_image(name);
-        for (int l : {0, 6}) add(img.rgba8.data(), int(img.width), int(img.height), int(img.width), l);
+        const af::Texture img = load_test_image(name);
+        for (int l : {0, 6}) add(img.data.data(), int(img.width), int(img.height), int(img.width), l);
     }
-    const af::Image img = load_test_image(kImages[1]);
+    const af::Texture img = load_test_image(kImages[1]);
     for (auto [w, h] : {std::pair{13, 7}, std::pair{3, 5}, std::pair{1, 1}})
-        add(img.rgba8.data(), w, h, int(img.width), 3);
+        add(img.data.data(), w, h, int(img.width), 3);
     auto ref = decode_or_skip(files);
     if (!ref) return; // Pillow is not installed
     for (size_t i = 0; i < cases.size(); ++i) {

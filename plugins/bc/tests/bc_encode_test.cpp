@@ -231,11 +231,11 @@ constexpr double BC1_ROCK_L0 = 34.50, BC1_ROCK_L3 = 34.75, BC1_GREY_L3 = 49.10, 
 TEST_CASE("Encode→decode PSNR floors per format") {
     auto rock = load("d_rock_128.png"), wall = load("d_wallpaper_128.png"), palm = load("a_palm_128.png"),
          normal = load("n_rock_128.png"), grey = load("g_caustics_128.png");
-    auto rt = [](const Rgba8& img, uint32_t fmt, int lvl) {
+    auto rt = [](const Texture& img, uint32_t fmt, int lvl) {
         return decode(encode(img, fmt, level(lvl)), fmt, img.w, img.h);
     };
     struct Floor {
-        const Rgba8* img;
+        const Texture* img;
         uint32_t fmt;
         int level;
         std::initializer_list<int> ch;

@@ -96,12 +96,12 @@ TEST_CASE("Decoders agree with Pillow on encoder output and random blocks") {
     struct File { fs::path path; const Case* c; std::vector<uint8_t> blocks; uint32_t w, h; };
     std::vector<File> files;
     for (const auto& c : cases) {
-        const Rgba8& img = (c.format == af::FMT_BC5_UNORM || c.format == af::FMT_BC5_SNORM) ? normal : palm;
+        const Texture& img = (c.format == af::FMT_BC5_UNORM || c.format == af::FMT_BC5_SNORM) ? normal : palm;
         for (int lvl : {0, 3}) {
             // 13×7 exercises partial edge blocks on both sides.
-            Rgba8 src = img;
+            Texture src = img;
             if (lvl == 3) {
-                src = Rgba8{13, 7, {}};
+                src = Texture{13, 7, {}};
                 for (uint32_t y = 0; y < 7; ++y)
                     src.px.insert(src.px.end(), img.px.begin() + (y * 128 + 40) * 4, img.px.begin() + (y * 128 + 53) * 4);
             }

@@ -14,9 +14,9 @@ using namespace bc_test;
 namespace {
 
 // Blocks that stress the integer ranges: full-range extremes, two colours, noise, gradients.
-Rgba8 synthetic(uint32_t seed) {
+Texture synthetic(uint32_t seed) {
     std::mt19937 rng(seed);
-    Rgba8 img{64, 64, std::vector<uint8_t>(64 * 64 * 4)};
+    Texture img{64, 64, std::vector<uint8_t>(64 * 64 * 4)};
     for (uint32_t y = 0; y < 64; ++y)
         for (uint32_t x = 0; x < 64; ++x) {
             uint8_t* p = &img.px[(y * 64 + x) * 4];
@@ -58,7 +58,7 @@ TEST_CASE("SSE4.1 and AVX2 kernels write identical bytes") {
         return;
     }
     PathGuard guard;
-    std::vector<Rgba8> images = {load("d_rock_128.png"),
+    std::vector<Texture> images = {load("d_rock_128.png"),
                                  load("d_wallpaper_128.png"),
                                  load("a_palm_128.png"),
                                  load("n_rock_128.png"),

@@ -18,9 +18,9 @@ namespace {
 const uint32_t kBc15[] = {af::FMT_BC1_UNORM, af::FMT_BC2_UNORM, af::FMT_BC3_UNORM, af::FMT_BC4_UNORM,
                           af::FMT_BC4_SNORM, af::FMT_BC5_UNORM, af::FMT_BC5_SNORM};
 
-Rgba8 noise(uint32_t w, uint32_t h, uint32_t seed) {
+Texture noise(uint32_t w, uint32_t h, uint32_t seed) {
     std::mt19937 rng(seed);
-    Rgba8 img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
+    Texture img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
     for (uint32_t y = 0; y < h; ++y)
         for (uint32_t x = 0; x < w; ++x) {
             uint8_t* p = &img.px[(size_t(y) * w + x) * 4];
@@ -66,7 +66,7 @@ TEST_CASE("Odd sizes: 1x1, 3x5, 13x7 pad edge blocks by clamping") {
     }
     SECTION("the padding repeats the last column and row") {
         // 5×5 image: columns 4.. of block (1,0) are clamped copies of column 4.
-        Rgba8 img{5, 5, std::vector<uint8_t>(100, 0)};
+        Texture img{5, 5, std::vector<uint8_t>(100, 0)};
         for (int y = 0; y < 5; ++y)
             for (int x = 0; x < 5; ++x)
                 img.px[(y * 5 + x) * 4] = uint8_t(x == 4 ? 200 : 10), img.px[(y * 5 + x) * 4 + 3] = 255;
@@ -97,7 +97,7 @@ TEST_CASE("Float input encodes like the equivalent bytes") {
     auto img = load("d_wallpaper_128.png");
     std::vector<float> f(img.px.size());
     for (size_t i = 0; i < f.size(); ++i) f[i] = img.px[i] / 255.0f;
-    Rgba8 fimg{img.w, img.h, std::vector<uint8_t>(f.size() * 4)};
+    Texture fimg{img.w, img.h, std::vector<uint8_t>(f.size() * 4)};
     std::memcpy(fimg.px.data(), f.data(), fimg.px.size());
     for (uint32_t fmt : {af::FMT_BC1_UNORM, af::FMT_BC3_UNORM, af::FMT_BC5_UNORM})
         CHECK(encode(img, fmt, level(0)) == encode(fimg, fmt, level(0), false, af::FMT_R32G32B32A32_FLOAT));
@@ -105,7 +105,7 @@ TEST_CASE("Float input encodes like the equivalent bytes") {
 
 TEST_CASE("BC5 normal-map mode renormalises before encoding") {
     // A vector of length 0.5 along +x: (0.5, 0, 0) → stored as (1, 0) after renormalisation.
-    Rgba8 img{4, 4, {}};
+    Texture img{4, 4, {}};
     for (int i = 0; i < 16; ++i) img.px.insert(img.px.end(), {191, 128, 128, 255});
     auto o = level(3);
     o.normal_map = true;
@@ -167,7 +167,7 @@ TEST_CASE("Plugin entry: codec table, options and errors") {
 
 TEST_CASE("Volume surfaces: depth slices are coded one after another") {
     // 5×3×2: two slices, each one block row of two blocks; slice 1 is slice 0 + 100 in red.
-    Rgba8 img{5, 6, {}};
+    Texture img{5, 6, {}};
     for (int z = 0; z < 2; ++z)
         for (int i = 0; i < 15; ++i) img.px.insert(img.px.end(), {uint8_t(i * 5 + z * 100), 7, 9, 255});
     FakeHost host;
@@ -198,7 +198,7 @@ TEST_CASE("A cancelled host stops the codec with AF_ERR_CANCELLED") {
 
 TEST_CASE("8-bit SNORM input is offset binary and round-trips solid values") {
     for (int v : {0, 1, 64, 128, 200, 255}) {
-        Rgba8 img{4, 4, {}};
+        Texture img{4, 4, {}};
         for (int i = 0; i < 16; ++i) img.px.insert(img.px.end(), {uint8_t(v), uint8_t(255 - v), 0, 255});
         auto out = decode(encode(img, af::FMT_BC5_SNORM, level(0)), af::FMT_BC5_SNORM, 4, 4);
         CHECK(int(out.px[0]) == std::max(v, 1)); // byte 0 would be -128, which reads as -127 (byte 1)
@@ -235,12 +235,12 @@ TEST_CASE("SDK pixel helpers reach the codec through a fake host's convert") {
     const af_plugin* p = assetforge_plugin_entry(host);
     host.use_codec(p->codecs[0]);
     auto img = noise(8, 8, 3);
-    af::sdk::Rgba8 px(8, 8);
+    af::Texture px(8, 8);
     px.data = img.px;
     std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC3_UNORM, 8, 8));
     af_surface bc3{af::FMT_BC3_UNORM, 8, 8, 1, blocks.data(), blocks.size()};
     af::sdk::put_pixels(host, px, bc3);
-    af::sdk::Rgba8 back = af::sdk::get_rgba8(host, bc3);
+    af::Texture back = af::sdk::get_rgba8(host, bc3);
     CHECK(host.convert_calls() == 2);
     CHECK(back.width == 8);
     CHECK(psnr({8, 8, back.data}, img, {0, 1, 2, 3}) > 25);

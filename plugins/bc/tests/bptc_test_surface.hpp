@@ -3,7 +3,7 @@
 #pragma once
 
 #include "bptc.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "core/png_io.hpp"
 
 #include <algorithm>
@@ -18,7 +18,7 @@ namespace af::bc::test {
 // Test data sits next to this header, so the tests work from any build directory.
 inline std::filesystem::path test_data_dir() { return std::filesystem::path(BC_TEST_DATA) / "bptc"; }
 
-inline af::Image load_test_image(const std::string& name) {
+inline af::Texture load_test_image(const std::string& name) {
     return af::to_rgba8(af::read_png_file(test_data_dir() / name));
 }
 

@@ -18,18 +18,18 @@ using af::sdk::testing::FakeHost;
 // tested with real concurrency.
 inline void make_parallel(FakeHost& host, bool parallel) { host.set_threads(parallel ? 8 : 0); }
 
-struct Rgba8 {
+struct Texture {
     uint32_t w = 0, h = 0;
     std::vector<uint8_t> px;
 };
 
-inline Rgba8 load(const std::string& name) {
-    af::Image im = af::read_png_file(std::string(BC_TEST_DATA) + "/" + name);
+inline Texture load(const std::string& name) {
+    af::Texture im = af::read_png_file(std::string(BC_TEST_DATA) + "/" + name);
     if (im.is_float()) im = af::to_rgba8(im);
-    return {im.width, im.height, im.rgba8};
+    return {im.width, im.height, im.data};
 }
 
-inline std::vector<uint8_t> encode(const Rgba8& img, uint32_t fmt, const af::bc::SurfaceOptions& opt,
+inline std::vector<uint8_t> encode(const Texture& img, uint32_t fmt, const af::bc::SurfaceOptions& opt,
                                    bool parallel = false, uint32_t src_fmt = af::FMT_R8G8B8A8_UNORM) {
     FakeHost host;
     make_parallel(host, parallel);
@@ -40,10 +40,10 @@ inline std::vector<uint8_t> encode(const Rgba8& img, uint32_t fmt, const af::bc:
     return out;
 }
 
-inline Rgba8 decode(const std::vector<uint8_t>& blocks, uint32_t fmt, uint32_t w, uint32_t h, bool parallel = false) {
+inline Texture decode(const std::vector<uint8_t>& blocks, uint32_t fmt, uint32_t w, uint32_t h, bool parallel = false) {
     FakeHost host;
     make_parallel(host, parallel);
-    Rgba8 img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
+    Texture img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
     af_surface src{fmt, w, h, 1, const_cast<uint8_t*>(blocks.data()), blocks.size()};
     af_surface dst{af::FMT_R8G8B8A8_UNORM, w, h, 1, img.px.data(), img.px.size()};
     af::bc::decode_surface(host, src, dst);
@@ -57,7 +57,7 @@ inline af::bc::SurfaceOptions level(int l) {
 }
 
 // PSNR over the listed channels (0=R … 3=A); 99 dB when identical.
-inline double psnr(const Rgba8& a, const Rgba8& b, std::initializer_list<int> channels) {
+inline double psnr(const Texture& a, const Texture& b, std::initializer_list<int> channels) {
     double se = 0;
     size_t n = 0;
     for (size_t i = 0; i < a.px.size(); i += 4)

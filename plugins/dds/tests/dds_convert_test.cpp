@@ -34,7 +34,7 @@ bool has_chunk(const std::vector<uint8_t>& png, const char* type) {
     return false;
 }
 
-fs::path write_png(const fs::path& p, const af::Image& img) {
+fs::path write_png(const fs::path& p, const af::Texture& img) {
     af::write_png_file(p, img);
     return p;
 }
@@ -80,7 +80,7 @@ TEST_CASE("all-surfaces writes every mip with predictable names and --mip picks 
     for (uint32_t m = 0; m < 4; ++m) {
         fs::path p = dir.path / ("w_l0_f0_m" + std::to_string(m) + ".png");
         REQUIRE(fs::exists(p));
-        af::Image img = af::read_png_file(p);
+        af::Texture img = af::read_png_file(p);
         CHECK(img.width == (8u >> m));
         CHECK(img.height == (8u >> m));
     }
@@ -110,9 +110,9 @@ TEST_CASE("all-surfaces writes every mip with predictable names and --mip picks 
 TEST_CASE("PNG → DDS: auto picks BC1, BC3, BC4 (grey read as red), BC5 from content and name - mips by default") {
     ScratchDir dir("convert_auto");
     auto make = [&](const char* name, auto texel) {
-        af::Image img = af::Image::make8(32, 16, true);
+        af::Texture img = af::rgba8_picture(32, 16, true);
         for (uint32_t y = 0; y < 16; ++y)
-            for (uint32_t x = 0; x < 32; ++x) texel(x, y, &img.rgba8[(size_t(y) * 32 + x) * 4]);
+            for (uint32_t x = 0; x < 32; ++x) texel(x, y, &img.data[(size_t(y) * 32 + x) * 4]);
         return write_png(dir.path / name, img);
     };
     fs::path opaque = make("opaque.png", [](uint32_t x, uint32_t y, uint8_t* p) {
@@ -217,10 +217,10 @@ TEST_CASE("PNG output: 16-bit for wide formats, sRGB chunk for sRGB data, gAMA f
     REQUIRE(r.status == 0);
     auto bytes = read_file(png);
     CHECK(bytes[24] == 16); // IHDR bit depth
-    af::Image img = af::read_png_file(png);
+    af::Texture img = af::read_png_file(png);
     REQUIRE(img.is_float());
     const uint16_t* src = reinterpret_cast<const uint16_t*>(t.data.data());
-    for (size_t i = 0; i < img.rgba32f.size(); ++i) CHECK(std::lround(img.rgba32f[i] * 65535.f) == src[i]);
+    for (size_t i = 0; i < floats(img).size(); ++i) CHECK(std::lround(floats(img)[i] * 65535.f) == src[i]);
 
     d.format = af::FMT_BC1_UNORM_SRGB;
     d.width = d.height = 8;

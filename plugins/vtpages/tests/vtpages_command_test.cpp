@@ -148,13 +148,13 @@ TEST_CASE("pages map and cover write PNGs that decode to what the file holds", "
     auto f = PagesFile::open(F);
     auto mj = nlohmann::json::parse(run({"map", F, "1", "--out", (t.path / "m.png").string(), "--json"}).out);
     CHECK(mj["present"] == manifest<nlohmann::json>("l8_s1_bfs.pages")["per_level"]["1"]);
-    af::Image img = af::read_png_file(t.path / "m.png");
+    af::Texture img = af::read_png_file(t.path / "m.png");
     const uint32_t cell = mj["cell_pixels"].get<uint32_t>(), grid = mj["grid"].get<uint32_t>();
     CHECK(img.width == grid * cell);
     uint64_t lit = 0;
     for (uint32_t y = 0; y < grid; ++y)
         for (uint32_t x = 0; x < grid; ++x) {
-            const uint8_t* px = &img.rgba8[(size_t(y * cell) * img.width + x * cell) * 4];
+            const uint8_t* px = &img.data[(size_t(y * cell) * img.width + x * cell) * 4];
             const bool present = bool(f.find({1, uint16_t(x), uint16_t(y)}));
             CHECK(((px[0] | px[1] | px[2]) != 0) == present);
             lit += present;
@@ -175,14 +175,14 @@ TEST_CASE("pages map and cover write PNGs that decode to what the file holds", "
     REQUIRE(raw.size() > 25);
     CHECK(raw[24] == 1); // IHDR bit depth
     CHECK(raw[25] == 0); // greyscale
-    af::Image cm = af::read_png_file(png);
+    af::Texture cm = af::read_png_file(png);
     REQUIRE(cm.width == 128);
     const PayloadLayout l = payload_layout(with_cover.sub);
     auto mask = f.bytes(with_cover.payload_offset() + l.cover_offset, l.cover_size);
     for (uint32_t y = 0; y < 128; ++y)
         for (uint32_t x = 0; x < 128; ++x) {
             const bool bit = (mask[y * 16 + x / 8] >> (x & 7)) & 1;
-            REQUIRE((cm.rgba8[(y * 128 + x) * 4] == 255) == bit);
+            REQUIRE((cm.data[(y * 128 + x) * 4] == 255) == bit);
         }
     // A page without a mask is an error, not an empty image.
     walk_tree(f, [&](const WalkStep& s) {

@@ -114,12 +114,12 @@ af_status resample(const af_surface* src, af_surface* dst, const af_resample_opt
     return af::sdk::guard(err, [&] {
         const bool is8 = src->format != af::FMT_R32G32B32A32_FLOAT;
         const bool srgb = src->format == af::FMT_R8G8B8A8_UNORM_SRGB || (o && (o->flags & AF_RESAMPLE_SRGB));
-        af::Image in =
-            is8 ? af::Image::make8(src->width, src->height, srgb) : af::Image::makef(src->width, src->height, srgb);
+        af::Texture in =
+            is8 ? af::rgba8_picture(src->width, src->height, srgb) : af::rgba32f_picture(src->width, src->height, srgb);
         if (is8)
-            std::memcpy(in.rgba8.data(), src->data, in.rgba8.size());
+            std::memcpy(in.data.data(), src->data, in.data.size());
         else
-            std::memcpy(in.rgba32f.data(), src->data, in.rgba32f.size() * sizeof(float));
+            std::memcpy(floats(in).data(), src->data, floats(in).size() * sizeof(float));
         af::ResizeOptions ro;
         if (o) {
             static constexpr af::Filter kFilters[] = {af::Filter::Kaiser,   af::Filter::Box,      af::Filter::Triangle,
@@ -129,11 +129,11 @@ af_status resample(const af_surface* src, af_surface* dst, const af_resample_opt
             ro.linear_light = o->flags & AF_RESAMPLE_LINEAR_LIGHT;
             ro.premultiply_alpha = o->flags & AF_RESAMPLE_PREMULTIPLIED_ALPHA;
         }
-        const af::Image out = af::resize(in, dst->width, dst->height, ro);
+        const af::Texture out = af::resize(in, dst->width, dst->height, ro);
         if (is8)
-            std::memcpy(dst->data, out.rgba8.data(), out.rgba8.size());
+            std::memcpy(dst->data, out.data.data(), out.data.size());
         else
-            std::memcpy(dst->data, out.rgba32f.data(), out.rgba32f.size() * sizeof(float));
+            std::memcpy(dst->data, floats(out).data(), floats(out).size() * sizeof(float));
     });
 }
 
@@ -198,14 +198,14 @@ const af_stage* stage(const char* name) {
     return nullptr;
 }
 
-af::Image surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
+af::Texture surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
     af::ImageView s = t.surface(layer, face, mip);
-    af::Image img = af::Image::make8(s.width, s.height * s.depth);
+    af::Texture img = af::rgba8_picture(s.width, s.height * s.depth);
     af_surface src = s.abi();
-    af_surface dst{af::FMT_R8G8B8A8_UNORM, s.width, s.height, s.depth, img.rgba8.data(), img.rgba8.size()};
+    af_surface dst{af::FMT_R8G8B8A8_UNORM, s.width, s.height, s.depth, img.data.data(), img.data.size()};
     if (t.desc.format == af::FMT_P8) {
         const uint8_t* pal = t.palette.data() + size_t(layer) * 1024;
-        for (uint64_t i = 0; i < s.size; ++i) std::memcpy(&img.rgba8[i * 4], pal + s.data[i] * 4, 4);
+        for (uint64_t i = 0; i < s.size; ++i) std::memcpy(&img.data[i * 4], pal + s.data[i] * 4, 4);
         return img;
     }
     af_error e{};

@@ -4,7 +4,7 @@
 
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"
-#include "core/image.hpp"
+#include "assetforge/picture.hpp"
 #include "xtf_writer.hpp"
 
 #include <filesystem>
@@ -61,6 +61,6 @@ inline af::xtf::XtfWriteOptions xtftest_opts(int32_t vf, bool nomip = false) {
 }
 
 // Decodes one surface to RGBA8 (through host()->convert for compressed ones).
-af::Image surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
+af::Texture surface_rgba8(const af::Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 
 } // namespace xtftest

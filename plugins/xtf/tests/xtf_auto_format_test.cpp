@@ -22,13 +22,13 @@ enum class Alpha { Opaque, CutOut, Smooth };
 // A real image (a fixture's 64x64 source, smooth alpha) with its alpha made
 // opaque, cut at 128, or left as it is.
 af::Texture source_image(Alpha alpha) {
-    af::Image png = af::read_png_file(xtftest::data_dir() / "dxt1_64x64_mips" / "source.png");
+    af::Texture png = af::read_png_file(xtftest::data_dir() / "dxt1_64x64_mips" / "source.png");
     af::TextureDesc d;
     d.format = af::FMT_R8G8B8A8_UNORM;
     d.width = png.width;
     d.height = png.height;
     af::Texture t(d);
-    std::memcpy(t.data.data(), png.rgba8.data(), t.data.size());
+    std::memcpy(t.data.data(), png.data.data(), t.data.size());
     for (size_t i = 3; i < t.data.size(); i += 4) {
         if (alpha == Alpha::Opaque) t.data[i] = 255;
         if (alpha == Alpha::CutOut) t.data[i] = t.data[i] < 128 ? 0 : 255;

@@ -46,8 +46,8 @@ void check_blocks(const nlohmann::json& expected, const std::vector<XtfBlock>& b
         // tried), so decoded DXT pixels are the BC codec's business and tested
         // there against Pillow; here only the stored and linear bytes count.
         if (af::format_info(tex.desc.format)->compressed()) continue;
-        af::Image img = xtftest::surface_rgba8(tex, b.frame, b.face, b.mip);
-        CHECK(sha256(img.rgba8) == e["sha256_rgba8888_vtfpp"].get<std::string>());
+        af::Texture img = xtftest::surface_rgba8(tex, b.frame, b.face, b.mip);
+        CHECK(sha256(img.data) == e["sha256_rgba8888_vtfpp"].get<std::string>());
     }
 }
 
@@ -135,17 +135,17 @@ TEST_CASE("xtf fixtures: header, layout, blocks and pixels equal the manifest", 
                 const bool exact = src.value("mip0_decodes_exactly_to_source", false);
                 const bool rgb_exact = src.value("mip0_decodes_exactly_to_source_rgb_alpha_255", false);
                 if (!exact && !rgb_exact) continue;
-                af::Image png = af::read_png_file(xtftest::data_dir() / name / src["png"].get<std::string>());
+                af::Texture png = af::read_png_file(xtftest::data_dir() / name / src["png"].get<std::string>());
                 REQUIRE(png.type == af::PixelType::RGBA8);
-                CHECK(sha256(png.rgba8) == src["sha256_rgba8888"].get<std::string>());
-                af::Image got = xtftest::surface_rgba8(x.image, src["frame"], src["face"], 0);
-                REQUIRE(got.rgba8.size() == png.rgba8.size());
+                CHECK(sha256(png.data) == src["sha256_rgba8888"].get<std::string>());
+                af::Texture got = xtftest::surface_rgba8(x.image, src["frame"], src["face"], 0);
+                REQUIRE(got.data.size() == png.data.size());
                 if (exact) {
-                    CHECK((got.rgba8 == png.rgba8));
+                    CHECK((got.data == png.data));
                 } else {
                     size_t bad = 0;
-                    for (size_t i = 0; i < got.rgba8.size(); ++i)
-                        bad += (i % 4 == 3) ? got.rgba8[i] != 255 : got.rgba8[i] != png.rgba8[i];
+                    for (size_t i = 0; i < got.data.size(); ++i)
+                        bad += (i % 4 == 3) ? got.data[i] != 255 : got.data[i] != png.data[i];
                     CHECK(bad == 0);
                 }
             }

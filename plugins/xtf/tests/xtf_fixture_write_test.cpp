@@ -31,11 +31,11 @@ bool is_dxt(const nlohmann::json& j) {
     return f == VTF_DXT1 || f == VTF_DXT3 || f == VTF_DXT5;
 }
 
-double mean_abs_diff(const af::Image& a, const af::Image& b) {
-    REQUIRE(a.rgba8.size() == b.rgba8.size());
+double mean_abs_diff(const af::Texture& a, const af::Texture& b) {
+    REQUIRE(a.data.size() == b.data.size());
     double s = 0;
-    for (size_t i = 0; i < a.rgba8.size(); ++i) s += std::abs(int(a.rgba8[i]) - int(b.rgba8[i]));
-    return s / double(a.rgba8.size());
+    for (size_t i = 0; i < a.data.size(); ++i) s += std::abs(int(a.data[i]) - int(b.data[i]));
+    return s / double(a.data.size());
 }
 
 } // namespace
@@ -99,10 +99,10 @@ TEST_CASE("xtf writer: from the fixtures' source PNGs", "[xtf][writer][fixtures]
             if (d.faces == 6) d.flags = AF_TEX_CUBE;
             af::Texture in(d);
             for (const auto& src : j["sources"]) {
-                af::Image png = af::read_png_file(xtftest::data_dir() / name / src["png"].get<std::string>());
+                af::Texture png = af::read_png_file(xtftest::data_dir() / name / src["png"].get<std::string>());
                 auto s = in.surface(src["frame"], src["face"], 0);
-                REQUIRE(png.rgba8.size() == s.size);
-                std::memcpy(s.data, png.rgba8.data(), s.size);
+                REQUIRE(png.data.size() == s.size);
+                std::memcpy(s.data, png.data.data(), s.size);
             }
             XtfWriteOptions o = options_from_manifest(j);
             const auto out = write_xtf(xtftest::host(true), in, o);

@@ -174,15 +174,15 @@ TEST_CASE("xtf writer: options parse", "[xtf][writer]") {
 }
 
 TEST_CASE("xtf writer: P8 through libimagequant, per-frame palettes, dithering on and off", "[xtf][writer][p8]") {
-    af::Image png = af::read_png_file(xtftest::data_dir() / "p8_32x32_mips" / "source.png");
-    af::Image other = af::read_png_file(xtftest::data_dir() / "bgra8888_anim2_32x32_mips" / "source_frame0.png");
+    af::Texture png = af::read_png_file(xtftest::data_dir() / "p8_32x32_mips" / "source.png");
+    af::Texture other = af::read_png_file(xtftest::data_dir() / "bgra8888_anim2_32x32_mips" / "source_frame0.png");
     af::TextureDesc d;
     d.format = af::FMT_R8G8B8A8_UNORM;
     d.width = d.height = 32;
     d.layers = 2;
     af::Texture in(d);
-    std::memcpy(in.surface(0, 0, 0).data, png.rgba8.data(), png.rgba8.size());
-    std::memcpy(in.surface(1, 0, 0).data, other.rgba8.data(), other.rgba8.size());
+    std::memcpy(in.surface(0, 0, 0).data, png.data.data(), png.data.size());
+    std::memcpy(in.surface(1, 0, 0).data, other.data.data(), other.data.size());
     for (bool dither : {true, false}) {
         XtfWriteOptions o = xtftest_opts(VTF_P8);
         o.dither = dither;
@@ -193,18 +193,18 @@ TEST_CASE("xtf writer: P8 through libimagequant, per-frame palettes, dithering o
                std::vector<uint8_t>(x.palettes.begin() + 1024, x.palettes.end())));
         CHECK(x.layout.fallback_mips == 4);
         for (uint32_t f = 0; f < 2; ++f) {
-            af::Image got = xtftest::surface_rgba8(x.image, f, 0, 0);
-            const af::Image& src = f == 0 ? png : other;
+            af::Texture got = xtftest::surface_rgba8(x.image, f, 0, 0);
+            const af::Texture& src = f == 0 ? png : other;
             // Premultiplied: libimagequant rightly merges the colours of
             // fully transparent texels.
             double err = 0;
-            for (size_t i = 0; i < got.rgba8.size(); ++i) {
+            for (size_t i = 0; i < got.data.size(); ++i) {
                 const size_t a = i / 4 * 4 + 3;
-                const double g = i == a ? got.rgba8[i] : got.rgba8[i] * got.rgba8[a] / 255.0;
-                const double s = i == a ? src.rgba8[i] : src.rgba8[i] * src.rgba8[a] / 255.0;
+                const double g = i == a ? got.data[i] : got.data[i] * got.data[a] / 255.0;
+                const double s = i == a ? src.data[i] : src.data[i] * src.data[a] / 255.0;
                 err += std::abs(g - s);
             }
-            err /= double(got.rgba8.size());
+            err /= double(got.data.size());
             INFO("frame " << f << " dither " << dither << " mean abs error " << err);
             CHECK(err < 4.0);
         }
@@ -243,11 +243,11 @@ TEST_CASE("xtf writer: any texture format goes in, converted to the format named
         CHECK(x.header.image_format == c.expect);
         CHECK(x.image.desc.mips == 4);
         // mip 0 carries the input's values (exactly, or to the target's precision).
-        af::Image a = af::to_float(xtftest::surface_rgba8(x.image, 0, 0, 0));
-        af::Image b = af::to_float(xtftest::surface_rgba8(in, 0, 0, 0));
+        af::Texture a = af::to_float(xtftest::surface_rgba8(x.image, 0, 0, 0));
+        af::Texture b = af::to_float(xtftest::surface_rgba8(in, 0, 0, 0));
         double err = 0;
-        for (size_t i = 0; i < a.rgba32f.size(); ++i)
-            err = std::max(err, double(std::abs(a.rgba32f[i] - b.rgba32f[i])));
+        for (size_t i = 0; i < floats(a).size(); ++i)
+            err = std::max(err, double(std::abs(floats(a)[i] - floats(b)[i])));
         CHECK(err <= 1.0 / 255.0 + 1e-6);
     }
 }
