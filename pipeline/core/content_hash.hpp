@@ -21,7 +21,7 @@ Hash128 hash_string(std::string_view s);
 Hash128 hash_file(const std::filesystem::path& path); // streams; throws af::sdk::Error on I/O failure
 
 class Hasher {
-public:
+  public:
     Hasher();
     ~Hasher();
     Hasher(const Hasher&) = delete;
@@ -32,7 +32,7 @@ public:
     void field(std::string_view s);
     Hash128 digest() const;
 
-private:
+  private:
     void* state_;
 };
 

@@ -6,8 +6,8 @@
 // image_ops*.cpp.
 #pragma once
 
-#include "assetforge/texture.hpp"
 #include "assetforge/picture.hpp"
+#include "assetforge/texture.hpp"
 
 #include <cstdint>
 #include <string>

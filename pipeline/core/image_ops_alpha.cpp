@@ -7,13 +7,13 @@ namespace {
 
 template <class F> Texture map_linear_colour(const Texture& in, F&& fn) {
     image_ops::WorkSpace ws;
-    ws.linearise = in.srgb; // multiply light, not encoded values
+    ws.linearise = is_srgb(in.desc); // multiply light, not encoded values
     image_ops::WorkPlane p = image_ops::to_working(in, ws);
     image_ops::for_each_row(p.height, p.width, [&](uint32_t y) {
         float* d = p.row(y);
         for (uint32_t x = 0; x < p.width; ++x) fn(d + size_t(x) * p.channels);
     });
-    return image_ops::from_working(p, ws, 1.0f, in.type, in.srgb);
+    return image_ops::from_working(p, ws, 1.0f, is_float(in), is_srgb(in.desc));
 }
 
 } // namespace

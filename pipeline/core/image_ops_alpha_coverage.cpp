@@ -81,28 +81,28 @@ namespace af {
 double alpha_coverage(const Texture& in, float ref) {
     image_ops::check_image(in, "alpha coverage");
     image_ops::check_ref(ref);
-    if (in.texels() == 0) return 0.0;
+    if (texels(in) == 0) return 0.0;
     auto alpha_at = [&](uint32_t y, uint32_t x) {
-        return image_ops::load_channel(in, (size_t(y) * in.width + x) * 4 + 3);
+        return image_ops::load_channel(in, (size_t(y) * in.desc.width + x) * 4 + 3);
     };
     // Stored values are compared as they are (scale 1 leaves 8-bit values exact).
-    return double(image_ops::count_above(in.width, in.height, alpha_at, 1.0f, ref, !in.is_float())) /
-           double(in.texels());
+    return double(image_ops::count_above(in.desc.width, in.desc.height, alpha_at, 1.0f, ref, !is_float(in))) /
+           double(texels(in));
 }
 
 Texture scale_alpha_to_coverage(const Texture& in, double coverage, float ref) {
     image_ops::check_image(in, "alpha coverage");
     image_ops::check_ref(ref);
     Texture out = in;
-    if (in.texels() == 0) return out;
+    if (texels(in) == 0) return out;
     auto alpha_at = [&](uint32_t y, uint32_t x) {
-        return image_ops::load_channel(in, (size_t(y) * in.width + x) * 4 + 3);
+        return image_ops::load_channel(in, (size_t(y) * in.desc.width + x) * 4 + 3);
     };
-    const float s = image_ops::find_scale(in.width, in.height, alpha_at, coverage, ref, !in.is_float());
+    const float s = image_ops::find_scale(in.desc.width, in.desc.height, alpha_at, coverage, ref, !is_float(in));
     if (s == 1.0f) return out;
-    for (size_t i = 3; i < in.texels() * 4; i += 4) {
+    for (size_t i = 3; i < texels(in) * 4; i += 4) {
         float a = std::clamp(image_ops::load_channel(in, i) * s, 0.0f, 1.0f);
-        if (in.is_float())
+        if (is_float(in))
             floats(out)[i] = a;
         else
             out.data[i] = image_ops::to_unorm8(a);

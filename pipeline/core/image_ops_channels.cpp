@@ -30,11 +30,11 @@ Texture swizzle_channels(const Texture& in, std::string_view pattern) {
     int src[4];
     for (int k = 0; k < 4; ++k) src[k] = swizzle_source(pattern[k], pattern);
     Texture out = in;
-    const size_t n = in.texels();
+    const size_t n = texels(in);
     for (size_t t = 0; t < n; ++t) {
         for (int k = 0; k < 4; ++k) {
             const size_t o = t * 4 + k;
-            if (in.is_float())
+            if (is_float(in))
                 floats(out)[o] = src[k] < 4 ? floats(in)[t * 4 + src[k]] : float(src[k] - 4);
             else
                 out.data[o] = src[k] < 4 ? in.data[t * 4 + src[k]] : uint8_t(src[k] == 5 ? 255 : 0);
@@ -48,10 +48,10 @@ Texture fill_channels(const Texture& in, std::string_view channels, float value)
     const unsigned mask = image_ops::channel_mask(channels, "fill");
     Texture out = in;
     const uint8_t v8 = image_ops::to_unorm8(value);
-    for (size_t t = 0; t < in.texels(); ++t)
+    for (size_t t = 0; t < texels(in); ++t)
         for (int k = 0; k < 4; ++k) {
             if (!(mask & (1u << k))) continue;
-            if (in.is_float())
+            if (is_float(in))
                 floats(out)[t * 4 + k] = value;
             else
                 out.data[t * 4 + k] = v8;
@@ -63,10 +63,10 @@ Texture invert_channels(const Texture& in, std::string_view channels) {
     image_ops::check_image(in, "invert");
     const unsigned mask = image_ops::channel_mask(channels, "invert");
     Texture out = in;
-    for (size_t t = 0; t < in.texels(); ++t)
+    for (size_t t = 0; t < texels(in); ++t)
         for (int k = 0; k < 4; ++k) {
             if (!(mask & (1u << k))) continue;
-            if (in.is_float())
+            if (is_float(in))
                 floats(out)[t * 4 + k] = 1.0f - floats(in)[t * 4 + k];
             else
                 out.data[t * 4 + k] = uint8_t(255 - in.data[t * 4 + k]);

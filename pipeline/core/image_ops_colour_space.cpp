@@ -5,18 +5,19 @@ namespace af {
 
 Texture convert_srgb_to_linear(const Texture& in) {
     image_ops::check_image(in, "to linear");
-    if (!in.srgb) return in;
+    if (!is_srgb(in.desc)) return in;
     image_ops::WorkSpace decode;
     decode.linearise = true;
-    return image_ops::from_working(image_ops::to_working(in, decode), image_ops::WorkSpace{}, 1.0f, in.type, false);
+    return image_ops::from_working(image_ops::to_working(in, decode), image_ops::WorkSpace{}, 1.0f, is_float(in),
+                                   false);
 }
 
 Texture convert_linear_to_srgb(const Texture& in) {
     image_ops::check_image(in, "to sRGB");
-    if (in.srgb) return in;
+    if (is_srgb(in.desc)) return in;
     image_ops::WorkSpace encode;
     encode.linearise = true;
-    return image_ops::from_working(image_ops::to_working(in, image_ops::WorkSpace{}), encode, 1.0f, in.type, true);
+    return image_ops::from_working(image_ops::to_working(in, image_ops::WorkSpace{}), encode, 1.0f, is_float(in), true);
 }
 
 } // namespace af

@@ -21,8 +21,8 @@ uint32_t full_chain_length(uint32_t w, uint32_t h) {
 }
 
 void clear_blue(Texture& img) {
-    for (size_t i = 2; i < img.texels() * 4; i += 4) {
-        if (img.is_float())
+    for (size_t i = 2; i < texels(img) * 4; i += 4) {
+        if (is_float(img))
             floats(img)[i] = 0.0f;
         else
             img.data[i] = 0;
@@ -33,11 +33,11 @@ void clear_blue(Texture& img) {
 
 std::vector<Texture> generate_mips(Texture top, const MipOptions& opt) {
     image_ops::check_image(top, "mips");
-    if (top.texels() == 0) sdk::usage("mips: the source image is empty");
+    if (texels(top) == 0) sdk::usage("mips: the source image is empty");
     if (opt.alpha_coverage_ref > 1.0f)
         sdk::usage(sdk::format("mips: alpha coverage reference %g is not in 0..1", opt.alpha_coverage_ref));
 
-    uint32_t levels = full_chain_length(top.width, top.height);
+    uint32_t levels = full_chain_length(top.desc.width, top.desc.height);
     if (opt.count) levels = std::min(levels, opt.count);
 
     std::vector<Texture> out;
@@ -50,14 +50,14 @@ std::vector<Texture> generate_mips(Texture top, const MipOptions& opt) {
     const image_ops::WorkSpace ws = image_ops::working_space_for(top, opt, opt.normal_map);
     const bool keep_coverage = opt.alpha_coverage_ref >= 0.0f;
     const double coverage = keep_coverage ? alpha_coverage(top, opt.alpha_coverage_ref) : 0.0;
-    const bool bytes = !top.is_float();
-    const PixelType type = top.type;
-    const bool srgb = top.srgb;
+    const bool bytes = !is_float(top);
+    const bool as_float = is_float(top);
+    const bool srgb = is_srgb(top.desc);
 
     // Level 1 is filtered from the top level's rows as they are needed, not
     // from a float copy of the whole top level (16-32 bytes per texel).
     image_ops::WorkPlane cur;
-    uint32_t w = top.width, h = top.height;
+    uint32_t w = top.desc.width, h = top.desc.height;
     for (uint32_t level = 1; level < levels; ++level) {
         w = std::max(1u, w / 2);
         h = std::max(1u, h / 2);
@@ -69,7 +69,7 @@ std::vector<Texture> generate_mips(Texture top, const MipOptions& opt) {
         if (ws.normal) image_ops::renormalize_in_place(next);
         float alpha_scale =
             keep_coverage ? image_ops::coverage_alpha_scale(next, coverage, opt.alpha_coverage_ref, bytes) : 1.0f;
-        Texture img = image_ops::from_working(next, ws, alpha_scale, type, srgb);
+        Texture img = image_ops::from_working(next, ws, alpha_scale, as_float, srgb);
         if (ws.normal_two_channel) clear_blue(img);    // stays two-channel like its source
         if (level == 1) out.push_back(std::move(top)); // level 0 is the source itself
         out.push_back(std::move(img));

@@ -8,7 +8,7 @@ Texture reconstruct_normal_z(const Texture& in) {
     image_ops::WorkSpace ws;
     ws.normal = true;
     ws.normal_two_channel = true; // to_working derives Z from X and Y
-    return image_ops::from_working(image_ops::to_working(in, ws), ws, 1.0f, in.type, in.srgb);
+    return image_ops::from_working(image_ops::to_working(in, ws), ws, 1.0f, is_float(in), is_srgb(in.desc));
 }
 
 Texture renormalize_normals(const Texture& in) {
@@ -17,7 +17,7 @@ Texture renormalize_normals(const Texture& in) {
     ws.normal = true;
     image_ops::WorkPlane p = image_ops::to_working(in, ws);
     image_ops::renormalize_in_place(p);
-    return image_ops::from_working(p, ws, 1.0f, in.type, in.srgb);
+    return image_ops::from_working(p, ws, 1.0f, is_float(in), is_srgb(in.desc));
 }
 
 } // namespace af

@@ -25,12 +25,12 @@ uint8_t round_offset(float v, float offset) {
 
 Texture quantize_to_rgba8(const Texture& in, Dither dither) {
     image_ops::check_image(in, "quantise");
-    if (!in.is_float()) return in;
-    Texture out = rgba8_picture(in.width, in.height, in.srgb);
-    const uint32_t w = in.width;
+    if (!is_float(in)) return in;
+    Texture out = rgba8_picture(in.desc.width, in.desc.height, is_srgb(in.desc));
+    const uint32_t w = in.desc.width;
 
     if (dither != Dither::FloydSteinberg) {
-        image_ops::for_each_row(in.height, w, [&](uint32_t y) {
+        image_ops::for_each_row(in.desc.height, w, [&](uint32_t y) {
             for (uint32_t x = 0; x < w; ++x) {
                 const size_t i = (size_t(y) * w + x) * 4;
                 const float off = dither == Dither::Ordered ? (kBayer8[y & 7][x & 7] + 0.5f) / 64.0f - 0.5f : 0.0f;
@@ -44,7 +44,7 @@ Texture quantize_to_rgba8(const Texture& in, Dither dither) {
     // Serpentine Floyd–Steinberg; error kept in units of 1/255, one slot of
     // padding at both ends of each row.
     std::vector<float> cur(size_t(w + 2) * 3, 0.0f), next(size_t(w + 2) * 3, 0.0f);
-    for (uint32_t y = 0; y < in.height; ++y) {
+    for (uint32_t y = 0; y < in.desc.height; ++y) {
         const bool forward = (y & 1) == 0;
         const int dir = forward ? 1 : -1;
         for (uint32_t xi = 0; xi < w; ++xi) {

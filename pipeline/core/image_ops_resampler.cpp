@@ -101,7 +101,7 @@ template <class Rows> void filter_column(Rows&& row, size_t n, const AxisTaps& t
 class RowCache {
   public:
     RowCache(const Texture& img, const WorkSpace& ws, size_t slots)
-        : img_(img), ws_(ws), width_(size_t(img.width) * (ws.premultiplied ? 8 : 4)), rows_(slots * width_),
+        : img_(img), ws_(ws), width_(size_t(img.desc.width) * (ws.premultiplied ? 8 : 4)), rows_(slots * width_),
           tags_(slots, -1) {}
     const float* operator()(uint32_t y) {
         for (size_t i = 0; i < tags_.size(); ++i)
@@ -176,10 +176,10 @@ WorkPlane resample(const WorkPlane& in, uint32_t out_w, uint32_t out_h, Filter f
 WorkPlane resample_image(const Texture& img, const WorkSpace& ws, uint32_t out_w, uint32_t out_h, Filter filter,
                          Edge edge) {
     const uint32_t channels = ws.premultiplied ? 8 : 4;
-    if (out_w == img.width && out_h == img.height) return to_working(img, ws);
+    if (out_w == img.desc.width && out_h == img.desc.height) return to_working(img, ws);
     WorkPlane out(out_w, out_h, channels);
     auto cached_rows = [&](size_t slots) { return RowCache(img, ws, slots); };
-    resample_rows(cached_rows, img.width, img.height, channels, out, filter, edge);
+    resample_rows(cached_rows, img.desc.width, img.desc.height, channels, out, filter, edge);
     return out;
 }
 

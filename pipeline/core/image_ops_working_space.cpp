@@ -37,7 +37,7 @@ const std::array<float, 255>& srgb8_thresholds() {
 }
 
 bool blue_is_zero(const Texture& img) {
-    if (img.is_float()) {
+    if (is_float(img)) {
         for (size_t i = 2; i < floats(img).size(); i += 4)
             if (floats(img)[i] != 0.0f) return false;
     } else {
@@ -85,11 +85,11 @@ uint8_t linear_to_srgb8(float v) {
 }
 
 void check_image(const Texture& img, const char* what) {
-    size_t have = img.is_float() ? floats(img).size() : img.data.size();
-    if (have != img.texels() * 4)
+    size_t have = is_float(img) ? floats(img).size() : img.data.size();
+    if (have != texels(img) * 4)
         sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
-                  sdk::format("%s: image of %ux%u holds %zu values, expected %zu", what, img.width, img.height, have,
-                              img.texels() * 4));
+                  sdk::format("%s: image of %ux%u holds %zu values, expected %zu", what, img.desc.width,
+                              img.desc.height, have, texels(img) * 4));
 }
 
 void check_target_size(uint32_t w, uint32_t h, const char* what) {
@@ -120,16 +120,16 @@ WorkSpace working_space_for(const Texture& img, const ResizeOptions& opt, bool n
     WorkSpace ws;
     ws.normal = normal_map;
     ws.normal_two_channel = normal_map && blue_is_zero(img);
-    ws.linearise = !normal_map && img.srgb && opt.linear_light;
+    ws.linearise = !normal_map && is_srgb(img.desc) && opt.linear_light;
     ws.premultiplied = !normal_map && opt.premultiply_alpha && has_translucency(img);
     return ws;
 }
 
 void working_row(const Texture& img, const WorkSpace& ws, uint32_t y, float* d) {
     const uint32_t channels = ws.premultiplied ? 8 : 4;
-    const float* lut = ws.linearise && !img.is_float() ? srgb8_table().data() : nullptr;
-    const size_t base = size_t(y) * img.width * 4;
-    for (uint32_t x = 0; x < img.width; ++x) {
+    const float* lut = ws.linearise && !is_float(img) ? srgb8_table().data() : nullptr;
+    const size_t base = size_t(y) * img.desc.width * 4;
+    for (uint32_t x = 0; x < img.desc.width; ++x) {
         const size_t i = base + size_t(x) * 4;
         float c[4];
         for (int k = 0; k < 4; ++k) c[k] = load_channel(img, i + k);
@@ -155,8 +155,8 @@ void working_row(const Texture& img, const WorkSpace& ws, uint32_t y, float* d) 
 }
 
 WorkPlane to_working(const Texture& img, const WorkSpace& ws) {
-    WorkPlane p(img.width, img.height, ws.premultiplied ? 8 : 4);
-    for_each_row(img.height, img.width, [&](uint32_t y) { working_row(img, ws, y, p.row(y)); });
+    WorkPlane p(img.desc.width, img.desc.height, ws.premultiplied ? 8 : 4);
+    for_each_row(img.desc.height, img.desc.width, [&](uint32_t y) { working_row(img, ws, y, p.row(y)); });
     return p;
 }
 
@@ -178,10 +178,12 @@ void renormalize_in_place(WorkPlane& plane) {
     });
 }
 
-Texture from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, PixelType type, bool srgb_tag) {
-    Texture out = type == PixelType::RGBA8 ? rgba8_picture(plane.width, plane.height, srgb_tag)
-                                         : rgba32f_picture(plane.width, plane.height, srgb_tag);
-    const bool bytes = type == PixelType::RGBA8;
+Texture from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_scale, bool as_float, bool srgb_tag) {
+    Texture out = as_float ? rgba32f_picture(plane.width, plane.height, srgb_tag)
+                           : rgba8_picture(plane.width, plane.height, srgb_tag);
+    const bool bytes = !as_float;
+    uint8_t* const out8 = out.data.data();
+    float* const outf = floats(out).data();
     for_each_row(plane.height, plane.width, [&](uint32_t y) {
         const float* s = plane.row(y);
         const size_t base = size_t(y) * plane.width * 4;
@@ -204,12 +206,11 @@ Texture from_working(const WorkPlane& plane, const WorkSpace& ws, float alpha_sc
                 for (int k = 0; k < 3; ++k) c[k] = c[k] * 0.5f + 0.5f;
             const size_t i = base + size_t(x) * 4;
             if (bytes) {
-                for (int k = 0; k < 3; ++k) out.data[i + k] = ws.linearise ? linear_to_srgb8(c[k]) : to_unorm8(c[k]);
-                out.data[i + 3] = to_unorm8(c[3]);
+                for (int k = 0; k < 3; ++k) out8[i + k] = ws.linearise ? linear_to_srgb8(c[k]) : to_unorm8(c[k]);
+                out8[i + 3] = to_unorm8(c[3]);
             } else {
-                for (int k = 0; k < 3; ++k)
-                    floats(out)[i + k] = ws.linearise ? linear_to_srgb(std::max(c[k], 0.0f)) : c[k];
-                floats(out)[i + 3] = c[3];
+                for (int k = 0; k < 3; ++k) outf[i + k] = ws.linearise ? linear_to_srgb(std::max(c[k], 0.0f)) : c[k];
+                outf[i + 3] = c[3];
             }
         }
     });

@@ -381,9 +381,9 @@ bool fits_rgba8(const FormatInfo& f) {
 } // namespace
 
 Texture surface_to_image(uint32_t id, const uint8_t* src, uint64_t src_size, uint32_t w, uint32_t h,
-                       const uint8_t* palette) {
+                         const uint8_t* palette) {
     const FormatInfo& f = need_format(id);
-    // RGBA8 is the Image's own layout: a copy, not a trip through 16 bytes of
+    // RGBA8 is the picture's own layout: a copy, not a trip through 16 bytes of
     // float per texel (256 MB for a 4096² surface).
     if (with_srgb(id, false) == FMT_R8G8B8A8_UNORM) {
         const uint64_t n = uint64_t(w) * h * 4;
@@ -402,15 +402,15 @@ Texture surface_to_image(uint32_t id, const uint8_t* src, uint64_t src_size, uin
 }
 
 void image_to_surface(const Texture& img, uint32_t id, uint8_t* dst, uint64_t dst_size) {
-    if (!img.is_float() && with_srgb(id, false) == FMT_R8G8B8A8_UNORM && dst_size >= img.data.size()) {
+    if (!is_float(img) && with_srgb(id, false) == FMT_R8G8B8A8_UNORM && dst_size >= img.data.size()) {
         std::memcpy(dst, img.data.data(), img.data.size());
         return;
     }
-    if (img.is_float()) {
-        encode_texels(id, floats(img).data(), img.width, img.height, dst, dst_size);
+    if (is_float(img)) {
+        encode_texels(id, floats(img).data(), img.desc.width, img.desc.height, dst, dst_size);
     } else {
         Texture f = to_float(img);
-        encode_texels(id, floats(f).data(), img.width, img.height, dst, dst_size);
+        encode_texels(id, floats(f).data(), img.desc.width, img.desc.height, dst, dst_size);
     }
 }
 

@@ -23,7 +23,7 @@ void encode_texels(uint32_t format, const float* src_rgba, uint32_t width, uint3
 // Convenience: whole surface ⇄ picture. The picture is RGBA8 when every channel
 // of the format fits in 8 bits unsigned, RGBA32F otherwise.
 Texture surface_to_image(uint32_t format, const uint8_t* src, uint64_t src_size, uint32_t width, uint32_t height,
-                       const uint8_t* palette = nullptr);
+                         const uint8_t* palette = nullptr);
 void image_to_surface(const Texture& img, uint32_t format, uint8_t* dst, uint64_t dst_size);
 
 // sRGB transfer functions (IEC 61966-2-1).

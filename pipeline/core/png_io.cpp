@@ -85,8 +85,7 @@ struct Decoded {
     uint32_t w = 0, h = 0;
     bool wide = false, srgb = true;
     bool no_memory = false;      // the error was an allocation, not the data
-    std::vector<uint8_t> rgba8;  // 8-bit files
-    std::vector<float> rgba32f;  // 16-bit files
+    std::vector<uint8_t> texels; // the picture's bytes: RGBA8 (8-bit files) or RGBA32F (16-bit files)
     std::vector<uint8_t> buf;    // one row as libpng delivers it (every row when interlaced)
     std::vector<png_bytep> rows; // interlaced only
 };
@@ -145,16 +144,13 @@ bool read_png(ReadState* state, Decoded* d, std::string* err) {
     const size_t row_bytes = size_t(w) * (d->wide ? 8 : 4), texels = size_t(w) * h;
     try {
         // Capacity only: pages are touched as rows arrive.
-        if (d->wide)
-            d->rgba32f.reserve(texels * 4);
-        else
-            d->rgba8.reserve(texels * 4);
+        d->texels.reserve(texels * (d->wide ? 16 : 4));
         if (passes > 1) {
             // 8-bit rows land in place; 16-bit ones are converted afterwards.
             if (d->wide)
                 d->buf.resize(row_bytes * h);
             else
-                d->rgba8.resize(row_bytes * h);
+                d->texels.resize(row_bytes * h);
             d->rows.resize(h);
         } else if (d->wide) {
             d->buf.resize(row_bytes);
@@ -165,13 +161,13 @@ bool read_png(ReadState* state, Decoded* d, std::string* err) {
     // Outside the handler: a longjmp must not leave a catch block.
     if (d->no_memory) png_error(png, "out of memory");
     if (passes > 1) {
-        uint8_t* base = d->wide ? d->buf.data() : d->rgba8.data();
+        uint8_t* base = d->wide ? d->buf.data() : d->texels.data();
         for (png_uint_32 y = 0; y < h; ++y) d->rows[y] = base + y * row_bytes;
         png_read_image(png, d->rows.data());
     } else if (!d->wide) {
         for (png_uint_32 y = 0; y < h; ++y) {
-            d->rgba8.resize(d->rgba8.size() + row_bytes);
-            png_read_row(png, d->rgba8.data() + d->rgba8.size() - row_bytes, nullptr);
+            d->texels.resize(d->texels.size() + row_bytes);
+            png_read_row(png, d->texels.data() + d->texels.size() - row_bytes, nullptr);
         }
     }
     if (d->wide) {
@@ -181,12 +177,13 @@ bool read_png(ReadState* state, Decoded* d, std::string* err) {
                 row = d->rows[y];
             else
                 png_read_row(png, d->buf.data(), nullptr);
-            const size_t at = d->rgba32f.size();
-            d->rgba32f.resize(at + size_t(w) * 4);
+            const size_t at = d->texels.size();
+            d->texels.resize(at + size_t(w) * 16); // within the reserved capacity: the buffer stays put
+            float* out = reinterpret_cast<float*>(d->texels.data() + at);
             for (size_t i = 0; i < size_t(w) * 4; ++i) {
                 uint16_t v;
                 memcpy(&v, row + i * 2, 2);
-                d->rgba32f[at + i] = v / 65535.0f;
+                out[i] = v / 65535.0f;
             }
         }
     }
@@ -213,13 +210,13 @@ Texture decode_png(std::span<const uint8_t> bytes, const std::string& name) {
                           (d.w ? " for " + std::to_string(d.w) + "x" + std::to_string(d.h) + " texels" : ""));
         sdk::invalid(state.pos, name + ": PNG error: " + err);
     }
+    // The rows decoded straight into the picture's buffer: no second copy.
     Texture img;
-    img.width = d.w;
-    img.height = d.h;
-    img.srgb = d.srgb;
-    img.type = d.wide ? PixelType::RGBA32F : PixelType::RGBA8;
-    img.rgba8 = std::move(d.rgba8);
-    img.rgba32f = std::move(d.rgba32f);
+    img.desc.format = d.wide ? FMT_R32G32B32A32_FLOAT : (d.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM);
+    img.desc.width = d.w;
+    img.desc.height = d.h;
+    if (d.wide && d.srgb) img.desc.flags = AF_TEX_SRGB;
+    img.data = std::move(d.texels);
     return img;
 }
 
@@ -234,16 +231,18 @@ namespace {
 // Masks and stencils: grey, no alpha, a texel is white when its red channel is at least half.
 std::vector<uint8_t> encode_png_1bit(const Texture& img, const PngWriteOptions& opt) {
     if (!opt.grey || !opt.drop_alpha) sdk::usage("a 1-bit PNG is grey without alpha");
-    if (img.width == 0 || img.height == 0) sdk::usage("cannot write an empty PNG");
-    const size_t stride = (size_t(img.width) + 7) / 8;
-    std::vector<uint8_t> buf(stride * img.height, 0);
-    for (uint32_t y = 0; y < img.height; ++y)
-        for (uint32_t x = 0; x < img.width; ++x) {
-            const size_t i = size_t(y) * img.width + x;
-            const bool on = img.is_float() ? img.rgba32f[i * 4] >= 0.5f : img.rgba8[i * 4] >= 128;
+    const uint32_t width = img.desc.width, height = img.desc.height;
+    if (width == 0 || height == 0) sdk::usage("cannot write an empty PNG");
+    const size_t stride = (size_t(width) + 7) / 8;
+    std::vector<uint8_t> buf(stride * height, 0);
+    const std::span<const float> f = floats(img);
+    for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t x = 0; x < width; ++x) {
+            const size_t i = size_t(y) * width + x;
+            const bool on = is_float(img) ? f[i * 4] >= 0.5f : img.data[i * 4] >= 128;
             if (on) buf[y * stride + x / 8] |= uint8_t(0x80 >> (x & 7)); // PNG packs MSB first
         }
-    return write_png_stream(buf.data(), {img.width, img.height, 1, PNG_COLOR_TYPE_GRAY, 1}, {img.srgb, opt.tag_linear},
+    return write_png_stream(buf.data(), {width, height, 1, PNG_COLOR_TYPE_GRAY, 1}, {is_srgb(img.desc), opt.tag_linear},
                             opt.compression, opt.filter);
 }
 } // namespace
@@ -251,29 +250,27 @@ std::vector<uint8_t> encode_png_1bit(const Texture& img, const PngWriteOptions& 
 std::vector<uint8_t> encode_png(const Texture& img, const PngWriteOptions& opt) {
     if (opt.bit_depth == 1) return encode_png_1bit(img, opt);
     if (opt.bit_depth != 8 && opt.bit_depth != 16) sdk::usage("PNG bit depth must be 1, 8 or 16");
-    if (img.width == 0 || img.height == 0) sdk::usage("cannot write an empty PNG");
+    const uint32_t width = img.desc.width, height = img.desc.height;
+    if (width == 0 || height == 0) sdk::usage("cannot write an empty PNG");
     const int channels = opt.grey ? (opt.drop_alpha ? 1 : 2) : (opt.drop_alpha ? 3 : 4);
     const size_t bpc = opt.bit_depth / 8;
-    std::vector<uint8_t> buf(size_t(img.width) * img.height * channels * bpc);
-    for (size_t i = 0; i < img.texels(); ++i) {
+    std::vector<uint8_t> buf(size_t(width) * height * channels * bpc);
+    const bool wide = is_float(img);
+    const std::span<const float> f = floats(img);
+    for (size_t i = 0; i < texels(img); ++i) {
         for (int c = 0; c < channels; ++c) {
             int src = opt.grey ? (c == 0 ? 0 : 3) : c;
             size_t o = (i * channels + c) * bpc;
             if (opt.bit_depth == 8) {
-                buf[o] = img.is_float()
+                buf[o] = wide
                              ? uint8_t(std::lround(
-                                   std::clamp(std::isnan(img.rgba32f[i * 4 + src]) ? 0.0f : img.rgba32f[i * 4 + src],
-                                              0.0f, 1.0f) *
-                                   255.0f))
-                             : img.rgba8[i * 4 + src];
+                                   std::clamp(std::isnan(f[i * 4 + src]) ? 0.0f : f[i * 4 + src], 0.0f, 1.0f) * 255.0f))
+                             : img.data[i * 4 + src];
             } else {
                 uint16_t v =
-                    img.is_float()
-                        ? uint16_t(std::lround(
-                              std::clamp(std::isnan(img.rgba32f[i * 4 + src]) ? 0.0f : img.rgba32f[i * 4 + src], 0.0f,
-                                         1.0f) *
-                              65535.0f))
-                        : uint16_t(img.rgba8[i * 4 + src] * 257);
+                    wide ? uint16_t(std::lround(
+                               std::clamp(std::isnan(f[i * 4 + src]) ? 0.0f : f[i * 4 + src], 0.0f, 1.0f) * 65535.0f))
+                         : uint16_t(img.data[i * 4 + src] * 257);
                 buf[o] = uint8_t(v >> 8); // PNG is big-endian
                 buf[o + 1] = uint8_t(v);
             }
@@ -281,8 +278,8 @@ std::vector<uint8_t> encode_png(const Texture& img, const PngWriteOptions& opt) 
     }
     int ctype = opt.grey ? (channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_GRAY_ALPHA)
                          : (channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA);
-    return write_png_stream(buf.data(), {img.width, img.height, opt.bit_depth, ctype, channels},
-                            {img.srgb, opt.tag_linear}, opt.compression, opt.filter);
+    return write_png_stream(buf.data(), {width, height, opt.bit_depth, ctype, channels},
+                            {is_srgb(img.desc), opt.tag_linear}, opt.compression, opt.filter);
 }
 
 void write_png_file(const std::filesystem::path& path, const Texture& img, const PngWriteOptions& opt) {

@@ -146,7 +146,7 @@ TEST_CASE("an all-zero image at deflate's best ratio still decodes") {
     auto bytes = encode_png(img, opt);
     CHECK(bytes.size() < 64 * 1024);
     Texture back = decode_png(bytes, "zeros.png");
-    CHECK(back.width == 2048);
-    CHECK(back.height == 2048);
+    CHECK(back.desc.width == 2048);
+    CHECK(back.desc.height == 2048);
     CHECK(floats(back)[floats(back).size() - 1] == 0.0f);
 }

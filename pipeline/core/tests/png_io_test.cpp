@@ -14,9 +14,9 @@ TEST_CASE("PNG 8-bit RGBA round trip is exact") {
     for (size_t i = 0; i < img.data.size(); ++i) img.data[i] = uint8_t(i * 31 + 7);
     auto bytes = encode_png(img);
     Texture back = decode_png(bytes, "mem");
-    CHECK(back.width == 13);
-    CHECK(back.height == 7);
-    CHECK(back.srgb);
+    CHECK(back.desc.width == 13);
+    CHECK(back.desc.height == 7);
+    CHECK(is_srgb(back.desc));
     CHECK(back.data == img.data);
 }
 
@@ -27,14 +27,14 @@ TEST_CASE("PNG 16-bit round trip keeps 16 bits") {
     o.bit_depth = 16;
     o.tag_linear = true;
     Texture back = decode_png(encode_png(img, o), "mem");
-    REQUIRE(back.is_float());
-    CHECK_FALSE(back.srgb);
+    REQUIRE(is_float(back));
+    CHECK_FALSE(is_srgb(back.desc));
     for (size_t i = 0; i < floats(img).size(); ++i) CHECK(floats(back)[i] == Approx(floats(img)[i]).margin(1e-6));
 }
 
 TEST_CASE("grey, grey+alpha and RGB PNGs expand to RGBA") {
     Texture img = rgba8_picture(4, 4);
-    for (size_t i = 0; i < img.texels(); ++i) {
+    for (size_t i = 0; i < texels(img); ++i) {
         img.data[i * 4] = img.data[i * 4 + 1] = img.data[i * 4 + 2] = uint8_t(i * 16);
         img.data[i * 4 + 3] = uint8_t(255 - i);
     }
@@ -54,8 +54,8 @@ TEST_CASE("grey, grey+alpha and RGB PNGs expand to RGBA") {
 
 TEST_CASE("real corpus PNG decodes") {
     Texture img = read_png_file(std::filesystem::path(AF_TEST_DATA) / "images" / "g_caustics.png");
-    CHECK(img.width > 0);
-    CHECK(img.height > 0);
+    CHECK(img.desc.width > 0);
+    CHECK(img.desc.height > 0);
 }
 
 TEST_CASE("broken PNGs give errors with offsets, not crashes") {
@@ -103,10 +103,10 @@ TEST_CASE("interlaced 8- and 16-bit PNGs decode to the same pixels as plain ones
     for (size_t i = 0; i < rows8.size(); ++i) rows8[i] = uint8_t(i * 37 + 5);
     for (size_t i = 0; i < rows16.size(); ++i) rows16[i] = uint8_t(i * 53 + 11);
     Texture a = decode_png(interlaced_png(w, h, 8, rows8), "i8");
-    CHECK(a.width == w);
+    CHECK(a.desc.width == w);
     CHECK(a.data == rows8);
     Texture b = decode_png(interlaced_png(w, h, 16, rows16), "i16");
-    REQUIRE(b.is_float());
+    REQUIRE(is_float(b));
     REQUIRE(floats(b).size() == size_t(w) * h * 4);
     for (size_t i = 0; i < floats(b).size(); ++i) {
         const uint16_t v = uint16_t(rows16[i * 2] << 8 | rows16[i * 2 + 1]);

@@ -35,12 +35,12 @@ Texture test_image(uint32_t w, uint32_t h, bool with_alpha, bool wide) {
 }
 
 void same_texels(const Texture& a, const Texture& b, int channels) {
-    REQUIRE(a.width == b.width);
-    REQUIRE(a.height == b.height);
-    for (size_t i = 0; i < a.texels(); ++i)
+    REQUIRE(a.desc.width == b.desc.width);
+    REQUIRE(a.desc.height == b.desc.height);
+    for (size_t i = 0; i < texels(a); ++i)
         for (int c = 0; c < channels; ++c) {
             const size_t k = i * 4 + c;
-            if (a.is_float())
+            if (is_float(a))
                 REQUIRE(std::lround(floats(a)[k] * 65535) == std::lround(floats(b)[k] * 65535));
             else
                 REQUIRE(int(a.data[k]) == int(b.data[k]));
@@ -51,7 +51,7 @@ void same_texels(const Texture& a, const Texture& b, int channels) {
 
 TEST_CASE("PNG writer: every level and filter reads back exactly") {
     const Texture rgba = test_image(37, 23, true, false), rgb = test_image(64, 9, false, false),
-                wide = test_image(13, 11, true, true);
+                  wide = test_image(13, 11, true, true);
     for (int level = 0; level <= 12; ++level)
         for (PngFilter f : {PngFilter::Auto, PngFilter::None, PngFilter::Sub, PngFilter::Up, PngFilter::Paeth}) {
             INFO("level " << level << " filter " << int(f));
@@ -79,19 +79,19 @@ TEST_CASE("PNG writer: higher levels are not larger, and tags are written as ask
     CHECK(fast < stored);
     CHECK(best <= fast);
     Texture srgb = img;
-    srgb.srgb = true;
+    set_srgb(srgb, true);
     auto has = [](const std::vector<uint8_t>& png, const char* chunk) {
         return std::search(png.begin(), png.end(), chunk, chunk + 4) != png.end();
     };
     auto s = encode_png(srgb, {});
     CHECK(has(s, "sRGB"));
-    CHECK(decode_png(s, "s").srgb);
+    CHECK(is_srgb(decode_png(s, "s").desc));
     o = {};
     o.tag_linear = true;
     auto l = encode_png(img, o);
     CHECK(has(l, "gAMA"));
     CHECK_FALSE(has(l, "sRGB"));
-    CHECK_FALSE(decode_png(l, "l").srgb);
+    CHECK_FALSE(is_srgb(decode_png(l, "l").desc));
     CHECK_FALSE(has(encode_png(img, {}), "gAMA"));
 }
 

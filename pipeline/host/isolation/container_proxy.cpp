@@ -1,4 +1,5 @@
 #include "host/isolation/container_proxy.hpp"
+#include "host/isolation/replies.hpp"
 
 #include "assetforge/plugin.hpp"
 #include "host/declared_dims.hpp"
@@ -46,26 +47,6 @@ bool isolated(const Slot& s) {
 constexpr size_t kContainerSlots = 256;
 std::array<Slot, kContainerSlots> g_slots;
 std::atomic<size_t> g_used{0};
-
-void set_error(af_error* e, int status, const std::string& text) {
-    if (!e) return;
-    e->code = status;
-    e->offset = AF_NO_OFFSET;
-    std::snprintf(e->message, sizeof e->message, "%s", text.c_str());
-}
-
-// A worker's error reply: status, offset, message.
-af_status read_status(Reader& r, af_error* e) {
-    const af_status st = af_status(r.i32());
-    const uint64_t offset = r.u64();
-    const std::string msg = r.str();
-    if (st != AF_OK && e) {
-        e->code = st;
-        e->offset = offset;
-        std::snprintf(e->message, sizeof e->message, "%s", msg.c_str());
-    }
-    return st;
-}
 
 // Log lines and read warnings from a worker, attributed to the file of the call.
 auto notes_for(const Slot& s, const af_input* in) {
@@ -123,9 +104,7 @@ int32_t do_probe(const Slot& s, const uint8_t* head, uint64_t size, uint64_t fil
                              o.failure);
         return AF_PROBE_NO;
     }
-    close_fds(o.reply.fds);
-    Reader r(o.reply.body);
-    return r.i32();
+    return probe_reply(o.reply);
 }
 
 // Sends a call whose request is (index, path, options, input size) + the input memfd.
@@ -183,16 +162,7 @@ af_status do_dims(const Slot& s, const af_host* host, const af_input* in, const 
         set_error(e, o.status, o.failure);
         return af_status(o.status);
     }
-    close_fds(o.reply.fds);
-    try {
-        Reader r(o.reply.body);
-        const af_status st = read_status(r, e);
-        if (st == AF_OK) get_dims(r, *out);
-        return st;
-    } catch (const std::exception& x) {
-        set_error(e, AF_ERR_INTERNAL, "plugin '" + s.plugin->name + "' worker answered badly: " + x.what());
-        return AF_ERR_INTERNAL;
-    }
+    return dims_reply(o.reply, s.plugin->name, out, e);
 }
 
 af_status do_read(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_texture* out,
@@ -206,32 +176,8 @@ af_status do_read(const Slot& s, const af_host* host, const af_input* in, const 
         set_error(e, o.status, o.failure);
         return af_status(o.status);
     }
-    try {
-        Reader r(o.reply.body);
-        const af_status st = read_status(r, e);
-        if (st != AF_OK) {
-            close_fds(o.reply.fds);
-            return st;
-        }
-        thread_local KvStore meta; // af_texture.meta stays valid until this thread's next read
-        get_texture_desc(r, *out, meta);
-        size_t next = 0;
-        auto adopt = [&](uint64_t size) -> uint8_t* {
-            if (next >= o.reply.fds.size()) throw std::runtime_error("a buffer is missing");
-            int fd = std::exchange(o.reply.fds[next++], -1);
-            auto* p = static_cast<uint8_t*>(adopt_shared(fd, size));
-            if (!p) throw std::runtime_error("cannot map a buffer");
-            return p;
-        };
-        if (out->data_size) out->data = adopt(out->data_size);
-        if (out->palette_size) out->palette = adopt(out->palette_size);
-        close_fds(o.reply.fds);
-        return AF_OK;
-    } catch (const std::exception& x) {
-        close_fds(o.reply.fds);
-        set_error(e, AF_ERR_INTERNAL, "plugin '" + s.plugin->name + "' worker answered badly: " + x.what());
-        return AF_ERR_INTERNAL;
-    }
+    thread_local KvStore meta; // af_texture.meta stays valid until this thread's next read
+    return read_reply(o.reply, s.plugin->name, meta, out, e);
 }
 
 af_status do_info(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_info_text* out,
@@ -245,18 +191,7 @@ af_status do_info(const Slot& s, const af_host* host, const af_input* in, const 
         set_error(e, o.status, o.failure);
         return af_status(o.status);
     }
-    Reader r(o.reply.body);
-    const af_status st = read_status(r, e);
-    if (st == AF_OK) {
-        const uint64_t json = r.u64(), text = r.u64();
-        size_t next = 0;
-        if (json && next < o.reply.fds.size())
-            out->json = static_cast<char*>(adopt_shared(std::exchange(o.reply.fds[next++], -1), json));
-        if (text && next < o.reply.fds.size())
-            out->text = static_cast<char*>(adopt_shared(std::exchange(o.reply.fds[next++], -1), text));
-    }
-    close_fds(o.reply.fds);
-    return st;
+    return info_reply(o.reply, s.plugin->name, out, e);
 }
 
 // A copy of a texture buffer in a memfd, or -1.
@@ -295,22 +230,7 @@ af_status do_write(const Slot& s, const af_host* host, const af_texture* tex, co
         set_error(e, o.status, o.failure);
         return af_status(o.status);
     }
-    Reader r(o.reply.body);
-    af_status st = read_status(r, e);
-    if (st == AF_OK) {
-        const uint64_t size = r.u64();
-        const void* bytes = o.reply.fds.empty() ? nullptr : map_shared(o.reply.fds[0], size, false);
-        if (!bytes) {
-            set_error(e, AF_ERR_INTERNAL, "cannot map the bytes the plugin worker wrote");
-            st = AF_ERR_INTERNAL;
-        } else {
-            st = sink->write(sink->ctx, bytes, size);
-            if (st != AF_OK) set_error(e, st, "writing the output failed");
-            ::munmap(const_cast<void*>(bytes), size ? size : 1);
-        }
-    }
-    close_fds(o.reply.fds);
-    return st;
+    return write_reply(o.reply, s.plugin->name, sink, e);
 }
 
 template <size_t N> int32_t probe_at(const uint8_t* head, uint64_t size, const char* path) {

@@ -3,6 +3,7 @@
 #include "assetforge/plugin.hpp"
 
 #include <cstring>
+#include <stdexcept>
 
 namespace af::host::isolation {
 namespace {
@@ -19,6 +20,9 @@ void put_kvs(Writer& w, const af_kv* items, uint32_t count) {
 
 void KvStore::fill(Reader& r) {
     const uint32_t n = r.u32();
+    // Each pair takes at least its two length fields: a count the message cannot hold is refused before anything
+    // is reserved for it (the peer may claim four billion pairs in a few bytes).
+    if (n > r.left() / (2 * sizeof(uint32_t))) throw std::runtime_error("claims more key/value pairs than it holds");
     text.clear();
     kv.clear();
     text.reserve(size_t(n) * 2); // no reallocation: kv points into it

@@ -55,6 +55,7 @@ class Reader {
     int32_t i32() { return int32_t(u32()); }
     std::string str();
     std::string_view raw(size_t n);
+    size_t left() const { return b_.size() - at_; }
 
   private:
     const std::vector<uint8_t>& b_;

@@ -1,0 +1,156 @@
+// A plugin worker runs third-party code and may answer anything: arbitrary
+// bytes become one reply (its kind, its descriptors: memory files of any size,
+// sealed or not, or other kinds of file, and its body), sent over a real
+// socket pair and decoded as the host decodes it. Whatever the reply says, the
+// host answers with a status and never crashes, reads past a buffer or
+// allocates what the reply claims; what it accepts holds together.
+#include "host/isolation/replies.hpp"
+#include "host/isolation/shared_memory.hpp"
+#include "host/isolation/wire.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace iso = af::host::isolation;
+
+namespace {
+
+struct Input {
+    const uint8_t* p;
+    size_t n;
+    uint8_t byte() {
+        if (!n) return 0;
+        --n;
+        return *p++;
+    }
+    uint32_t u32() {
+        uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) v = v << 8 | byte();
+        return v;
+    }
+};
+
+// One descriptor as a lying worker might pass it: a memory file (sealed, or
+// not yet) of a size near the body's claims, or a pipe.
+int make_fd(Input& in) {
+    const uint8_t kind = in.byte();
+    if (kind % 5 == 4) {
+        int p[2];
+        if (::pipe(p) != 0) return -1;
+        ::close(p[1]);
+        return p[0];
+    }
+    const uint32_t size = in.u32() % (1u << 20);
+    int fd = ::memfd_create("fuzz", MFD_CLOEXEC | ((kind & 1) ? MFD_ALLOW_SEALING : 0));
+    if (fd < 0) return -1;
+    if (::ftruncate(fd, size) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    if (size && (kind & 2)) {
+        // The last byte set: a text without its NUL, unless the worker meant one.
+        const uint8_t last = in.byte();
+        ::pwrite(fd, &last, 1, size - 1);
+    }
+    return fd;
+}
+
+struct Sink {
+    uint64_t got = 0;
+    static af_status write(void* ctx, const void* data, uint64_t size) {
+        auto* s = static_cast<Sink*>(ctx);
+        // Touch both ends: the host must have mapped everything it hands on.
+        if (size) {
+            volatile uint8_t a = static_cast<const uint8_t*>(data)[0];
+            volatile uint8_t b = static_cast<const uint8_t*>(data)[size - 1];
+            (void)a;
+            (void)b;
+        }
+        s->got += size;
+        return AF_OK;
+    }
+};
+
+void touch(const void* p, uint64_t size) {
+    if (!size) return;
+    if (!p) std::abort();
+    volatile uint8_t a = static_cast<const uint8_t*>(p)[0];
+    volatile uint8_t b = static_cast<const uint8_t*>(p)[size - 1];
+    (void)a;
+    (void)b;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    Input in{data, size};
+    const uint8_t kind = in.byte() % 5;
+    std::vector<int> fds;
+    for (uint8_t i = 0, n = in.byte() % (iso::kMaxFds + 1); i < n; ++i) {
+        const int fd = make_fd(in);
+        if (fd >= 0) fds.push_back(fd);
+    }
+    const std::vector<uint8_t> body(in.p, in.p + in.n);
+
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) std::abort();
+    const bool sent = iso::send_message(sv[0], iso::Op::Reply, body, fds);
+    iso::close_fds(fds);
+    ::close(sv[0]);
+    iso::Message reply;
+    const bool received = sent && iso::recv_message(sv[1], reply);
+    ::close(sv[1]);
+    if (!received) return 0;
+    if (reply.op != iso::Op::Reply || reply.body != body) std::abort();
+
+    af_error e{};
+    switch (kind) {
+    case 0:
+        iso::probe_reply(reply);
+        break;
+    case 1: {
+        af_dims d{};
+        iso::dims_reply(reply, "fuzz", &d, &e);
+        break;
+    }
+    case 2: {
+        iso::KvStore meta;
+        af_texture t{};
+        if (iso::read_reply(reply, "fuzz", meta, &t, &e) == AF_OK) {
+            touch(t.data, t.data_size);
+            touch(t.palette, t.palette_size);
+            for (uint32_t i = 0; i < t.meta_count; ++i)
+                if (!t.meta[i].key || !t.meta[i].value) std::abort();
+            if (t.data && !iso::release_shared(t.data)) std::abort();
+            if (t.palette && !iso::release_shared(t.palette)) std::abort();
+        }
+        break;
+    }
+    case 3: {
+        af_info_text t{};
+        if (iso::info_reply(reply, "fuzz", &t, &e) == AF_OK) {
+            // Read as the host reads them: up to their NUL, which must be there.
+            if (t.json) (void)std::strlen(t.json);
+            if (t.text) (void)std::strlen(t.text);
+            if (t.json && !iso::release_shared(t.json)) std::abort();
+            if (t.text && !iso::release_shared(t.text)) std::abort();
+        }
+        break;
+    }
+    default: {
+        Sink s;
+        af_sink sink{&s, &Sink::write};
+        iso::write_reply(reply, "fuzz", &sink, &e);
+        break;
+    }
+    }
+    if (!reply.fds.empty()) std::abort(); // every descriptor consumed
+    return 0;
+}

@@ -1,0 +1,147 @@
+#include "host/isolation/replies.hpp"
+
+#include "host/isolation/shared_memory.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <utility>
+
+namespace af::host::isolation {
+namespace {
+
+// Takes the reply's descriptors in order; each is mapped once it is checked to hold what the reply claims.
+class Buffers {
+  public:
+    explicit Buffers(Message& m) : m_(m) {}
+    ~Buffers() { close_fds(m_.fds); }
+    uint8_t* adopt(uint64_t size, const char* what) {
+        if (next_ >= m_.fds.size()) throw std::runtime_error(std::string("no descriptor for its ") + what);
+        auto* p = static_cast<uint8_t*>(adopt_shared(std::exchange(m_.fds[next_++], -1), size));
+        if (!p)
+            throw std::runtime_error(std::string("its ") + what + " is not a sealed memory file of the size claimed");
+        return p;
+    }
+
+  private:
+    Message& m_;
+    size_t next_ = 0;
+};
+
+af_status answered_badly(af_error* e, const std::string& plugin, const std::exception& x) {
+    set_error(e, AF_ERR_INTERNAL, "plugin '" + plugin + "' worker answered badly: " + x.what());
+    return AF_ERR_INTERNAL;
+}
+
+// A text the host will read up to its NUL: the NUL must be inside the bytes the worker shared.
+char* adopt_text(Buffers& b, uint64_t size, const char* what) {
+    if (size == 0) throw std::runtime_error(std::string("its ") + what + " is empty (not even a terminating NUL)");
+    char* p = reinterpret_cast<char*>(b.adopt(size, what));
+    if (p[size - 1] != '\0') {
+        release_shared(p);
+        throw std::runtime_error(std::string("its ") + what + " does not end in a NUL");
+    }
+    return p;
+}
+
+} // namespace
+
+void set_error(af_error* e, int status, const std::string& text) {
+    if (!e) return;
+    e->code = status;
+    e->offset = AF_NO_OFFSET;
+    std::snprintf(e->message, sizeof e->message, "%s", text.c_str());
+}
+
+af_status read_status(Reader& r, af_error* e) {
+    const af_status st = af_status(r.i32());
+    const uint64_t offset = r.u64();
+    const std::string msg = r.str();
+    if (st != AF_OK && e) {
+        e->code = st;
+        e->offset = offset;
+        std::snprintf(e->message, sizeof e->message, "%s", msg.c_str());
+    }
+    return st;
+}
+
+int32_t probe_reply(Message& reply) {
+    close_fds(reply.fds);
+    if (reply.body.size() < sizeof(int32_t)) return AF_PROBE_NO;
+    Reader r(reply.body);
+    return r.i32();
+}
+
+af_status dims_reply(Message& reply, const std::string& plugin, af_dims* out, af_error* e) {
+    close_fds(reply.fds);
+    try {
+        Reader r(reply.body);
+        const af_status st = read_status(r, e);
+        if (st == AF_OK) get_dims(r, *out);
+        return st;
+    } catch (const std::exception& x) {
+        return answered_badly(e, plugin, x);
+    }
+}
+
+af_status read_reply(Message& reply, const std::string& plugin, KvStore& meta, af_texture* out, af_error* e) {
+    Buffers buffers(reply);
+    try {
+        Reader r(reply.body);
+        const af_status st = read_status(r, e);
+        if (st != AF_OK) return st;
+        get_texture_desc(r, *out, meta);
+        if (out->data_size) out->data = buffers.adopt(out->data_size, "texture data");
+        try {
+            if (out->palette_size) out->palette = buffers.adopt(out->palette_size, "palette");
+        } catch (...) {
+            release_shared(out->data);
+            out->data = nullptr;
+            throw;
+        }
+        return AF_OK;
+    } catch (const std::exception& x) {
+        return answered_badly(e, plugin, x);
+    }
+}
+
+af_status info_reply(Message& reply, const std::string& plugin, af_info_text* out, af_error* e) {
+    Buffers buffers(reply);
+    try {
+        Reader r(reply.body);
+        const af_status st = read_status(r, e);
+        if (st != AF_OK) return st;
+        const uint64_t json = r.u64(), text = r.u64();
+        char* j = json ? adopt_text(buffers, json, "JSON") : nullptr;
+        try {
+            out->text = text ? adopt_text(buffers, text, "text") : nullptr;
+        } catch (...) {
+            release_shared(j);
+            throw;
+        }
+        out->json = j;
+        return AF_OK;
+    } catch (const std::exception& x) {
+        return answered_badly(e, plugin, x);
+    }
+}
+
+af_status write_reply(Message& reply, const std::string& plugin, af_sink* sink, af_error* e) {
+    Buffers buffers(reply);
+    try {
+        Reader r(reply.body);
+        const af_status st = read_status(r, e);
+        if (st != AF_OK) return st;
+        const uint64_t size = r.u64();
+        uint8_t* bytes = buffers.adopt(size, "written bytes");
+        const af_status written = sink->write(sink->ctx, bytes, size);
+        release_shared(bytes);
+        if (written != AF_OK) set_error(e, written, "writing the output failed");
+        return written;
+    } catch (const std::exception& x) {
+        return answered_badly(e, plugin, x);
+    }
+}
+
+} // namespace af::host::isolation
