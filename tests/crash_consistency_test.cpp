@@ -10,8 +10,8 @@
 // kills land in a build differs from machine to machine (the warning at the
 // end says how many landed and how many builds beat their kill).
 #include "assetforge/atomic_file.hpp"
-#include "core/content_hash.hpp"
 #include "assetforge/picture.hpp"
+#include "core/content_hash.hpp"
 #include "core/png_io.hpp"
 #include "engine/state_store.hpp"
 
@@ -211,7 +211,7 @@ Reference clean_build(const fs::path& root, bool set_b) {
     for (const auto& [rel, bytes] : r.tree.outputs) {
         if (rel.rfind("build/preview/", 0) == 0) {
             auto img = af::decode_png(std::vector<uint8_t>(bytes.begin(), bytes.end()), rel);
-            CHECK(img.width == 128);
+            CHECK(img.desc.width == 128);
             ++previews;
         } else if (rel.rfind("build/dds/", 0) == 0) {
             ++textures;

@@ -63,7 +63,7 @@ uint64_t surface_working_bytes(const Texture& a, const Texture& b, const ImageVi
 
 // A band of one surface, with Z rebuilt where the rule says (texture::normal_z).
 Texture band(tx::Ops& ops, const Texture& t, bool rebuild_z, uint32_t l, uint32_t f, uint32_t m, uint32_t y,
-           uint32_t rows) {
+             uint32_t rows) {
     Texture img = tx::surface_rows(ops, t, l, f, m, y, rows);
     return rebuild_z ? tx::with_normal_z(img) : img;
 }
@@ -82,13 +82,13 @@ tx::ImageDiff diff_surface(tx::Ops& ops, const Pair& p, uint32_t l, uint32_t f, 
                                     std::to_string(sa.height * sa.depth) + " and " + std::to_string(sb.width) + "x" +
                                     std::to_string(sb.height * sb.depth));
     if (sa.depth > 1 || sb.depth > 1)
-        return tx::diff_images(view_of(band(ops, p.a, p.z.rebuild_reference, l, f, m, 0, sa.height * sa.depth)),
-                               view_of(band(ops, p.b, p.z.rebuild_result, l, f, m, 0, sb.height * sb.depth)));
+        return tx::diff_images(band(ops, p.a, p.z.rebuild_reference, l, f, m, 0, sa.height * sa.depth).surface(0, 0, 0),
+                               band(ops, p.b, p.z.rebuild_result, l, f, m, 0, sb.height * sb.depth).surface(0, 0, 0));
     tx::DiffRows diff(sa.width, sa.height);
     const uint32_t rows = band_rows(p.a, p.b, sa.width, sa.height);
     for (uint32_t y = 0; y < sa.height; y += rows)
-        diff.add(view_of(band(ops, p.a, p.z.rebuild_reference, l, f, m, y, rows)),
-                 view_of(band(ops, p.b, p.z.rebuild_result, l, f, m, y, rows)));
+        diff.add(band(ops, p.a, p.z.rebuild_reference, l, f, m, y, rows).surface(0, 0, 0),
+                 band(ops, p.b, p.z.rebuild_result, l, f, m, y, rows).surface(0, 0, 0));
     return diff.finish();
 }
 
@@ -103,8 +103,9 @@ Texture heatmap_of(tx::Ops& ops, const Pair& p, double worst) {
     Texture out(d);
     const uint32_t rows = s.depth > 1 ? height : band_rows(p.a, p.b, s.width, s.height);
     for (uint32_t y = 0; y < height; y += rows) {
-        const Texture heat = tx::error_heatmap(view_of(band(ops, p.a, p.z.rebuild_reference, 0, 0, 0, y, rows)),
-                                             view_of(band(ops, p.b, p.z.rebuild_result, 0, 0, 0, y, rows)), worst);
+        const Texture heat =
+            tx::error_heatmap(band(ops, p.a, p.z.rebuild_reference, 0, 0, 0, y, rows).surface(0, 0, 0),
+                              band(ops, p.b, p.z.rebuild_result, 0, 0, 0, y, rows).surface(0, 0, 0), worst);
         std::memcpy(out.data.data() + size_t(y) * s.width * 4, heat.data.data(), heat.data.size());
     }
     return out;

@@ -509,7 +509,8 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-RegisterCommand convert_command{"convert", "Convert a texture: PNG/DDS/XTF/… to PNG or any container (BC1–BC7, mips, sRGB)", run_convert};
+RegisterCommand convert_command{
+    "convert", "Convert a texture: PNG/DDS/XTF/… to PNG or any container (BC1–BC7, mips, sRGB)", run_convert};
 
 } // namespace
 } // namespace af::cli

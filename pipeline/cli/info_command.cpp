@@ -112,7 +112,7 @@ void add_normal_map(Context& ctx, const std::string& path, const host::OptionMap
         tx::Ops ops{ctx.registry};
         Texture top = tx::surface_image(ops, res.texture, 0, 0, 0);
         const FormatInfo* f = format_info(res.texture.desc.format);
-        if (f && tx::snorm_like(*f) && top.is_float()) tx::signed_to_unit(top);
+        if (f && tx::snorm_like(*f) && is_float(top)) tx::signed_to_unit(top);
         const tx::Content c = tx::analyse(top);
         const tx::NormalMapVerdict v = tx::recognise_normal_map(res.texture, c, path);
         const std::string token = tx::normal_map_name_token(path);

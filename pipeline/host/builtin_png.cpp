@@ -33,18 +33,19 @@ int32_t png_probe(const uint8_t* head, uint64_t size, const char* path) {
 // 8-bit PNGs become R8G8B8A8 (sRGB-tagged unless the file says linear);
 // 16-bit PNGs become R16G16B16A16_UNORM so no precision is lost.
 Texture png_to_texture(Texture&& img) {
+    const bool srgb = is_srgb(img.desc);
     TextureDesc d;
-    d.width = img.width;
-    d.height = img.height;
-    if (img.is_float()) {
+    d.width = img.desc.width;
+    d.height = img.desc.height;
+    if (is_float(img)) {
         d.format = FMT_R16G16B16A16_UNORM;
         Texture t(d);
-        encode_texels(d.format, floats(img).data(), img.width, img.height, t.data.data(), t.data.size());
-        if (img.srgb) t.desc.flags |= AF_TEX_SRGB;
+        encode_texels(d.format, floats(img).data(), d.width, d.height, t.data.data(), t.data.size());
+        if (srgb) t.desc.flags |= AF_TEX_SRGB;
         return t;
     }
-    d.format = img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
-    if (img.srgb) d.flags |= AF_TEX_SRGB;
+    d.format = srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
+    if (srgb) d.flags |= AF_TEX_SRGB;
     Texture t;
     t.desc = d;
     t.data = std::move(img.data);
@@ -100,9 +101,9 @@ af_status png_write(const af_host*, const af_texture* tex, const af_options* opt
             img = surface_to_image(t.desc.format, s.data, s.size, s.width, s.height,
                                    t.palette.empty() ? nullptr : t.palette.data() + size_t(layer) * 1024);
         }
-        img.srgb = f->srgb() || (t.desc.flags & AF_TEX_SRGB);
+        set_srgb(img, f->srgb() || (t.desc.flags & AF_TEX_SRGB));
         PngWriteOptions po;
-        po.bit_depth = img.is_float() ? 16 : 8;
+        po.bit_depth = is_float(img) ? 16 : 8;
         const std::string channels = o.choice("channels", "rgba", {"rgba", "rgb", "grey", "grey_alpha"});
         po.grey = channels == "grey" || channels == "grey_alpha";
         po.drop_alpha = channels == "rgb" || channels == "grey";
@@ -129,15 +130,16 @@ af_status png_info(const af_host* h, const af_input* in, const af_options*, af_i
         int depth = r.u8(24), ctype = r.u8(25);
         static const char* types[] = {"grey", "?", "rgb", "palette", "grey+alpha", "?", "rgba"};
         check_header_limits(h, in);
-        Texture img = decode_png({in->data, in->size}, "PNG"); // validates every chunk
+        const Texture img = decode_png({in->data, in->size}, "PNG"); // validates every chunk
+        const bool srgb = is_srgb(img.desc);
         nlohmann::json j = {{"container", "png"},
                             {"width", w},
                             {"height", ht},
                             {"bit_depth", depth},
                             {"color_type", ctype < 7 ? types[ctype] : "?"},
-                            {"srgb", img.srgb}};
+                            {"srgb", srgb}};
         std::string text = "format: PNG " + std::to_string(depth) + "-bit " + (ctype < 7 ? types[ctype] : "?") +
-                           (img.srgb ? " (sRGB)" : " (linear)") + "\ndimensions: " + std::to_string(w) + "x" +
+                           (srgb ? " (sRGB)" : " (linear)") + "\ndimensions: " + std::to_string(w) + "x" +
                            std::to_string(ht) + "\n";
         out->json = sdk::host_strdup(h, j.dump());
         out->text = sdk::host_strdup(h, text);

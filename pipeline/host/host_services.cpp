@@ -283,7 +283,8 @@ af_status svc_resample(const af_surface* src, af_surface* dst, const af_resample
             sdk::invalid(src->size, "resample: source holds fewer bytes than its size needs");
         if (dst->size < uint64_t(dst->width) * dst->height * bpp) sdk::usage("resample: destination buffer too small");
         const bool srgb = f == FMT_R8G8B8A8_UNORM_SRGB || (o.flags & AF_RESAMPLE_SRGB);
-        Texture in = is8 ? rgba8_picture(src->width, src->height, srgb) : rgba32f_picture(src->width, src->height, srgb);
+        Texture in =
+            is8 ? rgba8_picture(src->width, src->height, srgb) : rgba32f_picture(src->width, src->height, srgb);
         if (is8)
             std::memcpy(in.data.data(), src->data, in.data.size());
         else

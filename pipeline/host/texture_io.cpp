@@ -211,7 +211,7 @@ void write_texture(const PluginRegistry& reg, const std::filesystem::path& path,
 }
 
 Texture decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t layer, uint32_t face, uint32_t mip,
-                     const OptionMap& opts) {
+                       const OptionMap& opts) {
     const FormatInfo* f = format_info(tex.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(tex.desc.format));
     ImageView s = tex.surface(layer, face, mip);
@@ -219,8 +219,8 @@ Texture decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t l
     const bool srgb = f->srgb() || (tex.desc.flags & AF_TEX_SRGB);
     if (!f->compressed()) {
         Texture img = surface_to_image(tex.desc.format, s.data, s.size, s.width, rows,
-                                     tex.palette.empty() ? nullptr : tex.palette.data() + size_t(layer) * 1024);
-        img.srgb = srgb;
+                                       tex.palette.empty() ? nullptr : tex.palette.data() + size_t(layer) * 1024);
+        set_srgb(img, srgb);
         return img;
     }
     const bool wide = f->decodes_to_float();

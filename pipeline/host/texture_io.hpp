@@ -2,8 +2,8 @@
 // plugins, with errors that name the file.
 #pragma once
 
-#include "assetforge/texture.hpp"
 #include "assetforge/picture.hpp"
+#include "assetforge/texture.hpp"
 #include "host/plugin_registry.hpp"
 
 #include <filesystem>
@@ -47,9 +47,9 @@ void write_texture(const PluginRegistry& reg, const std::filesystem::path& path,
 std::vector<uint8_t> encode_texture(const PluginRegistry& reg, const std::string& container, const Texture& tex,
                                     const OptionMap& opts = {});
 
-// One surface → Image (RGBA8 or RGBA32F), decoding compressed formats through codecs.
+// One surface → a picture (RGBA8 or RGBA32F), decoding compressed formats through codecs.
 Texture decode_surface(const PluginRegistry& reg, const Texture& tex, uint32_t layer, uint32_t face, uint32_t mip,
-                     const OptionMap& opts = {});
+                       const OptionMap& opts = {});
 
 // Converts a whole texture to another format (every surface), encoding or
 // decoding through codec plugins where needed.

@@ -167,7 +167,8 @@ base::ReportFigures ReportImages::add(const std::string& job, const std::string&
     if (!writer_) return f;
     try {
         Texture src = top_image(source), res = top_image(result);
-        f.width = src.width, f.height = src.height, f.result_width = res.width, f.result_height = res.height;
+        f.width = src.desc.width, f.height = src.desc.height, f.result_width = res.desc.width,
+        f.result_height = res.desc.height;
         // A normal map is shown as the colour of its vectors; a side that
         // keeps X and Y only has blue rebuilt as Z (what the shader does)
         // before it is shown and compared, by the rule `compare` follows.
@@ -178,37 +179,38 @@ base::ReportFigures ReportImages::add(const std::string& job, const std::string&
         // A resized result is compared with the source scaled to its size.
         Texture scaled;
         const Texture* ref = &src;
-        if (src.width != res.width || src.height != res.height) {
-            scaled = resize(src, res.width, res.height);
+        if (src.desc.width != res.desc.width || src.desc.height != res.desc.height) {
+            scaled = resize(src, res.desc.width, res.desc.height);
             ref = &scaled;
-            f.note =
-                "compared with the source scaled to " + std::to_string(res.width) + "×" + std::to_string(res.height);
+            f.note = "compared with the source scaled to " + std::to_string(res.desc.width) + "×" +
+                     std::to_string(res.desc.height);
         }
         // Blue rebuilt as Z is kept only for a texture marked a normal map; else the format dropped it (and said so).
         const bool marked = (source.desc.flags | result.desc.flags) & AF_TEX_NORMAL_MAP;
         f.kept = kept_channels(result, z.rebuild_result && marked);
         if (const FormatInfo* rf = format_info(result.desc.format)) f.result_format = std::string(rf->name);
-        const texture::ImageDiff d = texture::diff_images(view_of(*ref), res.surface(0, 0, 0), {.ssim = false});
+        const texture::ImageDiff d = texture::diff_images(ref->surface(0, 0, 0), res.surface(0, 0, 0), {.ssim = false});
         f.compared = true;
         for (int c = 0; c < 4; ++c) f.psnr[c] = d.channel[c].psnr, f.max_error[c] = d.channel[c].max_error;
         f.psnr_rgb = d.psnr_rgb;
         f.heat_scale = std::max(1.0 / 255, *std::max_element(f.max_error.begin(), f.max_error.end()));
-        texture::DifferencePictures dp = texture::difference_pictures(view_of(*ref), res.surface(0, 0, 0), f.kept & chan::rgb);
+        texture::DifferencePictures dp =
+            texture::difference_pictures(ref->surface(0, 0, 0), res.surface(0, 0, 0), f.kept & chan::rgb);
         f.difference = true;
         f.colour_scale = dp.colour_max, f.alpha_scale = dp.alpha_max;
         // Alpha is a picture of its own where there is any: in the source, in the result, or in their difference.
         f.alpha_picture = d.has_alpha || dp.alpha_max > 0;
         // Pictures larger than --report-pictures' cap are scaled down to it; the figures are of mip 0 as it is.
-        const bool capped_src = max_side_ && std::max(src.width, src.height) > max_side_;
-        const bool capped_res = max_side_ && std::max(res.width, res.height) > max_side_;
+        const bool capped_src = max_side_ && std::max(src.desc.width, src.desc.height) > max_side_;
+        const bool capped_res = max_side_ && std::max(res.desc.width, res.desc.height) > max_side_;
         auto small = [&](const Texture& img, bool capped) {
             return capped ? texture::thumbnail(img, max_side_) : Texture();
         };
         const Texture src_small = small(src, capped_src), res_small = small(res, capped_res);
         const Texture& src_pic = capped_src ? src_small : src;
         const Texture& res_pic = capped_res ? res_small : res;
-        f.picture_width = src_pic.width, f.picture_height = src_pic.height;
-        f.result_picture_width = res_pic.width, f.result_picture_height = res_pic.height;
+        f.picture_width = src_pic.desc.width, f.picture_height = src_pic.desc.height;
+        f.result_picture_width = res_pic.desc.width, f.result_picture_height = res_pic.desc.height;
         auto put = [&](const std::string& suffix, std::vector<uint8_t> bytes) {
             f.bytes += bytes.size();
             writer_->write(dir_ / (f.id + suffix), std::move(bytes));

@@ -9,10 +9,10 @@
 // second time and no texture is kept.
 #pragma once
 
+#include "assetforge/picture.hpp"
 #include "assetforge/texture.hpp"
 #include "base/build_result.hpp"
 #include "base/report_figures.hpp"
-#include "assetforge/picture.hpp"
 #include "report/figures_record.hpp"
 #include "report/picture_writer.hpp"
 
@@ -29,7 +29,7 @@ namespace af::report {
 // Largest side of a thumbnail, in texels (the page shows them at this size).
 inline constexpr uint32_t kThumbnailSide = 96;
 
-// Mip 0 of a texture as an Image (RGBA8, or RGBA32F with signed data mapped to 0..1).
+// Mip 0 of a texture as a picture (RGBA8, or RGBA32F with signed data mapped to 0..1).
 using TopImage = std::function<Texture(const Texture&)>;
 
 // Textures that fit a thumbnail are their own: the page shows the full-size

@@ -2,8 +2,8 @@
 // (engine_steps.cpp, texture_steps.cpp) or adapted from a plugin af_stage.
 #pragma once
 
-#include "base/step_results.hpp"
 #include "assetforge/picture.hpp"
+#include "base/step_results.hpp"
 #include "steps/item.hpp"
 #include "steps/param_spec.hpp"
 
@@ -129,7 +129,7 @@ class StepTable {
     // `input`); destroying what it returns moves them into `results`
     // (warnings, plugin_log). Unset without the plugin host.
     std::function<std::shared_ptr<void>(base::StepResults& results, const std::string& input)> keep_plugin_notes;
-    // Mip 0 as an Image, for the HTML report's pictures and PSNR (unset
+    // Mip 0 as a picture, for the HTML report's pictures and PSNR (unset
     // without the plugin host: then the report has none).
     std::function<Texture(const Texture&)> top_image;
     // Metadata keys `reader` may set (from the containers); nullopt: undeclared.

@@ -257,8 +257,8 @@ StepDef decode_step(const PluginRegistry& reg) {
                 [r](StepContext& ctx, std::vector<Item> items) {
                     StepOps so(*r, ctx.tools);
                     const std::string& to = ctx.params.at("to");
-                    auto target = to == "rgba8"     ? tx::DecodeTo::Texture
-                                  : to == "rgba32f" ? tx::DecodeTo::Texture
+                    auto target = to == "rgba8"     ? tx::DecodeTo::Rgba8
+                                  : to == "rgba32f" ? tx::DecodeTo::Rgba32f
                                                     : tx::DecodeTo::Auto;
                     return each(std::move(items), [&](const Item&, const Texture& t) {
                         tx::Decoded d = tx::decode(so.ops, t, target);
@@ -608,7 +608,7 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         tx::Ops ops{*r};
         Texture img = tx::surface_image(ops, t, 0, 0, 0);
         const FormatInfo* f = format_info(t.desc.format);
-        if (f && tx::snorm_like(*f) && img.is_float()) tx::signed_to_unit(img); // as `decode` shows it
+        if (f && tx::snorm_like(*f) && is_float(img)) tx::signed_to_unit(img); // as `decode` shows it
         return img;
     };
     table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools,
@@ -628,8 +628,8 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
                 tx::Ops ops{*r};
                 const bool known = it.top && it.top->describes(t) && it.top->content;
                 const tx::Content content = known ? *it.top->content : tx::analyse(tx::surface_image(ops, t, 0, 0, 0));
-                warnings = tx::information_lost(content, format_info(t.desc.format), *to,
-                                                t.desc.flags & AF_TEX_NORMAL_MAP);
+                warnings =
+                    tx::information_lost(content, format_info(t.desc.format), *to, t.desc.flags & AF_TEX_NORMAL_MAP);
             }
         }
         return bytes;

@@ -3,6 +3,7 @@
 #include "texture/texture_ops.hpp"
 
 #include <cmath>
+#include <span>
 
 namespace af::texture {
 namespace {
@@ -25,7 +26,9 @@ bool reads_as_normal_map(const VectorStats& v) {
 Content analyse(const Texture& img) {
     count_analysis();
     Content c;
-    const uint64_t n = img.texels();
+    const uint64_t n = texels(img);
+    const bool wide = is_float(img);
+    const std::span<const float> f = floats(img);
     uint64_t out = 0, near = 0, rough = 0;
     double sx = 0, sy = 0, sz = 0;
     AlphaSeen alpha;
@@ -33,8 +36,8 @@ Content analyse(const Texture& img) {
     for (uint64_t i = 0; i < n; ++i) {
         float r, g, b;
         bool grey;
-        if (img.is_float()) {
-            const float* p = &floats(img)[i * 4];
+        if (wide) {
+            const float* p = &f[i * 4];
             r = p[0], g = p[1], b = p[2];
             grey = std::fabs(r - g) <= 1e-6f && std::fabs(g - b) <= 1e-6f;
             c.above_one |= r > 1.0f || g > 1.0f || b > 1.0f;
@@ -62,8 +65,8 @@ Content analyse(const Texture& img) {
     if (blue_zero) { // the XY of a unit vector lies inside the unit circle
         near = 0;
         for (uint64_t i = 0; i < n; ++i) {
-            const float x = img.is_float() ? floats(img)[i * 4] * 2 - 1 : img.data[i * 4] / 127.5f - 1;
-            const float y = img.is_float() ? floats(img)[i * 4 + 1] * 2 - 1 : img.data[i * 4 + 1] / 127.5f - 1;
+            const float x = wide ? f[i * 4] * 2 - 1 : img.data[i * 4] / 127.5f - 1;
+            const float y = wide ? f[i * 4 + 1] * 2 - 1 : img.data[i * 4 + 1] / 127.5f - 1;
             near += x * x + y * y <= 1.1f;
         }
     }

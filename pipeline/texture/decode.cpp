@@ -4,6 +4,8 @@
 #include "assetforge/plugin.hpp"
 #include "host/texture_io.hpp"
 
+#include <span>
+
 namespace af::texture {
 
 bool snorm_like(const FormatInfo& f) { return f.is_signed() && !(f.flags & fmtflag::hdr); }
@@ -13,15 +15,15 @@ void map_colour(float* rgba, size_t count, float scale, float bias) {
         if (i % 4 != 3) rgba[i] = rgba[i] * scale + bias;
 }
 
-void signed_to_unit(Texture& img) { map_colour(floats(img).data(), floats(img).size(), 0.5f, 0.5f); }
-
-namespace {
-
 // Colour channels of signed data from -1..1 to 0..1; alpha is left alone.
 // (HDR formats such as BC6H SF16 keep their values: they are not -1..1.)
-void signed_to_unit(Texture& t) {
-    map_colour(reinterpret_cast<float*>(t.data.data()), t.data.size() / sizeof(float), 0.5f, 0.5f);
+// Every surface of an RGBA32F texture, a picture or a whole decoded one.
+void signed_to_unit(Texture& img) {
+    const std::span<float> f = floats(img);
+    map_colour(f.data(), f.size(), 0.5f, 0.5f);
 }
+
+namespace {
 
 std::string preview_note(uint32_t format) {
     if (format >= FMT_BC4_TYPELESS && format <= FMT_BC4_SNORM)
@@ -37,14 +39,14 @@ std::string preview_note(uint32_t format) {
 Decoded decode(Ops& ops, const Texture& t, DecodeTo to) {
     const FormatInfo* f = format_info(t.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
-    const bool as_float = to == DecodeTo::Texture || (to == DecodeTo::Auto && f->decodes_to_float());
+    const bool as_float = to == DecodeTo::Rgba32f || (to == DecodeTo::Auto && f->decodes_to_float());
     const bool srgb = is_srgb(t);
     const bool linear = known_linear(t);
     // Wide data that is neither HDR nor signed (16-bit UNORM, 10-bit) stays
     // 16-bit UNORM: exact, and not mistaken for HDR (or linear) downstream.
     const bool hdr_or_signed = (f->flags & fmtflag::hdr) || f->is_signed();
     const uint32_t target = !as_float                                  ? with_srgb(FMT_R8G8B8A8_UNORM, srgb)
-                            : hdr_or_signed || to == DecodeTo::Texture ? FMT_R32G32B32A32_FLOAT
+                            : hdr_or_signed || to == DecodeTo::Rgba32f ? FMT_R32G32B32A32_FLOAT
                                                                        : FMT_R16G16B16A16_UNORM;
     Decoded out;
     out.note = preview_note(t.desc.format);

@@ -124,9 +124,9 @@ void measure(Top& top, const Texture& src, bool reshaped, const FormatInfo& tf, 
     if (s.is_rgba()) { // the source's own bytes, no copy
         d = diff_images(s, back.surface(0, 0, 0), opt);
     } else if (reshaped) {
-        d = diff_images(view_of(surface_image(top.ops, src, 0, 0, 0)), back.surface(0, 0, 0), opt);
+        d = diff_images(surface_image(top.ops, src, 0, 0, 0).surface(0, 0, 0), back.surface(0, 0, 0), opt);
     } else {
-        d = diff_images(view_of(top.img()), back.surface(0, 0, 0), opt);
+        d = diff_images(top.img().surface(0, 0, 0), back.surface(0, 0, 0), opt);
     }
     e.psnr_rgb = d.psnr_rgb.value_or(99.0);
     if (d.has_alpha) e.psnr_rgb_alpha_weighted = d.psnr_rgb_alpha_weighted.value_or(99.0);

@@ -42,7 +42,7 @@ struct DiffOptions {
     uint8_t psnr_channels = chan::rgb;
 };
 
-// A and B are RGBA8 or RGBA32F views, read in place (an Image through sdk::view_of, or a surface that is RGBA
+// A and B are RGBA8 or RGBA32F views, read in place (a picture's surface(0, 0, 0), or a surface that is RGBA
 // already: no copy of a 4096² source); a volume's slices as one tall view (ImageView::stacked).
 // Throws std::invalid_argument when the sizes differ.
 ImageDiff diff_images(const ImageView& a, const ImageView& b, DiffOptions opt = {});

@@ -9,7 +9,7 @@ std::string verdict_text(const NormalMapVerdict& v) { return (v.yes ? "yes: " : 
 
 namespace {
 
-// The top level as an Image whose buffer has room for the whole chain of
+// The top level as a picture whose buffer has room for the whole chain of
 // one surface, so texture_from_levels can take it over without a second copy
 // of the largest level.
 Texture top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face) {
@@ -17,10 +17,11 @@ Texture top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face)
         return surface_image(ops, t, layer, face, 0);
     ImageView s = t.surface(layer, face, 0);
     count_decode(t.desc.format);
+    // Built by hand rather than by rgba8_picture: the buffer is reserved for the chain before the level is copied in.
     Texture img;
-    img.width = s.width;
-    img.height = s.height;
-    img.srgb = is_srgb(t);
+    img.desc.format = is_srgb(t) ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
+    img.desc.width = s.width;
+    img.desc.height = s.height;
     TextureDesc chain;
     chain.format = FMT_R8G8B8A8_UNORM;
     chain.width = s.width;
@@ -43,18 +44,18 @@ Texture mips(Ops& ops, const Texture& t, const MipRequest& req, TopLevel* top_le
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
             Texture top = top_with_room(ops, t, l, f);
-            if (top.is_float() && snorm_like(*format_info(t.desc.format))) signed_to_unit(top);
+            if (is_float(top) && snorm_like(*format_info(t.desc.format))) signed_to_unit(top);
             if (l == 0 && f == 0) {
                 content = analyse(top);
-                analysed_float = top.is_float();
+                analysed_float = is_float(top);
                 NormalMapVerdict v = recognise_normal_map(t, *content, req.name, req.normal_map, req.normal_map_why);
                 normal = v.yes;
                 if (top_level) top_level->verdict = std::move(v);
             }
-            if (req.colour != ColourTag::Keep) top.srgb = req.colour == ColourTag::Srgb;
+            if (req.colour != ColourTag::Keep) set_srgb(top, req.colour == ColourTag::Srgb);
             MipOptions o = req.options;
             o.normal_map = normal;
-            if (normal) top.srgb = false; // vectors are data: filtered and stored as they are
+            if (normal) set_srgb(top, false); // vectors are data: filtered and stored as they are
             levels.push_back(generate_mips(std::move(top), o));
         }
     Texture out = texture_from_levels(t, std::move(levels));

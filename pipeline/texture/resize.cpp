@@ -12,7 +12,7 @@ Texture resize(Ops& ops, const Texture& t, uint32_t width, uint32_t height, cons
     for (uint32_t l = 0; l < t.desc.layers; ++l)
         for (uint32_t f = 0; f < t.desc.faces; ++f) {
             Texture top = surface_image(ops, t, l, f, 0);
-            if (top.width == width && top.height == height)
+            if (top.desc.width == width && top.desc.height == height)
                 levels.push_back({std::move(top)});
             else
                 levels.push_back({af::resize(top, width, height, opt)});

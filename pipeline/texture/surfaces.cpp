@@ -39,8 +39,8 @@ void count_analysis() {
 }
 
 uint32_t image_format(const Texture& img) {
-    if (img.is_float()) return FMT_R32G32B32A32_FLOAT;
-    return img.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
+    if (is_float(img)) return FMT_R32G32B32A32_FLOAT;
+    return is_srgb(img.desc) ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
 }
 
 Texture surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
@@ -52,7 +52,7 @@ Texture surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face,
 }
 
 Texture surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
-                   uint32_t rows) {
+                     uint32_t rows) {
     const FormatInfo* f = format_info(t.desc.format);
     if (!f) sdk::unsupported("format id " + std::to_string(t.desc.format));
     const ImageView s = t.surface(layer, face, mip);
@@ -118,10 +118,10 @@ Texture top_level(const Texture& t) { return t.desc.mips == 1 ? t : first_levels
 
 Texture texture_from_levels(const Texture& like, std::vector<std::vector<Texture>>&& levels) {
     const Texture& top = levels.at(0).at(0);
-    const PixelType top_type = top.type;
+    const bool top_float = is_float(top);
     TextureDesc d = like.desc;
-    d.width = top.width;
-    d.height = top.height;
+    d.width = top.desc.width;
+    d.height = top.desc.height;
     d.depth = 1;
     d.flags &= ~AF_TEX_VOLUME;
     d.mips = uint32_t(levels[0].size());
@@ -130,23 +130,23 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Texture
     // to 0..1) are stored as 16-bit UNORM: no precision is lost, and `auto`
     // does not mistake them for HDR sources.
     const FormatInfo* lf = format_info(like.desc.format);
-    const bool wide_ldr = top.is_float() && lf && !(lf->flags & fmtflag::hdr);
+    const bool wide_ldr = top_float && lf && !(lf->flags & fmtflag::hdr);
     if (wide_ldr) d.format = FMT_R16G16B16A16_UNORM;
-    d.flags = (d.flags & ~AF_TEX_SRGB) | (top.srgb ? AF_TEX_SRGB : 0);
+    d.flags = (d.flags & ~AF_TEX_SRGB) | (is_srgb(top.desc) ? AF_TEX_SRGB : 0);
     Texture out;
     out.desc = d;
     out.meta = like.meta;
     // One surface whose top level has room for the chain (mips.cpp reserves
     // it): the texture takes that buffer over instead of copying it.
     const uint64_t need = texture_bytes(d);
-    if (d.layers * d.faces == 1 && !top.is_float() && levels[0][0].data.capacity() >= need) {
+    if (d.layers * d.faces == 1 && !top_float && levels[0][0].data.capacity() >= need) {
         out.data = std::move(levels[0][0].data);
         out.data.resize(need);
         levels[0][0] = Texture{};
         for (uint32_t m = 1; m < d.mips; ++m) {
             Texture& img = levels[0][m];
             ImageView s = out.surface(0, 0, m);
-            if (img.width != s.width || img.height != s.height || image_format(img) != d.format)
+            if (img.desc.width != s.width || img.desc.height != s.height || image_format(img) != d.format)
                 sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "mip level shapes differ");
             std::memcpy(s.data, img.data.data(), s.size);
             img = Texture{};
@@ -161,13 +161,12 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Texture
             for (uint32_t m = 0; m < d.mips; ++m) {
                 Texture& img = chain[m];
                 ImageView s = out.surface(l, f, m);
-                if (img.width != s.width || img.height != s.height || img.type != top_type)
+                if (img.desc.width != s.width || img.desc.height != s.height || is_float(img) != top_float)
                     sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "surface shapes differ between faces");
                 if (wide_ldr) {
                     image_to_surface(img, d.format, s.data, s.size);
                 } else {
-                    const void* src = img.is_float() ? static_cast<const void*>(floats(img).data()) : img.data.data();
-                    std::memcpy(s.data, src, s.size);
+                    std::memcpy(s.data, img.data.data(), s.size);
                 }
                 img = Texture{}; // the copy is made: give the memory back before the next level
             }

@@ -11,8 +11,8 @@
 // - converting between formats never changes stored values: _SRGB is a tag.
 #pragma once
 
-#include "assetforge/texture.hpp"
 #include "assetforge/picture.hpp"
+#include "assetforge/texture.hpp"
 #include "core/image_ops.hpp"
 #include "host/plugin_registry.hpp"
 #include "texture/auto_format.hpp"
@@ -72,7 +72,7 @@ void count_decode(uint32_t format);
 void count_analysis();
 
 // ---- surfaces -------------------------------------------------------------
-// One surface as an Image: RGBA8 (tagged as the texture) or RGBA32F for
+// One surface as a picture: RGBA8 (tagged as the texture) or RGBA32F for
 // formats that decode to float. Compressed formats decode through codecs.
 Texture surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 // Rows [y0, y0 + rows) of one surface, decoded alone: the surface's bytes for
@@ -80,7 +80,8 @@ Texture surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face,
 // format's block height, except a last band that ends at the surface's
 // bottom), so a large surface is never decoded whole. Volumes decode whole
 // (y0 0, rows all of height × depth).
-Texture surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0, uint32_t rows);
+Texture surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
+                     uint32_t rows);
 // One surface as a texture of its own; range errors name the option.
 Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 // The first `n` levels (n ≤ desc.mips) of every layer and face.
@@ -89,7 +90,7 @@ Texture first_levels(const Texture& t, uint32_t n);
 Texture top_level(const Texture& t);
 
 // ---- decode ---------------------------------------------------------------
-enum class DecodeTo { Auto, Texture, Texture };
+enum class DecodeTo { Auto, Rgba8, Rgba32f };
 struct Decoded {
     Texture texture;
     std::string note; // what a viewer should know (BC4's red preview, …), or ""

@@ -14,9 +14,9 @@ namespace fs = std::filesystem;
 namespace {
 std::shared_ptr<Texture> texture_of(const Texture& img8) {
     TextureDesc d;
-    d.format = img8.srgb ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
-    d.width = img8.width;
-    d.height = img8.height;
+    d.format = is_srgb(img8.desc) ? FMT_R8G8B8A8_UNORM_SRGB : FMT_R8G8B8A8_UNORM;
+    d.width = img8.desc.width;
+    d.height = img8.desc.height;
     auto t = std::make_shared<Texture>(d);
     t->data = img8.data;
     return t;

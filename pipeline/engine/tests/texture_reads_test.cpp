@@ -22,8 +22,8 @@ using namespace af::steps;
 using namespace af::load;
 using namespace af::report;
 using namespace af::engine;
-using af::Texture;
 using af::encode_png;
+using af::Texture;
 namespace fs = std::filesystem;
 namespace tx = af::texture;
 
@@ -58,7 +58,7 @@ struct Action {
 };
 
 std::vector<uint8_t> png_of(uint32_t w, uint32_t h) {
-    Texture img = rgba8_picture(w, h, true);
+    Texture img = af::rgba8_picture(w, h, true);
     for (size_t i = 0; i < img.data.size(); ++i) img.data[i] = uint8_t((i * 37 + i / 7) & 0xff);
     for (size_t i = 3; i < img.data.size(); i += 4) img.data[i] = 255;
     return encode_png(img);
@@ -101,7 +101,8 @@ TEST_CASE("a block-compressed input is decoded once through [mips, encode], and 
     ActionTrail trail;
     tx::ReadCount reads;
     // A real DXT1 texture of 32x32 with its mips (FlightGear, the dds plugin's test data).
-    dds.run("stone.dds", file_bytes(fs::path(AF_SOURCE_DIR) / "plugins/dds/tests/data/Terrain__transition1.dds"), trail);
+    dds.run("stone.dds", file_bytes(fs::path(AF_SOURCE_DIR) / "plugins/dds/tests/data/Terrain__transition1.dds"),
+            trail);
     CHECK(reads.decodes(af::FMT_BC1_UNORM) + reads.decodes(af::FMT_BC1_UNORM_SRGB) == 1);
     CHECK(reads.decodes(af::FMT_BC3_UNORM) + reads.decodes(af::FMT_BC3_UNORM_SRGB) == 1); // the result, measured
     CHECK(reads.analyses() == 1);

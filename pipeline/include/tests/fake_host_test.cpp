@@ -85,13 +85,14 @@ TEST_CASE("fake host: cancellation stops parallel_for, and the SDK reports it") 
 
 TEST_CASE("fake host: convert between RGBA8 and RGBA32F, other formats refused") {
     FakeHost host;
-    Texture px(2, 1);
+    af::Texture px = af::rgba8_picture(2, 1);
     px.data = {0, 51, 102, 255, 255, 204, 153, 0};
-    af_surface s = px.surface();
-    Texture f = sdk::get_rgba32f(host, s);
-    CHECK(f.data[1] == Approx(0.2f));
-    Texture back(2, 1);
-    af_surface d = back.surface();
+    af_surface s = px.surface(0, 0, 0).abi();
+    af::Texture f = sdk::get_rgba32f(host, s);
+    REQUIRE(af::is_float(f));
+    CHECK(af::floats(f)[1] == Approx(0.2f));
+    af::Texture back = af::rgba8_picture(2, 1);
+    af_surface d = back.surface(0, 0, 0).abi();
     sdk::put_pixels(host, f, d);
     CHECK(back.data == px.data);
     std::vector<uint8_t> bc1(8);
@@ -108,15 +109,15 @@ TEST_CASE("fake host: convert between RGBA8 and RGBA32F, other formats refused")
 
 TEST_CASE("fake host: write_texture reaches a container under test, resample only when wired") {
     FakeHost host;
-    Texture px(1, 1);
-    CHECK_THROWS_WITH(sdk::encode_texture(host, "raw", sdk::texture_of(px)), Catch::Contains("no container 'raw'"));
+    af::Texture px = af::rgba8_picture(1, 1);
+    CHECK_THROWS_WITH(sdk::encode_texture(host, "raw", px), Catch::Contains("no container 'raw'"));
     static const af_container raw = sdk::make_container(
         {.name = "raw", .write = [](const af_host*, const af_texture* t, const af_options*, af_sink* s, af_error*) {
              return s->write(s->ctx, t->data, t->data_size);
          }});
     host.use_container(&raw);
     px.data = {1, 2, 3, 4};
-    CHECK(sdk::encode_texture(host, "raw", sdk::texture_of(px)) == px.data);
+    CHECK(sdk::encode_texture(host, "raw", px) == px.data);
     CHECK_THROWS_WITH(sdk::resample(host, px, 2, 2), Catch::Contains("on_resample"));
     host.on_resample = [](const af_surface*, af_surface* d, const af_resample_options* o, af_error*) {
         std::fill(d->data, d->data + d->size, uint8_t(o->filter));
@@ -130,11 +131,11 @@ TEST_CASE("fake host: write_texture reaches a container under test, resample onl
 TEST_CASE("SDK wrappers refuse hosts that predate a service (AF_HOST_HAS)") {
     FakeHost host;
     host.table().struct_size = uint32_t(offsetof(af_host, resample)); // an API 1.2 host
-    Texture px(1, 1);
+    const af::Texture px = af::rgba8_picture(1, 1);
     CHECK_FALSE(AF_HOST_HAS(host.get(), resample));
     CHECK_FALSE(AF_HOST_HAS(host.get(), write_texture));
     CHECK_THROWS_WITH(sdk::resample(host, px, 2, 2), Catch::Contains("API 1.3"));
-    CHECK_THROWS_WITH(sdk::encode_texture(host, "png", sdk::texture_of(px)), Catch::Contains("API 1.3"));
+    CHECK_THROWS_WITH(sdk::encode_texture(host, "png", px), Catch::Contains("API 1.3"));
     const af_host* none = nullptr;
     CHECK_FALSE(AF_HOST_HAS(none, resample));
 }

@@ -1,7 +1,7 @@
 // ImageView, the one view: a Texture's surface carries its format and exactly its bytes, converts to the ABI's
-// af_surface and back field for field, and an Image is seen in place.
-#include "assetforge/picture.hpp"
+// af_surface and back field for field, and a picture (picture.hpp) is seen in place.
 #include "assetforge/image_view.hpp"
+#include "assetforge/picture.hpp"
 #include "assetforge/texture.hpp"
 
 #include <catch2/catch.hpp>
@@ -55,16 +55,16 @@ TEST_CASE("image view: abi() and of() carry every field, stacked() puts a volume
     CHECK(tall.data == v.data);
 }
 
-TEST_CASE("image view: view_of an Texture sees its own bytes with its format") {
-    af::Texture srgb = af::sdk::rgba8_picture(3, 2, true);
-    const af::ImageView a = af::srgb.surface(0, 0, 0);
+TEST_CASE("image view: a picture's view sees its own bytes with its format") {
+    af::Texture srgb = af::rgba8_picture(3, 2, true);
+    const af::ImageView a = srgb.surface(0, 0, 0);
     CHECK(a.format == af::FMT_R8G8B8A8_UNORM_SRGB);
     CHECK(a.is_rgba());
     CHECK(a.u8() == srgb.data.data());
     CHECK(a.size == srgb.data.size());
-    const af::Texture f = af::sdk::rgba32f_picture(3, 2);
-    const af::ImageView b = af::f.surface(0, 0, 0);
+    const af::Texture f = af::rgba32f_picture(3, 2);
+    const af::ImageView b = f.surface(0, 0, 0);
     CHECK(b.format == af::FMT_R32G32B32A32_FLOAT);
-    CHECK(b.f32() == floats(f).data());
-    CHECK(b.size == floats(f).size() * sizeof(float));
+    CHECK(b.f32() == af::floats(f).data());
+    CHECK(b.size == af::floats(f).size() * sizeof(float));
 }

@@ -11,14 +11,14 @@ namespace {
 
 af::Texture filled(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
     af::Texture img = af::rgba8_picture(8, 8, true);
-    for (size_t i = 0; i < img.texels(); ++i) {
+    for (size_t i = 0; i < af::texels(img); ++i) {
         img.data[i * 4] = r, img.data[i * 4 + 1] = g, img.data[i * 4 + 2] = b, img.data[i * 4 + 3] = a;
     }
     return img;
 }
 
 uint32_t pick(const af::Texture& img, AutoHints h = {}) {
-    h.srgb = img.srgb;
+    h.srgb = af::is_srgb(img.desc);
     return choose_format(analyse(img), h).format;
 }
 
@@ -45,7 +45,7 @@ TEST_CASE("auto: greyscale stays grey unless the shader reads red") {
 
 TEST_CASE("auto: normal maps by flag, by name and by texels") {
     af::Texture flat = filled(128, 128, 255, 255); // (0, 0, 1)
-    flat.srgb = false;
+    af::set_srgb(flat, false);
     CHECK(analyse(flat).unit_vectors);
     CHECK(pick(flat) == af::FMT_BC5_UNORM);
     af::Texture colour = filled(200, 100, 50, 255);
@@ -57,8 +57,8 @@ TEST_CASE("auto: normal maps by flag, by name and by texels") {
 
 TEST_CASE("auto: HDR float data goes to BC6H") {
     af::Texture hdr = af::rgba32f_picture(4, 4);
-    for (auto& v : floats(hdr)) v = 2.0f;
+    for (float& v : af::floats(hdr)) v = 2.0f;
     CHECK(pick(hdr) == af::FMT_BC6H_UF16);
-    floats(hdr)[0] = -1.0f;
+    af::floats(hdr)[0] = -1.0f;
     CHECK(pick(hdr) == af::FMT_BC6H_SF16);
 }

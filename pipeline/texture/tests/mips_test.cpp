@@ -16,11 +16,11 @@ namespace {
 
 std::string data_path(const std::string& name) { return std::string(AF_TEST_DATA) + "/images/" + name; }
 
-Texture from_image(const Texture& img, uint32_t format, uint32_t layers = 1) {
+Texture from_picture(const Texture& img, uint32_t format, uint32_t layers = 1) {
     TextureDesc d;
     d.format = format;
-    d.width = img.width;
-    d.height = img.height;
+    d.width = img.desc.width;
+    d.height = img.desc.height;
     d.layers = layers;
     Texture t(d);
     for (uint32_t l = 0; l < layers; ++l) {
@@ -36,7 +36,7 @@ TEST_CASE("mips: every layer, sRGB data filtered in linear light") {
     host::PluginRegistry reg;
     tx::Ops ops{reg};
     Texture palm = read_png_file(data_path("a_palm_b.png"));
-    Texture t = from_image(palm, FMT_R8G8B8A8_UNORM_SRGB, 2);
+    Texture t = from_picture(palm, FMT_R8G8B8A8_UNORM_SRGB, 2);
     Texture m = tx::mips(ops, t, {.normal_map = tx::NormalMapMode::No});
     REQUIRE(m.desc.mips == 9);
     REQUIRE(m.desc.format == FMT_R8G8B8A8_UNORM_SRGB);
@@ -50,7 +50,7 @@ TEST_CASE("mips: every layer, sRGB data filtered in linear light") {
         }
     // UNORM holding the same bytes is colour of unstated space: filtered as
     // linear unless the request says sRGB.
-    Texture unorm = from_image(palm, FMT_R8G8B8A8_UNORM);
+    Texture unorm = from_picture(palm, FMT_R8G8B8A8_UNORM);
     Texture lin = tx::mips(ops, unorm, {.normal_map = tx::NormalMapMode::No});
     Texture forced = tx::mips(ops, unorm, {.normal_map = tx::NormalMapMode::No, .colour = tx::ColourTag::Srgb});
     ImageView l1 = lin.surface(0, 0, 1), f1 = forced.surface(0, 0, 1);
@@ -62,7 +62,7 @@ TEST_CASE("mips: float data, and SNORM normal maps renormalised") {
     host::PluginRegistry reg;
     tx::Ops ops{reg};
     Texture n = read_png_file(data_path("n_stk_generic_rock_crop128.png"));
-    Texture half = from_image(to_float(n), FMT_R16G16B16A16_FLOAT);
+    Texture half = from_picture(to_float(n), FMT_R16G16B16A16_FLOAT);
     Texture hm = tx::mips(ops, half, {});
     CHECK(hm.desc.mips == 8);
     CHECK(hm.desc.format == FMT_R32G32B32A32_FLOAT);
@@ -72,15 +72,15 @@ TEST_CASE("mips: float data, and SNORM normal maps renormalised") {
     Texture snorm = to_float(n);
     for (size_t i = 0; i < floats(snorm).size(); ++i)
         if (i % 4 < 3) floats(snorm)[i] = floats(snorm)[i] * 2.0f - 1.0f;
-    Texture t = from_image(snorm, FMT_R8G8_SNORM);
+    Texture t = from_picture(snorm, FMT_R8G8_SNORM);
     Texture m = tx::mips(ops, t, {.normal_map = tx::NormalMapMode::Yes});
     CHECK((m.desc.flags & AF_TEX_NORMAL_MAP));
     CHECK((m.desc.flags & AF_TEX_LINEAR));
     for (uint32_t mip = 1; mip < m.desc.mips; ++mip) {
         ImageView s = m.surface(0, 0, mip);
         Texture img = surface_to_image(m.desc.format, s.data, s.size, s.width, s.height);
-        Texture f = img.is_float() ? img : to_float(img);
-        for (size_t i = 0; i < f.texels(); ++i) {
+        Texture f = to_float(img);
+        for (size_t i = 0; i < texels(f); ++i) {
             float x = floats(f)[i * 4] * 2 - 1, y = floats(f)[i * 4 + 1] * 2 - 1;
             REQUIRE(x * x + y * y <= 1.03f); // a unit vector's XY, within 8-bit steps
         }
@@ -91,12 +91,12 @@ TEST_CASE("mips: normal maps are recognised by the one rule") {
     host::PluginRegistry reg;
     tx::Ops ops{reg};
     Texture n = read_png_file(data_path("n_stk_generic_rock_crop128.png"));
-    Texture t = from_image(n, FMT_R8G8B8A8_UNORM_SRGB);
+    Texture t = from_picture(n, FMT_R8G8B8A8_UNORM_SRGB);
     Texture m = tx::mips(ops, t, {.name = "rock.png"});
     CHECK((m.desc.flags & AF_TEX_NORMAL_MAP));  // by its texels
     CHECK(m.desc.format == FMT_R8G8B8A8_UNORM); // vectors are data, not sRGB colour
     Texture palm = read_png_file(data_path("a_palm_b.png"));
-    Texture c = tx::mips(ops, from_image(palm, FMT_R8G8B8A8_UNORM_SRGB), {.name = "palm.png"});
+    Texture c = tx::mips(ops, from_picture(palm, FMT_R8G8B8A8_UNORM_SRGB), {.name = "palm.png"});
     CHECK_FALSE((c.desc.flags & AF_TEX_NORMAL_MAP));
 }
 

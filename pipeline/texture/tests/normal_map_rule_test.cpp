@@ -25,7 +25,7 @@ Texture real_like_normal_map(uint32_t size, bool alpha_data, unsigned seed = 7) 
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
     Texture img = rgba8_picture(size, size, false);
-    for (size_t i = 0; i < img.texels(); ++i) {
+    for (size_t i = 0; i < texels(img); ++i) {
         float x = (u(rng) - 0.5f) * 1.2f, y = (u(rng) - 0.5f) * 1.2f;
         float z = std::sqrt(std::max(0.0f, 1.0f - x * x - y * y));
         const float k = u(rng), len = 1.0f - 0.25f * k * k;
@@ -38,7 +38,7 @@ Texture real_like_normal_map(uint32_t size, bool alpha_data, unsigned seed = 7) 
 
 Texture filled16(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
     Texture img = rgba8_picture(16, 16, true);
-    for (size_t i = 0; i < img.texels(); ++i)
+    for (size_t i = 0; i < texels(img); ++i)
         img.data[i * 4] = r, img.data[i * 4 + 1] = g, img.data[i * 4 + 2] = b, img.data[i * 4 + 3] = a;
     return img;
 }
@@ -46,8 +46,8 @@ Texture filled16(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
 Texture texture_of(const Texture& img, uint32_t format) {
     TextureDesc d;
     d.format = format;
-    d.width = img.width;
-    d.height = img.height;
+    d.width = img.desc.width;
+    d.height = img.desc.height;
     Texture t(d);
     ImageView s = t.surface(0, 0, 0);
     image_to_surface(img, format, s.data, s.size);
@@ -91,7 +91,7 @@ TEST_CASE("normal maps: the texel rule ignores alpha and takes vectors DXT short
     CHECK_FALSE(tx::analyse(filled16(128, 128, 128, 255)).unit_vectors);
     // A BC5 decode (blue 0): X and Y inside the unit circle.
     Texture two = real_like_normal_map(32, false);
-    for (size_t i = 0; i < two.texels(); ++i) two.data[i * 4 + 2] = 0;
+    for (size_t i = 0; i < texels(two); ++i) two.data[i * 4 + 2] = 0;
     CHECK(tx::analyse(two).vectors.two_channel);
     CHECK(tx::analyse(two).unit_vectors);
 }
