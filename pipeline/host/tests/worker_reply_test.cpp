@@ -106,7 +106,7 @@ TEST_CASE("worker reply: a truncated info or write reply is an error of the call
     CHECK_THAT(e.message, Catch::Contains("truncated"));
 }
 
-TEST_CASE("worker reply: written bytes claimed past the memory file are refused; the file's bytes reach the sink") {
+TEST_CASE("worker reply: written bytes claimed past the memory file are refused, and the file's bytes reach the sink") {
     af_error e{};
     std::string got;
     af_sink sink{&got, [](void* ctx, const void* data, uint64_t size) {
