@@ -96,7 +96,7 @@ struct ChannelResult {
 // One channel of an image.
 ChannelResult run_channel(const af::Texture& im, int ch, const std::vector<SortedPalette>& pals,
                           const std::vector<int>& levels) {
-    const uint32_t bw = (im.width + 3) / 4, bh = (im.height + 3) / 4;
+    const uint32_t bw = (im.desc.width + 3) / 4, bh = (im.desc.height + 3) / 4;
     std::vector<uint32_t> best(size_t(bw) * bh), enc(size_t(bw) * bh * levels.size());
     tbb::parallel_for(tbb::blocked_range<uint32_t>(0, bw * bh, 16), [&](const tbb::blocked_range<uint32_t>& r) {
         for (uint32_t i = r.begin(); i != r.end(); ++i) {
@@ -105,7 +105,7 @@ ChannelResult run_channel(const af::Texture& im, int ch, const std::vector<Sorte
             for (int y = 0; y < 4; ++y)
                 for (int x = 0; x < 4; ++x) {
                     const uint32_t sx = bx * 4 + x, sy = by * 4 + y;
-                    v[4 * y + x] = im.data[(size_t(sy) * im.width + sx) * 4 + ch];
+                    v[4 * y + x] = im.data[(size_t(sy) * im.desc.width + sx) * 4 + ch];
                 }
             for (size_t l = 0; l < levels.size(); ++l) enc[i * levels.size() + l] = encoder_error(v, levels[l]);
             // Start from the best level's result: pairs that cannot beat it are still scored,
@@ -207,13 +207,14 @@ int main(int argc, char** argv) {
     std::printf("\n");
     for (const auto& p : paths) {
         af::Texture im = af::read_png_file(p);
-        if (im.is_float()) im = af::to_rgba8(im);
+        if (af::is_float(im)) im = af::to_rgba8(im);
         const std::string name = p.filename().string();
-        if (im.width % 4 || im.height % 4) { // block sums would count the edge padding
-            std::printf("| %s | skipped: %ux%u is not a multiple of 4 |\n", name.c_str(), im.width, im.height);
+        if (im.desc.width % 4 || im.desc.height % 4) { // block sums would count the edge padding
+            std::printf("| %s | skipped: %ux%u is not a multiple of 4 |\n", name.c_str(), im.desc.width,
+                        im.desc.height);
             continue;
         }
-        const double n = double(im.width) * im.height;
+        const double n = double(im.desc.width) * im.desc.height;
         auto row = [&](const char* fmt, double opt, const std::vector<double>& se, double count, Mean& m) {
             std::printf("| %s | %s | %.3f |", name.c_str(), fmt, psnr(opt, count));
             m.opt += psnr(opt, count), ++m.n;

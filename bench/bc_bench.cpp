@@ -354,9 +354,9 @@ int main(int argc, char** argv) {
     double total = 0;
     for (auto& p : paths) {
         af::Texture im = af::read_png_file(p);
-        if (im.is_float()) im = af::to_rgba8(im);
-        imgs.push_back({p.filename().string(), p.filename().string()[0], im.width, im.height, im.data});
-        total += double(im.width) * im.height;
+        if (af::is_float(im)) im = af::to_rgba8(im);
+        imgs.push_back({p.filename().string(), p.filename().string()[0], im.desc.width, im.desc.height, im.data});
+        total += double(im.desc.width) * im.desc.height;
     }
     std::printf("corpus: %zu images, %.2f MPix; threads (all): %d; simd: %s\n\n", imgs.size(), total / 1e6,
                 tbb::this_task_arena::max_concurrency(), af::bc::simd_path_name(af::bc::simd_path()));

@@ -61,7 +61,7 @@ struct Bc7Result {
 };
 
 Bc7Result run_bc7(const Picture& pic, int level, bool perceptual, std::vector<uint8_t>* decoded_out = nullptr) {
-    const int w = int(pic.data.width), h = int(pic.data.height);
+    const int w = int(pic.rgba8.desc.width), h = int(pic.rgba8.desc.height);
     const int bw = (w + 3) / 4, bh = (h + 3) / 4;
     std::vector<uint8_t> blocks(size_t(bw) * bh * 16);
     af::bc::Bc7Options opt;
@@ -71,7 +71,7 @@ Bc7Result run_bc7(const Picture& pic, int level, bool perceptual, std::vector<ui
     for (int by = 0; by < bh; ++by)
         for (int bx = 0; bx < bw; ++bx) {
             uint8_t px[64];
-            gather_block(pic.data.data.data(), w, h, bx, by, px);
+            gather_block(pic.rgba8.data.data(), w, h, bx, by, px);
             af::bc::encode_bc7_block(px, &blocks[16 * (size_t(by) * bw + bx)], opt);
         }
     const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -88,7 +88,7 @@ Bc7Result run_bc7(const Picture& pic, int level, bool perceptual, std::vector<ui
                     memcpy(&dec[4 * (size_t(iy) * w + ix)], px + 4 * (4 * y + x), 4);
                 }
         }
-    const uint8_t* src = pic.data.data.data();
+    const uint8_t* src = pic.rgba8.data.data();
     for (size_t i = 0; i < size_t(w) * h; ++i) {
         for (int c = 0; c < 3; ++c) {
             const double d = double(src[4 * i + c]) - dec[4 * i + c];
@@ -106,14 +106,14 @@ Bc7Result run_bc7(const Picture& pic, int level, bool perceptual, std::vector<ui
 // gamma) times 2^k, k varying by image, plus a horizontal gradient that
 // reaches `peak` at the right edge in the image's top quarter.
 std::vector<float> make_hdr(const Picture& pic, int image_number, float peak) {
-    const int w = int(pic.data.width), h = int(pic.data.height);
+    const int w = int(pic.rgba8.desc.width), h = int(pic.rgba8.desc.height);
     std::vector<float> rgb(size_t(w) * h * 3);
     const float scale = std::ldexp(1.0f, (image_number % 5) * 2 - 2); // 2^-2 … 2^6
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const size_t i = size_t(y) * w + x;
             for (int c = 0; c < 3; ++c) {
-                float v = std::pow(pic.data.data[4 * i + c] / 255.0f, 2.2f) * scale;
+                float v = std::pow(pic.rgba8.data[4 * i + c] / 255.0f, 2.2f) * scale;
                 if (y < h / 4)
                     v += peak * float(x) / float(std::max(1, w - 1)) * (c == 0 ? 1.0f : c == 1 ? 0.7f : 0.4f);
                 rgb[3 * i + c] = v;
@@ -243,7 +243,7 @@ int main(int argc, char** argv) {
         for (int level : levels) {
             double su = 0, ss = 0, tu = 0, ts = 0, mp = 0;
             for (size_t i = 0; i < pics.size(); ++i) {
-                const int w = int(pics[i].data.width), h = int(pics[i].data.height);
+                const int w = int(pics[i].rgba8.desc.width), h = int(pics[i].rgba8.desc.height);
                 const Bc6hResult u = run_bc6h(hdr[i], w, h, level, false);
                 const Bc6hResult s = run_bc6h(hdr[i], w, h, level, true);
                 su += u.log_psnr, ss += s.log_psnr, tu += u.seconds, ts += s.seconds, mp += u.mpix;
@@ -258,7 +258,7 @@ int main(int argc, char** argv) {
         size_t texels = 0;
         for (size_t i = 0; i < pics.size(); ++i) {
             const auto& pic = pics[i];
-            const int w = int(pic.data.width), h = int(pic.data.height), bw = (w + 3) / 4, bh = (h + 3) / 4;
+            const int w = int(pic.rgba8.desc.width), h = int(pic.rgba8.desc.height), bw = (w + 3) / 4, bh = (h + 3) / 4;
             texels += size_t(bw) * bh * 16;
             std::vector<uint8_t> b7(size_t(bw) * bh * 16), b6(size_t(bw) * bh * 16);
             const auto hdr = make_hdr(pic, int(i), 1000.0f);
@@ -269,7 +269,7 @@ int main(int argc, char** argv) {
             for (int by = 0; by < bh; ++by)
                 for (int bx = 0; bx < bw; ++bx) {
                     uint8_t px[64];
-                    gather_block(pic.data.data.data(), w, h, bx, by, px);
+                    gather_block(pic.rgba8.data.data(), w, h, bx, by, px);
                     af::bc::encode_bc7_block(px, &b7[16 * (size_t(by) * bw + bx)], o7);
                     float f[48];
                     for (int t = 0; t < 16; ++t)

@@ -72,11 +72,11 @@ Texture synthetic(uint32_t n) {
 }
 
 Texture tiled(const Texture& src8, uint32_t n) {
-    Texture img = rgba8_picture(n, n, src8.srgb);
+    Texture img = rgba8_picture(n, n, is_srgb(src8.desc));
     for (uint32_t y = 0; y < n; ++y)
         for (uint32_t x = 0; x < n; ++x)
             std::memcpy(&img.data[(size_t(y) * n + x) * 4],
-                        &src8.data[(size_t(y % src8.height) * src8.width + x % src8.width) * 4], 4);
+                        &src8.data[(size_t(y % src8.desc.height) * src8.desc.width + x % src8.desc.width) * 4], 4);
     return img;
 }
 
@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
             input = a;
     }
     Texture top = input.empty() ? synthetic(size) : tiled(to_rgba8(read_png_file(input)), size);
-    top.srgb = true;
+    set_srgb(top, true);
 
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("af_mips_bench_" + std::to_string(getpid()));

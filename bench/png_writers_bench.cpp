@@ -38,8 +38,8 @@ using Bytes = std::vector<uint8_t>;
 
 Bytes af_write(const Texture& img, int level) {
     PngLayout layout;
-    layout.width = img.width;
-    layout.height = img.height;
+    layout.width = img.desc.width;
+    layout.height = img.desc.height;
     return write_png_stream(img.data.data(), layout, PngTags{}, level, PngFilter::Auto);
 }
 
@@ -48,8 +48,8 @@ Bytes spng_write(const Texture& img, int level) {
     spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1);
     spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, level);
     spng_ihdr ihdr{};
-    ihdr.width = img.width;
-    ihdr.height = img.height;
+    ihdr.width = img.desc.width;
+    ihdr.height = img.desc.height;
     ihdr.bit_depth = 8;
     ihdr.color_type = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA;
     spng_set_ihdr(ctx, &ihdr);
@@ -82,11 +82,11 @@ Bytes libpng_write(const Texture& img, int level) {
         },
         nullptr);
     png_set_compression_level(png, level);
-    png_set_IHDR(png, info, img.width, img.height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
+    png_set_IHDR(png, info, img.desc.width, img.desc.height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    std::vector<png_bytep> rows(img.height);
-    for (uint32_t y = 0; y < img.height; ++y)
-        rows[y] = const_cast<png_bytep>(img.data.data() + size_t(y) * img.width * 4);
+    std::vector<png_bytep> rows(img.desc.height);
+    for (uint32_t y = 0; y < img.desc.height; ++y)
+        rows[y] = const_cast<png_bytep>(img.data.data() + size_t(y) * img.desc.width * 4);
     png_write_info(png, info);
     png_write_image(png, rows.data());
     png_write_end(png, info);
@@ -98,15 +98,15 @@ Bytes libpng_write(const Texture& img, int level) {
 Texture upscale(const Texture& in, uint32_t n) {
     Texture out = rgba8_picture(n, n);
     for (uint32_t y = 0; y < n; ++y) {
-        const double fy = std::clamp((y + 0.5) * in.height / n - 0.5, 0.0, in.height - 1.0);
-        const uint32_t y0 = uint32_t(fy), y1 = std::min(y0 + 1, in.height - 1);
+        const double fy = std::clamp((y + 0.5) * in.desc.height / n - 0.5, 0.0, in.desc.height - 1.0);
+        const uint32_t y0 = uint32_t(fy), y1 = std::min(y0 + 1, in.desc.height - 1);
         const double wy = fy - y0;
         for (uint32_t x = 0; x < n; ++x) {
-            const double fx = std::clamp((x + 0.5) * in.width / n - 0.5, 0.0, in.width - 1.0);
-            const uint32_t x0 = uint32_t(fx), x1 = std::min(x0 + 1, in.width - 1);
+            const double fx = std::clamp((x + 0.5) * in.desc.width / n - 0.5, 0.0, in.desc.width - 1.0);
+            const uint32_t x0 = uint32_t(fx), x1 = std::min(x0 + 1, in.desc.width - 1);
             const double wx = fx - x0;
             for (int c = 0; c < 4; ++c) {
-                auto at = [&](uint32_t xx, uint32_t yy) { return in.data[(size_t(yy) * in.width + xx) * 4 + c]; };
+                auto at = [&](uint32_t xx, uint32_t yy) { return in.data[(size_t(yy) * in.desc.width + xx) * 4 + c]; };
                 const double top = at(x0, y0) * (1 - wx) + at(x1, y0) * wx;
                 const double bottom = at(x0, y1) * (1 - wx) + at(x1, y1) * wx;
                 out.data[(size_t(y) * n + x) * 4 + c] = uint8_t(top * (1 - wy) + bottom * wy + 0.5);
@@ -145,7 +145,8 @@ Result measure(const Writer& w, const std::vector<Texture>& images, int reps) {
         if (rep > 0) continue; // one check per image is enough: the writers are deterministic
         for (size_t i = 0; i < images.size(); ++i) {
             const Texture back = decode_png(outs[i], w.name);
-            if (back.width != images[i].width || back.height != images[i].height || back.data != images[i].data) {
+            if (back.desc.width != images[i].desc.width || back.desc.height != images[i].desc.height ||
+                back.data != images[i].data) {
                 std::fprintf(stderr, "%s level %d: image %zu does not decode to the same pixels\n", w.name, w.level, i);
                 std::exit(1);
             }
@@ -181,8 +182,8 @@ int main(int argc, char** argv) {
         set.push_back(to_rgba8(read_png_file(p)));
         set_mb += double(set.back().data.size()) / 1e6;
     }
-    std::printf("big: %s %ux%u upscaled to %ux%u (%.1f MB RGBA8)\n", big_path.c_str(), source.width, source.height,
-                size, size, double(big[0].data.size()) / 1e6);
+    std::printf("big: %s %ux%u upscaled to %ux%u (%.1f MB RGBA8)\n", big_path.c_str(), source.desc.width,
+                source.desc.height, size, size, double(big[0].data.size()) / 1e6);
     std::printf("set: %zu PNGs decoded to RGBA8 (%.1f MB)\n", set.size(), set_mb);
     std::printf("best of %d, one thread, every output decoded back with libpng and compared\n\n", reps);
 

@@ -7,6 +7,11 @@
 
 namespace af::vtpages {
 
+namespace {
+// The RGBA8 texel (x, y) of a picture.
+uint8_t* texel(Texture& img, uint32_t x, uint32_t y) { return img.data.data() + (size_t(y) * img.desc.width + x) * 4; }
+} // namespace
+
 void size_colour(double t, uint8_t rgb[3]) {
     t = std::clamp(t, 0.0, 1.0);
     static constexpr uint8_t stops[5][3] = {{40, 60, 255}, {0, 220, 255}, {40, 230, 40}, {255, 230, 0}, {255, 30, 30}};
@@ -33,9 +38,9 @@ OccupancyMap occupancy_map(const PagesFile& f, int level) {
         if (u) m.min_used = std::min<uint64_t>(m.min_used, u), m.max_used = std::max<uint64_t>(m.max_used, u);
     if (!m.present) m.min_used = 0;
     const uint32_t side = m.grid * m.cell, bar = std::max(8u, side / 32);
-    m.image = Texture(side, side + bar);
+    m.image = rgba8_picture(side, side + bar);
     auto put = [&](uint32_t x, uint32_t y, const uint8_t* rgb) {
-        uint8_t* p = m.image.at(x, y);
+        uint8_t* p = texel(m.image, x, y);
         p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2], p[3] = 255;
     };
     const double span = double(m.max_used - m.min_used);
@@ -54,7 +59,7 @@ OccupancyMap occupancy_map(const PagesFile& f, int level) {
             put(x, y, rgb);
         }
     for (uint32_t y = side; y < side + 2; ++y)
-        for (uint32_t x = 0; x < side; ++x) m.image.at(x, y)[3] = 255;
+        for (uint32_t x = 0; x < side; ++x) texel(m.image, x, y)[3] = 255;
     return m;
 }
 
@@ -66,10 +71,10 @@ bool cover_bit(std::span<const uint8_t> mask, uint32_t x, uint32_t y, BitOrder o
 
 std::vector<uint8_t> cover_png(const af_host* host, std::span<const uint8_t> mask, BitOrder order) {
     if (mask.size() != kCoverMaskSize) sdk::invalid(0, "a cover mask has 2048 bytes");
-    Texture img(128, 128);
+    Texture img = rgba8_picture(128, 128);
     for (uint32_t y = 0; y < 128; ++y)
         for (uint32_t x = 0; x < 128; ++x) {
-            uint8_t* p = img.at(x, y);
+            uint8_t* p = texel(img, x, y);
             p[0] = p[1] = p[2] = cover_bit(mask, x, y, order) ? 255 : 0;
             p[3] = 255;
         }
@@ -77,11 +82,11 @@ std::vector<uint8_t> cover_png(const af_host* host, std::span<const uint8_t> mas
     o.set("channels", "grey");
     o.set("bit_depth", "1");
     const af_options ov = o.view();
-    return sdk::encode_texture(host, "png", sdk::texture_of(img), &ov);
+    return sdk::encode_texture(host, "png", img, &ov);
 }
 
 std::vector<uint8_t> png_of(const af_host* host, const Texture& image) {
-    return sdk::encode_texture(host, "png", sdk::texture_of(image));
+    return sdk::encode_texture(host, "png", image);
 }
 
 } // namespace af::vtpages

@@ -5,7 +5,7 @@
 
 #include "pages_reader.hpp"
 
-#include "assetforge/pixels.hpp"
+#include "assetforge/picture.hpp"
 #include "assetforge/plugin_abi.h"
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 namespace af::vtpages {
 
 struct OccupancyMap {
-    Texture image;  // RGBA8: one cell per page, black = absent; a colour bar at the bottom
+    Texture image;     // RGBA8: one cell per page, black = absent; a colour bar at the bottom
     uint32_t grid = 0; // pages per side at this level
     uint32_t cell = 1; // pixels per page
     uint64_t present = 0;

@@ -15,7 +15,7 @@ namespace af::vtpages {
 
 struct SurfaceImage {
     std::string role; // "surface0-dxt1", …
-    Texture image; // 128×128 RGBA8, channels as the BC decoder gives them (assignment unverified)
+    Texture image;    // 128×128 RGBA8, channels as the BC decoder gives them (assignment unverified)
 };
 
 std::vector<SurfaceImage> page_pixels(const af_host* host, const PagesFile& f, const PageInfo& p);

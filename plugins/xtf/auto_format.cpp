@@ -6,6 +6,7 @@
 #include "assetforge/plugin.hpp"
 
 #include <cmath>
+#include <span>
 
 namespace af::xtf {
 
@@ -16,10 +17,11 @@ AlphaKind alpha_content(const af_host* host, const Texture& t) {
     for (uint32_t l = 0; l < t.desc.layers && !seen.settled(); ++l)
         for (uint32_t f = 0; f < t.desc.faces && !seen.settled(); ++f) {
             const Texture img = decode_surface(host, t, l, f, 0);
-            const size_t n = img.texels();
+            const size_t n = texels(img);
+            const std::span<const float> rgba32f = floats(img);
             for (size_t i = 0; i < n && !seen.settled(); ++i) {
-                if (img.is_float())
-                    seen.add(floats(img)[i * 4 + 3]);
+                if (is_float(img))
+                    seen.add(rgba32f[i * 4 + 3]);
                 else
                     seen.add(img.data[i * 4 + 3]);
             }

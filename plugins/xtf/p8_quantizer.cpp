@@ -26,15 +26,15 @@ struct ResultFree {
 };
 
 const Texture& rgba8(const Texture& in, Texture& storage) {
-    if (!in.is_float()) return in;
+    if (!is_float(in)) return in;
     storage = to_rgba8(in);
     return storage;
 }
 
 void check_target(const Texture& from, const ImageView& to) {
-    if (to.format != FMT_P8 || to.size != from.texels())
+    if (to.format != FMT_P8 || to.size != texels(from))
         sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET,
-                  sdk::format("P8 remap: %ux%u texels into a surface of %llu bytes", from.width, from.height,
+                  sdk::format("P8 remap: %ux%u texels into a surface of %llu bytes", from.desc.width, from.desc.height,
                               (unsigned long long)to.size));
 }
 
@@ -55,7 +55,7 @@ void quantize_frame(const std::vector<const Texture*>& palette_sources, const st
     std::vector<Texture> keep(palette_sources.size() + targets.size());
     auto make = [&](const Texture& src, size_t slot) {
         const Texture& px = rgba8(src, keep[slot]);
-        liq_image* li = liq_image_create_rgba(attr.get(), px.data.data(), int(px.width), int(px.height), 0);
+        liq_image* li = liq_image_create_rgba(attr.get(), px.data.data(), int(px.desc.width), int(px.desc.height), 0);
         if (!li) sdk::fail(AF_ERR_INTERNAL, AF_NO_OFFSET, "libimagequant: cannot wrap an image");
         return std::unique_ptr<liq_image, ImageFree>(li);
     };
@@ -98,7 +98,7 @@ void remap_to_palette(const Texture& img, const uint8_t* pal, const ImageView& t
         exact[key] = uint8_t(i);
     }
     uint8_t* out = to.data;
-    for (size_t t = 0; t < px.texels(); ++t) {
+    for (size_t t = 0; t < texels(px); ++t) {
         const uint8_t* p = &px.data[t * 4];
         uint32_t key;
         std::memcpy(&key, p, 4);

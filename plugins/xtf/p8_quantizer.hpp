@@ -3,8 +3,8 @@
 // that frame.
 #pragma once
 
-#include "assetforge/picture.hpp"
 #include "assetforge/image_view.hpp"
+#include "assetforge/picture.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <span>
 #include <string>
 
 namespace af::xtf {
@@ -46,9 +47,8 @@ sdk::ResampleOptions options_of(const ResampleSettings& s, bool premultiply, boo
 
 } // namespace
 
-Texture resample(const af_host* host, const Texture& in, uint32_t width, uint32_t height,
-                    const ResampleSettings& s) {
-    return sdk::resample(host, in, width, height, options_of(s, s.premultiply_alpha, in.srgb));
+Texture resample(const af_host* host, const Texture& in, uint32_t width, uint32_t height, const ResampleSettings& s) {
+    return sdk::resample(host, in, width, height, options_of(s, s.premultiply_alpha, is_srgb(in.desc)));
 }
 
 namespace {
@@ -56,8 +56,9 @@ namespace {
 // Float → byte as the host stores a filtered level (v · 255 + 0.5, truncated),
 // which is not to_rgba8's rounding.
 Texture filtered_to_rgba8(const Texture& f) {
-    Texture out = sdk::rgba8_picture(f.width, f.height, f.srgb);
-    for (size_t i = 0; i < f.data.size(); ++i) out.data[i] = filtered_to_unorm8(f.data[i]);
+    Texture out = rgba8_picture(f.desc.width, f.desc.height, is_srgb(f.desc));
+    const std::span<const float> in = floats(f);
+    for (size_t i = 0; i < in.size(); ++i) out.data[i] = filtered_to_unorm8(in[i]);
     return out;
 }
 
@@ -72,17 +73,20 @@ struct Plane {
 };
 
 Plane plane_of(const Texture& top, bool premultiplied) {
-    Plane p{top.width, top.height, {}};
-    p.groups.assign(premultiplied ? 3 : 2, Texture(top.width, top.height));
-    for (size_t i = 0; i < top.texels(); ++i) {
-        const float* c = &top.data[i * 4];
-        float* w = &p.groups[0].data[i * 4];
-        float* a = &p.groups[1].data[i * 4];
+    Plane p{top.desc.width, top.desc.height, {}};
+    p.groups.assign(premultiplied ? 3 : 2, rgba32f_picture(top.desc.width, top.desc.height));
+    const std::span<const float> px = floats(top);
+    const std::span<float> weighted = floats(p.groups[0]), alpha = floats(p.groups[1]);
+    const std::span<float> unweighted = premultiplied ? floats(p.groups[2]) : std::span<float>();
+    for (size_t i = 0; i < texels(top); ++i) {
+        const float* c = &px[i * 4];
+        float* w = &weighted[i * 4];
+        float* a = &alpha[i * 4];
         for (int k = 0; k < 3; ++k) w[k] = premultiplied ? c[k] * c[3] : c[k];
         a[0] = c[3];
         w[3] = a[3] = 1.0f;
         if (premultiplied) {
-            float* u = &p.groups[2].data[i * 4];
+            float* u = &unweighted[i * 4];
             for (int k = 0; k < 3; ++k) u[k] = c[k];
             u[3] = 1.0f;
         }
@@ -93,14 +97,17 @@ Plane plane_of(const Texture& top, bool premultiplied) {
 // Colour and alpha of a plane as the step stores a level (float: the values).
 Texture stored(const Plane& p, bool srgb) {
     const bool premultiplied = p.groups.size() == 3;
-    Texture out(p.width, p.height, srgb);
-    for (size_t i = 0; i < out.texels(); ++i) {
-        const float* w = &p.groups[0].data[i * 4];
-        const float a = p.groups[1].data[i * 4];
-        float* o = &out.data[i * 4];
+    Texture out = rgba32f_picture(p.width, p.height, srgb);
+    const std::span<const float> weighted = floats(p.groups[0]), alpha = floats(p.groups[1]);
+    const std::span<const float> unweighted = premultiplied ? floats(p.groups[2]) : std::span<const float>();
+    const std::span<float> px = floats(out);
+    for (size_t i = 0; i < texels(out); ++i) {
+        const float* w = &weighted[i * 4];
+        const float a = alpha[i * 4];
+        float* o = &px[i * 4];
         if (premultiplied) {
             // Below one 8-bit step of alpha the weighted colour is noise: fade to the unweighted one.
-            const float* u = &p.groups[2].data[i * 4];
+            const float* u = &unweighted[i * 4];
             constexpr float kFade = 1.0f / 255.0f;
             const float inv = a > 1e-8f ? 1.0f / a : 0.0f;
             const float f = std::clamp(a / kFade, 0.0f, 1.0f);
@@ -125,9 +132,9 @@ std::vector<Texture> mip_chain(const af_host* host, Texture top, uint32_t count,
     require_resample(host, "making mip levels");
     // Alpha weighting is decided once, from the top level, as the mips step does.
     const bool premultiply = s.premultiply_alpha && has_translucency(top);
-    const bool bytes = !top.is_float();
-    const bool srgb = top.srgb;
-    uint32_t w = top.width, h = top.height;
+    const bool bytes = !is_float(top);
+    const bool srgb = is_srgb(top.desc);
+    uint32_t w = top.desc.width, h = top.desc.height;
     if (s.linear_light && srgb) {
         // Linear light: the host filters each level from the stored values of
         // the one before (the plane's linear values are not reachable here).
@@ -141,7 +148,7 @@ std::vector<Texture> mip_chain(const af_host* host, Texture top, uint32_t count,
             if (bytes)
                 out.push_back(filtered_to_rgba8(cur));
             else
-                out.push_back(sdk::image_of(Texture(cur)));
+                out.push_back(cur);
         }
         return out;
     }
@@ -158,7 +165,7 @@ std::vector<Texture> mip_chain(const af_host* host, Texture top, uint32_t count,
         if (bytes)
             out.push_back(filtered_to_rgba8(level_px));
         else
-            out.push_back(sdk::image_of(std::move(level_px)));
+            out.push_back(std::move(level_px));
     }
     return out;
 }

@@ -22,8 +22,7 @@ struct ResampleSettings {
 uint32_t parse_filter(std::string_view name);
 
 // One resize in the picture's own pixel type (clamped edges).
-Texture resample(const af_host* host, const Texture& in, uint32_t width, uint32_t height,
-                    const ResampleSettings& s);
+Texture resample(const af_host* host, const Texture& in, uint32_t width, uint32_t height, const ResampleSettings& s);
 
 // Levels 0..count-1 of a 2-D picture, each filtered from the previous one and
 // carried in float between levels, as the host's mips step builds a chain;

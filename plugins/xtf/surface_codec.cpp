@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <optional>
+#include <span>
 
 namespace af::xtf {
 
@@ -65,33 +66,28 @@ void convert(const af_host* host, const af_surface& src, af_surface& dst, const 
 } // namespace
 
 Texture decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
-                          uint32_t height, uint32_t depth, const uint8_t* palette) {
+                       uint32_t height, uint32_t depth, const uint8_t* palette) {
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
     const uint64_t texels = uint64_t(width) * height * depth;
     if (format == FMT_P8) {
         if (!palette) sdk::usage("P8 surface without a palette");
         if (size < texels) sdk::invalid(size, "P8 surface is shorter than its size");
-        Texture img = sdk::rgba8_picture(width, height * depth);
+        Texture img = rgba8_picture(width, height * depth);
         for (uint64_t i = 0; i < texels; ++i) std::memcpy(&img.data[i * 4], palette + data[i] * 4, 4);
         return img;
     }
     if (!fi->compressed())
         if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
-            Texture img = sdk::rgba8_picture(width, height * depth, fi->srgb());
+            Texture img = rgba8_picture(width, height * depth, fi->srgb());
             bytes_to_rgba8(*b, data, img.data.data(), texels);
             return img;
         }
     // Block-compressed pictures were never tagged sRGB here: filtering them in
     // linear light (option linear) would change what this writer has written.
-    Texture img = sdk::rgba32f_picture(width, height * depth, !fi->compressed() && fi->srgb());
+    Texture img = rgba32f_picture(width, height * depth, !fi->compressed() && fi->srgb());
     af_surface src{format, width, height, depth, const_cast<uint8_t*>(data), size};
-    af_surface dst{FMT_R32G32B32A32_FLOAT,
-                   width,
-                   height,
-                   depth,
-                   reinterpret_cast<uint8_t*>(floats(img).data()),
-                   floats(img).size() * sizeof(float)};
+    af_surface dst{FMT_R32G32B32A32_FLOAT, width, height, depth, img.data.data(), img.data.size()};
     convert(host, src, dst, "decoding", fi);
     if (!fi->compressed() && fits_rgba8(fi)) return to_rgba8(img);
     return img;
@@ -102,21 +98,16 @@ void encode_surface(const af_host* host, const Texture& img, uint32_t format, ui
     const FormatInfo* fi = format_info(format);
     if (!fi) sdk::unsupported(sdk::format("format id %u", format));
     if (format == FMT_P8) sdk::usage("P8 surfaces are written through the quantizer");
-    if (img.width != width || img.height != height * depth)
+    if (img.desc.width != width || img.desc.height != height * depth)
         throw std::logic_error("encode_surface: image size disagrees with the surface");
     const uint64_t texels = uint64_t(width) * height * depth;
-    if (!img.is_float() && !fi->compressed())
+    if (!is_float(img) && !fi->compressed())
         if (auto b = byte_layout(fi); b && size >= texels * b->bytes) {
             rgba8_to_bytes(*b, img.data.data(), dst, texels);
             return;
         }
     const Texture f = to_float(img);
-    af_surface src{FMT_R32G32B32A32_FLOAT,
-                   width,
-                   height,
-                   depth,
-                   reinterpret_cast<uint8_t*>(const_cast<float*>(floats(f).data())),
-                   floats(f).size() * sizeof(float)};
+    af_surface src{FMT_R32G32B32A32_FLOAT, width, height, depth, const_cast<uint8_t*>(f.data.data()), f.data.size()};
     af_surface out{format, width, height, depth, dst, size};
     convert(host, src, out, "encoding", fi);
 }
@@ -139,7 +130,9 @@ std::optional<std::string> encoder_missing(const af_host* host, uint32_t format)
 Texture halve_volume(const Texture& vol, uint32_t w, uint32_t h, uint32_t d) {
     const Texture in = to_float(vol);
     const uint32_t nw = std::max(1u, w / 2), nh = std::max(1u, h / 2), nd = std::max(1u, d / 2);
-    Texture out = sdk::rgba32f_picture(nw, nh * nd, in.srgb);
+    Texture out = rgba32f_picture(nw, nh * nd, is_srgb(in.desc));
+    const std::span<const float> src = floats(in);
+    const std::span<float> dst = floats(out);
     for (uint32_t z = 0; z < nd; ++z)
         for (uint32_t y = 0; y < nh; ++y)
             for (uint32_t x = 0; x < nw; ++x) {
@@ -150,11 +143,11 @@ Texture halve_volume(const Texture& vol, uint32_t w, uint32_t h, uint32_t d) {
                         for (uint32_t dx = 0; dx < (w > 1 ? 2u : 1u); ++dx) {
                             const size_t sx = x * (w > 1 ? 2 : 1) + dx, sy = y * (h > 1 ? 2 : 1) + dy,
                                          sz = z * (d > 1 ? 2 : 1) + dz;
-                            const float* p = &floats(in)[((sz * h + sy) * w + sx) * 4];
+                            const float* p = &src[((sz * h + sy) * w + sx) * 4];
                             for (int c = 0; c < 4; ++c) acc[c] += p[c];
                             ++n;
                         }
-                float* q = &floats(out)[((size_t(z) * nh + y) * nw + x) * 4];
+                float* q = &dst[((size_t(z) * nh + y) * nw + x) * 4];
                 for (int c = 0; c < 4; ++c) q[c] = acc[c] / float(n);
             }
     return out;

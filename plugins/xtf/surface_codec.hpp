@@ -18,7 +18,7 @@ namespace af::xtf {
 
 // `palette` (256 × RGBA8) is needed for FMT_P8 only.
 Texture decode_surface(const af_host* host, uint32_t format, const uint8_t* data, uint64_t size, uint32_t width,
-                          uint32_t height, uint32_t depth, const uint8_t* palette = nullptr);
+                       uint32_t height, uint32_t depth, const uint8_t* palette = nullptr);
 inline Texture decode_surface(const af_host* host, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip) {
     ImageView s = t.surface(layer, face, mip);
     const uint8_t* pal = t.desc.format == FMT_P8 ? t.palette.data() + size_t(layer) * 1024 : nullptr;

@@ -39,11 +39,8 @@ constexpr uint32_t kThumbnailSide = 16;
 // The top slice of a volume picture (slices are stacked vertically).
 Texture first_slice(const Texture& vol, uint32_t height) {
     Texture out = vol;
-    out.height = height;
-    if (out.is_float())
-        floats(out).resize(out.texels() * 4);
-    else
-        out.data.resize(out.texels() * 4);
+    out.desc.height = height;
+    out.data.resize(texture_bytes(out.desc));
     return out;
 }
 

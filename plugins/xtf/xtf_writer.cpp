@@ -70,7 +70,7 @@ namespace {
 // pipeline's mips step made it, or a read file carried it), otherwise made
 // from mip 0.
 std::vector<Texture> mip_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t mips,
-                                   const XtfWriteOptions& opt) {
+                                const XtfWriteOptions& opt) {
     std::vector<Texture> out;
     if (in.desc.mips >= mips) {
         for (uint32_t m = 0; m < mips; ++m) out.push_back(decode_surface(host, in, layer, face, m));
@@ -86,8 +86,8 @@ std::vector<Texture> mip_images(const af_host* host, const Texture& in, uint32_t
 }
 
 // Each fallback level resized straight from mip 0.
-std::vector<Texture> fallback_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face,
-                                        uint32_t fw, uint32_t fh, uint32_t mips, const XtfWriteOptions& opt) {
+std::vector<Texture> fallback_images(const af_host* host, const Texture& in, uint32_t layer, uint32_t face, uint32_t fw,
+                                     uint32_t fh, uint32_t mips, const XtfWriteOptions& opt) {
     require_resample(host, "making fallback images");
     const Texture top = decode_surface(host, in, layer, face, 0);
     std::vector<Texture> out;

@@ -51,13 +51,13 @@ af_status split(const af_host* host, const af_stage_io* io, const af_options* pa
             if (!item.texture) sdk::usage("channels.split takes textures");
             // Read in place, decoded to RGBA8 by the host (any format, through its codecs): top level only.
             const sdk::TextureRef in = sdk::view_texture(*item.texture);
-            const Texture px = sdk::get_rgba8(host, in.surface(0, 0, 0));
+            const af::Texture px = sdk::get_rgba8(host, in.surface(0, 0, 0)); // an RGBA8 picture
             for (char c : channels) {
                 const size_t k = c == 'r' ? 0 : c == 'g' ? 1 : c == 'b' ? 2 : 3;
                 af::TextureDesc d;
                 d.format = af::FMT_R8_UNORM;
-                d.width = px.width;
-                d.height = px.height;
+                d.width = px.desc.width;
+                d.height = px.desc.height;
                 // Colour channels keep the source's encoding (sRGB bytes stay sRGB bytes); alpha is data.
                 d.flags = c == 'a' ? AF_TEX_LINEAR : (in.desc.flags & (AF_TEX_SRGB | AF_TEX_LINEAR));
                 if (c != 'a' && af::is_srgb(in.desc)) d.flags |= AF_TEX_SRGB;

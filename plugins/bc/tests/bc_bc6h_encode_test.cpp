@@ -26,7 +26,7 @@ struct HdrImage {
 // horizontal gradient up to 1000 over the top quarter (as bench/bptc_bench does).
 HdrImage make_hdr(const char* name, float scale) {
     const af::Texture img = load_test_image(name);
-    HdrImage out{int(img.width), int(img.height), std::vector<float>(img.texels() * 3)};
+    HdrImage out{int(img.desc.width), int(img.desc.height), std::vector<float>(af::texels(img) * 3)};
     for (int y = 0; y < out.h; ++y)
         for (int x = 0; x < out.w; ++x) {
             const size_t i = size_t(y) * out.w + x;
@@ -213,8 +213,8 @@ TEST_CASE("bc6h encoder output agrees with Pillow within its 8-bit conversion", 
     std::vector<std::filesystem::path> files;
     for (const char* name : {"d_stktex_generic_rockA_64.png", "d_stk_generic_sunsetPattern_a_64.png"}) {
         const af::Texture img = load_test_image(name);
-        HdrImage im{int(img.width), int(img.height), std::vector<float>(img.texels() * 3)};
-        for (size_t i = 0; i < img.texels(); ++i)
+        HdrImage im{int(img.desc.width), int(img.desc.height), std::vector<float>(af::texels(img) * 3)};
+        for (size_t i = 0; i < af::texels(img); ++i)
             for (int c = 0; c < 3; ++c) im.rgb[3 * i + c] = img.data[4 * i + c] / 255.0f;
         for (bool is_signed : {false, true}) {
             Case c{im.w, im.h, is_signed, encode_surface(im, options(3, is_signed))};

@@ -41,7 +41,7 @@ TEST_CASE("bc7 encode→decode PSNR floors on corpus crops", "[bc7][encode]") {
     for (const Floor& f : floors) {
         CAPTURE(f.image);
         const af::Texture img = load_test_image(f.image);
-        const int w = int(img.width), h = int(img.height);
+        const int w = int(img.desc.width), h = int(img.desc.height);
         for (int l : {0, 6}) {
             CAPTURE(l);
             const auto dec = decode_bc7_surface(encode_bc7_surface(img.data.data(), w, h, bc7_level(l)), w, h);
@@ -56,7 +56,7 @@ TEST_CASE("bc7 higher levels do not lose quality and the slowest uses all eight 
     for (const char* name : kImages) {
         CAPTURE(name);
         const af::Texture img = load_test_image(name);
-        const int w = int(img.width), h = int(img.height);
+        const int w = int(img.desc.width), h = int(img.desc.height);
         double prev = 0;
         for (int l : {0, 3, 6, 10}) {
             const auto blocks = encode_bc7_surface(img.data.data(), w, h, bc7_level(l));
@@ -114,7 +114,7 @@ TEST_CASE("bc7 opaque input decodes to alpha exactly 255", "[bc7][encode]") {
     for (const char* name : kImages) {
         CAPTURE(name);
         const af::Texture img = load_test_image(name);
-        const int w = int(img.width), h = int(img.height);
+        const int w = int(img.desc.width), h = int(img.desc.height);
         Bc7Options opt = bc7_level(3);
         opt.opaque = true;
         const auto dec = decode_bc7_surface(encode_bc7_surface(img.data.data(), w, h, opt), w, h);
@@ -126,7 +126,7 @@ TEST_CASE("bc7 opaque input decodes to alpha exactly 255", "[bc7][encode]") {
 
 TEST_CASE("bc7 encoding is deterministic, also across threads", "[bc7][encode]") {
     const af::Texture img = load_test_image(kImages[1]);
-    const int w = int(img.width), h = int(img.height);
+    const int w = int(img.desc.width), h = int(img.desc.height);
     for (int l : {0, 6}) {
         const auto a = encode_bc7_surface(img.data.data(), w, h, bc7_level(l));
         const auto b = encode_bc7_surface(img.data.data(), w, h, bc7_level(l));
@@ -145,7 +145,7 @@ TEST_CASE("bc7 encoding is deterministic, also across threads", "[bc7][encode]")
 
 TEST_CASE("bc7 perceptual weights favour green", "[bc7][encode]") {
     const af::Texture img = load_test_image(kImages[0]);
-    const int w = int(img.width), h = int(img.height);
+    const int w = int(img.desc.width), h = int(img.desc.height);
     Bc7Options uniform = bc7_level(3), perceptual = bc7_level(3);
     perceptual.perceptual = true;
     const auto du = decode_bc7_surface(encode_bc7_surface(img.data.data(), w, h, uniform), w, h);
@@ -176,11 +176,11 @@ TEST_CASE("bc7 encoder output, odd sizes included, decodes exactly the same in P
     };
     for (const char* name : kImages) {
         const af::Texture img = load_test_image(name);
-        for (int l : {0, 6}) add(img.data.data(), int(img.width), int(img.height), int(img.width), l);
+        for (int l : {0, 6}) add(img.data.data(), int(img.desc.width), int(img.desc.height), int(img.desc.width), l);
     }
     const af::Texture img = load_test_image(kImages[1]);
     for (auto [w, h] : {std::pair{13, 7}, std::pair{3, 5}, std::pair{1, 1}})
-        add(img.data.data(), w, h, int(img.width), 3);
+        add(img.data.data(), w, h, int(img.desc.width), 3);
     auto ref = decode_or_skip(files);
     if (!ref) return; // Pillow is not installed
     for (size_t i = 0; i < cases.size(); ++i) {

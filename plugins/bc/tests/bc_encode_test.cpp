@@ -199,11 +199,11 @@ TEST_CASE("BC1 without 3-colour use always writes 4-colour blocks for opaque inp
     // The top rows become blocks of one colour each: those take the single-colour tables,
     // whose 3-colour midpoints are often closer, and must not be used either.
     std::mt19937 rng(3);
-    for (uint32_t bx = 0; bx < img.w / 4; ++bx) {
+    for (uint32_t bx = 0; bx < img.desc.width / 4; ++bx) {
         const uint8_t r = uint8_t(rng()), g = uint8_t(rng()), b = uint8_t(rng());
         for (uint32_t y = 0; y < 4; ++y)
             for (uint32_t x = 0; x < 4; ++x) {
-                uint8_t* p = &img.px[(y * img.w + bx * 4 + x) * 4];
+                uint8_t* p = &img.data[(y * img.desc.width + bx * 4 + x) * 4];
                 p[0] = r, p[1] = g, p[2] = b;
             }
     }
@@ -231,11 +231,11 @@ constexpr double BC1_ROCK_L0 = 34.50, BC1_ROCK_L3 = 34.75, BC1_GREY_L3 = 49.10, 
 TEST_CASE("Encode→decode PSNR floors per format") {
     auto rock = load("d_rock_128.png"), wall = load("d_wallpaper_128.png"), palm = load("a_palm_128.png"),
          normal = load("n_rock_128.png"), grey = load("g_caustics_128.png");
-    auto rt = [](const Texture& img, uint32_t fmt, int lvl) {
-        return decode(encode(img, fmt, level(lvl)), fmt, img.w, img.h);
+    auto rt = [](const af::Texture& img, uint32_t fmt, int lvl) {
+        return decode(encode(img, fmt, level(lvl)), fmt, img.desc.width, img.desc.height);
     };
     struct Floor {
-        const Texture* img;
+        const af::Texture* img;
         uint32_t fmt;
         int level;
         std::initializer_list<int> ch;
@@ -277,8 +277,8 @@ TEST_CASE("Perceptual weights trade red/blue error for green error") {
     auto img = load("d_wallpaper_128.png");
     SurfaceOptions uniform = level(3), perceptual = level(3);
     perceptual.block.perceptual = true;
-    auto u = decode(encode(img, af::FMT_BC1_UNORM, uniform), af::FMT_BC1_UNORM, img.w, img.h);
-    auto p = decode(encode(img, af::FMT_BC1_UNORM, perceptual), af::FMT_BC1_UNORM, img.w, img.h);
+    auto u = decode(encode(img, af::FMT_BC1_UNORM, uniform), af::FMT_BC1_UNORM, img.desc.width, img.desc.height);
+    auto p = decode(encode(img, af::FMT_BC1_UNORM, perceptual), af::FMT_BC1_UNORM, img.desc.width, img.desc.height);
     INFO("G uniform " << psnr(img, u, {1}) << " perceptual " << psnr(img, p, {1}));
     CHECK(psnr(img, p, {1}) > psnr(img, u, {1}));
     CHECK(psnr(img, u, {0, 1, 2}) > psnr(img, p, {0, 1, 2})); // uniform is what RGB PSNR rewards
@@ -290,8 +290,8 @@ TEST_CASE("sRGB-aware error changes the choice and stays close in quality") {
     srgb.block.srgb = true;
     auto a = encode(img, af::FMT_BC1_UNORM_SRGB, plain), b = encode(img, af::FMT_BC1_UNORM_SRGB, srgb);
     CHECK(a != b);
-    double pa = psnr(img, decode(a, af::FMT_BC1_UNORM_SRGB, img.w, img.h), {0, 1, 2});
-    double pb = psnr(img, decode(b, af::FMT_BC1_UNORM_SRGB, img.w, img.h), {0, 1, 2});
+    double pa = psnr(img, decode(a, af::FMT_BC1_UNORM_SRGB, img.desc.width, img.desc.height), {0, 1, 2});
+    double pb = psnr(img, decode(b, af::FMT_BC1_UNORM_SRGB, img.desc.width, img.desc.height), {0, 1, 2});
     INFO(pa << " vs " << pb);
     CHECK(pb > pa - 1.0);
 }

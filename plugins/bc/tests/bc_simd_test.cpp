@@ -14,12 +14,12 @@ using namespace bc_test;
 namespace {
 
 // Blocks that stress the integer ranges: full-range extremes, two colours, noise, gradients.
-Texture synthetic(uint32_t seed) {
+af::Texture synthetic(uint32_t seed) {
     std::mt19937 rng(seed);
-    Texture img{64, 64, std::vector<uint8_t>(64 * 64 * 4)};
+    af::Texture img = af::rgba8_picture(64, 64);
     for (uint32_t y = 0; y < 64; ++y)
         for (uint32_t x = 0; x < 64; ++x) {
-            uint8_t* p = &img.px[(y * 64 + x) * 4];
+            uint8_t* p = &img.data[(y * 64 + x) * 4];
             const uint32_t kind = (y / 4 * 16 + x / 4) % 5;
             for (int c = 0; c < 4; ++c) {
                 switch (kind) {
@@ -58,13 +58,13 @@ TEST_CASE("SSE4.1 and AVX2 kernels write identical bytes") {
         return;
     }
     PathGuard guard;
-    std::vector<Texture> images = {load("d_rock_128.png"),
-                                 load("d_wallpaper_128.png"),
-                                 load("a_palm_128.png"),
-                                 load("n_rock_128.png"),
-                                 load("g_caustics_128.png"),
-                                 synthetic(1),
-                                 synthetic(2)};
+    std::vector<af::Texture> images = {load("d_rock_128.png"),
+                                       load("d_wallpaper_128.png"),
+                                       load("a_palm_128.png"),
+                                       load("n_rock_128.png"),
+                                       load("g_caustics_128.png"),
+                                       synthetic(1),
+                                       synthetic(2)};
     const uint32_t formats[] = {af::FMT_BC1_UNORM, af::FMT_BC2_UNORM, af::FMT_BC3_UNORM, af::FMT_BC4_UNORM,
                                 af::FMT_BC5_UNORM};
     int compared = 0, expected = 0;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -18,15 +19,22 @@ namespace {
 const uint32_t kBc15[] = {af::FMT_BC1_UNORM, af::FMT_BC2_UNORM, af::FMT_BC3_UNORM, af::FMT_BC4_UNORM,
                           af::FMT_BC4_SNORM, af::FMT_BC5_UNORM, af::FMT_BC5_SNORM};
 
-Texture noise(uint32_t w, uint32_t h, uint32_t seed) {
+af::Texture noise(uint32_t w, uint32_t h, uint32_t seed) {
     std::mt19937 rng(seed);
-    Texture img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
+    af::Texture img = af::rgba8_picture(w, h);
     for (uint32_t y = 0; y < h; ++y)
         for (uint32_t x = 0; x < w; ++x) {
-            uint8_t* p = &img.px[(size_t(y) * w + x) * 4];
+            uint8_t* p = &img.data[(size_t(y) * w + x) * 4];
             p[0] = uint8_t(x * 17 + (rng() & 15)), p[1] = uint8_t(y * 23 + (rng() & 15)), p[2] = uint8_t(x * y);
             p[3] = uint8_t(200 + (rng() & 31));
         }
+    return img;
+}
+
+// A w×h RGBA8 picture of one texel value.
+af::Texture solid(uint32_t w, uint32_t h, std::array<uint8_t, 4> texel) {
+    af::Texture img = af::rgba8_picture(w, h);
+    for (size_t i = 0; i < img.data.size(); i += 4) std::copy(texel.begin(), texel.end(), img.data.begin() + i);
     return img;
 }
 } // namespace
@@ -39,7 +47,8 @@ TEST_CASE("Same bytes for 1 thread and many threads") {
             auto serial = encode(img, fmt, level(lvl), false);
             auto parallel = encode(img, fmt, level(lvl), true);
             REQUIRE(serial == parallel);
-            REQUIRE(decode(serial, fmt, img.w, img.h, false).px == decode(serial, fmt, img.w, img.h, true).px);
+            REQUIRE(decode(serial, fmt, img.desc.width, img.desc.height, false).data ==
+                    decode(serial, fmt, img.desc.width, img.desc.height, true).data);
         }
 }
 
@@ -51,25 +60,25 @@ TEST_CASE("Odd sizes: 1x1, 3x5, 13x7 pad edge blocks by clamping") {
             auto blocks = encode(img, fmt, level(3), true);
             REQUIRE(blocks.size() == ((w + 3) / 4) * ((h + 3) / 4) * (af::format_info(fmt)->block_bytes));
             auto out = decode(blocks, fmt, w, h, true);
-            REQUIRE(out.px.size() == img.px.size());
+            REQUIRE(out.data.size() == img.data.size());
             if (fmt == af::FMT_BC4_UNORM) CHECK(psnr(img, out, {0}) > 35);
             if (fmt == af::FMT_BC1_UNORM) CHECK(psnr(img, out, {0, 1, 2}) > 25);
         }
         // 1×1: the padded block is solid, so BC3 alpha and BC4 reproduce the texel exactly.
         if (w == 1) {
             auto out = decode(encode(img, af::FMT_BC3_UNORM, level(0)), af::FMT_BC3_UNORM, 1, 1);
-            CHECK(out.px[3] == img.px[3]);
-            for (int c = 0; c < 3; ++c) CHECK(std::abs(int(out.px[c]) - img.px[c]) <= 1);
+            CHECK(out.data[3] == img.data[3]);
+            for (int c = 0; c < 3; ++c) CHECK(std::abs(int(out.data[c]) - img.data[c]) <= 1);
             out = decode(encode(img, af::FMT_BC4_UNORM, level(0)), af::FMT_BC4_UNORM, 1, 1);
-            CHECK(out.px[0] == img.px[0]);
+            CHECK(out.data[0] == img.data[0]);
         }
     }
     SECTION("the padding repeats the last column and row") {
         // 5×5 image: columns 4.. of block (1,0) are clamped copies of column 4.
-        Texture img{5, 5, std::vector<uint8_t>(100, 0)};
+        af::Texture img = af::rgba8_picture(5, 5);
         for (int y = 0; y < 5; ++y)
             for (int x = 0; x < 5; ++x)
-                img.px[(y * 5 + x) * 4] = uint8_t(x == 4 ? 200 : 10), img.px[(y * 5 + x) * 4 + 3] = 255;
+                img.data[(y * 5 + x) * 4] = uint8_t(x == 4 ? 200 : 10), img.data[(y * 5 + x) * 4 + 3] = 255;
         auto blocks = encode(img, af::FMT_BC4_UNORM, level(0));
         // block (1,0) sees only the value 200 → solid block
         uint8_t v[16];
@@ -95,26 +104,25 @@ TEST_CASE("Float output: SNORM exact, unsigned = bytes / 255") {
 
 TEST_CASE("Float input encodes like the equivalent bytes") {
     auto img = load("d_wallpaper_128.png");
-    std::vector<float> f(img.px.size());
-    for (size_t i = 0; i < f.size(); ++i) f[i] = img.px[i] / 255.0f;
-    Texture fimg{img.w, img.h, std::vector<uint8_t>(f.size() * 4)};
-    std::memcpy(fimg.px.data(), f.data(), fimg.px.size());
+    std::vector<float> f(img.data.size());
+    for (size_t i = 0; i < f.size(); ++i) f[i] = img.data[i] / 255.0f;
+    af::Texture fimg = af::rgba32f_picture(img.desc.width, img.desc.height);
+    std::memcpy(fimg.data.data(), f.data(), fimg.data.size());
     for (uint32_t fmt : {af::FMT_BC1_UNORM, af::FMT_BC3_UNORM, af::FMT_BC5_UNORM})
         CHECK(encode(img, fmt, level(0)) == encode(fimg, fmt, level(0), false, af::FMT_R32G32B32A32_FLOAT));
 }
 
 TEST_CASE("BC5 normal-map mode renormalises before encoding") {
     // A vector of length 0.5 along +x: (0.5, 0, 0) → stored as (1, 0) after renormalisation.
-    Texture img{4, 4, {}};
-    for (int i = 0; i < 16; ++i) img.px.insert(img.px.end(), {191, 128, 128, 255});
+    const af::Texture img = solid(4, 4, {191, 128, 128, 255});
     auto o = level(3);
     o.normal_map = true;
     auto out = decode(encode(img, af::FMT_BC5_UNORM, o), af::FMT_BC5_UNORM, 4, 4);
-    CHECK(out.px[0] == 255);
-    CHECK(std::abs(int(out.px[1]) - 128) <= 1);
+    CHECK(out.data[0] == 255);
+    CHECK(std::abs(int(out.data[1]) - 128) <= 1);
     o.normal_map = false;
     out = decode(encode(img, af::FMT_BC5_UNORM, o), af::FMT_BC5_UNORM, 4, 4);
-    CHECK(out.px[0] == 191);
+    CHECK(out.data[0] == 191);
 }
 
 TEST_CASE("Plugin entry: codec table, options and errors") {
@@ -131,7 +139,7 @@ TEST_CASE("Plugin entry: codec table, options and errors") {
 
     auto img = noise(8, 8, 1);
     std::vector<uint8_t> blocks(32);
-    af_surface src{af::FMT_R8G8B8A8_UNORM, 8, 8, 1, img.px.data(), img.px.size()};
+    af_surface src{af::FMT_R8G8B8A8_UNORM, 8, 8, 1, img.data.data(), img.data.size()};
     af_surface dst{af::FMT_BC1_UNORM, 8, 8, 1, blocks.data(), blocks.size()};
     af_error err{};
     af::sdk::OptionList opts;
@@ -167,21 +175,24 @@ TEST_CASE("Plugin entry: codec table, options and errors") {
 
 TEST_CASE("Volume surfaces: depth slices are coded one after another") {
     // 5×3×2: two slices, each one block row of two blocks; slice 1 is slice 0 + 100 in red.
-    Texture img{5, 6, {}};
+    af::Texture img = af::rgba8_picture(5, 6);
     for (int z = 0; z < 2; ++z)
-        for (int i = 0; i < 15; ++i) img.px.insert(img.px.end(), {uint8_t(i * 5 + z * 100), 7, 9, 255});
+        for (int i = 0; i < 15; ++i) {
+            uint8_t* p = &img.data[size_t(z * 15 + i) * 4];
+            p[0] = uint8_t(i * 5 + z * 100), p[1] = 7, p[2] = 9, p[3] = 255;
+        }
     FakeHost host;
     make_parallel(host, true);
     std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC4_UNORM, 5, 3, 2));
     REQUIRE(blocks.size() == 2 * 2 * 8);
-    af_surface src{af::FMT_R8G8B8A8_UNORM, 5, 3, 2, img.px.data(), img.px.size()};
+    af_surface src{af::FMT_R8G8B8A8_UNORM, 5, 3, 2, img.data.data(), img.data.size()};
     af_surface dst{af::FMT_BC4_UNORM, 5, 3, 2, blocks.data(), blocks.size()};
     af::bc::encode_surface(host, src, dst, level(6));
-    std::vector<uint8_t> out(img.px.size());
+    std::vector<uint8_t> out(img.data.size());
     af_surface back{af::FMT_R8G8B8A8_UNORM, 5, 3, 2, out.data(), out.size()};
     af::bc::decode_surface(host, dst, back);
     for (size_t i = 0; i < out.size(); i += 4)
-        CHECK(std::abs(int(out[i]) - img.px[i]) <= 5); // 8 levels over a 55-wide block
+        CHECK(std::abs(int(out[i]) - img.data[i]) <= 5); // 8 levels over a 55-wide block
 }
 
 TEST_CASE("A cancelled host stops the codec with AF_ERR_CANCELLED") {
@@ -190,7 +201,7 @@ TEST_CASE("A cancelled host stops the codec with AF_ERR_CANCELLED") {
     const af_plugin* p = assetforge_plugin_entry(host);
     auto img = noise(16, 16, 2);
     std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC1_UNORM, 16, 16));
-    af_surface src{af::FMT_R8G8B8A8_UNORM, 16, 16, 1, img.px.data(), img.px.size()};
+    af_surface src{af::FMT_R8G8B8A8_UNORM, 16, 16, 1, img.data.data(), img.data.size()};
     af_surface dst{af::FMT_BC1_UNORM, 16, 16, 1, blocks.data(), blocks.size()};
     af_error err{};
     CHECK(p->codecs[0]->encode(host, &src, &dst, nullptr, &err) == AF_ERR_CANCELLED);
@@ -198,11 +209,10 @@ TEST_CASE("A cancelled host stops the codec with AF_ERR_CANCELLED") {
 
 TEST_CASE("8-bit SNORM input is offset binary and round-trips solid values") {
     for (int v : {0, 1, 64, 128, 200, 255}) {
-        Texture img{4, 4, {}};
-        for (int i = 0; i < 16; ++i) img.px.insert(img.px.end(), {uint8_t(v), uint8_t(255 - v), 0, 255});
+        const af::Texture img = solid(4, 4, {uint8_t(v), uint8_t(255 - v), 0, 255});
         auto out = decode(encode(img, af::FMT_BC5_SNORM, level(0)), af::FMT_BC5_SNORM, 4, 4);
-        CHECK(int(out.px[0]) == std::max(v, 1)); // byte 0 would be -128, which reads as -127 (byte 1)
-        CHECK(int(out.px[1]) == std::max(255 - v, 1));
+        CHECK(int(out.data[0]) == std::max(v, 1)); // byte 0 would be -128, which reads as -127 (byte 1)
+        CHECK(int(out.data[1]) == std::max(255 - v, 1));
     }
 }
 
@@ -235,15 +245,14 @@ TEST_CASE("SDK pixel helpers reach the codec through a fake host's convert") {
     const af_plugin* p = assetforge_plugin_entry(host);
     host.use_codec(p->codecs[0]);
     auto img = noise(8, 8, 3);
-    af::Texture px(8, 8);
-    px.data = img.px;
     std::vector<uint8_t> blocks(af::surface_bytes(af::FMT_BC3_UNORM, 8, 8));
     af_surface bc3{af::FMT_BC3_UNORM, 8, 8, 1, blocks.data(), blocks.size()};
-    af::sdk::put_pixels(host, px, bc3);
-    af::Texture back = af::sdk::get_rgba8(host, bc3);
+    af::sdk::put_pixels(host, img, bc3);
+    const af::Texture back = af::sdk::get_rgba8(host, bc3);
     CHECK(host.convert_calls() == 2);
-    CHECK(back.width == 8);
-    CHECK(psnr({8, 8, back.data}, img, {0, 1, 2, 3}) > 25);
-    CHECK(af::sdk::get_rgba32f(host, bc3).at(0, 0)[3] == Approx(back.at(0, 0)[3] / 255.0f));
+    CHECK(back.desc.width == 8);
+    CHECK(psnr(back, img, {0, 1, 2, 3}) > 25);
+    const af::Texture back_f = af::sdk::get_rgba32f(host, bc3);
+    CHECK(af::floats(back_f)[3] == Approx(back.data[3] / 255.0f));
     CHECK(host.live_allocations() == 0);
 }

@@ -2,8 +2,8 @@
 // (the plugin's real loops live in the bc plugin), PSNR, test image loading.
 #pragma once
 
-#include "bptc.hpp"
 #include "assetforge/picture.hpp"
+#include "bptc.hpp"
 #include "core/png_io.hpp"
 
 #include <algorithm>

@@ -1,7 +1,8 @@
-// Helpers shared by the BC tests: test images, whole-surface round trips, PSNR.
+// Helpers shared by the BC tests: test pictures (RGBA8), whole-surface round trips, PSNR.
 #pragma once
 
 #include "assetforge/formats.hpp"
+#include "assetforge/picture.hpp"
 #include "assetforge/testing/fake_host.hpp"
 #include "bc_surface.hpp"
 #include "core/png_io.hpp"
@@ -18,34 +19,31 @@ using af::sdk::testing::FakeHost;
 // tested with real concurrency.
 inline void make_parallel(FakeHost& host, bool parallel) { host.set_threads(parallel ? 8 : 0); }
 
-struct Texture {
-    uint32_t w = 0, h = 0;
-    std::vector<uint8_t> px;
-};
-
-inline Texture load(const std::string& name) {
-    af::Texture im = af::read_png_file(std::string(BC_TEST_DATA) + "/" + name);
-    if (im.is_float()) im = af::to_rgba8(im);
-    return {im.width, im.height, im.data};
+// A test image as an RGBA8 picture.
+inline af::Texture load(const std::string& name) {
+    return af::to_rgba8(af::read_png_file(std::string(BC_TEST_DATA) + "/" + name));
 }
 
-inline std::vector<uint8_t> encode(const Texture& img, uint32_t fmt, const af::bc::SurfaceOptions& opt,
+// The picture's bytes read as src_fmt (RGBA8, or RGBA32F for a float picture).
+inline std::vector<uint8_t> encode(const af::Texture& img, uint32_t fmt, const af::bc::SurfaceOptions& opt,
                                    bool parallel = false, uint32_t src_fmt = af::FMT_R8G8B8A8_UNORM) {
     FakeHost host;
     make_parallel(host, parallel);
-    std::vector<uint8_t> out(af::surface_bytes(fmt, img.w, img.h));
-    af_surface src{src_fmt, img.w, img.h, 1, const_cast<uint8_t*>(img.px.data()), img.px.size()};
-    af_surface dst{fmt, img.w, img.h, 1, out.data(), out.size()};
+    const uint32_t w = img.desc.width, h = img.desc.height;
+    std::vector<uint8_t> out(af::surface_bytes(fmt, w, h));
+    af_surface src{src_fmt, w, h, 1, const_cast<uint8_t*>(img.data.data()), img.data.size()};
+    af_surface dst{fmt, w, h, 1, out.data(), out.size()};
     af::bc::encode_surface(host, src, dst, opt);
     return out;
 }
 
-inline Texture decode(const std::vector<uint8_t>& blocks, uint32_t fmt, uint32_t w, uint32_t h, bool parallel = false) {
+inline af::Texture decode(const std::vector<uint8_t>& blocks, uint32_t fmt, uint32_t w, uint32_t h,
+                          bool parallel = false) {
     FakeHost host;
     make_parallel(host, parallel);
-    Texture img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
+    af::Texture img = af::rgba8_picture(w, h);
     af_surface src{fmt, w, h, 1, const_cast<uint8_t*>(blocks.data()), blocks.size()};
-    af_surface dst{af::FMT_R8G8B8A8_UNORM, w, h, 1, img.px.data(), img.px.size()};
+    af_surface dst{af::FMT_R8G8B8A8_UNORM, w, h, 1, img.data.data(), img.data.size()};
     af::bc::decode_surface(host, src, dst);
     return img;
 }
@@ -57,12 +55,12 @@ inline af::bc::SurfaceOptions level(int l) {
 }
 
 // PSNR over the listed channels (0=R … 3=A); 99 dB when identical.
-inline double psnr(const Texture& a, const Texture& b, std::initializer_list<int> channels) {
+inline double psnr(const af::Texture& a, const af::Texture& b, std::initializer_list<int> channels) {
     double se = 0;
     size_t n = 0;
-    for (size_t i = 0; i < a.px.size(); i += 4)
+    for (size_t i = 0; i < a.data.size(); i += 4)
         for (int c : channels) {
-            double d = double(a.px[i + c]) - b.px[i + c];
+            double d = double(a.data[i + c]) - b.data[i + c];
             se += d * d;
             ++n;
         }

@@ -150,11 +150,11 @@ TEST_CASE("pages map and cover write PNGs that decode to what the file holds", "
     CHECK(mj["present"] == manifest<nlohmann::json>("l8_s1_bfs.pages")["per_level"]["1"]);
     af::Texture img = af::read_png_file(t.path / "m.png");
     const uint32_t cell = mj["cell_pixels"].get<uint32_t>(), grid = mj["grid"].get<uint32_t>();
-    CHECK(img.width == grid * cell);
+    CHECK(img.desc.width == grid * cell);
     uint64_t lit = 0;
     for (uint32_t y = 0; y < grid; ++y)
         for (uint32_t x = 0; x < grid; ++x) {
-            const uint8_t* px = &img.data[(size_t(y * cell) * img.width + x * cell) * 4];
+            const uint8_t* px = &img.data[(size_t(y * cell) * img.desc.width + x * cell) * 4];
             const bool present = bool(f.find({1, uint16_t(x), uint16_t(y)}));
             CHECK(((px[0] | px[1] | px[2]) != 0) == present);
             lit += present;
@@ -176,7 +176,7 @@ TEST_CASE("pages map and cover write PNGs that decode to what the file holds", "
     CHECK(raw[24] == 1); // IHDR bit depth
     CHECK(raw[25] == 0); // greyscale
     af::Texture cm = af::read_png_file(png);
-    REQUIRE(cm.width == 128);
+    REQUIRE(cm.desc.width == 128);
     const PayloadLayout l = payload_layout(with_cover.sub);
     auto mask = f.bytes(with_cover.payload_offset() + l.cover_offset, l.cover_size);
     for (uint32_t y = 0; y < 128; ++y)

@@ -70,7 +70,7 @@ TEST_CASE("DXT pages: fixed sizes, BC1/BC3 surfaces, decoding through af_host.co
             CHECK(calls[i].w == 128);
             CHECK(calls[i].src.size() == af::surface_bytes(surfaces[i].format, 128, 128, 1));
             CHECK(calls[i].src.front() == uint8_t(surfaces[i].offset / 8192 + 1)); // the right byte range
-            CHECK(images[i].image.width == 128);
+            CHECK(images[i].image.desc.width == 128);
         }
     }
     CHECK(dxt_surfaces(12345).empty());

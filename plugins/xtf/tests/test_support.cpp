@@ -116,10 +116,7 @@ af_status resample(const af_surface* src, af_surface* dst, const af_resample_opt
         const bool srgb = src->format == af::FMT_R8G8B8A8_UNORM_SRGB || (o && (o->flags & AF_RESAMPLE_SRGB));
         af::Texture in =
             is8 ? af::rgba8_picture(src->width, src->height, srgb) : af::rgba32f_picture(src->width, src->height, srgb);
-        if (is8)
-            std::memcpy(in.data.data(), src->data, in.data.size());
-        else
-            std::memcpy(floats(in).data(), src->data, floats(in).size() * sizeof(float));
+        std::memcpy(in.data.data(), src->data, in.data.size());
         af::ResizeOptions ro;
         if (o) {
             static constexpr af::Filter kFilters[] = {af::Filter::Kaiser,   af::Filter::Box,      af::Filter::Triangle,
@@ -130,10 +127,7 @@ af_status resample(const af_surface* src, af_surface* dst, const af_resample_opt
             ro.premultiply_alpha = o->flags & AF_RESAMPLE_PREMULTIPLIED_ALPHA;
         }
         const af::Texture out = af::resize(in, dst->width, dst->height, ro);
-        if (is8)
-            std::memcpy(dst->data, out.data.data(), out.data.size());
-        else
-            std::memcpy(dst->data, floats(out).data(), floats(out).size() * sizeof(float));
+        std::memcpy(dst->data, out.data.data(), out.data.size());
     });
 }
 

@@ -2,9 +2,9 @@
 // codec plugin (when it has been built), SHA-256 and file helpers.
 #pragma once
 
+#include "assetforge/picture.hpp"
 #include "assetforge/plugin_abi.h"
 #include "assetforge/texture.hpp"
-#include "assetforge/picture.hpp"
 #include "xtf_writer.hpp"
 
 #include <filesystem>

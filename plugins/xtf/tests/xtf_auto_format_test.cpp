@@ -25,8 +25,8 @@ af::Texture source_image(Alpha alpha) {
     af::Texture png = af::read_png_file(xtftest::data_dir() / "dxt1_64x64_mips" / "source.png");
     af::TextureDesc d;
     d.format = af::FMT_R8G8B8A8_UNORM;
-    d.width = png.width;
-    d.height = png.height;
+    d.width = png.desc.width;
+    d.height = png.desc.height;
     af::Texture t(d);
     std::memcpy(t.data.data(), png.data.data(), t.data.size());
     for (size_t i = 3; i < t.data.size(); i += 4) {
