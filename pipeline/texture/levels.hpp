@@ -1,4 +1,4 @@
-// Building textures from decoded images (the shape mips, resize and
+// Building textures from decoded pictures (the shape mips, resize and
 // channels share).
 #pragma once
 

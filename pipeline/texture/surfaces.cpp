@@ -126,7 +126,7 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Texture
     d.flags &= ~AF_TEX_VOLUME;
     d.mips = uint32_t(levels[0].size());
     d.format = image_format(top);
-    // Float images of data that is not HDR (16-bit PNGs, signed formats mapped
+    // Float pictures of data that is not HDR (16-bit PNGs, signed formats mapped
     // to 0..1) are stored as 16-bit UNORM: no precision is lost, and `auto`
     // does not mistake them for HDR sources.
     const FormatInfo* lf = format_info(like.desc.format);
