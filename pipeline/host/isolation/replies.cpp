@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace af::host::isolation {
@@ -55,9 +56,13 @@ void set_error(af_error* e, int status, const std::string& text) {
 }
 
 af_status read_status(Reader& r, af_error* e) {
-    const af_status st = af_status(r.i32());
+    const int32_t code = r.i32();
     const uint64_t offset = r.u64();
     const std::string msg = r.str();
+    // Only the ABI's statuses are af_status values; anything else is no status at all.
+    if (code < AF_OK || code > AF_ERR_INTERNAL)
+        throw std::runtime_error("status " + std::to_string(code) + " is none the plugin interface defines");
+    const af_status st = af_status(code);
     if (st != AF_OK && e) {
         e->code = st;
         e->offset = offset;

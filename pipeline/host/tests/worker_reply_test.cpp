@@ -136,3 +136,20 @@ TEST_CASE("worker reply: a read whose palette is missing gives back the data it 
     CHECK(t.data == nullptr);
     CHECK_THAT(e.message, Catch::Contains("no descriptor for its palette"));
 }
+
+TEST_CASE("worker reply: a status the plugin interface does not define is no status") {
+    // Found by fuzz_worker_reply: -3 was taken for an af_status value.
+    iso::Writer w;
+    w.i32(-3).u64(12).str("oops!");
+    iso::Message m = reply_of(w);
+    af_dims d{};
+    af_error e{};
+    CHECK(iso::dims_reply(m, "liar", &d, &e) == AF_ERR_INTERNAL);
+    CHECK_THAT(e.message, Catch::Contains("status -3 is none the plugin interface defines"));
+    iso::Writer known;
+    known.i32(AF_ERR_UNSUPPORTED).u64(12).str("no cubemaps");
+    iso::Message k = reply_of(known);
+    CHECK(iso::dims_reply(k, "honest", &d, &e) == AF_ERR_UNSUPPORTED);
+    CHECK(e.offset == 12);
+    CHECK_THAT(e.message, Catch::Equals("no cubemaps"));
+}
