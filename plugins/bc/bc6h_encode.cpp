@@ -76,7 +76,7 @@ float to_x(int h, bool is_signed) { return float(h) * (is_signed ? 32.0f : 64.0f
 // 1.0 favours ignoring dark texels), 12 or more gave back part of the zeros'
 // pull; 10 keeps a mid grey next to values up to 500 as a grey.
 constexpr int kFloorBinades = 10;
-int metric(int h, int floor) { return h > floor ? h - floor : h < -floor ? h + floor : 0; }
+int metric(int h, int floor) { return h - std::clamp(h, -floor, floor); }
 
 // How far (half as integer) a decoded endpoint may lie outside the block's
 // range: one step of the mode's endpoint precision, 2^(16 − epb) in the
@@ -196,7 +196,7 @@ double assign(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, u
     const int ib = m.subsets == 2 ? 3 : 4, n = 1 << ib;
     const uint8_t* w = bptc::weights_for_bits(ib);
     const int tol = step_tolerance(m.epb, tx.is_signed);
-    int pal[2][16][3];
+    int pal[2][16 * 3]; // entry k, channel ch at 3k + ch: one flat run, so the metric below vectorises
     for (int s = 0; s < m.subsets; ++s) {
         int ua[3], ub[3];
         for (int ch = 0; ch < 3; ++ch) {
@@ -204,17 +204,16 @@ double assign(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, u
             ub[ch] = unq(c.q[2 * s + 1][ch], m.epb, tx.is_signed);
         }
         for (int k = 0; k < n; ++k)
-            for (int ch = 0; ch < 3; ++ch) pal[s][k][ch] = decoded_value(ua[ch], ub[ch], w[k], tx.is_signed);
+            for (int ch = 0; ch < 3; ++ch) pal[s][3 * k + ch] = decoded_value(ua[ch], ub[ch], w[k], tx.is_signed);
         // Interpolation is monotonic, so the two ends bound every entry.
         for (int ch = 0; ch < 3; ++ch) {
-            const int a = pal[s][0][ch], b = pal[s][n - 1][ch];
+            const int a = pal[s][ch], b = pal[s][3 * (n - 1) + ch];
             if (std::min(a, b) < tx.lo[ch] - tol || std::max(a, b) > tx.hi[ch] + tol) {
                 c.error = DBL_MAX;
                 return DBL_MAX;
             }
         }
-        for (int k = 0; k < n; ++k)
-            for (int ch = 0; ch < 3; ++ch) pal[s][k][ch] = metric(pal[s][k][ch], tx.metric_floor);
+        for (int i = 0; i < 3 * n; ++i) pal[s][i] = metric(pal[s][i], tx.metric_floor);
     }
     double total = 0;
     for (int t = 0; t < 16; ++t) {
@@ -225,7 +224,7 @@ double assign(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, u
         for (int k = 0; k < limit; ++k) {
             int64_t e = 0;
             for (int ch = 0; ch < 3; ++ch) {
-                const int64_t d = pal[s][k][ch] - tx.g[t][ch];
+                const int64_t d = pal[s][3 * k + ch] - tx.g[t][ch];
                 e += d * d;
             }
             if (e < best) best = e, bi = k;
