@@ -4,10 +4,13 @@
 // X = h·64/31 (unsigned) or ±|h|·32/31 (signed), in which interpolation is
 // linear, and errors are measured as squared differences of half bit patterns
 // (signed as sign-magnitude integers) — roughly a logarithmic error, as half
-// floats are. Every mode is tried: for one region the four modes, for two
+// floats are — with a floor 10 binades below the block's brightest value
+// (metric()). Every mode is tried: for one region the four modes, for two
 // regions the ten modes over the best-ranked partitions; endpoints are placed
-// by principal axis + least squares, quantised to the mode's precision, and
-// deltas that do not fit are clamped before the final index assignment.
+// by principal axis + least squares, held to the block's per-channel range,
+// quantised to the mode's precision, and deltas that do not fit are clamped
+// before the final index assignment. A candidate that would decode outside the
+// block's range by more than one endpoint step is refused (assign()).
 #include "bc6h_modes.hpp"
 #include "bit_stream.hpp"
 #include "bptc.hpp"
@@ -43,15 +46,49 @@ Bc6hLevel bc6h_level(int level) {
 }
 
 struct HdrTexels {
-    float x[16][3]; // targets in the interpolation domain
-    int h[16][3];   // target halves as integers (signed: sign-magnitude → int)
+    float x[16][3];       // fitting targets in the interpolation domain
+    int h[16][3];         // source halves as integers (signed: sign-magnitude → int)
+    int g[16][3];         // h as the error metric sees it (see metric())
+    int lo[3], hi[3];     // per-channel range of h over the block
+    float xlo[3], xhi[3]; // the same range in the interpolation domain: where endpoints may go
+    int metric_floor;     // magnitudes up to this (half as integer) count as zero in the error
     bool is_signed;
-    float floor; // lowest endpoint allowed: 0, or the block's minimum when it has negatives
 };
 
 int half_as_int(uint16_t h, bool is_signed) {
     if (is_signed && (h & 0x8000)) return -int(h & 0x7fff);
     return int(h);
+}
+
+float to_x(int h, bool is_signed) { return float(h) * (is_signed ? 32.0f : 64.0f) / 31.0f; }
+
+// The error metric: squared differences of halves as integers (their bit
+// patterns, 1024 codes per binade, so roughly a logarithmic error), with
+// every magnitude up to `floor` counted as zero. Bit patterns alone put an
+// exact 0 fifteen binades' worth of codes below 1.0 (as far as 1.0 is below
+// 32768), so a zero channel in a bright block outweighed every other texel:
+// endpoints went to 0, and the colours interpolated towards them came out
+// ten times too bright or too dark, a mid-grey texel as a saturated colour.
+// The floor sits kFloorBinades × 1024 codes below the block's largest
+// magnitude: the error sees 1024:1 of contrast inside a block, and values
+// darker than that may come back anywhere between the block's minimum and the
+// floor. 8 measured best in both benches (an image metric with a fixed toe at
+// 1.0 favours ignoring dark texels), 12 or more gave back part of the zeros'
+// pull; 10 keeps a mid grey next to values up to 500 as a grey.
+constexpr int kFloorBinades = 10;
+int metric(int h, int floor) { return h - std::clamp(h, -floor, floor); }
+
+// How far (half as integer) a decoded endpoint may lie outside the block's
+// range: one step of the mode's endpoint precision, 2^(16 − epb) in the
+// interpolation domain, which finish_unquantize scales by 31/64 (unsigned) or
+// 31/32 (signed). Endpoints are placed inside the range and rounded to the
+// nearest stored value, at most 0.75 of a step away (the steps next to 0 and
+// to the largest value are 1.5 wide), so a candidate this refuses is a bug.
+// Rounding inwards instead kept decoded values strictly inside, for 1 dB
+// less in bptc_bench.
+int step_tolerance(int epb, bool is_signed) {
+    const int step_x = epb >= 16 ? 1 : 1 << (16 - epb);
+    return (step_x * 31 + (is_signed ? 31 : 63)) / (is_signed ? 32 : 64);
 }
 
 // Stored endpoint value → interpolation domain (the decoder's unquantize).
@@ -153,10 +190,13 @@ struct HdrCandidate {
 };
 
 // Chooses indices for quantised endpoints; anchors restricted to the lower half.
+// A candidate whose endpoints decode outside the block's range (beyond one
+// step) is refused: its error is DBL_MAX, so it never wins.
 double assign(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, uint16_t anchors, HdrCandidate& c) {
     const int ib = m.subsets == 2 ? 3 : 4, n = 1 << ib;
     const uint8_t* w = bptc::weights_for_bits(ib);
-    int pal[2][16][3];
+    const int tol = step_tolerance(m.epb, tx.is_signed);
+    int pal[2][16 * 3]; // entry k, channel ch at 3k + ch: one flat run, so the metric below vectorises
     for (int s = 0; s < m.subsets; ++s) {
         int ua[3], ub[3];
         for (int ch = 0; ch < 3; ++ch) {
@@ -164,7 +204,16 @@ double assign(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, u
             ub[ch] = unq(c.q[2 * s + 1][ch], m.epb, tx.is_signed);
         }
         for (int k = 0; k < n; ++k)
-            for (int ch = 0; ch < 3; ++ch) pal[s][k][ch] = decoded_value(ua[ch], ub[ch], w[k], tx.is_signed);
+            for (int ch = 0; ch < 3; ++ch) pal[s][3 * k + ch] = decoded_value(ua[ch], ub[ch], w[k], tx.is_signed);
+        // Interpolation is monotonic, so the two ends bound every entry.
+        for (int ch = 0; ch < 3; ++ch) {
+            const int a = pal[s][ch], b = pal[s][3 * (n - 1) + ch];
+            if (std::min(a, b) < tx.lo[ch] - tol || std::max(a, b) > tx.hi[ch] + tol) {
+                c.error = DBL_MAX;
+                return DBL_MAX;
+            }
+        }
+        for (int i = 0; i < 3 * n; ++i) pal[s][i] = metric(pal[s][i], tx.metric_floor);
     }
     double total = 0;
     for (int t = 0; t < 16; ++t) {
@@ -175,7 +224,7 @@ double assign(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, u
         for (int k = 0; k < limit; ++k) {
             int64_t e = 0;
             for (int ch = 0; ch < 3; ++ch) {
-                const int64_t d = pal[s][k][ch] - tx.h[t][ch];
+                const int64_t d = pal[s][3 * k + ch] - tx.g[t][ch];
                 e += d * d;
             }
             if (e < best) best = e, bi = k;
@@ -188,12 +237,16 @@ double assign(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, u
 }
 
 // Quantises float endpoints for a mode, clamping deltas that do not fit.
+// Endpoints are held to the block's range first: least squares extrapolates
+// past it, and such an endpoint decodes to values the block never had.
+// A clamped delta leaves the endpoint between endpoint 0 and its target
+// (both in range), so it stays in range too.
 void quantize_endpoints(const RegionFit* fits, const ModeLayout& m, const HdrTexels& tx, HdrCandidate& c) {
     const bool is_signed = tx.is_signed;
     for (int s = 0; s < m.subsets; ++s)
         for (int k = 0; k < 2; ++k)
             for (int ch = 0; ch < 3; ++ch)
-                c.q[2 * s + k][ch] = quantize(std::max(fits[s].e[k][ch], tx.floor), m.epb, is_signed);
+                c.q[2 * s + k][ch] = quantize(std::clamp(fits[s].e[k][ch], tx.xlo[ch], tx.xhi[ch]), m.epb, is_signed);
     if (!m.transformed) return;
     for (int i = 1; i < 2 * m.subsets; ++i)
         for (int ch = 0; ch < 3; ++ch) {
@@ -209,7 +262,8 @@ void quantize_endpoints(const RegionFit* fits, const ModeLayout& m, const HdrTex
 }
 
 // Least-squares endpoints of each region for the candidate's indices.
-void least_squares(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, const HdrCandidate& c, RegionFit* fits) {
+void least_squares(const HdrTexels& tx, const ModeLayout& m, const uint8_t* subset, const HdrCandidate& c,
+                   RegionFit* fits) {
     const uint8_t* w = bptc::weights_for_bits(m.subsets == 2 ? 3 : 4);
     for (int s = 0; s < m.subsets; ++s) {
         float aa = 0, ab = 0, bb = 0, ax[3] = {}, bx[3] = {};
@@ -239,7 +293,7 @@ void try_mode(const HdrTexels& tx, int mode, int partition, const RegionFit* ini
     quantize_endpoints(fits, m, tx, c);
     assign(tx, m, subset, anchors, c);
     HdrCandidate local = c;
-    for (int it = 0; it < refine && local.error > 0; ++it) {
+    for (int it = 0; it < refine && local.error > 0 && local.error < DBL_MAX; ++it) {
         least_squares(tx, m, subset, local, fits);
         // Keep each region's orientation (anchor near e0) so the anchor restriction costs little.
         quantize_endpoints(fits, m, tx, c);
@@ -320,18 +374,33 @@ void encode_bc6h_block(const float rgb[48], uint8_t out[16], const Bc6hOptions& 
     HdrTexels tx;
     tx.is_signed = opt.is_signed;
     const float lo = opt.is_signed ? -65504.0f : 0.0f;
+    int peak = 0;
     for (int t = 0; t < 16; ++t)
         for (int c = 0; c < 3; ++c) {
             float v = rgb[3 * t + c];
             if (!(v == v)) v = 0; // NaN
             v = std::clamp(v, lo, 65504.0f);
-            const uint16_t h = af::float_to_half(v);
-            tx.h[t][c] = half_as_int(h, opt.is_signed);
-            tx.x[t][c] = opt.is_signed ? float(tx.h[t][c]) * 32.0f / 31.0f : float(h) * 64.0f / 31.0f;
+            tx.h[t][c] = half_as_int(af::float_to_half(v), opt.is_signed);
+            peak = std::max(peak, std::abs(tx.h[t][c]));
         }
-    tx.floor = 0;
-    for (int t = 0; t < 16; ++t)
-        for (int c = 0; c < 3; ++c) tx.floor = std::min(tx.floor, tx.x[t][c]);
+    tx.metric_floor = std::max(0, peak - kFloorBinades * 1024);
+    for (int c = 0; c < 3; ++c) {
+        tx.lo[c] = tx.hi[c] = tx.h[0][c];
+        int sum = 0;
+        for (int t = 0; t < 16; ++t) {
+            tx.lo[c] = std::min(tx.lo[c], tx.h[t][c]), tx.hi[c] = std::max(tx.hi[c], tx.h[t][c]);
+            sum += tx.h[t][c];
+        }
+        tx.xlo[c] = to_x(tx.lo[c], opt.is_signed), tx.xhi[c] = to_x(tx.hi[c], opt.is_signed);
+        // Texels the metric counts as zero are fitted at the point of that
+        // band nearest the channel's mean, not at their own value far below.
+        const int near_zero = std::clamp(sum / 16, -tx.metric_floor, tx.metric_floor);
+        for (int t = 0; t < 16; ++t) {
+            const int h = tx.h[t][c];
+            tx.g[t][c] = metric(h, tx.metric_floor);
+            tx.x[t][c] = to_x(tx.g[t][c] == 0 ? near_zero : h, opt.is_signed);
+        }
+    }
     const Bc6hLevel lv = bc6h_level(opt.level);
     HdrCandidate best;
 
