@@ -4,11 +4,15 @@ compile and link step of the last build, summed per folder, and the heaviest obj
 
     scripts/compile_cost.py build              # totals and the top 25 objects
     scripts/compile_cost.py build --top 60
-    scripts/compile_cost.py build --max 300    # exit 1 when the total is above 300 s
+    scripts/compile_cost.py build --max 300    # exit 1 when the build's CPU time is above 300 s
 
 A step's wall time in the log is its CPU time on a machine that runs one compiler per core
 (as CI's -j2 on 2 cores does); the sum is what `-j1` would take. Only steps of outputs the build graph still
 has count, each at its most recent run.
+
+That holds only on an idle machine: another job on the same cores stretches every step. So --max checks the CPU
+time scripts/setup.sh measured around its build (build/.compile_cpu_seconds: user + system of every compiler and
+linker), which no other load changes, and falls back to the log's sum where that file is missing.
 """
 import argparse
 import collections
@@ -80,8 +84,14 @@ def main():
     print(f"heaviest {a.top} objects:")
     for secs, out in sorted(objs, reverse=True)[: a.top]:
         print(f"  {secs:8.1f}  {out}")
-    if a.max is not None and total > a.max:
-        print(f"compile cost {total:.1f} CPU-s is above the limit of {a.max:.0f}", file=sys.stderr)
+    measured = os.path.join(a.build, ".compile_cpu_seconds")
+    checked, source = total, "the ninja log's step times"
+    if os.path.exists(measured):
+        with open(measured) as f:
+            checked, source = float(f.read().strip()), "user + system CPU time of scripts/setup.sh's build"
+        print(f"measured {checked:.1f} CPU-s ({source})")
+    if a.max is not None and checked > a.max:
+        print(f"compile cost {checked:.1f} CPU-s ({source}) is above the limit of {a.max:.0f}", file=sys.stderr)
         return 1
     return 0
 

@@ -10,4 +10,6 @@ ensure_packages "${build_packages[@]}"
 tests=OFF
 grep -qs '^AF_BUILD_TESTS:BOOL=ON' build/CMakeCache.txt && tests=ON
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DAF_WERROR=ON -DAF_BUILD_TESTS=$tests ${AF_CMAKE_ARGS:-} > /dev/null
-cmake --build build -j "${AF_JOBS:-2}"
+# The build's CPU time (user + system of the compilers and linkers) is kept for the compile-cost fence
+# (scripts/compile_cost.py reads build/.compile_cpu_seconds).
+python3 scripts/cpu_time.py build/.compile_cpu_seconds cmake --build build -j "${AF_JOBS:-2}"

@@ -7,10 +7,20 @@
 
 #include <catch2/catch.hpp>
 
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
+#include <thread>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace af::test;
@@ -243,6 +253,105 @@ TEST_CASE("isolation: a plugin taking 1 GiB under --memory-budget 256 fails that
     CHECK(outputs(t) == 3);
     CHECK_THAT(r.out, Catch::Contains("x.hostile"));
     CHECK(r.peak_rss_kib <= 320 * 1024);
+}
+#endif
+
+// LeakSanitizer needs the host traceable, so sanitizer builds leave it dumpable (isolation::protect_host).
+#if !defined(AF_ASAN) && !defined(AF_TSAN)
+namespace {
+
+// The children of `parent`, from /proc.
+std::vector<pid_t> children_of(pid_t parent) {
+    std::vector<pid_t> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+        std::ifstream stat(e.path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        const size_t close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(line.substr(close + 2));
+        char state = 0;
+        pid_t ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == parent) out.push_back(pid_t(std::stol(e.path().filename().string())));
+    }
+    return out;
+}
+
+// From a child of the test with CAP_SYS_PTRACE out of its effective set (a root CI machine has it; a user does
+// not): which of the calls that take from another process worked on `target`.
+std::string taken_from(pid_t target) {
+    int pipe_fds[2];
+    REQUIRE(::pipe(pipe_fds) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+        __user_cap_data_struct caps[2]{};
+        ::syscall(SYS_capget, &header, caps);
+        caps[CAP_SYS_PTRACE / 32].effective &= ~(1u << (CAP_SYS_PTRACE % 32));
+        ::syscall(SYS_capset, &header, caps);
+        std::string worked;
+        const long pidfd = ::syscall(SYS_pidfd_open, target, 0);
+        if (pidfd >= 0 && ::syscall(SYS_pidfd_getfd, pidfd, 0, 0) >= 0) worked += " pidfd_getfd";
+        char byte = 0, there = 0;
+        iovec local{&byte, 1}, remote{&there, 1};
+        // The target's own copy of the address of a static: the same executable maps it at a random base, so read
+        // an address from its maps instead.
+        std::ifstream maps("/proc/" + std::to_string(target) + "/maps");
+        std::string first;
+        if (std::getline(maps, first)) remote.iov_base = reinterpret_cast<void*>(std::stoull(first, nullptr, 16));
+        if (::process_vm_readv(target, &local, 1, &remote, 1, 0) == 1) worked += " process_vm_readv";
+        (void)!::write(pipe_fds[1], worked.data(), worked.size());
+        ::_exit(0);
+    }
+    ::close(pipe_fds[1]);
+    std::string worked;
+    char buf[256];
+    for (ssize_t n; (n = ::read(pipe_fds[0], buf, sizeof buf)) > 0;) worked.append(buf, size_t(n));
+    ::close(pipe_fds[0]);
+    ::waitpid(child, nullptr, 0);
+    return worked;
+}
+
+} // namespace
+
+TEST_CASE("isolation: the host is not dumpable: a process of the same user cannot take its descriptors or read "
+          "its memory",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 0, 'h');
+    // The build waits on the hung worker: the host is alive and has started its worker when the check runs.
+    const std::string cmd = "cd '" + t.path().string() + "' && exec " + AF_EXE + " build -j1 --action-timeout 60";
+    const pid_t host = ::fork();
+    REQUIRE(host >= 0);
+    if (host == 0) {
+        ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (children_of(host).empty() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const bool started = !children_of(host).empty();
+    const std::string worked = started ? taken_from(host) : "";
+    ::kill(host, SIGKILL);
+    ::waitpid(host, nullptr, 0);
+    REQUIRE(started);
+    INFO("what worked on the host:" << worked);
+    CHECK(worked.empty());
+    // The same calls work on a dumpable process of the user (a child of the test), so the check can fail.
+    const pid_t dumpable = ::fork();
+    REQUIRE(dumpable >= 0);
+    if (dumpable == 0) {
+        ::pause();
+        ::_exit(0);
+    }
+    const std::string control = taken_from(dumpable);
+    ::kill(dumpable, SIGKILL);
+    ::waitpid(dumpable, nullptr, 0);
+    CHECK(control == " pidfd_getfd process_vm_readv");
 }
 #endif
 

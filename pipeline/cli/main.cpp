@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
 #ifdef AF_WITH_ENGINE
     cli::note_command_line(argc, argv);
 #endif
+    host::isolation::protect_host();
     host::isolation::install_crash_handler();
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);

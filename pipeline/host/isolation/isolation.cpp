@@ -4,6 +4,7 @@
 #include "host/isolation/container_proxy.hpp"
 #include "host/plugin_registry.hpp"
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -76,6 +77,10 @@ bool isolated(const LoadedPlugin& p) {
         return third_party(p);
     }
     return false;
+}
+
+void protect_host() {
+    if (!kSanitizerBuild) ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
 void install(PluginRegistry& registry) {

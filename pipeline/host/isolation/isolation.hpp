@@ -52,6 +52,13 @@ bool own_plugin_dir(const std::filesystem::path& dir);
 // Whether calls into p go to a worker under the current settings.
 bool isolated(const LoadedPlugin& p);
 
+// Makes the host process non-dumpable (PR_SET_DUMPABLE 0): a process of the same user that is not its ancestor, a
+// plugin worker before its filter is on included, can then not take the host's descriptors (pidfd_getfd), read or
+// write its memory (/proc/PID/mem, process_vm_*) or trace it, without CAP_SYS_PTRACE. It also means no core file.
+// Left out of sanitizer builds: LeakSanitizer stops the process's threads from a traced helper, which this refuses
+// unless run as root.
+void protect_host();
+
 // Routes every call into the registry's plugins (containers' probe, read,
 // write, info) through the isolation layer, which runs it in a worker or, in
 // process, under the crash handler. Call once, after loading.

@@ -8,26 +8,38 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace af::host::isolation {
 namespace {
 
-// Takes the reply's descriptors in order; each is mapped once it is checked to hold what the reply claims.
+// Takes the reply's descriptors in order; each is mapped once it is checked to hold what the reply claims. What
+// was mapped is released again unless the reply is accepted as a whole (keep()): a reply that fails half-way
+// leaves nothing mapped, whichever buffer it failed on.
 class Buffers {
   public:
     explicit Buffers(Message& m) : m_(m) {}
-    ~Buffers() { close_fds(m_.fds); }
+    Buffers(const Buffers&) = delete;
+    Buffers& operator=(const Buffers&) = delete;
+    ~Buffers() {
+        close_fds(m_.fds);
+        for (void* p : mapped_) release_shared(p);
+    }
     uint8_t* adopt(uint64_t size, const char* what) {
         if (next_ >= m_.fds.size()) throw std::runtime_error(std::string("no descriptor for its ") + what);
         auto* p = static_cast<uint8_t*>(adopt_shared(std::exchange(m_.fds[next_++], -1), size));
         if (!p)
             throw std::runtime_error(std::string("its ") + what + " is not a sealed memory file of the size claimed");
+        mapped_.push_back(p);
         return p;
     }
+    // The caller owns every buffer adopted so far.
+    void keep() { mapped_.clear(); }
 
   private:
     Message& m_;
     size_t next_ = 0;
+    std::vector<void*> mapped_;
 };
 
 af_status answered_badly(af_error* e, const std::string& plugin, const std::exception& x) {
@@ -39,10 +51,7 @@ af_status answered_badly(af_error* e, const std::string& plugin, const std::exce
 char* adopt_text(Buffers& b, uint64_t size, const char* what) {
     if (size == 0) throw std::runtime_error(std::string("its ") + what + " is empty (not even a terminating NUL)");
     char* p = reinterpret_cast<char*>(b.adopt(size, what));
-    if (p[size - 1] != '\0') {
-        release_shared(p);
-        throw std::runtime_error(std::string("its ") + what + " does not end in a NUL");
-    }
+    if (p[size - 1] != '\0') throw std::runtime_error(std::string("its ") + what + " does not end in a NUL");
     return p;
 }
 
@@ -97,14 +106,11 @@ af_status read_reply(Message& reply, const std::string& plugin, KvStore& meta, a
         const af_status st = read_status(r, e);
         if (st != AF_OK) return st;
         get_texture_desc(r, *out, meta);
-        if (out->data_size) out->data = buffers.adopt(out->data_size, "texture data");
-        try {
-            if (out->palette_size) out->palette = buffers.adopt(out->palette_size, "palette");
-        } catch (...) {
-            release_shared(out->data);
-            out->data = nullptr;
-            throw;
-        }
+        uint8_t* data = out->data_size ? buffers.adopt(out->data_size, "texture data") : nullptr;
+        uint8_t* palette = out->palette_size ? buffers.adopt(out->palette_size, "palette") : nullptr;
+        buffers.keep();
+        out->data = data;
+        out->palette = palette;
         return AF_OK;
     } catch (const std::exception& x) {
         return answered_badly(e, plugin, x);
@@ -119,13 +125,10 @@ af_status info_reply(Message& reply, const std::string& plugin, af_info_text* ou
         if (st != AF_OK) return st;
         const uint64_t json = r.u64(), text = r.u64();
         char* j = json ? adopt_text(buffers, json, "JSON") : nullptr;
-        try {
-            out->text = text ? adopt_text(buffers, text, "text") : nullptr;
-        } catch (...) {
-            release_shared(j);
-            throw;
-        }
+        char* t = text ? adopt_text(buffers, text, "text") : nullptr;
+        buffers.keep();
         out->json = j;
+        out->text = t;
         return AF_OK;
     } catch (const std::exception& x) {
         return answered_badly(e, plugin, x);
@@ -139,9 +142,8 @@ af_status write_reply(Message& reply, const std::string& plugin, af_sink* sink, 
         const af_status st = read_status(r, e);
         if (st != AF_OK) return st;
         const uint64_t size = r.u64();
-        uint8_t* bytes = buffers.adopt(size, "written bytes");
+        const uint8_t* bytes = buffers.adopt(size, "written bytes"); // released when buffers ends
         const af_status written = sink->write(sink->ctx, bytes, size);
-        release_shared(bytes);
         if (written != AF_OK) set_error(e, written, "writing the output failed");
         return written;
     } catch (const std::exception& x) {
