@@ -212,6 +212,7 @@ int cmd_replace(const CommandIo& io, const std::vector<std::string>& argv) {
     o.add_new = a.has("--add-new");
     o.limits = limits(a);
     write_sizes(a, o.limits, o.part_limit, o.frame_limit);
+    o.keep_layout = !a.has("--part-size");
     const WarnFn warn = printer(io.err);
     const PackageSet set(location(a, synopsis), o.limits, warn);
     std::vector<TreeEntry> tree = read_tree(from, o.limits);
@@ -326,7 +327,8 @@ void usage_text(std::ostream& os) {
     os << "usage: evr SUBCOMMAND ...   (DATA NAME may also be a manifest path: DATA/manifests/NAME)\n";
     for (const auto& s : kSubs) os << "  " << s.help << '\n';
     os << "every subcommand reading a set takes --max-manifest-bytes N and --max-frame-bytes N (default 1 GiB each)\n";
-    os << "replace and build take --part-size N (default 2147483647) and --frame-size N (frames of new files, default "
+    os << "replace keeps the set's parts as they were (a frame stays in its part) unless given --part-size; "
+          "replace and build take --part-size N (default 2147483647) and --frame-size N (frames of new files, default "
           "512000)\n";
     os << "exit codes: 0 ok, 1 the set failed a check, 2 usage\n";
 }

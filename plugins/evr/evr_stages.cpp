@@ -157,6 +157,7 @@ af_status run_replace(const af_host* host, const af_stage_io* io, const af_optio
         RepackOptions o;
         o.add_new = opt.flag("add_new", false);
         o.part_limit = uint64_t(opt.integer("part_size", int64_t(kPartLimit), 1, int64_t(kPartLimit)));
+        o.keep_layout = !opt.get("part_size"); // the set's own parts, unless the pipeline asks for a size
         o.frame_limit = uint64_t(opt.integer("frame_size", int64_t(kFrameLimit), 1, int64_t(frame_capacity(Limits{}))));
         const bool groups = opt.flag("groups", false);
         std::vector<TreeEntry> repl;

@@ -23,8 +23,12 @@ SetImage assemble_set(Manifest m, std::vector<OutFrame> frames, const FrameRecor
         sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,
                   format("%zu data frames, more than the 32-bit frame index of a file entry can name", frames.size()));
     SetImage img;
-    img.parts.emplace_back();
-    img.part_sizes.push_back(0);
+    const auto new_part = [&] {
+        img.parts.emplace_back();
+        img.part_sizes.push_back(0);
+    };
+    new_part();
+    uint32_t original_part = 0; // the part of the source set the current part stands for
     m.frames.clear();
     for (size_t i = 0; i < frames.size(); ++i) {
         OutFrame& f = frames[i];
@@ -35,10 +39,10 @@ SetImage assemble_set(Manifest m, std::vector<OutFrame> frames, const FrameRecor
                       format("frame %zu: ", i) + (f.length ? over_frame_capacity(f.length, limits) : "no bytes"));
         const auto where = [&] { return format("frame %zu (%llu bytes)", i, (ull)f.length); };
         const uint32_t csize = field32(f.compressed.size(), "compressed size", where);
-        if (img.part_sizes.back() && img.part_sizes.back() + csize > part_limit) {
-            img.parts.emplace_back();
-            img.part_sizes.push_back(0);
-        }
+        // The game's own split: parts are where its frames were (an unedited set comes back part for part, and
+        // installing it leaves no part of the game's missing), empty ones included.
+        for (; f.part != kNoPart && f.part > original_part; ++original_part) new_part();
+        if (img.part_sizes.back() && img.part_sizes.back() + csize > part_limit) new_part();
         const uint64_t at = img.part_sizes.back();
         if (at + csize > kField32Max)
             sdk::fail(AF_ERR_INVALID_DATA, AF_NO_OFFSET,

@@ -16,16 +16,19 @@
 
 namespace af::evr {
 
+// A file's frame index meaning "no data frame": an empty file in a set that
+// has none points at the first end-of-part marker, offset 0.
+inline constexpr uint32_t kNoFrame = 0xffffffffu;
+// An OutFrame that was in no part before (a new frame, or no layout kept).
+inline constexpr uint32_t kNoPart = 0xffffffffu;
+
 // A data frame of the set being written.
 struct OutFrame {
     std::span<const uint8_t> compressed;
     std::shared_ptr<const std::vector<uint8_t>> owned; // holds `compressed` for rebuilt and new frames
     uint64_t length = 0;                               // decompressed
+    uint32_t part = kNoPart;                           // the part it was in, in the set it comes from
 };
-
-// A file's frame index meaning "no data frame": an empty file in a set that
-// has none points at the first end-of-part marker, offset 0.
-inline constexpr uint32_t kNoFrame = 0xffffffffu;
 
 // The part-size limit every writer uses (int32 max); a frame never spans parts.
 inline constexpr uint64_t kPartLimit = 2147483647;
@@ -43,8 +46,10 @@ struct SetImage {
 
 // `m` holds the files (frame = index into `frames`, or kNoFrame), Metadata and
 // header fields; its frame table and PackageCount are rebuilt here: data
-// frames appended to parts in order (a new part when the next frame would
-// pass `part_limit`), one end-of-part marker per part, then `final_record`.
+// frames appended to parts in order (a new part where a frame's original
+// `part` moves on, and when the next frame would pass `part_limit`), one
+// end-of-part marker per part, then `final_record`. A frame with no original
+// part (kNoPart) joins the current one.
 // The manifest made is read back through the reader's checks with `limits`:
 // a writer bug must never reach the disk as a set the game would load, nor a
 // frame or manifest larger than a reader with those limits accepts.

@@ -17,7 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void switch_fail(const fs::path& p, std::string_view what, int err) { sdk::io_fail(p.string(), what, err); }
+[[noreturn]] void switch_fail(const fs::path& p, std::string_view what, int err) {
+    sdk::io_fail(p.string(), what, err);
+}
 
 // `from` (relative `rel` below the switched folder) mirrored into `to`.
 void mirror(const fs::path& from, const fs::path& to, const fs::path& rel,
@@ -40,9 +42,9 @@ void mirror(const fs::path& from, const fs::path& to, const fs::path& rel,
         } else if (S_ISREG(st.st_mode)) {
             if (::link(e.path().c_str(), target.c_str()) != 0)
                 switch_fail(target,
-                        "cannot link (replacing a set in place needs hard links in its folder; write to a "
-                        "new folder instead)",
-                        errno);
+                            "cannot link (replacing a set in place needs hard links in its folder; write to a "
+                            "new folder instead)",
+                            errno);
         } else {
             sdk::fail(AF_ERR_IO, AF_NO_OFFSET,
                       e.path().string() + ": not a regular file, folder or link; the output folder cannot be switched");
@@ -80,10 +82,10 @@ void switch_folder(const fs::path& dir_in, const std::function<bool(const fs::pa
         ::close(pfd);
         if (rc != 0)
             switch_fail(d,
-                    sync_rc != 0 ? "flush failed"
-                                 : "cannot exchange it with the new contents (the file system must support "
-                                   "renameat2 RENAME_EXCHANGE; write to a new folder instead)",
-                    err);
+                        sync_rc != 0 ? "flush failed"
+                                     : "cannot exchange it with the new contents (the file system must support "
+                                       "renameat2 RENAME_EXCHANGE; write to a new folder instead)",
+                        err);
     } catch (...) {
         std::error_code ec;
         fs::remove_all(stage, ec);

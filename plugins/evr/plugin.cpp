@@ -27,13 +27,15 @@ const sdk::ParamTable& extract_params() {
 const char* const kExtractMeta[] = {"type", "file", "type_name", "frame", "set", "kind", nullptr};
 
 const sdk::ParamTable& replace_params() {
-    static const std::string parts = std::to_string(kPartLimit), frames = std::to_string(kFrameLimit);
+    static const std::string frames = std::to_string(kFrameLimit);
     static const sdk::ParamTable t{
         sdk::file("set", "the original set's manifest (DATA/manifests/NAME)").required(),
         sdk::directory("packages", "the original set's parts folder (DATA/packages)").required(),
         sdk::boolean("add_new", "append files the set lacks (otherwise they are refused)").def("false"),
         sdk::boolean("groups", "item paths carry a group level (<group>/<type>/<file>)").def("false"),
-        sdk::integer("part_size", 1, int64_t(kPartLimit), "most bytes per package part").def(parts),
+        // No default: without it the set keeps its own parts (split only past the format's 2^31 - 1 bytes).
+        sdk::integer("part_size", 1, int64_t(kPartLimit),
+                     "most bytes per package part (default: the set's own parts, as they were)"),
         sdk::integer("frame_size", 1, int64_t(frame_capacity(Limits{})),
                      "most decompressed bytes per frame of added files")
             .def(frames),

@@ -221,9 +221,10 @@ void check_copied_frames(const PackageSet& set, const Originals& orig, const af_
     run_jobs(host, unchecked.size(), [&](uint64_t k) { (void)set.decompress(unchecked[k]); });
 }
 
-// Data frames in table order: copied as they are, or rebuilt; files in `out`
-// point at the new frame numbers.
-std::vector<OutFrame> table_frames(const PackageSet& set, RebuiltFrames& rebuilt, Manifest& out, RepackReport& rep) {
+// Data frames in table order: copied as they are, or rebuilt, each with the part
+// it was in when the layout is kept; files in `out` point at the new frame numbers.
+std::vector<OutFrame> table_frames(const PackageSet& set, RebuiltFrames& rebuilt, bool keep_layout, Manifest& out,
+                                   RepackReport& rep) {
     const Manifest& m = set.manifest();
     std::vector<OutFrame> frames;
     std::vector<uint32_t> new_index(m.frames.size(), kNoFrame);
@@ -236,6 +237,7 @@ std::vector<OutFrame> table_frames(const PackageSet& set, RebuiltFrames& rebuilt
             frames.push_back({set.compressed(i), nullptr, m.frames[i].length});
             ++rep.frames_copied;
         }
+        if (keep_layout) frames.back().part = m.frames[i].package;
     }
     for (uint64_t j = 0; j < out.files.size(); ++j) {
         out.files[j].frame = new_index[m.files[j].frame];
@@ -293,7 +295,7 @@ RepackReport repack_set(const PackageSet& set, std::vector<TreeEntry> repl, cons
     RebuiltFrames rebuilt = rebuild_frames(set, plan, changes, orig, opts.limits, out, host);
     rep.frames_rebuilt = rebuilt.frames.size();
     check_copied_frames(set, orig, host);
-    std::vector<OutFrame> frames = table_frames(set, rebuilt, out, rep);
+    std::vector<OutFrame> frames = table_frames(set, rebuilt, opts.keep_layout, out, rep);
     append_new_files(m, rebuilt.orphans, changes, plan, orig, opts, host, warn, out, frames, rep);
     const FrameRecord final_record = m.frames.empty() || m.frames.back().is_data() ? FrameRecord{} : m.frames.back();
     rep.image = assemble_set(std::move(out), std::move(frames), final_record, opts.part_limit, opts.limits);

@@ -17,6 +17,9 @@ namespace af::evr {
 
 struct RepackOptions {
     uint64_t part_limit = kPartLimit;
+    // Frames stay in the parts they were in (split further only past part_limit): an unedited repack is the
+    // original, part for part. Off when the user asks for a part size.
+    bool keep_layout = true;
     uint64_t frame_limit = kFrameLimit; // for frames of added files
     bool add_new = false;               // files the set lacks are appended; otherwise refused
     Limits limits;                      // of the readers of the new set: no frame or manifest larger is written

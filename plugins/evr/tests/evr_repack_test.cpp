@@ -70,7 +70,7 @@ const nlohmann::json& file_of_kind(const nlohmann::json& j, const std::string& k
 TEST_CASE("replace with an unedited extraction rebuilds nothing: parts and body are the original's", "[replace]") {
     af::sdk::testing::FakeHost host;
     host.set_threads(2);
-    for (const std::string set : {"s1", "mp"}) {
+    for (const std::string& set : valid_sets()) {
         INFO(set);
         const auto j = manifest_json<nlohmann::json>(set);
         const std::string name = j["name"];
@@ -83,17 +83,57 @@ TEST_CASE("replace with an unedited extraction rebuilds nothing: parts and body 
         CHECK_THAT(r.out, Catch::Contains("replaced 0 file(s)") && Catch::Contains("0 frame(s) rebuilt"));
         const PackageSet a = open_set(set_dir(set), name), b = open_set(t.path / "out", name);
         CHECK(frame_hashes(a) == frame_hashes(b));
-        if (set == "s1") {
-            // One part, frames back to back: the same bytes, and the same body.
-            CHECK(read_bytes(t.path / "out/packages" / (name + "_0")) ==
-                  read_bytes(set_dir(set) / "packages" / (name + "_0")));
-            CHECK(body_of(t.path / "out/manifests" / name) == body_of(manifest_path(set)));
-        } else {
-            // Two parts of 4096 bytes at most become one part of up to 2^31 - 1.
-            CHECK(b.part_count() == 1);
-        }
-        CHECK(run_evr({"verify", (t.path / "out").string(), name, "--strict"}, host).rc == 0);
+        // The game's layout is kept by default: the same parts, byte for byte, and the same manifest body. A set
+        // of several parts must not become one (installing it would remove the game's other parts).
+        REQUIRE(b.part_count() == a.part_count());
+        for (uint32_t i = 0; i < a.part_count(); ++i)
+            CHECK(read_bytes(t.path / "out/packages" / (name + "_" + std::to_string(i))) ==
+                  read_bytes(set_dir(set) / "packages" / (name + "_" + std::to_string(i))));
+        CHECK(body_of(t.path / "out/manifests" / name) == body_of(manifest_path(set)));
+        // Strict about what the repack introduced; the quirk sets' own oddities are inherited.
+        CHECK(run_evr({"verify", (t.path / "out").string(), name, "--strict", "--against", set_dir(set).string()}, host)
+                  .rc == 0);
     }
+}
+
+TEST_CASE("replace keeps the parts of a set: an edit rebuilds its frame in its own part, --part-size lays out afresh",
+          "[replace]") {
+    af::sdk::testing::FakeHost host;
+    host.set_threads(2);
+    const std::string set = "mp";
+    const auto j = manifest_json<nlohmann::json>(set);
+    const std::string name = j["name"];
+    TempDir t;
+    REQUIRE(run_evr({"extract", set_dir(set).string(), name, "--out", (t.path / "x").string()}).rc == 0);
+    const PackageSet a = open_set(set_dir(set), name);
+    REQUIRE(a.part_count() > 1);
+    // An opaque file in the last part grows: its frame is rebuilt, and stays in that part.
+    const auto& ma = a.manifest();
+    uint64_t edited = ma.files.size();
+    for (uint64_t i = 0; i < ma.files.size(); ++i)
+        if (j["files"][i]["kind"] == "opaque" && ma.frames[ma.files[i].frame].package == a.part_count() - 1) edited = i;
+    REQUIRE(edited < ma.files.size());
+    const std::string rel = j["files"][edited]["extract_path"];
+    auto bytes = read_bytes(t.path / "x" / rel);
+    bytes.insert(bytes.end(), 300, 0x42);
+    write_bytes(t.path / "edit" / rel, bytes);
+    auto r = run_evr({"replace", set_dir(set).string(), name, "--from", (t.path / "edit").string(), "--out",
+                      (t.path / "out").string()},
+                     host);
+    REQUIRE(r.rc == 0);
+    const PackageSet b = open_set(t.path / "out", name);
+    REQUIRE(b.part_count() == a.part_count());
+    for (uint32_t i = 0; i + 1 < a.part_count(); ++i)
+        CHECK(read_bytes(t.path / "out/packages" / (name + "_" + std::to_string(i))) ==
+              read_bytes(set_dir(set) / "packages" / (name + "_" + std::to_string(i))));
+    CHECK(b.manifest().frames[b.manifest().files[edited].frame].package == a.part_count() - 1);
+    CHECK(run_evr({"verify", (t.path / "out").string(), name, "--strict"}, host).rc == 0);
+    // Asked for a part size, the frames are laid out afresh: everything fits one part of 2^31 - 1 bytes.
+    auto sized = run_evr({"replace", set_dir(set).string(), name, "--from", (t.path / "edit").string(), "--out",
+                          (t.path / "sized").string(), "--part-size", "2147483647"},
+                         host);
+    REQUIRE(sized.rc == 0);
+    CHECK(open_set(t.path / "sized", name).part_count() == 1);
 }
 
 TEST_CASE("replace keeps order, identities, Metadata and unknown fields, rebuilds only frames with a change",
@@ -331,7 +371,7 @@ TEST_CASE("replace never writes over its input, nor over an existing set without
     CHECK(r.rc == 1);
     CHECK_THAT(r.err, Catch::Contains("exists") && Catch::Contains("--overwrite"));
     r = run_evr({"replace", (t.path / "in").string(), name, "--from", (t.path / "empty").string(), "--out",
-                 (t.path / "o").string(), "--overwrite"});
+                 (t.path / "o").string(), "--overwrite", "--part-size", "2147483647"});
     REQUIRE(r.rc == 0);
     CHECK(!fs::exists(t.path / "o/packages" / (name + "_1")));
     auto v = run_evr({"verify", (t.path / "o").string(), name, "--strict"});

@@ -2,8 +2,9 @@
 # `evr install` killed (SIGKILL) at random moments: the game folder is either
 # untouched (and no backup claims otherwise), or holds a backup from which
 # `evr restore` gives every file back byte for byte; running `install` again
-# finishes the job. The new set has fewer parts than the game's, so stale
-# parts are removed too, and so are the temporaries the killed run left.
+# finishes the job. The new set is laid out in one part (--part-size), fewer
+# than the game's, so stale parts are removed too, and so are the temporaries
+# the killed run left.
 #
 # usage: install_kill_check.sh ASSETFORGE SET_DIR [KILLS]
 set -euo pipefail
@@ -26,7 +27,7 @@ for f in $(cd "$T/x" && find . -name '*.bin' | sort); do
   mkdir -p "$T/edit/$(dirname "$f")"
   { cat "$T/x/$f"; head -c 2000 /dev/urandom; } > "$T/edit/$f"
 done
-"$AF" evr replace "$SET" "$NAME" --from "$T/edit" --out "$T/mod" > /dev/null
+"$AF" evr replace "$SET" "$NAME" --from "$T/edit" --out "$T/mod" --part-size 2147483647 > /dev/null
 [ "$(ls "$T/orig/packages" | grep -c "^${NAME}_")" -gt "$(ls "$T/mod/packages" | wc -l)" ] || fail "the new set should have fewer parts"
 ORIG=$(game_sums "$T/orig")
 
