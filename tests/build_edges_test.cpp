@@ -203,6 +203,28 @@ jobs:
     CHECK(fs::exists(t / "out/b/y.txt"));
 }
 
+TEST_CASE("edges 2b: a project folder the user cannot write is named as the reason, not a missing lock file",
+          "[promises][edges]") {
+    if (as_root() && af::test::run_shell("command -v setpriv").code != 0) {
+        WARN("running as root without setpriv: a read-only folder stays writable, so this cannot be tested");
+        return;
+    }
+    TempDir t;
+    t.write("t/a.txt", "a\n");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  files:\n    inputs: \"t/*.txt\"\n    steps: [ copy ]\n"
+                             "    output: \"out/{name}\"\n");
+    give_to_nobody(t.path());
+    fs::permissions(t.path(), fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                  fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    Run r = run_unprivileged(t.path(), "build");
+    fs::permissions(t.path(), fs::perms::owner_all, fs::perm_options::add);
+    INFO(r.out);
+    CHECK(r.code != 0);
+    CHECK_THAT(r.out, Catch::Contains((t / ".assetforge").string()) && Catch::Contains("cannot create") &&
+                          Catch::Contains("Permission denied"));
+    CHECK_THAT(r.out, !Catch::Contains("No such file or directory"));
+}
+
 // ---------------------------------------------------------------------------
 // 3. An output that a job now reads is never removed as stale.
 

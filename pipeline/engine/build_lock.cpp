@@ -28,6 +28,10 @@ BuildLock::BuildLock(const fs::path& state_dir, const std::function<void(const s
                      const std::function<bool()>& cancelled) {
     std::error_code ec;
     fs::create_directories(state_dir, ec);
+    // Said as it is: the lock's "No such file or directory" would hide a read-only or missing project folder.
+    if (ec)
+        throw std::runtime_error(state_dir.string() + ": cannot create the build's state folder: " + ec.message() +
+                                 " (--state-dir puts it elsewhere)");
     const fs::path file = state_dir / "lock";
     // flock, not fcntl locks: released by the kernel when the holder dies,
     // however it dies, and not shared between threads of one process.
