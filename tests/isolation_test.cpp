@@ -7,10 +7,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <linux/capability.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -354,6 +358,73 @@ TEST_CASE("isolation: the host is not dumpable: a process of the same user canno
     CHECK(control == " pidfd_getfd process_vm_readv");
 }
 #endif
+
+namespace {
+
+// `assetforge ARGS` in `dir` as a user runs it: in a terminal (a pty) that is its controlling terminal and its
+// stdin, stdout and stderr. Returns what is waiting in the terminal's input once it is done: what the user's shell
+// would read next.
+std::string typed_into_terminal(const fs::path& dir, const std::string& args) {
+    const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+    REQUIRE(master >= 0);
+    REQUIRE(::grantpt(master) == 0);
+    REQUIRE(::unlockpt(master) == 0);
+    const std::string slave_name = ::ptsname(master);
+    const std::string cmd = "cd '" + dir.string() + "' && exec " + AF_EXE + " " + args;
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        ::setsid();
+        const int slave = ::open(slave_name.c_str(), O_RDWR); // the session's controlling terminal
+        if (slave < 0) ::_exit(126);
+        ::ioctl(slave, TIOCSCTTY, 0);
+        for (int fd = 0; fd < 3; ++fd) ::dup2(slave, fd);
+        ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    // The output is drained as it comes, or a full terminal would stop the build.
+    char buf[4096];
+    int status = 0;
+    for (;;) {
+        pollfd p{master, POLLIN, 0};
+        if (::poll(&p, 1, 100) > 0 && (p.revents & POLLIN)) (void)!::read(master, buf, sizeof buf);
+        if (::waitpid(child, &status, WNOHANG) == child) break;
+    }
+    // The input queue, read from the terminal's side without waiting for a whole line.
+    const int slave = ::open(slave_name.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK);
+    REQUIRE(slave >= 0);
+    termios raw{};
+    ::tcgetattr(slave, &raw);
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO);
+    raw.c_cc[VMIN] = 0;
+    raw.c_cc[VTIME] = 0;
+    ::tcsetattr(slave, TCSANOW, &raw);
+    std::string typed;
+    for (ssize_t n; (n = ::read(slave, buf, sizeof buf)) > 0;) typed.append(buf, size_t(n));
+    ::close(slave);
+    ::close(master);
+    return typed;
+}
+
+} // namespace
+
+TEST_CASE("isolation: a plugin in a worker cannot type into the user's terminal", "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 1, 't');
+    const std::string sandboxed = typed_into_terminal(t.path(), "build -j1 --isolate all");
+    CHECK_THAT(sandboxed, !Catch::Contains("typed-by-plugin"));
+    CHECK(outputs(t) == 2);
+    // In process the same plugin reaches the terminal (where the kernel still has TIOCSTI: a root CI machine, or
+    // dev.tty.legacy_tiocsti on), so the check above can fail.
+    TempDir t2;
+    project(t2, 1, 't');
+    const std::string in_process = typed_into_terminal(t2.path(), "build -j1 --isolate none");
+    std::ifstream legacy("/proc/sys/dev/tty/legacy_tiocsti");
+    int allowed = 1;
+    legacy >> allowed;
+    if (allowed == 1 || ::geteuid() == 0) CHECK_THAT(in_process, Catch::Contains("typed-by-plugin"));
+}
 
 TEST_CASE("isolation: a sandboxed plugin cannot open files, in process it can", "[isolation]") {
     HostilePath path;

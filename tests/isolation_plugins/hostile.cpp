@@ -17,6 +17,8 @@
 //      memory file written without mapping it), each page touched; fails naming the ways that worked, else
 //      reads as 'o'
 //   w  logs 20,000 warnings and 20,000 info lines of 3,000 bytes each, then reads as 'o'
+//   t  types "echo typed-by-plugin" and a newline into the terminal (TIOCSTI on stdin, stdout, stderr and
+//      /dev/tty), then reads as 'o'; the test looks for the line in the terminal's input
 //   p  its probe never returns (the host must stop a probe by itself: it has no --action-timeout to go by)
 // And whatever a file holds, when its path contains "probe-crash" the probe dereferences NULL: a probe that crashes
 // on files other plugins read (a PNG), not only on its own.
@@ -90,6 +92,20 @@ std::string escapes(const std::string& path) {
     for (long fd : {pidfd, taken, tree, fan})
         if (fd >= 0) ::close(int(fd));
     return out;
+}
+
+// TIOCSTI: bytes pushed into a terminal's input queue, read by whatever reads the terminal next (the user's
+// shell, once the build is over).
+void type_into_terminals() {
+    const char line[] = "echo typed-by-plugin\n";
+    const int tty = ::open("/dev/tty", O_RDWR | O_NOCTTY);
+    for (int fd : {0, 1, 2, tty}) {
+        if (fd < 0) continue;
+        bool typed = true;
+        for (const char* c = line; *c && typed; ++c) typed = ::ioctl(fd, TIOCSTI, c) == 0;
+        if (typed) break; // once is enough: the same terminal would get the line twice
+    }
+    if (tty >= 0) ::close(tty);
 }
 
 // Touches every page of `size` bytes mapped at `p`, then unmaps them.
@@ -182,6 +198,9 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
         }
         case 'h':
             for (;;) ::pause();
+        case 't':
+            type_into_terminals();
+            break;
         case 'l':
             h->log(AF_LOG_WARN, "hostile says hello");
             h->log(AF_LOG_INFO, "hostile informs");

@@ -20,7 +20,7 @@ std::unordered_map<void*, uint64_t>& mappings() {
 } // namespace
 
 void* adopt_shared(int fd, uint64_t size) {
-    void* p = map_shared(fd, size, true);
+    void* p = map_frozen(fd, size);
     ::close(fd);
     if (!p) return nullptr;
     std::lock_guard lock(g_mutex);

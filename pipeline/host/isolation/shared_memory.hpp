@@ -7,7 +7,8 @@
 
 namespace af::host::isolation {
 
-// Maps the memfd (taking ownership of fd) and records the mapping; nullptr on failure.
+// Maps the memfd frozen (map_frozen; taking ownership of fd) and records the mapping; nullptr on failure, and
+// while the sender still has it mapped writable.
 void* adopt_shared(int fd, uint64_t size);
 // true when p was adopted (and is now unmapped); false leaves p to the caller.
 bool release_shared(void* p);

@@ -113,16 +113,31 @@ int make_shared(uint64_t size, void** map) {
     return fd;
 }
 
-void* map_shared(int fd, uint64_t size, bool writable) {
-    // The descriptor comes from the other process, which may lie: it must be a memory file that can no longer
-    // shrink (sealed before the size is read, so no truncation can slip in between), holding at least `size`
-    // bytes. A mapping past a file's end is SIGBUS on the first read, in the host.
-    const uint64_t need = size ? size : 1;
+namespace {
+
+// Seals the file with `seals` (before its size is read, so no truncation can slip in between) and checks that it
+// is a memory file holding at least `need` bytes.
+bool sealed_holding(int fd, unsigned seals, uint64_t need) {
     struct stat st {};
-    if (::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) != 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        uint64_t(st.st_size) < need)
-        return nullptr;
-    void* p = ::mmap(nullptr, size ? size : 1, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
+    return ::fcntl(fd, F_ADD_SEALS, seals) == 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+           uint64_t(st.st_size) >= need;
+}
+
+} // namespace
+
+void* map_shared(int fd, uint64_t size) {
+    // The descriptor comes from the other process, which may lie: a mapping past a file's end is SIGBUS on the
+    // first read.
+    const uint64_t need = size ? size : 1;
+    if (!sealed_holding(fd, F_SEAL_SHRINK, need)) return nullptr;
+    void* p = ::mmap(nullptr, need, PROT_READ, MAP_SHARED, fd, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+
+void* map_frozen(int fd, uint64_t size) {
+    const uint64_t need = size ? size : 1;
+    if (!sealed_holding(fd, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE, need)) return nullptr;
+    void* p = ::mmap(nullptr, need, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     return p == MAP_FAILED ? nullptr : p;
 }
 

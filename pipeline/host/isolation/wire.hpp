@@ -70,9 +70,13 @@ bool recv_message(int sock, Message& out);
 // A sealed-size anonymous shared memory file of `size` bytes, mapped
 // read-write. Returns the fd (or -1) and sets *map (MAP_FAILED on error).
 int make_shared(uint64_t size, void** map);
-// Maps a received memfd of `size` bytes, after sealing it against shrinking and checking it holds them;
+// Maps a received memfd of `size` bytes read-only, after sealing it against shrinking and checking it holds them;
 // nullptr on failure (not a sealable memory file, or shorter than claimed).
-void* map_shared(int fd, uint64_t size, bool writable);
+void* map_shared(int fd, uint64_t size);
+// As map_shared, for what the host adopts from a worker: first sealed against every change (writes, new writable
+// mappings, resizing), which the kernel refuses while any process still has it mapped writable, so what the host
+// checks is what it keeps. The view is private and writable: the host's own writes stay in its copy.
+void* map_frozen(int fd, uint64_t size);
 void close_fds(std::vector<int>& fds);
 
 } // namespace af::host::isolation

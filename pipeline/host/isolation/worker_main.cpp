@@ -70,18 +70,36 @@ void worker_free(void* p) {
     g_blocks.erase(it);
 }
 
-// The memfd behind a block, or a new one holding a copy when the plugin
-// handed over memory it did not get from alloc.
-int block_fd(const void* p, uint64_t size) {
+// The memfd behind a block, handed to the host: the caller sends it, then closes it. The worker's own mapping goes
+// first, because the host seals what it adopts against writes and refuses a file still mapped writable anywhere
+// (a returned worker could otherwise change a buffer after the host checked it). Memory the plugin did not get
+// from alloc is copied into a new block first. -1 when there is no memory for that copy.
+int hand_over(const void* p, uint64_t size) {
+    void* from_alloc = nullptr;
     {
         std::lock_guard lock(g_blocks_mutex);
         auto it = g_blocks.find(const_cast<void*>(p));
-        if (it != g_blocks.end() && it->second.size >= size) return it->second.fd;
+        if (it != g_blocks.end() && it->second.size >= size) from_alloc = it->first;
     }
-    void* copy = worker_alloc(size);
-    if (!copy) return -1;
-    std::memcpy(copy, p, size);
-    return g_blocks[copy].fd;
+    if (!from_alloc) {
+        from_alloc = worker_alloc(size);
+        if (!from_alloc) return -1;
+        std::memcpy(from_alloc, p, size);
+    }
+    std::lock_guard lock(g_blocks_mutex);
+    auto it = g_blocks.find(from_alloc);
+    const Block b = it->second;
+    g_blocks.erase(it);
+    ::munmap(from_alloc, b.size);
+    g_held -= b.size;
+    allowance_give(b.size);
+    return b.fd;
+}
+
+// Sends a reply with the blocks handed over, then lets go of them.
+void send_handing_over(Op op, const std::vector<uint8_t>& body, std::vector<int>& given) {
+    send_message(kSock, op, body, given);
+    close_fds(given);
 }
 
 void worker_log(int32_t level, const char* msg) {
@@ -129,7 +147,7 @@ struct Input {
         path = r.str();
         options.fill(r);
         size = r.u64();
-        if (!fds.empty() && size) data = static_cast<const uint8_t*>(map_shared(fds[0], size, false));
+        if (!fds.empty() && size) data = static_cast<const uint8_t*>(map_shared(fds[0], size));
         if (size && !data) throw std::runtime_error("cannot map the input");
         sdk::init_header(in);
         in.path = path.c_str();
@@ -154,11 +172,11 @@ void serve_read(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
     std::vector<int> give;
     if (st == AF_OK) {
         put_texture_desc(w, out);
-        if (out.data) give.push_back(block_fd(out.data, out.data_size));
-        if (out.palette) give.push_back(block_fd(out.palette, out.palette_size));
+        if (out.data) give.push_back(hand_over(out.data, out.data_size));
+        if (out.palette) give.push_back(hand_over(out.palette, out.palette_size));
     }
-    send_message(kSock, Op::Reply, w.bytes(), give);
-    worker_free(out.data);
+    send_handing_over(Op::Reply, w.bytes(), give);
+    worker_free(out.data); // memory the plugin did not get from alloc, and a failed read's blocks
     worker_free(out.palette);
 }
 
@@ -189,10 +207,10 @@ void serve_info(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
     if (st == AF_OK) {
         const uint64_t json = out.json ? std::strlen(out.json) + 1 : 0, text = out.text ? std::strlen(out.text) + 1 : 0;
         w.u64(json).u64(text);
-        if (json) give.push_back(block_fd(out.json, json));
-        if (text) give.push_back(block_fd(out.text, text));
+        if (json) give.push_back(hand_over(out.json, json));
+        if (text) give.push_back(hand_over(out.text, text));
     }
-    send_message(kSock, Op::Reply, w.bytes(), give);
+    send_handing_over(Op::Reply, w.bytes(), give);
     worker_free(out.json);
     worker_free(out.text);
 }
@@ -204,8 +222,8 @@ void serve_write(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) 
     af_texture t{};
     get_texture_desc(r, t, meta);
     size_t next = 0;
-    if (t.data_size) t.data = static_cast<uint8_t*>(map_shared(fds.at(next++), t.data_size, false));
-    if (t.palette_size) t.palette = static_cast<uint8_t*>(map_shared(fds.at(next++), t.palette_size, false));
+    if (t.data_size) t.data = static_cast<uint8_t*>(map_shared(fds.at(next++), t.data_size));
+    if (t.palette_size) t.palette = static_cast<uint8_t*>(map_shared(fds.at(next++), t.palette_size));
     std::vector<uint8_t> bytes;
     af_sink sink{&bytes, [](void* ctx, const void* d, uint64_t n) {
                      auto* b = static_cast<std::vector<uint8_t>*>(ctx);
@@ -233,10 +251,9 @@ void serve_write(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) 
             return;
         }
         if (!bytes.empty()) std::memcpy(out, bytes.data(), bytes.size());
-        give.push_back(block_fd(out, bytes.size()));
+        give.push_back(hand_over(out, bytes.size()));
     }
-    send_message(kSock, Op::Reply, w.bytes(), give);
-    worker_free(out);
+    send_handing_over(Op::Reply, w.bytes(), give);
 }
 
 void serve(const LoadedPlugin& p) {
