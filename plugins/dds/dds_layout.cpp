@@ -236,6 +236,13 @@ std::string explain_length(const DdsLayout& l) {
     return "";
 }
 
+std::string block_multiple_problem(uint32_t width, uint32_t height, uint32_t block_w, uint32_t block_h) {
+    return format("block-compressed top level %u×%u is not a multiple of %u×%u: Direct3D 10 and later refuse to "
+                  "create it (resize to %u×%u)",
+                  width, height, block_w, block_h, (width + block_w - 1) / block_w * block_w,
+                  (height + block_h - 1) / block_h * block_h);
+}
+
 std::vector<Problem> consistency_problems(const DdsLayout& l) {
     std::vector<Problem> out = l.header_problems;
     const RawHeader& h = l.header;
@@ -280,6 +287,10 @@ std::vector<Problem> consistency_problems(const DdsLayout& l) {
     uint64_t top = surface_bytes(d.format, d.width, d.height, 1);
     uint64_t pitch = row_pitch(d.format, d.width);
     if (f->compressed()) {
+        // Direct3D 10 and later refuse to create a block-compressed texture whose top level is not whole blocks
+        // (texconv warns the same); smaller mips are padded by the API and are fine.
+        if (d.width % f->block_w || d.height % f->block_h)
+            out.push_back({off::width, block_multiple_problem(d.width, d.height, f->block_w, f->block_h)});
         if (h.flags & hflag::pitch)
             out.push_back({off::flags, "block-compressed data but flag PITCH (0x8) is set (LINEARSIZE expected)"});
         if ((h.flags & hflag::linearsize) && h.pitch_or_linear_size != top)

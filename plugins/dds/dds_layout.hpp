@@ -47,6 +47,10 @@ struct DdsLayout {
 // It does not reject a file whose data is shorter than promised: callers decide.
 DdsLayout describe(const uint8_t* data, uint64_t size, const Limits& limits, bool permissive);
 
+// What is wrong with a block-compressed texture of this top level that is not whole blocks (one wording for
+// info and the writer).
+std::string block_multiple_problem(uint32_t width, uint32_t height, uint32_t block_w, uint32_t block_h);
+
 // Inconsistencies a strict reader or game loader might trip on: flags,
 // caps, pitch/linear size, size mismatches (with an explanation of the
 // length when a common miscount matches it).

@@ -1,5 +1,6 @@
 #include "dds_writer.hpp"
 
+#include "dds_layout.hpp"
 #include "dds_pixel_format.hpp"
 
 #include "assetforge/formats.hpp"
@@ -150,7 +151,7 @@ RawHeader make_header(const TextureDesc& d, const WriteOptions& opt) {
     return h;
 }
 
-af_status write_container(const af_host*, const af_texture* tex, const af_options* options, af_sink* out,
+af_status write_container(const af_host* host, const af_texture* tex, const af_options* options, af_sink* out,
                           af_error* error) {
     return sdk::guard(error, [&] {
         if (!tex || !out || !out->write) sdk::fail(AF_ERR_USAGE, AF_NO_OFFSET, "write: missing texture or sink");
@@ -174,6 +175,10 @@ af_status write_container(const af_host*, const af_texture* tex, const af_option
             sdk::fail(AF_ERR_USAGE, AF_NO_OFFSET,
                       sdk::format("texture buffer holds %llu bytes, its description needs %llu",
                                   (unsigned long long)tex->data_size, (unsigned long long)need));
+        // Written as asked (a tool may want it), but said: a game on Direct3D 10 or later would not load it.
+        const FormatInfo* f = format_info(d.format);
+        if (host && host->log && f && f->compressed() && (d.width % f->block_w || d.height % f->block_h))
+            host->log(AF_LOG_WARN, block_multiple_problem(d.width, d.height, f->block_w, f->block_h).c_str());
         std::vector<uint8_t> header = serialize_header(h);
         af_status s = out->write(out->ctx, header.data(), header.size());
         if (s == AF_OK && need) s = out->write(out->ctx, tex->data, need);

@@ -6,6 +6,7 @@
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 #include "assetforge/testing/fake_host.hpp"
+#include "assetforge/write_texture.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -127,4 +128,41 @@ TEST_CASE("info through the container table, legacy masks and cubes") {
     CHECK(j["face_stride"] == 64 + 16 + 4);
     CHECK(j["problems"].empty());
     CHECK_THAT(text, Catch::Contains("cube 4×4, 3 mips, 1 layer, 6 faces"));
+}
+
+TEST_CASE("a block-compressed top level that is not a multiple of 4 is a problem in info and a warning when written") {
+    for (const auto& [w, h] : {std::pair(13u, 7u), std::pair(2u, 2u), std::pair(500u, 498u)}) {
+        INFO(w << "x" << h);
+        af::TextureDesc d;
+        d.format = af::FMT_BC1_UNORM;
+        d.width = w;
+        d.height = h;
+        const af::Texture t = random_texture(d, 3);
+        const af::sdk::TextureView view(t);
+        af::sdk::VectorSink out;
+        af_sink sink = out.sink();
+        af_error err{};
+        af::sdk::testing::FakeHost host;
+        REQUIRE(dds_test::dds_container()->write(host, view.get(), nullptr, &sink, &err) == AF_OK);
+        // Direct3D 10 and later refuse to create such a texture: the game would not load it.
+        CHECK(host.logged("not a multiple of 4"));
+        const auto r = af::dds::info_report(out.bytes.data(), out.bytes.size(), {});
+        CHECK_THAT(r.text, Catch::Contains("not a multiple of 4"));
+        CHECK(json::parse(r.json)["problems"].size() == 1);
+    }
+    // A multiple of 4 with mips below 4×4 is what every game ships: no word about it.
+    af::TextureDesc d;
+    d.format = af::FMT_BC3_UNORM;
+    d.width = 12;
+    d.height = 8;
+    d.mips = 4;
+    const af::Texture t = random_texture(d, 4);
+    const af::sdk::TextureView view(t);
+    af::sdk::VectorSink out;
+    af_sink sink = out.sink();
+    af_error err{};
+    af::sdk::testing::FakeHost host;
+    REQUIRE(dds_test::dds_container()->write(host, view.get(), nullptr, &sink, &err) == AF_OK);
+    CHECK(host.logs().empty());
+    CHECK(json::parse(af::dds::info_report(out.bytes.data(), out.bytes.size(), {}).json)["problems"].empty());
 }

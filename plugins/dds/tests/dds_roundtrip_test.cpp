@@ -13,6 +13,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <set>
 
 using namespace dds_test;
@@ -83,9 +85,16 @@ void round_trip(const af::Texture& t, Dx10Mode mode) {
         CHECK((h.flags & af::dds::hflag::pitch));
         CHECK(h.pitch_or_linear_size == af::row_pitch(t.desc.format, t.desc.width));
     }
-    // A header this writer produced must not trip any consistency check.
+    // A header this writer produced must not trip any consistency check. The one problem it may have is the
+    // shape it was asked for: a block-compressed top level that is not whole blocks, which Direct3D refuses.
     af::dds::DdsLayout l = af::dds::describe(file.data(), file.size(), {}, false);
     auto problems = af::dds::consistency_problems(l);
+    const bool partial_blocks = f->compressed() && (t.desc.width % f->block_w != 0 || t.desc.height % f->block_h != 0);
+    const auto block_problem = std::find_if(problems.begin(), problems.end(), [](const af::dds::Problem& p) {
+        return p.message.find("not a multiple of 4") != std::string::npos;
+    });
+    CHECK((block_problem != problems.end()) == partial_blocks);
+    if (block_problem != problems.end()) problems.erase(block_problem);
     for (const auto& p : problems) FAIL_CHECK("problem: " << p.message);
 
     std::vector<af::dds::Problem> warnings;
