@@ -71,9 +71,12 @@ inline std::string describe_text(std::string_view w) {
         if (close != std::string_view::npos) return "JSON: " + std::string(w.substr(close + 2));
     }
     // A library function's name ("map::at", "stoi", "basic_string::_M_create",
-    // "vector::_M_range_check: __n (which is 3) >= this->size() (which is 3)").
-    const bool one_word = w.find(' ') == std::string_view::npos;
-    const bool library = w.find("::") != std::string_view::npos || w.find("std::") != std::string_view::npos ||
+    // "vector::_M_range_check: __n (which is 3) >= this->size() (which is 3)"): a
+    // library's text starts with it. A plugin's sentence that only names something
+    // with "::" further on is its own words, and kept.
+    const std::string_view first = w.substr(0, w.find(' '));
+    const bool one_word = first.size() == w.size();
+    const bool library = first.find("::") != std::string_view::npos || w.find("std::") != std::string_view::npos ||
                          (one_word && (w.rfind("sto", 0) == 0 || w.find('_') != std::string_view::npos));
     return library ? "internal error" : std::string(w);
 }

@@ -53,3 +53,16 @@ TEST_CASE("describe never shows a library's text, and keeps the project's senten
     CHECK(sdk::error_line("evr replace set\n", std::out_of_range("map::at")) ==
           "evr replace set\\x0a: internal error: an entry or index looked up is not there");
 }
+
+TEST_CASE("describe keeps a plugin's own words that contain '::', and hides only what starts as a library's name") {
+    // A plugin's sentence naming something with '::' is its own words, and the user needs them.
+    const std::string own = "unsupported: glInternalFormat 0x9274 (GL::COMPRESSED_RGB8_ETC2) in the KTX header";
+    CHECK(sdk::describe_text(own) == own);
+    CHECK(described([] {
+              throw sdk::Error(AF_ERR_INTERNAL, "ETC1 block 3: mode Codec::Individual out of range", 12);
+          }) == "ETC1 block 3: mode Codec::Individual out of range");
+    // What a library throws starts with its function's name: still hidden.
+    for (const char* library : {"map::at", "vector::_M_range_check: __n (which is 3) >= this->size() (which is 3)",
+                                "basic_string::_M_create", "std::bad_array_new_length"})
+        CHECK(sdk::describe_text(library) == "internal error");
+}
