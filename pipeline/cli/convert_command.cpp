@@ -12,6 +12,7 @@
 // the file's layout. -O KEY=VALUE passes options to the containers.
 #include "cli/cli_options.hpp"
 #include "cli/container_defines.hpp"
+#include "cli/isolation_options.hpp"
 #include "cli/memory_budget_option.hpp"
 
 #include "assetforge/atomic_file.hpp"
@@ -434,6 +435,7 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
         "overwrite,y", "replace OUT if it exists (without it an existing OUT is refused, as texconv without -y)")(
         "in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
     add_memory_budget_option(opts);
+    add_action_timeout_option(opts, "stop a call into a third-party plugin (its worker) that runs longer than SECONDS");
     po::positional_options_description pos;
     pos.add("in", 1).add("out", 1);
     po::variables_map vm;
@@ -453,6 +455,10 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
     const uint64_t budget = memory_budget_bytes(vm);
     if (budget == 0) {
         std::fprintf(stderr, "assetforge convert: --memory-budget expects a positive number of MiB\n");
+        return kExitUsage;
+    }
+    if (std::string why = apply_action_timeout_option(vm); !why.empty()) {
+        std::fprintf(stderr, "assetforge convert: %s\nusage: %s (see --help)\n", why.c_str(), usage.c_str());
         return kExitUsage;
     }
     std::optional<tbb::global_control> threads;

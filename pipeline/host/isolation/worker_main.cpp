@@ -4,6 +4,7 @@
 #include "host/host_services.hpp"
 #include "host/isolation/container_proxy.hpp"
 #include "host/isolation/sandbox.hpp"
+#include "host/isolation/stage_worker.hpp"
 #include "host/isolation/texture_wire.hpp"
 #include "host/isolation/wire.hpp"
 #include "host/plugin_registry.hpp"
@@ -70,14 +71,17 @@ void worker_free(void* p) {
     g_blocks.erase(it);
 }
 
+// The memfd behind a block alloc returned, or -1.
+int existing_block_fd(const void* p, uint64_t size) {
+    std::lock_guard lock(g_blocks_mutex);
+    auto it = g_blocks.find(const_cast<void*>(p));
+    return it != g_blocks.end() && it->second.size >= size ? it->second.fd : -1;
+}
+
 // The memfd behind a block, or a new one holding a copy when the plugin
 // handed over memory it did not get from alloc.
 int block_fd(const void* p, uint64_t size) {
-    {
-        std::lock_guard lock(g_blocks_mutex);
-        auto it = g_blocks.find(const_cast<void*>(p));
-        if (it != g_blocks.end() && it->second.size >= size) return it->second.fd;
-    }
+    if (const int fd = existing_block_fd(p, size); fd >= 0) return fd;
     void* copy = worker_alloc(size);
     if (!copy) return -1;
     std::memcpy(copy, p, size);
@@ -259,6 +263,9 @@ void serve(const LoadedPlugin& p) {
             break;
         case Op::Write:
             serve_write(p, r, m.fds);
+            break;
+        case Op::Stage:
+            serve_stage(p, r, m.fds, kSock, {worker_alloc, worker_free, existing_block_fd});
             break;
         default:
             return;
