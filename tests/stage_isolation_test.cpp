@@ -253,3 +253,20 @@ jobs:
     INFO(steps.out);
     CHECK_THAT(steps.out, Catch::Contains("runs inside assetforge under --isolate all"));
 }
+
+TEST_CASE("isolation: under --isolate all the quickstart builds as in process, xtf.write encoding BC in its worker",
+          "[isolation][stage]") {
+    // xtf.write encodes DXT1/DXT5 through af_host.convert, whose codecs are another bundled plugin's (bc).
+    std::map<std::string, std::map<std::string, std::string>> by_mode;
+    for (const char* mode : {"none", "all"}) {
+        TempDir t;
+        fs::copy(std::string(AF_SOURCE_DIR) + "/examples/quickstart", t.path(), fs::copy_options::recursive);
+        fs::remove_all(t / "build");
+        Run r = run_in(t.path(), std::string("build -j2 --isolate ") + mode);
+        INFO(mode << "\n" << r.out);
+        CHECK(r.code == 0);
+        by_mode[mode] = tree_of(t / "build/xbox");
+    }
+    CHECK(by_mode["all"].size() == 4);
+    CHECK(by_mode["all"] == by_mode["none"]);
+}

@@ -89,11 +89,6 @@ bool stage_reads_files(const af_stage& s) {
     return false;
 }
 
-bool stage_isolated(const LoadedPlugin& p, const af_stage& s) {
-    if (!isolated(p)) return false;
-    return third_party(p) || !stage_reads_files(s);
-}
-
 const char* in_process_remedy(bool third_party, bool isolatable) {
     if (!isolatable) return nullptr;
     if (third_party) return "--isolate third-party (the default)";

@@ -58,8 +58,6 @@ bool isolated(const LoadedPlugin& p);
 // which a sealed worker cannot: under --isolate all such a stage of a bundled plugin stays in process. A
 // third-party one still runs in a worker, where opening the file fails (and its error says so).
 bool stage_reads_files(const af_stage& s);
-// Whether stage `s` of `p` runs in a worker under the current settings.
-bool stage_isolated(const LoadedPlugin& p, const af_stage& s);
 // For a call running in process: the --isolate value that would run it in a worker instead, or nullptr when none
 // would (a bundled stage that reads files, a codec, or --isolate all already given). Static text.
 const char* in_process_remedy(bool third_party, bool isolatable);

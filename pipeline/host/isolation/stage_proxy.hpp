@@ -1,7 +1,8 @@
 // A plugin stage's `run` as the engine sees it: the same C signature, answered by the stage in its plugin's worker
-// (stage_isolated) or, in process, under the crash handler. This is the one place a stage's run pointer is
-// replaced, and the worker side knows the stage by (plugin, index in the plugin) alone: for a stage that runs in a
-// worker the host never calls the plugin's own pointer, so the host's table may have none.
+// (third-party ones, and under --isolate all bundled ones that open no files) or, in process, under the crash handler.
+// This is the one place a stage's run pointer is replaced, and the worker side knows the stage by (plugin, index in the
+// plugin) alone: for a stage that runs in a worker the host never calls the plugin's own pointer, so the host's table
+// may have none.
 #pragma once
 
 #include "assetforge/plugin_abi.h"

@@ -317,6 +317,11 @@ int run_plugin_worker(int argc, char** argv) {
         say_loaded(AF_ERR_USAGE, reg.failures().empty() ? "not loaded" : reg.failures().back().reason);
         return 1;
     }
+    // The host's own plugins too (the environment is empty: no $ASSETFORGE_PLUGIN_PATH), trusted code loaded
+    // before the sandbox: their codecs serve af_host.convert here as they do in process, so a stage or a writer
+    // that encodes BC through the host (xtf.write) works in a worker. A bundled plugin of the same name as
+    // `plugin` is refused as already loaded.
+    reg.load_default();
     std::string why;
     if (!limit_heap(g_limit, why) || !enter_sandbox(why)) {
         say_loaded(AF_ERR_INTERNAL, "cannot sandbox the worker: " + why);
