@@ -322,6 +322,7 @@ void check_memory(const host::PluginRegistry& reg, const ConvertArgs& a, uint64_
 // Parses the options into `a`; a message for a usage error, "" when fine.
 std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     if (!vm.count("in") || !vm.count("out")) return "needs an input and an output file";
+    if (std::string why = apply_action_timeout_option(vm); !why.empty()) return why;
     a.in = vm["in"].as<std::string>();
     a.out = vm["out"].as<std::string>();
     if (vm.count("format")) a.format = vm["format"].as<std::string>();
@@ -455,10 +456,6 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
     const uint64_t budget = memory_budget_bytes(vm);
     if (budget == 0) {
         std::fprintf(stderr, "assetforge convert: --memory-budget expects a positive number of MiB\n");
-        return kExitUsage;
-    }
-    if (std::string why = apply_action_timeout_option(vm); !why.empty()) {
-        std::fprintf(stderr, "assetforge convert: %s\nusage: %s (see --help)\n", why.c_str(), usage.c_str());
         return kExitUsage;
     }
     std::optional<tbb::global_control> threads;
