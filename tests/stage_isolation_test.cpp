@@ -270,3 +270,36 @@ TEST_CASE("isolation: under --isolate all the quickstart builds as in process, x
     CHECK(by_mode["all"].size() == 4);
     CHECK(by_mode["all"] == by_mode["none"]);
 }
+
+TEST_CASE("isolation: under --isolate all a gather stage (evr.build) runs in a worker and makes the set it makes in "
+          "process",
+          "[isolation][stage]") {
+    // evr.extract opens the set's packages folder (in process under --isolate all); evr.build gathers the
+    // extracted tree, every file one input item of one call in a worker.
+    const std::string set = "91b7584a2265b1f5";
+    std::map<std::string, std::map<std::string, std::string>> by_mode;
+    for (const char* mode : {"none", "all"}) {
+        TempDir t;
+        fs::copy(std::string(AF_SOURCE_DIR) + "/plugins/evr/tests/data/s1", t / "s1", fs::copy_options::recursive);
+        t.write("pipeline.yaml", R"(assetforge: 1
+jobs:
+  x:
+    inputs: "s1/manifests/)" + set + R"("
+    steps:
+      - evr.extract: { packages: s1/packages, groups: true }
+    output: "out/tree/{path}"
+  pack:
+    needs: [ x ]
+    inputs: "out/tree/**/*"
+    gather:
+      evr.build: { name: 00000000000000aa, groups: true }
+    output: "out/new/{path}"
+)");
+        Run r = run_in(t.path(), std::string("build -j2 --isolate ") + mode);
+        INFO(mode << "\n" << r.out);
+        CHECK(r.code == 0);
+        by_mode[mode] = tree_of(t / "out/new");
+    }
+    CHECK(by_mode["all"].size() >= 2); // a manifest and its parts
+    CHECK(by_mode["all"] == by_mode["none"]);
+}
