@@ -3,9 +3,12 @@
 // sealed or not, or other kinds of file, and its body), sent over a real
 // socket pair and decoded as the host decodes it. Whatever the reply says, the
 // host answers with a status and never crashes, reads past a buffer or
-// allocates what the reply claims; what it accepts holds together.
+// allocates what the reply claims; what it accepts holds together. Kind 5 is
+// an item a plugin stage emits (Op::Emit), handed to an emit that reads every
+// byte of what it is given.
 #include "host/isolation/replies.hpp"
 #include "host/isolation/shared_memory.hpp"
+#include "host/isolation/stage_replies.hpp"
 #include "host/isolation/wire.hpp"
 
 #include <fcntl.h>
@@ -87,11 +90,29 @@ void touch(const void* p, uint64_t size) {
     (void)b;
 }
 
+// The engine's emit, as far as reading goes: every byte and string of the item.
+af_status emit_reading(void*, const af_item* it) {
+    if (!it || !it->name) std::abort();
+    (void)std::strlen(it->name);
+    for (uint32_t i = 0; i < it->meta_count; ++i) {
+        if (!it->meta[i].key || !it->meta[i].value) std::abort();
+        (void)std::strlen(it->meta[i].key);
+        (void)std::strlen(it->meta[i].value);
+    }
+    if (it->texture) {
+        touch(it->texture->data, it->texture->data_size);
+        touch(it->texture->palette, it->texture->palette_size);
+    } else {
+        touch(it->bytes, it->size);
+    }
+    return AF_OK;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Input in{data, size};
-    const uint8_t kind = in.byte() % 5;
+    const uint8_t kind = in.byte() % 6;
     std::vector<int> fds;
     for (uint8_t i = 0, n = in.byte() % (iso::kMaxFds + 1); i < n; ++i) {
         const int fd = make_fd(in);
@@ -144,10 +165,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         break;
     }
-    default: {
+    case 4: {
         Sink s;
         af_sink sink{&s, &Sink::write};
         iso::write_reply(reply, "fuzz", &sink, &e);
+        break;
+    }
+    default: {
+        af_stage_io io{};
+        io.ctx = nullptr;
+        io.emit = emit_reading;
+        iso::EmitAllowance left{uint64_t(1) << 22, 16};
+        iso::emitted_item(reply, "fuzz", &io, left, &e);
         break;
     }
     }

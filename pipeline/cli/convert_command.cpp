@@ -12,6 +12,7 @@
 // the file's layout. -O KEY=VALUE passes options to the containers.
 #include "cli/cli_options.hpp"
 #include "cli/container_defines.hpp"
+#include "cli/isolation_options.hpp"
 #include "cli/memory_budget_option.hpp"
 
 #include "assetforge/atomic_file.hpp"
@@ -321,6 +322,7 @@ void check_memory(const host::PluginRegistry& reg, const ConvertArgs& a, uint64_
 // Parses the options into `a`; a message for a usage error, "" when fine.
 std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     if (!vm.count("in") || !vm.count("out")) return "needs an input and an output file";
+    if (std::string why = apply_action_timeout_option(vm); !why.empty()) return why;
     a.in = vm["in"].as<std::string>();
     a.out = vm["out"].as<std::string>();
     if (vm.count("format")) a.format = vm["format"].as<std::string>();
@@ -434,6 +436,7 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
         "overwrite,y", "replace OUT if it exists (without it an existing OUT is refused, as texconv without -y)")(
         "in", po::value<std::string>(), "input file")("out", po::value<std::string>(), "output file");
     add_memory_budget_option(opts);
+    add_action_timeout_option(opts, "stop a call into a third-party plugin (its worker) that runs longer than SECONDS");
     po::positional_options_description pos;
     pos.add("in", 1).add("out", 1);
     po::variables_map vm;

@@ -2,6 +2,7 @@
 #include "assetforge/formats.hpp"
 #include "assetforge/plugin.hpp"
 #include "cli/cli_options.hpp"
+#include "host/isolation/isolation.hpp"
 #include "steps/pipeline_steps.hpp"
 #include "steps/step.hpp"
 
@@ -111,7 +112,8 @@ nlohmann::json plugin_json(const host::LoadedPlugin& pl) {
                                {"description", s.description ? s.description : ""},
                                {"params", params_json(s.param_decls, s.param_decl_count)},
                                {"param_names", names_json(s.params)},
-                               {"meta_keys", names_json(s.meta_keys)}});
+                               {"meta_keys", names_json(s.meta_keys)},
+                               {"reads_files", host::isolation::stage_reads_files(s)}});
     for (const auto& c : pl.commands)
         j["commands"].push_back({{"name", c.name}, {"summary", c.summary ? c.summary : ""}});
     return j;
@@ -138,8 +140,10 @@ void print_text(const nlohmann::json& out) {
             }
         if (j.contains("stages"))
             for (const auto& s : j["stages"])
-                std::printf("  stage     %-14s (%s) %s\n", s["name"].get<std::string>().c_str(),
-                            s["kind"].get<std::string>().c_str(), s["description"].get<std::string>().c_str());
+                std::printf("  stage     %-14s (%s) %s%s\n", s["name"].get<std::string>().c_str(),
+                            s["kind"].get<std::string>().c_str(), s["description"].get<std::string>().c_str(),
+                            // A sealed worker cannot open files (docs/plugin-isolation.md, stages that open files).
+                            s.value("reads_files", false) ? " [opens the files its parameters name]" : "");
         if (j.contains("commands"))
             for (const auto& c : j["commands"])
                 std::printf("  command   %-8s %s\n", c["name"].get<std::string>().c_str(),

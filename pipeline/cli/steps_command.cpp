@@ -6,6 +6,7 @@
 #include "base/config_error.hpp"
 #include "base/user_words.hpp"
 #include "cli/cli_options.hpp"
+#include "host/isolation/isolation.hpp"
 #include "steps/pipeline_steps.hpp"
 
 #include <nlohmann/json.hpp>
@@ -117,6 +118,15 @@ nlohmann::json step_json(const steps::StepDef& d) {
                         {"meta_keys", d.meta_keys ? nlohmann::json(*d.meta_keys) : nlohmann::json(nullptr)}};
     if (!d.plugin.empty()) j["plugin_file"] = d.plugin_file.string();
     for (const auto& p : d.params) j["params"].push_back(param_json(p));
+    // A plugin stage with a file or folder parameter opens files itself, which a sealed worker cannot
+    // (host/isolation/isolation.hpp: stage_reads_files): where it runs depends on it.
+    if (!d.plugin.empty()) {
+        const bool reads_files = std::any_of(d.params.begin(), d.params.end(), [](const steps::ParamSpec& p) {
+            return p.type == steps::ParamType::File || p.type == steps::ParamType::Dir;
+        });
+        j["reads_files"] = reads_files;
+        j["third_party"] = host::isolation::third_party(d.plugin_file);
+    }
     return j;
 }
 
@@ -133,7 +143,6 @@ nlohmann::json describe_steps(const steps::StepTable& table) {
 }
 
 // ---- the parameter reference ------------------------------------------------
-
 
 std::string str(const nlohmann::json& j, const char* key) {
     auto it = j.find(key);
@@ -211,6 +220,9 @@ std::string step_reference_markdown(const nlohmann::json& steps) {
                 }
             md << "\n";
         }
+        if (s.value("reads_files", false) && !s.value("third_party", false))
+            md << "Opens the files its parameters name itself, so it runs inside assetforge even under `--isolate "
+                  "all` (a sealed worker could not open them).\n\n";
         if (s["meta_keys"].is_array() && !s["meta_keys"].empty()) {
             std::string keys;
             for (const auto& k : s["meta_keys"]) keys += (keys.empty() ? "`{" : ", `{") + k.get<std::string>() + "}`";
@@ -241,6 +253,11 @@ void print_step(const nlohmann::json& s) {
     std::printf("%s  (%s, %s%s)\n", text(s["name"]).c_str(), who.c_str(), s["kind"].get<std::string>().c_str(),
                 s["takes"] == "texture" ? ", texture" : "");
     if (!s["description"].get<std::string>().empty()) std::printf("  %s\n", text(s["description"]).c_str());
+    if (s.value("reads_files", false))
+        std::printf(s.value("third_party", false)
+                        ? "  reads the files its parameters name itself: in its sealed worker it cannot open them\n"
+                        : "  reads the files its parameters name itself, so it runs inside assetforge under --isolate "
+                          "all (a sealed worker cannot open them)\n");
     size_t wn = 0, wt = 0;
     for (const auto& p : s["params"]) {
         wn = std::max(wn, text(p["name"]).size());
@@ -321,7 +338,8 @@ int run_steps(Context& ctx, const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-RegisterCommand steps_command{"steps", "List the steps pipelines can use, their parameters and who provides them", run_steps};
+RegisterCommand steps_command{"steps", "List the steps pipelines can use, their parameters and who provides them",
+                              run_steps};
 
 } // namespace
 } // namespace af::cli

@@ -85,7 +85,7 @@ void svc_parallel_for(uint64_t begin, uint64_t end, uint64_t grain, af_range_fn 
     PluginNotes* notes = current_notes();
     AllowanceScope* allowance = current_allowance();
     auto chunk = [&](uint64_t b, uint64_t e) {
-        isolation::CallScope scope(call.plugin, call.call, call.input);
+        isolation::CallScope scope(call.plugin, call.call, call.input, call.remedy);
         PluginNotesScope kept(notes);
         AllowanceShare counted(allowance);
         if (!svc_cancelled()) fn(ctx, b, e);

@@ -24,6 +24,15 @@
 // on files other plugins read (a PNG), not only on its own.
 // Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
 // logging a line that names no file (the host adds the action's).
+//
+// Its stage `hostile.stage` (one item in, two out) misbehaves on the same letters when given a file's bytes:
+//   o  (or any other) emits <stem>.bin ("stage:" and the input) and <stem>.png (2x2 RGBA8 of the 6th byte, the
+//      item's metadata plus shade=<that byte>); given a texture, emits it with every byte inverted as <stem>-inv.png
+//   s  dereferences NULL     e  exit(0)     h  never returns
+//   m  mallocs 10 GiB and, when it gets them, touches 512 MiB of them
+//   f  reads /etc/hostname (fails when it cannot), then emits as 'o'
+//   L  in a worker, forges an emitted item on the worker's socket claiming 16 MiB over a 4 KiB memory file, then
+//      emits as 'o'; in process (where fd 3 is the host's own) just emits as 'o'
 #include "assetforge/plugin.hpp"
 
 #include <csignal>
@@ -35,6 +44,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -252,11 +263,134 @@ af_container make_container() {
     return c;
 }
 
+// The wire's tag for an item a stage emits (pipeline/host/isolation/wire.hpp: Op::Emit), written here by hand as a
+// plugin attacking its host would.
+constexpr uint32_t kEmitTag = 12;
+
+// fd 3 when it is a worker's line to its host: a socket, in a process with no environment (a worker's; a sanitizer
+// build passes only its runtime's options, never PATH). In process fd 3 is whatever the host opened, never to be
+// written. (getsockopt and getppid, which would say more, are not the sandbox's to allow.)
+bool worker_socket() {
+    struct stat st {};
+    return ::fstat(3, &st) == 0 && S_ISSOCK(st.st_mode) && !std::getenv("PATH");
+}
+
+// An emitted bytes item named "forged.bin" claiming 16 MiB, with a 4 KiB memory file as its bytes.
+void forge_emit() {
+    std::string body;
+    auto u32 = [&](uint32_t v) { body.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    const std::string name = "forged.bin";
+    u32(uint32_t(name.size()));
+    body += name;
+    u32(0); // no metadata
+    u32(0); // bytes
+    const uint64_t claimed = uint64_t(16) << 20;
+    body.append(reinterpret_cast<const char*>(&claimed), sizeof claimed);
+    int fd = ::memfd_create("forged", MFD_ALLOW_SEALING);
+    if (fd < 0 || ::ftruncate(fd, 4096) != 0) return;
+    uint32_t tag = kEmitTag;
+    iovec iov[2] = {{&tag, sizeof tag}, {body.data(), body.size()}};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+    msghdr m{};
+    m.msg_iov = iov;
+    m.msg_iovlen = 2;
+    m.msg_control = control;
+    m.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    (void)::sendmsg(3, &m, MSG_NOSIGNAL);
+    ::close(fd);
+}
+
+std::string stem_of(const char* name) {
+    std::string n = name ? name : "item";
+    const size_t slash = n.rfind('/');
+    if (slash != std::string::npos) n = n.substr(slash + 1);
+    const size_t dot = n.rfind('.');
+    return dot == std::string::npos || dot == 0 ? n : n.substr(0, dot);
+}
+
+void misbehave_in_stage(char behaviour) {
+    switch (behaviour) {
+    case 's':
+        segfault();
+        break;
+    case 'e':
+        std::exit(0);
+    case 'h':
+        for (;;) ::pause();
+    case 'm': {
+        const size_t size = size_t(10) << 30;
+        auto* p = static_cast<volatile uint8_t*>(std::malloc(size));
+        if (!p) af::sdk::fail(AF_ERR_NO_MEMORY, AF_NO_OFFSET, "malloc of 10 GiB returned NULL");
+        for (size_t i = 0; i < (size_t(512) << 20); i += 4096) p[i] = uint8_t(i);
+        std::free(const_cast<uint8_t*>(p));
+        break;
+    }
+    case 'f': {
+        FILE* f = std::fopen("/etc/hostname", "rb");
+        if (!f)
+            af::sdk::fail(AF_ERR_IO, AF_NO_OFFSET, std::string("cannot open /etc/hostname: ") + std::strerror(errno));
+        std::fclose(f);
+        break;
+    }
+    case 'L':
+        if (worker_socket()) forge_emit();
+        break;
+    }
+}
+
+af_status run_stage(const af_host* h, const af_stage_io* io, const af_options*, af_error* e) {
+    return af::sdk::guard(e, [&] {
+        if (io->input_count != 1 || !io->inputs[0]) af::sdk::usage("hostile.stage takes one item");
+        const af_item& in = *io->inputs[0];
+        const std::string stem = stem_of(in.name);
+        std::vector<std::pair<std::string, std::string>> meta;
+        for (uint32_t i = 0; i < in.meta_count; ++i)
+            if (in.meta[i].key) meta.emplace_back(in.meta[i].key, in.meta[i].value ? in.meta[i].value : "");
+        if (in.texture) {
+            af::Texture t = af::sdk::import_texture(*in.texture);
+            for (auto& b : t.data) b = uint8_t(~b);
+            af::sdk::emit_texture(io, stem + "-inv.png", t, meta);
+            return;
+        }
+        if (in.size < 5 || std::memcmp(in.bytes, "HSTL", 4) != 0) af::sdk::invalid(0, "not a hostile file");
+        misbehave_in_stage(char(in.bytes[4]));
+        std::vector<uint8_t> bytes(6 + in.size);
+        std::memcpy(bytes.data(), "stage:", 6);
+        std::memcpy(bytes.data() + 6, in.bytes, in.size);
+        af::sdk::emit_bytes(io, stem + ".bin", bytes, meta);
+        const uint8_t shade = in.size > 5 ? in.bytes[5] : 0x80;
+        af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM, 2, 2});
+        std::memset(t.data.data(), shade, t.data.size());
+        meta.emplace_back("shade", std::to_string(shade));
+        af::sdk::emit_texture(io, stem + ".png", t, meta);
+        (void)h;
+    });
+}
+
+af_stage make_stage() {
+    af_stage s{};
+    af::sdk::init_header(s);
+    s.name = "hostile.stage";
+    s.description = "misbehaves on demand (isolation tests)";
+    s.version = 1;
+    s.kind = AF_STAGE_MAP;
+    s.takes = AF_STAGE_TAKES_BYTES | AF_STAGE_TAKES_TEXTURE;
+    s.run = run_stage;
+    return s;
+}
+
 const af_plugin* table(const af_host*) {
     static const af_container container = make_container();
     static const af_container* const containers[] = {&container};
-    static const af_plugin p =
-        af::sdk::make_plugin("hostile", "1.0", "misbehaves on demand (isolation tests)", {.containers = containers});
+    static const af_stage stage = make_stage();
+    static const af_stage* const stages[] = {&stage};
+    static const af_plugin p = af::sdk::make_plugin("hostile", "1.0", "misbehaves on demand (isolation tests)",
+                                                    {.containers = containers, .stages = stages});
     return &p;
 }
 

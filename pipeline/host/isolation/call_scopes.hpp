@@ -1,6 +1,6 @@
-// Codecs and stages run in process (they are not isolated yet): their entry
-// points are wrapped so that the crash handler and log lines know which
-// plugin call a thread is in.
+// Codecs run in process (they are not isolated yet): their entry points are
+// wrapped so that the crash handler and log lines know which plugin call a
+// thread is in. Stages are routed in stage_proxy.hpp.
 #pragma once
 
 #include "assetforge/plugin_abi.h"
@@ -12,6 +12,5 @@ struct LoadedPlugin;
 namespace af::host::isolation {
 
 void scope_codec(const LoadedPlugin& plugin, af_codec& c);
-void scope_stage(const LoadedPlugin& plugin, af_stage& s);
 
 } // namespace af::host::isolation

@@ -83,7 +83,7 @@ std::string what_of(const char* call, const af_input* in) {
 
 int32_t do_probe(const Slot& s, const uint8_t* head, uint64_t size, uint64_t file_size, const char* path) {
     if (!isolated(s)) {
-        CallScope scope(s.plugin->name.c_str(), "probe", path);
+        CallScope scope(s.plugin->name.c_str(), "probe", path, in_process_remedy(s.third_party, true));
         return s.real.probe_size ? s.real.probe_size(head, size, file_size, path) : s.real.probe(head, size, path);
     }
     const std::string file = path ? path : "";
@@ -154,7 +154,8 @@ namespace {
 af_status do_dims(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_dims* out,
                   af_error* e) {
     if (!isolated(s)) {
-        CallScope scope(s.plugin->name.c_str(), "dims", in ? in->path : nullptr);
+        CallScope scope(s.plugin->name.c_str(), "dims", in ? in->path : nullptr,
+                        in_process_remedy(s.third_party, true));
         return s.real.dims(host, in, opts, out, e);
     }
     CallOutcome o = call_with_input(s, Op::Dims, "dims", in, opts);
@@ -168,7 +169,8 @@ af_status do_dims(const Slot& s, const af_host* host, const af_input* in, const 
 af_status do_read(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_texture* out,
                   af_error* e) {
     if (!isolated(s)) {
-        CallScope scope(s.plugin->name.c_str(), "read", in ? in->path : nullptr);
+        CallScope scope(s.plugin->name.c_str(), "read", in ? in->path : nullptr,
+                        in_process_remedy(s.third_party, true));
         return read_within_dims(s.real, s.plugin->name, host, in, opts, out, e);
     }
     CallOutcome o = call_with_input(s, Op::Read, "read", in, opts);
@@ -183,7 +185,8 @@ af_status do_read(const Slot& s, const af_host* host, const af_input* in, const 
 af_status do_info(const Slot& s, const af_host* host, const af_input* in, const af_options* opts, af_info_text* out,
                   af_error* e) {
     if (!isolated(s)) {
-        CallScope scope(s.plugin->name.c_str(), "info", in ? in->path : nullptr);
+        CallScope scope(s.plugin->name.c_str(), "info", in ? in->path : nullptr,
+                        in_process_remedy(s.third_party, true));
         return s.real.info(host, in, opts, out, e);
     }
     CallOutcome o = call_with_input(s, Op::Info, "info", in, opts);
@@ -207,7 +210,7 @@ int buffer_fd(const uint8_t* data, uint64_t size) {
 af_status do_write(const Slot& s, const af_host* host, const af_texture* tex, const af_options* opts, af_sink* sink,
                    af_error* e) {
     if (!isolated(s)) {
-        CallScope scope(s.plugin->name.c_str(), "write", nullptr);
+        CallScope scope(s.plugin->name.c_str(), "write", nullptr, in_process_remedy(s.third_party, true));
         return s.real.write(host, tex, opts, sink, e);
     }
     Writer w;

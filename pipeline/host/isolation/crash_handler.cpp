@@ -76,8 +76,13 @@ void on_fatal_signal(int sig) {
             put(" of ");
             put(c.input);
         }
-        put("; it runs inside assetforge (--isolate none, or a plugin installed with it), so the build stops here. "
-            "Actions that finished are kept; run with --isolate all to fail only this action.\n");
+        put("; it runs inside assetforge, so the build stops here. Actions that finished are kept");
+        if (c.remedy) {
+            put("; run with ");
+            put(c.remedy);
+            put(" to fail only this action");
+        }
+        put(".\n");
         rescue();
     }
     // SA_RESETHAND restored the default action: dying of the same signal keeps the exit status honest.
@@ -104,8 +109,8 @@ void on_exit_in_plugin() {
 
 } // namespace
 
-CallScope::CallScope(const char* plugin, const char* call, const char* input) : previous_(t_call) {
-    t_call = {plugin, call, input};
+CallScope::CallScope(const char* plugin, const char* call, const char* input, const char* remedy) : previous_(t_call) {
+    t_call = {plugin, call, input, remedy};
 }
 
 CallScope::~CallScope() { t_call = previous_; }

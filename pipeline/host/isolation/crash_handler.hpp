@@ -12,13 +12,16 @@ struct PluginCall {
     const char* plugin = nullptr; // plugin name
     const char* call = nullptr;   // "read", "write", "run", …
     const char* input = nullptr;  // file or item name, or nullptr
+    // The option that would run this call in a worker ("--isolate all"), or nullptr when none would: the crash
+    // message recommends only what changes something.
+    const char* remedy = nullptr;
 };
 
 // Marks the calling thread as inside a plugin call for its lifetime. The
 // strings must outlive the scope.
 class CallScope {
   public:
-    CallScope(const char* plugin, const char* call, const char* input);
+    CallScope(const char* plugin, const char* call, const char* input, const char* remedy = nullptr);
     ~CallScope();
     CallScope(const CallScope&) = delete;
     CallScope& operator=(const CallScope&) = delete;

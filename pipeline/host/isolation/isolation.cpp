@@ -2,7 +2,10 @@
 
 #include "host/isolation/call_scopes.hpp"
 #include "host/isolation/container_proxy.hpp"
+#include "host/isolation/stage_proxy.hpp"
 #include "host/plugin_registry.hpp"
+
+#include "assetforge/plugin_abi.h"
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -83,12 +86,27 @@ void protect_host() {
     if (!kSanitizerBuild) ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
+bool stage_reads_files(const af_stage& s) {
+    if (!s.param_decls) return false;
+    for (uint32_t i = 0; i < s.param_decl_count; ++i)
+        if (s.param_decls[i] && (s.param_decls[i]->type == AF_PARAM_FILE || s.param_decls[i]->type == AF_PARAM_DIR))
+            return true;
+    return false;
+}
+
+const char* in_process_remedy(bool third_party, bool isolatable) {
+    if (!isolatable) return nullptr;
+    if (third_party) return "--isolate third-party (the default)";
+    return settings().mode == Mode::All ? nullptr : "--isolate all";
+}
+
 void install(PluginRegistry& registry) {
     for (const auto& p : registry.plugins()) {
         if (p->path == "<built-in>") continue;
         for (uint32_t i = 0; i < p->containers.size(); ++i) route_container(*p, i, p->containers[i]);
         for (auto& c : p->codecs) scope_codec(*p, c);
-        for (auto& s : p->stages) scope_stage(*p, s);
+        // By the stage's index in its plugin: a worker knows its stages by that alone.
+        for (uint32_t i = 0; i < p->stages.size(); ++i) route_stage(*p, i, p->stages[i]);
     }
 }
 

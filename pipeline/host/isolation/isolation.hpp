@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+struct af_stage;
+
 namespace af::host {
 class PluginRegistry;
 struct LoadedPlugin;
@@ -59,9 +61,17 @@ bool isolated(const LoadedPlugin& p);
 // unless run as root.
 void protect_host();
 
+// A stage that declares a file or folder parameter (AF_PARAM_FILE, AF_PARAM_DIR) opens what it names itself,
+// which a sealed worker cannot: under --isolate all such a stage of a bundled plugin stays in process. A
+// third-party one still runs in a worker, where opening the file fails (and its error says so).
+bool stage_reads_files(const af_stage& s);
+// For a call running in process: the --isolate value that would run it in a worker instead, or nullptr when none
+// would (a bundled stage that reads files, a codec, or --isolate all already given). Static text.
+const char* in_process_remedy(bool third_party, bool isolatable);
+
 // Routes every call into the registry's plugins (containers' probe, read,
-// write, info) through the isolation layer, which runs it in a worker or, in
-// process, under the crash handler. Call once, after loading.
+// write, info, stages' run) through the isolation layer, which runs it in a
+// worker or, in process, under the crash handler. Call once, after loading.
 void install(PluginRegistry& registry);
 
 } // namespace af::host::isolation

@@ -16,9 +16,11 @@ enum class Op : uint32_t {
     Info = 3,
     Write = 4,
     Dims = 5,
+    Stage = 6, // a plugin stage's run (stage_wire.hpp)
     // worker → host, any number before the reply
     Log = 10,
     Warn = 11,
+    Emit = 12, // an item a stage emits (stage_replies.hpp)
     Reply = 20,
 };
 

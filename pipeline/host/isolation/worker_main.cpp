@@ -4,6 +4,7 @@
 #include "host/host_services.hpp"
 #include "host/isolation/container_proxy.hpp"
 #include "host/isolation/sandbox.hpp"
+#include "host/isolation/stage_worker.hpp"
 #include "host/isolation/texture_wire.hpp"
 #include "host/isolation/wire.hpp"
 #include "host/plugin_registry.hpp"
@@ -100,6 +101,13 @@ int hand_over(const void* p, uint64_t size) {
 void send_handing_over(Op op, const std::vector<uint8_t>& body, std::vector<int>& given) {
     send_message(kSock, op, body, given);
     close_fds(given);
+}
+
+// The memfd behind a block alloc returned, or -1.
+int existing_block_fd(const void* p, uint64_t size) {
+    std::lock_guard lock(g_blocks_mutex);
+    auto it = g_blocks.find(const_cast<void*>(p));
+    return it != g_blocks.end() && it->second.size >= size ? it->second.fd : -1;
 }
 
 void worker_log(int32_t level, const char* msg) {
@@ -277,6 +285,9 @@ void serve(const LoadedPlugin& p) {
         case Op::Write:
             serve_write(p, r, m.fds);
             break;
+        case Op::Stage:
+            serve_stage(p, r, m.fds, kSock, {worker_alloc, worker_free, existing_block_fd});
+            break;
         default:
             return;
         }
@@ -327,6 +338,11 @@ int run_plugin_worker(int argc, char** argv) {
         say_loaded(AF_ERR_USAGE, reg.failures().empty() ? "not loaded" : reg.failures().back().reason);
         return 1;
     }
+    // The host's own plugins too (the environment is empty: no $ASSETFORGE_PLUGIN_PATH), trusted code loaded
+    // before the sandbox: their codecs serve af_host.convert here as they do in process, so a stage or a writer
+    // that encodes BC through the host (xtf.write) works in a worker. A bundled plugin of the same name as
+    // `plugin` is refused as already loaded.
+    reg.load_default();
     std::string why;
     if (!limit_heap(g_limit, why) || !enter_sandbox(why)) {
         say_loaded(AF_ERR_INTERNAL, "cannot sandbox the worker: " + why);

@@ -54,7 +54,7 @@ class Printed {
         }
     }
     // One log message per line, a last unterminated line included.
-    void deliver(const std::function<void(const Message&)>& on_note) {
+    void deliver(const std::function<void(Message&)>& on_note) {
         size_t at = 0;
         while (at < text_.size()) {
             size_t end = text_.find('\n', at);
@@ -68,7 +68,7 @@ class Printed {
     }
 
   private:
-    static void note(const std::function<void(const Message&)>& on_note, const std::string& line) {
+    static void note(const std::function<void(Message&)>& on_note, const std::string& line) {
         Writer w;
         w.i32(AF_LOG_WARN).str(line);
         Message m{Op::Log, w.bytes(), {}};
@@ -266,7 +266,7 @@ std::string seconds_text(double s) {
 
 CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uint8_t>& body,
                         const std::vector<int>& fds, const std::string& what,
-                        const std::function<void(const Message&)>& on_note) {
+                        const std::function<void(Message&)>& on_note) {
     CallOutcome out;
     const std::string who = "plugin '" + plugin.name + "'";
     Pool& pool = pool_of(plugin);

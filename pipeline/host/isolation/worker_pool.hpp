@@ -24,11 +24,12 @@ struct CallOutcome {
 };
 
 // Sends one request and waits for its reply, passing the worker's log and
-// warning messages to on_note meanwhile. `what` names the call for messages
+// warning messages (and a stage's emitted items) to on_note meanwhile; on_note
+// may take the message's descriptors (leaving -1), the rest are closed after it. `what` names the call for messages
 // ("read of src/x.tga"). Never throws for a worker's failure. A probe is stopped after kProbeTimeoutSeconds
 // (isolation.hpp) when --action-timeout gives it no shorter limit.
 CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uint8_t>& body,
                         const std::vector<int>& fds, const std::string& what,
-                        const std::function<void(const Message&)>& on_note);
+                        const std::function<void(Message&)>& on_note);
 
 } // namespace af::host::isolation
