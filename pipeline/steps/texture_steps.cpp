@@ -11,7 +11,6 @@
 #include "steps/plugin_params.hpp"
 #include "texture/format_names.hpp"
 #include "texture/information_loss.hpp"
-#include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
 #include "texture/unedited_export.hpp"
 
@@ -606,10 +605,7 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
     };
     table.top_image = [r](const Texture& t) {
         tx::Ops ops{*r};
-        Texture img = tx::surface_image(ops, t, 0, 0, 0);
-        const FormatInfo* f = format_info(t.desc.format);
-        if (f && tx::snorm_like(*f) && is_float(img)) tx::signed_to_unit(img); // as `decode` shows it
-        return img;
+        return tx::measured_image(ops, t, 0, 0, 0); // SNORM as `decode` shows it
     };
     table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools,
                        std::vector<std::string>& warnings) {

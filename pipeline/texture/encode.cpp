@@ -31,7 +31,7 @@ struct Top {
     std::optional<Texture> image{};
     std::optional<Content> content_{};
     const Texture& img() {
-        if (!image) image = surface_image(ops, t, 0, 0, 0);
+        if (!image) image = measured_image(ops, t, 0, 0, 0);
         return *image;
     }
     const Content& content() {
@@ -117,14 +117,14 @@ void tag_result(Encoded& e, const FormatInfo& tf, const MatchTarget* like) {
 // is a loss, reported as one, not the encode's error); 99 when identical.
 // With alpha in the source, also the figure weighted by it (colour under transparent texels not counted).
 void measure(Top& top, const Texture& src, bool reshaped, const FormatInfo& tf, Encoded& e) {
-    const Texture back = surface_image(top.ops, e.texture, 0, 0, 0);
+    const Texture back = measured_image(top.ops, e.texture, 0, 0, 0);
     const DiffOptions opt{.ssim = false, .psnr_channels = stored_colour(tf)};
     ImageDiff d;
     const ImageView s = src.surface(0, 0, 0).stacked();
     if (s.is_rgba()) { // the source's own bytes, no copy
         d = diff_images(s, back.surface(0, 0, 0), opt);
     } else if (reshaped) {
-        d = diff_images(surface_image(top.ops, src, 0, 0, 0).surface(0, 0, 0), back.surface(0, 0, 0), opt);
+        d = diff_images(measured_image(top.ops, src, 0, 0, 0).surface(0, 0, 0), back.surface(0, 0, 0), opt);
     } else {
         d = diff_images(top.img().surface(0, 0, 0), back.surface(0, 0, 0), opt);
     }

@@ -82,6 +82,14 @@ Texture surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face,
 // (y0 0, rows all of height × depth).
 Texture surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
                      uint32_t rows);
+// The same, in the value space every measure of the pipeline uses (`compare`,
+// encode's PSNR, the report's pictures, the normal-map rule): signed
+// normalised formats (BC4/BC5_SNORM, R8G8_SNORM …) mapped from -1..1 to 0..1
+// as `decode` exports them, so a SNORM texture and its PNG compare texel for
+// texel and a full-scale error is 1 in either. Other formats as surface_image.
+Texture measured_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
+Texture measured_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
+                      uint32_t rows);
 // One surface as a texture of its own; range errors name the option.
 Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 // The first `n` levels (n ≤ desc.mips) of every layer and face.
