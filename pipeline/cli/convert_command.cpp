@@ -180,11 +180,11 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
     const host::ReadResult back = host::read_texture_bytes(ops.reg, a.out.string(), bytes);
     if (const FormatInfo* to = format_info(back.texture.desc.format);
         to && back.texture.desc.format != tex->desc.format) {
-        const Texture top = tx::surface_image(ops, *tex, 0, 0, 0);
-        if (!report_losses(tx::information_lost(tx::analyse(top), format_info(tex->desc.format), *to,
-                                                tex->desc.flags & AF_TEX_NORMAL_MAP),
-                           a))
-            return false;
+        const tx::Content content = tx::analyse(tx::measured_image(ops, *tex, 0, 0, 0));
+        const bool normal =
+            (tex->desc.flags & AF_TEX_NORMAL_MAP) ||
+            tx::normal_map_of(ops, *tex, a.in.filename().string(), tx::NormalMapMode::Auto, "", &content).yes;
+        if (!report_losses(tx::information_lost(content, format_info(tex->desc.format), *to, normal), a)) return false;
     }
     sdk::write_file_atomic(a.out, bytes);
     // What the file holds, read back: the writer chose, so --format is only what was asked.

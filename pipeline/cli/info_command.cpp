@@ -111,7 +111,7 @@ void add_normal_map(Context& ctx, const std::string& path, const host::OptionMap
         tx::Ops ops{ctx.registry};
         const Texture top = tx::measured_image(ops, res.texture, 0, 0, 0);
         const tx::Content c = tx::analyse(top);
-        const tx::NormalMapVerdict v = tx::recognise_normal_map(res.texture, c, path);
+        const tx::NormalMapVerdict v = tx::normal_map_of(ops, res.texture, path, tx::NormalMapMode::Auto, "", &c);
         const std::string token = tx::normal_map_name_token(path);
         r.json["normal_map"] = {{"verdict", tx::verdict_text(v)},
                                 {"name_token", token},

@@ -623,9 +623,10 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
             if (const FormatInfo* to = format_info(back.texture.desc.format); to && to->id != t.desc.format) {
                 tx::Ops ops{*r};
                 const bool known = it.top && it.top->describes(t) && it.top->content;
-                const tx::Content content = known ? *it.top->content : tx::analyse(tx::surface_image(ops, t, 0, 0, 0));
-                warnings =
-                    tx::information_lost(content, format_info(t.desc.format), *to, t.desc.flags & AF_TEX_NORMAL_MAP);
+                const tx::Content content = known ? *it.top->content : tx::analyse(tx::measured_image(ops, t, 0, 0, 0));
+                const bool normal = (t.desc.flags & AF_TEX_NORMAL_MAP) ||
+                                    tx::normal_map_of(ops, t, it.name, tx::NormalMapMode::Auto, "", &content).yes;
+                warnings = tx::information_lost(content, format_info(t.desc.format), *to, normal);
             }
         }
         return bytes;

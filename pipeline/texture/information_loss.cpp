@@ -6,8 +6,6 @@
 #include <bit>
 
 namespace af::texture {
-namespace {
-
 // Bits of precision per colour channel: 16 for BC6H and 16/32-bit formats,
 // 8 for the other block formats (their endpoints and weights decode to 8
 // bits), the widest channel for plain formats.
@@ -17,6 +15,8 @@ unsigned precision(const FormatInfo& f) {
     for (int i = 0; i < 3; ++i) bits = std::max<unsigned>(bits, f.ch[i].bits);
     return bits ? bits : f.ch[3].bits;
 }
+
+namespace {
 
 bool is_bc1(const FormatInfo& f) {
     const uint32_t id = with_srgb(f.id, false);

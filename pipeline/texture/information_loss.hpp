@@ -11,6 +11,9 @@
 
 namespace af::texture {
 
+// Bits of precision per colour channel a format keeps (8 for block formats but BC6H).
+unsigned precision(const FormatInfo& f);
+
 // `c`: the source's top level; `from`: its format (null: 8-bit); `normal_map`:
 // blue is a normal's Z, which two-channel formats leave to the shader.
 std::vector<std::string> information_lost(const Content& c, const FormatInfo* from, const FormatInfo& to,

@@ -206,6 +206,14 @@ struct MipRequest {
 // what was learned of the top level (it describes the texture returned).
 Texture mips(Ops& ops, const Texture& t, const MipRequest& req, TopLevel* top = nullptr);
 
+// The one rule (recognise_normal_map) on a texture as stored: its top level
+// as every measure sees it (measured_image), analysed, unless `known` is that
+// analysis already. What `info --normal-map`, encode's loss check (with or
+// without mips, under any format) and the writers' loss checks all ask.
+NormalMapVerdict normal_map_of(Ops& ops, const Texture& t, std::string_view name,
+                               NormalMapMode mode = NormalMapMode::Auto, std::string_view why = "",
+                               const Content* known = nullptr);
+
 // "yes: <rule>" or "no: <rule>": a verdict as reports print it.
 std::string verdict_text(const NormalMapVerdict& v);
 
