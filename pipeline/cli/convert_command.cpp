@@ -164,7 +164,6 @@ bool report_losses(const std::vector<std::string>& losses, const ConvertArgs& a)
 }
 
 bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
-    if (!a.like.empty()) sdk::usage("--like applies to DDS output; " + a.out.extension().string() + " keeps its own");
     const Texture* tex = &input;
     std::optional<Texture> changed;
     if (a.mips == false && input.desc.mips > 1) changed = tx::top_level(input);
@@ -218,7 +217,9 @@ void write_picture(tx::Ops& ops, const Texture& t, const ConvertArgs& a, const s
 }
 
 bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
-    if (writer_picks_format(ops.reg, a.out)) return write_own_format(ops, input, a);
+    // With --like the original decides the format, as the pipeline's `match`
+    // does for any container: the writer stores what it is handed.
+    if (writer_picks_format(ops.reg, a.out) && a.like.empty()) return write_own_format(ops, input, a);
     std::optional<tx::MatchTarget> like;
     if (!a.like.empty()) like = tx::read_match_target(ops, a.like);
     tx::EncodeRequest req;
@@ -326,9 +327,16 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     if (vm.count("format")) a.format = vm["format"].as<std::string>();
     if (vm.count("like")) a.like = vm["like"].as<std::string>();
     a.quality = tx::parse_quality(vm["quality"].as<std::string>());
+    if (lower(a.format) == "match") {
+        // The pipeline's word: here the original is --like's, and --like alone says the same.
+        if (a.like.empty())
+            return "--format match needs --like ORIGINAL, the file whose format, mips and header to match";
+        a.format.clear();
+    }
     if (!a.format.empty() && lower(a.format) != "auto" && lower(a.format) != "keep")
         tx::format_from_name(a.format, false); // an unknown name is a usage error now, not after reading
-    if (!a.like.empty() && !a.format.empty()) return "--like and --format exclude each other";
+    if (!a.like.empty() && !a.format.empty())
+        return "--like and --format exclude each other (--like is --format match)";
     if (vm.count("mips") && vm.count("no-mips")) return "--mips and --no-mips exclude each other";
     if (vm.count("mips")) a.mips = true;
     if (vm.count("no-mips")) a.mips = false;
@@ -396,12 +404,14 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
 int run_convert(Context& ctx, const std::vector<std::string>& args) {
     const std::string usage = "assetforge convert IN OUT [options]";
     po::options_description opts("options");
-    opts.add_options()("format", po::value<std::string>(),
-                       "auto, keep, or a format name: bc1…bc7, dxt1/3/5, ati1/ati2, rgba8, bgra8, a VTF name "
-                       "(BGRA8888) or a format-table name (BC7_UNORM_SRGB). Default: auto for pictures (PNG, TGA), "
-                       "keep for texture containers (DDS, XTF…). auto: docs/auto-format.md")(
+    opts.add_options()(
+        "format", po::value<std::string>(),
+        "auto, keep, match (with --like), or a format name: bc1…bc7, dxt1/3/5, ati1/ati2, rgba8, bgra8, a VTF name "
+        "(BGRA8888) or a format-table name (BC7_UNORM_SRGB). Default: auto for pictures (PNG, TGA), "
+        "keep for texture containers (DDS, XTF…). auto: docs/auto-format.md")(
         "like", po::value<std::string>(),
-        "re-encode exactly as this original: its format, mip count, colour tag and header kind")(
+        "re-encode exactly as this original (DDS, XTF, VTF…): its format, mip count, colour tag and header kind; "
+        "--format match says the same. An original with more frames, faces or layers than the input is refused")(
         "quality", po::value<std::string>()->default_value("normal"), "encoder effort: fast|normal|high|max")(
         "mips", "generate a full mip chain from the top level")("no-mips", "write only the top level")(
         "srgb", "the data is sRGB (tags PNGs, picks _SRGB formats)")("linear", "the data is linear")(

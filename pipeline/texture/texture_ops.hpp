@@ -120,6 +120,10 @@ struct MatchTarget {
     Texture texture;                         // the original as read
 };
 MatchTarget read_match_target(Ops& ops, const std::string& path);
+// Refuses (unsupported, naming `name`, the original and the counts) a texture
+// holding fewer array layers or animation frames, cube faces or depth slices
+// than the original it must match: `match` never drops a surface silently.
+void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name);
 
 // What `format` asks for. The words (auto, match, keep, a format name) are
 // parsed once where the user wrote them: parse_encode_format.
