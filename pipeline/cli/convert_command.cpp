@@ -86,9 +86,35 @@ void refuse_existing(const std::vector<fs::path>& outs, const ConvertArgs& a) {
     for (const auto& p : outs) sdk::check_output_name(p, {a.in}, a.overwrite);
 }
 
-void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
+// Prints what the conversion discards, naming the file; true when the output
+// may be written (no losses, or they are only warnings).
+bool report_losses(const std::vector<std::string>& losses, const ConvertArgs& a) {
+    for (const auto& l : losses)
+        std::fprintf(stderr, "assetforge convert: %s: %s: %s\n", a.warnings_as_errors ? "error" : "warning",
+                     sdk::printable(a.in.string()).c_str(), sdk::printable(l).c_str());
+    if (!losses.empty() && a.warnings_as_errors) {
+        std::fprintf(stderr, "assetforge convert: %s not written (--warnings-as-errors)\n",
+                     sdk::printable(a.out.string()).c_str());
+        return false;
+    }
+    return true;
+}
+
+// The surfaces of a decoded texture the PNG files will hold: HDR values there are clipped.
+std::vector<ImageView> written_surfaces(const Texture& img, bool all) {
+    std::vector<ImageView> out;
+    for (uint32_t l = 0; l < (all ? img.desc.layers : 1); ++l)
+        for (uint32_t f = 0; f < (all ? img.desc.faces : 1); ++f)
+            for (uint32_t m = 0; m < (all ? img.desc.mips : 1); ++m) out.push_back(img.surface(l, f, m).stacked());
+    return out;
+}
+
+// False when --warnings-as-errors refuses what a PNG would clip (nothing is written then).
+bool write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
     tx::Decoded d = tx::decode(ops, t);
     const Texture& img = d.texture;
+    if (std::string clip = tx::values_clipped(written_surfaces(img, a.all_surfaces), "PNG"); !clip.empty())
+        if (!report_losses({clip}, a)) return false;
     const bool srgb = tx::is_srgb(img), linear = tx::known_linear(img);
     const char* space = srgb ? "sRGB" : linear ? "linear" : "untagged";
     const int bits = format_info(img.desc.format)->decodes_to_float() ? 16 : 8;
@@ -121,6 +147,7 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
                     img.desc.faces, img.desc.mips, (a.out.parent_path() / a.out.stem()).string().c_str(), bits, space);
     }
     if (!d.note.empty()) std::printf("note: %s\n", d.note.c_str());
+    return true;
 }
 
 // A container whose writer takes a `format` option (XTF, VTF) chooses and
@@ -147,20 +174,6 @@ std::string writer_format_name(const host::PluginRegistry& reg, const ConvertArg
     std::vector<std::string> choices;
     for (const char* const* c = p->choices; *c; ++c) choices.emplace_back(*c);
     return tx::format_among(a.format, choices, a.out.extension().string());
-}
-
-// Prints what the conversion discards, naming the file; true when the output
-// may be written (no losses, or they are only warnings).
-bool report_losses(const std::vector<std::string>& losses, const ConvertArgs& a) {
-    for (const auto& l : losses)
-        std::fprintf(stderr, "assetforge convert: %s: %s: %s\n", a.warnings_as_errors ? "error" : "warning",
-                     sdk::printable(a.in.string()).c_str(), sdk::printable(l).c_str());
-    if (!losses.empty() && a.warnings_as_errors) {
-        std::fprintf(stderr, "assetforge convert: %s not written (--warnings-as-errors)\n",
-                     sdk::printable(a.out.string()).c_str());
-        return false;
-    }
-    return true;
 }
 
 bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
@@ -496,9 +509,9 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
         tx::retag(tex, a.colour);
         if (a.mip_request.normal_map == tx::NormalMapMode::Yes) tex.desc.flags |= AF_TEX_NORMAL_MAP;
         if (a.resize) tex = tx::resize(ops, tex, a.resize->first, a.resize->second, a.mip_request.options);
-        if (is_png(a.out))
-            write_pngs(ops, tex, a);
-        else if (output_is_picture)
+        if (is_png(a.out)) {
+            if (!write_pngs(ops, tex, a)) return kExitInputFailed;
+        } else if (output_is_picture)
             write_picture(ops, tex, a, writer.item->name);
         else if (!write_container(ops, tex, a))
             return kExitInputFailed;

@@ -117,6 +117,18 @@ bool picks_own_format(const af_container* c) {
     return false;
 }
 
+// A PNG holds 0..1: what a decoded BC6H or float texture loses there is a
+// warning (counted by --warnings-as-errors), for the surface the writer took.
+void png_clip_warning(const Item& it, std::vector<std::string>& warnings) {
+    if (!is_float(*it.texture)) return;
+    auto index = [&](const char* key) {
+        auto v = it.write_options.find(key);
+        return v == it.write_options.end() ? 0u : uint32_t(std::stoul(v->second));
+    };
+    const ImageView s = it.texture->surface(index("layer"), index("face"), index("mip")).stacked();
+    if (std::string clip = tx::values_clipped({s}, "PNG"); !clip.empty()) warnings.push_back(std::move(clip));
+}
+
 // ---- parameters ----------------------------------------------------------
 
 ParamSpec normal_maps_param() {
@@ -616,6 +628,7 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         const std::string container = c ? c.item->name : it.container;
         use(tools, c.plugin);
         std::vector<uint8_t> bytes = host::encode_texture(*r, container, *it.texture, it.write_options);
+        if (container == "png") png_clip_warning(it, warnings);
         if (picks_own_format(c.item)) {
             // What the container chose shows in what it wrote (XTF's RGB565 keeps no alpha).
             const Texture& t = *it.texture;
