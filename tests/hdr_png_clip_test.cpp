@@ -83,3 +83,42 @@ TEST_CASE("build: a decode job writing a BC6H texture as PNG warns of the clip, 
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("values above 1.0 clipped") && Catch::Contains("max 4.7"));
 }
+
+// The Echo VR flow's shape: an export for editing (keep_edits) clips HDR in its PNGs, which is noted there and
+// counted where an edit of it is stored back under `match`, so an unedited set passes --warnings-as-errors.
+TEST_CASE("build: an HDR export for editing is noted, and storing its edit back under match is the counted loss") {
+    TempDir dir("af-hdr-png-edit");
+    dir.write("hdr.py", kHdrDds);
+    REQUIRE(af::test::run_shell("cd '" + dir.path().string() + "' && /usr/bin/python3 hdr.py hdr.dds").code == 0);
+    REQUIRE(run_cli("convert hdr.dds original/sky.dds --format bc6h", dir.path()).code == 0);
+    dir.write("pipeline.yaml",
+              "assetforge: 1\n"
+              "jobs:\n"
+              "  edit:\n"
+              "    inputs: \"original/*.dds\"\n"
+              "    steps: [ decode ]\n"
+              "    output: \"edit/{stem}.png\"\n"
+              "    keep_edits: true\n"
+              "  back:\n"
+              "    from: edit\n"
+              "    steps: [ { encode: { format: match, like: \"original/{stem}.dds\", unedited: original } } ]\n"
+              "    output: \"out/{stem}.dds\"\n");
+    auto r = run_cli("build --warnings-as-errors --report r.json", dir.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(af::test::slurp(dir / "r.json"), Catch::Contains("edit copy: values above 1.0 clipped: 192 texels"));
+    // The PNG edited: its re-encode loses the original's HDR, which the gate counts.
+    REQUIRE(af::test::run_shell("cd '" + dir.path().string() +
+                                "' && /usr/bin/python3 -c \"from PIL import Image; "
+                                "im = Image.open('edit/sky.png').convert('RGBA'); im.putpixel((0, 0), (0, 0, 0, 255)); "
+                                "im.save('edit/sky.png')\"")
+                .code == 0);
+    r = run_cli("build --warnings-as-errors", dir.path());
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("holds HDR the input lacks: values above 1.0 clipped"));
+    r = run_cli("convert edit/sky.png c.dds --like original/sky.dds --warnings-as-errors", dir.path());
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("holds HDR the input lacks"));
+}
