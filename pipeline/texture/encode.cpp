@@ -142,6 +142,16 @@ const FormatInfo* loss_baseline(const Texture& t, const EncodeRequest& req) {
     return from && original && precision(*original) < precision(*from) ? original : from;
 }
 
+// Under `match`, HDR the original held that the input lacks: an edit of its
+// PNG export, which clipped at 1, bakes the clip in when stored back.
+std::string hdr_lost(Top& top, const EncodeRequest& req) {
+    const FormatInfo* of = req.like ? format_info(req.like->format) : nullptr;
+    if (!of || !(of->flags & fmtflag::hdr) || top.content().above_one || top.content().negative) return "";
+    const Texture original = measured_image(top.ops, req.like->texture, 0, 0, 0);
+    const std::string clip = values_clipped({original.surface(0, 0, 0).stacked()}, "the input");
+    return clip.empty() ? "" : "the original " + req.like->path + " holds HDR the input lacks: " + clip;
+}
+
 // PSNR of the top level over the colour channels the format stores (a drop
 // is a loss, reported as one, not the encode's error); 99 when identical.
 // With alpha in the source, also the figure weighted by it (colour under transparent texels not counted).
@@ -213,6 +223,7 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
     if (e.format != t.desc.format) {
         const bool normal = ((t.desc.flags | src.desc.flags) & AF_TEX_NORMAL_MAP) || is_normal_map(top, req, tf, e);
         e.losses = information_lost(top.content(), loss_baseline(t, req), tf, normal);
+        if (std::string l = hdr_lost(top, req); !l.empty()) e.losses.push_back(std::move(l));
     }
     tag_result(e, tf, req.like);
     if (req.measure) measure(top, src, reshaped.has_value(), tf, e);
