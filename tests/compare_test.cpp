@@ -129,6 +129,87 @@ TEST_CASE("compare: a BC5 normal map is compared with Z rebuilt, as the build's 
 
 namespace {
 
+const fs::path kSnorm = fs::path(AF_SOURCE_DIR) / "tests/data/snorm";
+
+double json_psnr(const std::string& out, const char* channel) {
+    const auto s = nlohmann::json::parse(out).at("surfaces").at(0);
+    const auto& v = channel ? s["channels"][channel]["psnr"] : s["psnr_rgb"];
+    return v.is_null() ? 999.0 : v.get<double>();
+}
+
+// Pillow's BC5 decoder (independent of the project's): the DDS's top level as an 8-bit PNG of its X and Y.
+// Pillow 9.4 maps a signed byte s (-127..127) to 128 + s/2; here it is mapped as the project exports signed
+// data, (s/127 + 1)/2, so the two decodes meet in one value space.
+const char* kPillowBc5 = R"PY(
+import sys
+import numpy as np
+from PIL import Image
+im = Image.open(sys.argv[1])
+assert im.mode == "RGB", im.mode
+p = np.asarray(im).astype(np.float64)
+s = (p - 128) * 2
+a = np.clip(np.rint((s / 127 + 1) / 2 * 255), 0, 255).astype(np.uint8)
+a[..., 2] = 128  # blue: the 0 of a signed decode, as the project exports it (Pillow leaves 0)
+Image.fromarray(a, "RGB").save(sys.argv[2])
+)PY";
+
+} // namespace
+
+// Issue 43, item 3: a SNORM decode is -1..1, its export 0..1; compare measured the one against the other (5.8 dB).
+TEST_CASE("compare: a BC5_SNORM DDS against its own PNG export, Pillow's decode and a SNORM re-encode, in 0..1") {
+    af::test::TempDir t;
+    t.copy(kSnorm / "rock_bc5_snorm.dds", "n.dds");
+    REQUIRE(run_in(t.path(), "convert n.dds n.png").code == 0);
+    auto r = run_in(t.path(), "compare n.dds n.png --json");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    // The tool's own decode, written as a 16-bit PNG: the same values.
+    CHECK(json_psnr(r.out, nullptr) > 80.0);
+    CHECK(run_in(t.path(), "compare n.dds n.png --min-psnr 60").code == 0);
+    // Pillow's decode of the same blocks: a few levels apart (Pillow interpolates at its half scale).
+    t.write("pillow.py", kPillowBc5);
+    REQUIRE(af::test::run_shell("cd '" + t.path().string() + "' && /usr/bin/python3 pillow.py n.dds pillow.png").code ==
+            0);
+    r = run_in(t.path(), "compare n.dds pillow.png --json");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    for (const char* c : {"r", "g"}) {
+        CHECK(json_psnr(r.out, c) > 38.0); // 40.6 and 40.8 dB measured; 5.7 before SNORM was mapped
+        CHECK(nlohmann::json::parse(r.out)["surfaces"][0]["channels"][c]["max_error"].get<double>() <= 5.0 / 255);
+    }
+    // The PNG back into BC5_SNORM: the encode's error only, measured like the encode step's.
+    REQUIRE(run_in(t.path(), "convert n.png back.dds --like n.dds").code == 0);
+    r = run_in(t.path(), "compare n.dds back.dds --json");
+    INFO(r.out);
+    CHECK(json_psnr(r.out, "r") > 35.0);
+    CHECK(json_psnr(r.out, "g") > 35.0);
+}
+
+// The encode step's PSNR (the HTML report's "encode step") of an encode into signed formats: was 5.59 dB.
+TEST_CASE("build: the encode step's PSNR into BC5_SNORM, BC4_SNORM and R8G8_SNORM is measured in 0..1") {
+    af::test::TempDir t;
+    t.copy(fs::path(AF_SOURCE_DIR) / "tests/data/images/n_stk_generic_rock_crop128.png", "in/rock.png");
+    t.write("pipeline.yaml", "assetforge: 1\n"
+                             "jobs:\n"
+                             "  j:\n"
+                             "    inputs: \"in/*.png\"\n"
+                             "    steps: [ { encode: { format: \"${fmt}\" } } ]\n"
+                             "    output: \"out/{stem}.dds\"\n");
+    for (const char* fmt : {"BC5_SNORM", "BC4_SNORM", "R8G8_SNORM"}) {
+        INFO(fmt);
+        auto r = run_in(t.path(), std::string("build --report r.json -D fmt=") + fmt);
+        INFO(r.out);
+        REQUIRE(r.code == 0);
+        const auto report = nlohmann::json::parse(af::test::slurp(t / "r.json"));
+        const auto& a = report.at("actions").at(0);
+        INFO(a.dump());
+        REQUIRE(a.contains("metrics"));
+        CHECK(a["metrics"]["psnr_rgb"].get<double>() > 35.0);
+    }
+}
+
+namespace {
+
 // A BC1 DDS of size×size texels (one mip) with seeded pseudo-random blocks: any bytes are valid BC1.
 void write_bc1_dds(const fs::path& p, uint32_t size, uint32_t seed) {
     const uint32_t blocks = (size / 4) * (size / 4);

@@ -158,3 +158,66 @@ TEST_CASE("build: discarded alpha is warned, reported and fails CI with --warnin
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("error: x: in/glass.png: alpha dropped") && Catch::Contains("R5G6B5"));
 }
+
+// Issue 43, item 4: the rule was asked only when mips were made, so `match`
+// against a 1-mip BC5 original called a real normal map "not a normal map"
+// while `info --normal-map` said it was one, and --warnings-as-errors refused it.
+TEST_CASE("convert --like a 1-mip BC5 or BC5_SNORM normal map: one verdict with info and with mips, no loss") {
+    TempDir dir("af-nm-1mip");
+    const fs::path data = fs::path(AF_SOURCE_DIR) / "tests/data";
+    // A real normal map under a name without a token: the texels decide, in every route alike.
+    fs::copy_file(data / "images/n_stk_generic_rock_crop128.png", dir / "wall.png");
+    auto r = run_cli("convert " + q(dir / "wall.png") + " " + q(dir / "orig.dds") + " --format bc5 --no-mips");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, !Catch::Contains("blue dropped"));
+    fs::copy_file(data / "snorm/rock_bc5_snorm_1mip.dds", dir / "orig_s.dds");
+    for (const char* orig : {"orig.dds", "orig_s.dds"}) {
+        INFO(orig);
+        r = run_cli("info --normal-map " + q(dir / orig));
+        INFO(r.out);
+        CHECK_THAT(r.out, Catch::Contains("normal map: yes"));
+        // An edit with full XYZ vectors (blue is no longer the export's empty channel).
+        r = run_cli("convert -y " + q(dir / "wall.png") + " " + q(dir / "edit.dds") + " --like " + q(dir / orig) +
+                    " --warnings-as-errors");
+        INFO(r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Catch::Contains("normal map: yes"));
+        // The original's own export (16-bit for SNORM), stored back: nothing lost that the original had.
+        r = run_cli("convert -y " + q(dir / orig) + " " + q(dir / "export.png"));
+        REQUIRE(r.code == 0);
+        r = run_cli("convert -y " + q(dir / "export.png") + " " + q(dir / "back.dds") + " --like " + q(dir / orig) +
+                    " --warnings-as-errors");
+        INFO(r.out);
+        CHECK(r.code == 0);
+    }
+    // The pipeline's `match` says the same as convert.
+    dir.write("pipeline.yaml", "assetforge: 1\n"
+                               "jobs:\n"
+                               "  j:\n"
+                               "    inputs: \"wall.png\"\n"
+                               "    steps: [ { encode: { format: match, like: orig.dds } } ]\n"
+                               "    output: \"out/{stem}.dds\"\n");
+    r = run_cli("build --warnings-as-errors", dir.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(dir / "out/wall.dds"));
+}
+
+TEST_CASE("convert --like a 1-mip BC5 original: a colour photo is still not a normal map, and its blue is a loss") {
+    TempDir dir("af-nm-1mip-photo");
+    const fs::path data = fs::path(AF_SOURCE_DIR) / "tests/data/images";
+    fs::copy_file(data / "d_dark-wall-wood_crop256.png", dir / "wood.png");
+    auto r = run_cli("convert " + q(dir / "wood.png") + " " + q(dir / "orig.dds") + " --format bc5 --no-mips");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("blue dropped"));
+    r = run_cli("info --normal-map " + q(dir / "orig.dds"));
+    CHECK_THAT(r.out, Catch::Contains("normal map: no"));
+    r = run_cli("convert " + q(dir / "wood.png") + " " + q(dir / "edit.dds") + " --like " + q(dir / "orig.dds") +
+                " --warnings-as-errors");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("blue dropped"));
+    CHECK_FALSE(fs::exists(dir / "edit.dds"));
+}

@@ -61,10 +61,11 @@ uint64_t surface_working_bytes(const Texture& a, const Texture& b, const ImageVi
            (s.width < 11 || s.height < 11 ? uint64_t(s.width) * s.height * 16 : 0);
 }
 
-// A band of one surface, with Z rebuilt where the rule says (texture::normal_z).
+// A band of one surface as every measure sees it (SNORM as 0..1, texture::measured_rows), with Z rebuilt where
+// the rule says (texture::normal_z).
 Texture band(tx::Ops& ops, const Texture& t, bool rebuild_z, uint32_t l, uint32_t f, uint32_t m, uint32_t y,
              uint32_t rows) {
-    Texture img = tx::surface_rows(ops, t, l, f, m, y, rows);
+    Texture img = tx::measured_rows(ops, t, l, f, m, y, rows);
     return rebuild_z ? tx::with_normal_z(img) : img;
 }
 

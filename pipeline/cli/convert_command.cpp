@@ -87,9 +87,35 @@ void refuse_existing(const std::vector<fs::path>& outs, const ConvertArgs& a) {
     for (const auto& p : outs) sdk::check_output_name(p, {a.in}, a.overwrite);
 }
 
-void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
+// Prints what the conversion discards, naming the file; true when the output
+// may be written (no losses, or they are only warnings).
+bool report_losses(const std::vector<std::string>& losses, const ConvertArgs& a) {
+    for (const auto& l : losses)
+        std::fprintf(stderr, "assetforge convert: %s: %s: %s\n", a.warnings_as_errors ? "error" : "warning",
+                     sdk::printable(a.in.string()).c_str(), sdk::printable(l).c_str());
+    if (!losses.empty() && a.warnings_as_errors) {
+        std::fprintf(stderr, "assetforge convert: %s not written (--warnings-as-errors)\n",
+                     sdk::printable(a.out.string()).c_str());
+        return false;
+    }
+    return true;
+}
+
+// The surfaces of a decoded texture the PNG files will hold: HDR values there are clipped.
+std::vector<ImageView> written_surfaces(const Texture& img, bool all) {
+    std::vector<ImageView> out;
+    for (uint32_t l = 0; l < (all ? img.desc.layers : 1); ++l)
+        for (uint32_t f = 0; f < (all ? img.desc.faces : 1); ++f)
+            for (uint32_t m = 0; m < (all ? img.desc.mips : 1); ++m) out.push_back(img.surface(l, f, m).stacked());
+    return out;
+}
+
+// False when --warnings-as-errors refuses what a PNG would clip (nothing is written then).
+bool write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
     tx::Decoded d = tx::decode(ops, t);
     const Texture& img = d.texture;
+    if (std::string clip = tx::values_clipped(written_surfaces(img, a.all_surfaces), "PNG"); !clip.empty())
+        if (!report_losses({clip}, a)) return false;
     const bool srgb = tx::is_srgb(img), linear = tx::known_linear(img);
     const char* space = srgb ? "sRGB" : linear ? "linear" : "untagged";
     const int bits = format_info(img.desc.format)->decodes_to_float() ? 16 : 8;
@@ -122,6 +148,7 @@ void write_pngs(tx::Ops& ops, const Texture& t, const ConvertArgs& a) {
                     img.desc.faces, img.desc.mips, (a.out.parent_path() / a.out.stem()).string().c_str(), bits, space);
     }
     if (!d.note.empty()) std::printf("note: %s\n", d.note.c_str());
+    return true;
 }
 
 // A container whose writer takes a `format` option (XTF, VTF) chooses and
@@ -150,22 +177,7 @@ std::string writer_format_name(const host::PluginRegistry& reg, const ConvertArg
     return tx::format_among(a.format, choices, a.out.extension().string());
 }
 
-// Prints what the conversion discards, naming the file; true when the output
-// may be written (no losses, or they are only warnings).
-bool report_losses(const std::vector<std::string>& losses, const ConvertArgs& a) {
-    for (const auto& l : losses)
-        std::fprintf(stderr, "assetforge convert: %s: %s: %s\n", a.warnings_as_errors ? "error" : "warning",
-                     sdk::printable(a.in.string()).c_str(), sdk::printable(l).c_str());
-    if (!losses.empty() && a.warnings_as_errors) {
-        std::fprintf(stderr, "assetforge convert: %s not written (--warnings-as-errors)\n",
-                     sdk::printable(a.out.string()).c_str());
-        return false;
-    }
-    return true;
-}
-
 bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
-    if (!a.like.empty()) sdk::usage("--like applies to DDS output; " + a.out.extension().string() + " keeps its own");
     const Texture* tex = &input;
     std::optional<Texture> changed;
     if (a.mips == false && input.desc.mips > 1) changed = tx::top_level(input);
@@ -181,11 +193,11 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
     const host::ReadResult back = host::read_texture_bytes(ops.reg, a.out.string(), bytes);
     if (const FormatInfo* to = format_info(back.texture.desc.format);
         to && back.texture.desc.format != tex->desc.format) {
-        const Texture top = tx::surface_image(ops, *tex, 0, 0, 0);
-        if (!report_losses(tx::information_lost(tx::analyse(top), format_info(tex->desc.format), *to,
-                                                tex->desc.flags & AF_TEX_NORMAL_MAP),
-                           a))
-            return false;
+        const tx::Content content = tx::analyse(tx::measured_image(ops, *tex, 0, 0, 0));
+        const bool normal =
+            (tex->desc.flags & AF_TEX_NORMAL_MAP) ||
+            tx::normal_map_of(ops, *tex, a.in.filename().string(), tx::NormalMapMode::Auto, "", &content).yes;
+        if (!report_losses(tx::information_lost(content, format_info(tex->desc.format), *to, normal), a)) return false;
     }
     sdk::write_file_atomic(a.out, bytes);
     // What the file holds, read back: the writer chose, so --format is only what was asked.
@@ -219,7 +231,9 @@ void write_picture(tx::Ops& ops, const Texture& t, const ConvertArgs& a, const s
 }
 
 bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
-    if (writer_picks_format(ops.reg, a.out)) return write_own_format(ops, input, a);
+    // With --like the original decides the format, as the pipeline's `match`
+    // does for any container: the writer stores what it is handed.
+    if (writer_picks_format(ops.reg, a.out) && a.like.empty()) return write_own_format(ops, input, a);
     std::optional<tx::MatchTarget> like;
     if (!a.like.empty()) like = tx::read_match_target(ops, a.like);
     tx::EncodeRequest req;
@@ -328,9 +342,16 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     if (vm.count("format")) a.format = vm["format"].as<std::string>();
     if (vm.count("like")) a.like = vm["like"].as<std::string>();
     a.quality = tx::parse_quality(vm["quality"].as<std::string>());
+    if (lower(a.format) == "match") {
+        // The pipeline's word: here the original is --like's, and --like alone says the same.
+        if (a.like.empty())
+            return "--format match needs --like ORIGINAL, the file whose format, mips and header to match";
+        a.format.clear();
+    }
     if (!a.format.empty() && lower(a.format) != "auto" && lower(a.format) != "keep")
         tx::format_from_name(a.format, false); // an unknown name is a usage error now, not after reading
-    if (!a.like.empty() && !a.format.empty()) return "--like and --format exclude each other";
+    if (!a.like.empty() && !a.format.empty())
+        return "--like and --format exclude each other (--like is --format match)";
     if (vm.count("mips") && vm.count("no-mips")) return "--mips and --no-mips exclude each other";
     if (vm.count("mips")) a.mips = true;
     if (vm.count("no-mips")) a.mips = false;
@@ -398,12 +419,14 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
 int run_convert(Context& ctx, const std::vector<std::string>& args) {
     const std::string usage = "assetforge convert IN OUT [options]";
     po::options_description opts("options");
-    opts.add_options()("format", po::value<std::string>(),
-                       "auto, keep, or a format name: bc1…bc7, dxt1/3/5, ati1/ati2, rgba8, bgra8, a VTF name "
-                       "(BGRA8888) or a format-table name (BC7_UNORM_SRGB). Default: auto for pictures (PNG, TGA), "
-                       "keep for texture containers (DDS, XTF…). auto: docs/auto-format.md")(
+    opts.add_options()(
+        "format", po::value<std::string>(),
+        "auto, keep, match (with --like), or a format name: bc1…bc7, dxt1/3/5, ati1/ati2, rgba8, bgra8, a VTF name "
+        "(BGRA8888) or a format-table name (BC7_UNORM_SRGB). Default: auto for pictures (PNG, TGA), "
+        "keep for texture containers (DDS, XTF…). auto: docs/auto-format.md")(
         "like", po::value<std::string>(),
-        "re-encode exactly as this original: its format, mip count, colour tag and header kind")(
+        "re-encode exactly as this original (DDS, XTF, VTF…): its format, mip count, colour tag and header kind; "
+        "--format match says the same. An original with more frames, faces or layers than the input is refused")(
         "quality", po::value<std::string>()->default_value("normal"), "encoder effort: fast|normal|high|max")(
         "mips", "generate a full mip chain from the top level")("no-mips", "write only the top level")(
         "srgb", "the data is sRGB (tags PNGs, picks _SRGB formats)")("linear", "the data is linear")(
@@ -489,9 +512,9 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
         tx::retag(tex, a.colour);
         if (a.mip_request.normal_map == tx::NormalMapMode::Yes) tex.desc.flags |= AF_TEX_NORMAL_MAP;
         if (a.resize) tex = tx::resize(ops, tex, a.resize->first, a.resize->second, a.mip_request.options);
-        if (is_png(a.out))
-            write_pngs(ops, tex, a);
-        else if (output_is_picture)
+        if (is_png(a.out)) {
+            if (!write_pngs(ops, tex, a)) return kExitInputFailed;
+        } else if (output_is_picture)
             write_picture(ops, tex, a, writer.item->name);
         else if (!write_container(ops, tex, a))
             return kExitInputFailed;

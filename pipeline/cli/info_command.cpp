@@ -8,7 +8,6 @@
 #include "host/host_services.hpp"
 #include "host/load_failures.hpp"
 #include "host/texture_io.hpp"
-#include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
 
 #include <nlohmann/json.hpp>
@@ -110,11 +109,9 @@ void add_normal_map(Context& ctx, const std::string& path, const host::OptionMap
     try {
         host::ReadResult res = host::read_texture(ctx.registry, path, opts);
         tx::Ops ops{ctx.registry};
-        Texture top = tx::surface_image(ops, res.texture, 0, 0, 0);
-        const FormatInfo* f = format_info(res.texture.desc.format);
-        if (f && tx::snorm_like(*f) && is_float(top)) tx::signed_to_unit(top);
+        const Texture top = tx::measured_image(ops, res.texture, 0, 0, 0);
         const tx::Content c = tx::analyse(top);
-        const tx::NormalMapVerdict v = tx::recognise_normal_map(res.texture, c, path);
+        const tx::NormalMapVerdict v = tx::normal_map_of(ops, res.texture, path, tx::NormalMapMode::Auto, "", &c);
         const std::string token = tx::normal_map_name_token(path);
         r.json["normal_map"] = {{"verdict", tx::verdict_text(v)},
                                 {"name_token", token},

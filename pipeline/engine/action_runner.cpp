@@ -47,7 +47,15 @@ void item_bytes(const ActionRun& run, steps::Item& it, ActionOutput& w, const st
         const int64_t ts = trace.now_us();
         std::vector<std::string> lost;
         w.encoded = run.steps.writer(it, w.abs, trail.tools, lost);
-        for (auto& l : lost) trail.results.warnings.push_back(std::move(l));
+        // An export for editing (keep_edits) is a copy the user edits, not what the build ships: what its format
+        // cannot hold (HDR in a PNG) is noted with the action, and counted where an edit of it loses it (encode's
+        // `match` against the original), so an unedited set passes --warnings-as-errors.
+        for (auto& l : lost) {
+            if (!run.job.keep_edits)
+                trail.results.warnings.push_back(std::move(l));
+            else
+                trail.results.note += (trail.results.note.empty() ? "" : "; ") + ("edit copy: " + l);
+        }
         // "encode dds", "encode png": the container's writer (the step named encode is a codec)
         std::string container = it.container;
         if (container.empty()) {

@@ -11,7 +11,6 @@
 #include "steps/plugin_params.hpp"
 #include "texture/format_names.hpp"
 #include "texture/information_loss.hpp"
-#include "texture/levels.hpp"
 #include "texture/texture_ops.hpp"
 #include "texture/unedited_export.hpp"
 
@@ -116,6 +115,18 @@ bool picks_own_format(const af_container* c) {
     for (uint32_t i = 0; i < c->write_option_count; ++i)
         if (c->write_options[i] && std::string_view(c->write_options[i]->name) == "format") return true;
     return false;
+}
+
+// A PNG holds 0..1: what a decoded BC6H or float texture loses there is a
+// warning (counted by --warnings-as-errors), for the surface the writer took.
+void png_clip_warning(const Item& it, std::vector<std::string>& warnings) {
+    if (!is_float(*it.texture)) return;
+    auto index = [&](const char* key) {
+        auto v = it.write_options.find(key);
+        return v == it.write_options.end() ? 0u : uint32_t(std::stoul(v->second));
+    };
+    const ImageView s = it.texture->surface(index("layer"), index("face"), index("mip")).stacked();
+    if (std::string clip = tx::values_clipped({s}, "PNG"); !clip.empty()) warnings.push_back(std::move(clip));
 }
 
 // ---- parameters ----------------------------------------------------------
@@ -606,10 +617,7 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
     };
     table.top_image = [r](const Texture& t) {
         tx::Ops ops{*r};
-        Texture img = tx::surface_image(ops, t, 0, 0, 0);
-        const FormatInfo* f = format_info(t.desc.format);
-        if (f && tx::snorm_like(*f) && is_float(img)) tx::signed_to_unit(img); // as `decode` shows it
-        return img;
+        return tx::measured_image(ops, t, 0, 0, 0); // SNORM as `decode` shows it
     };
     table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools,
                        std::vector<std::string>& warnings) {
@@ -620,6 +628,7 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         const std::string container = c ? c.item->name : it.container;
         use(tools, c.plugin);
         std::vector<uint8_t> bytes = host::encode_texture(*r, container, *it.texture, it.write_options);
+        if (container == "png") png_clip_warning(it, warnings);
         if (picks_own_format(c.item)) {
             // What the container chose shows in what it wrote (XTF's RGB565 keeps no alpha).
             const Texture& t = *it.texture;
@@ -627,9 +636,10 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
             if (const FormatInfo* to = format_info(back.texture.desc.format); to && to->id != t.desc.format) {
                 tx::Ops ops{*r};
                 const bool known = it.top && it.top->describes(t) && it.top->content;
-                const tx::Content content = known ? *it.top->content : tx::analyse(tx::surface_image(ops, t, 0, 0, 0));
-                warnings =
-                    tx::information_lost(content, format_info(t.desc.format), *to, t.desc.flags & AF_TEX_NORMAL_MAP);
+                const tx::Content content = known ? *it.top->content : tx::analyse(tx::measured_image(ops, t, 0, 0, 0));
+                const bool normal = (t.desc.flags & AF_TEX_NORMAL_MAP) ||
+                                    tx::normal_map_of(ops, t, it.name, tx::NormalMapMode::Auto, "", &content).yes;
+                warnings = tx::information_lost(content, format_info(t.desc.format), *to, normal);
             }
         }
         return bytes;

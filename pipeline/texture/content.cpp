@@ -32,7 +32,9 @@ Content analyse(const Texture& img) {
     uint64_t out = 0, near = 0, rough = 0;
     double sx = 0, sy = 0, sz = 0;
     AlphaSeen alpha;
-    bool blue_zero = true;
+    // Blue left empty by a two-channel decode: 0 from an unsigned format, and
+    // from a signed one the 0 of -1..1, which the export maps to 0.5.
+    bool blue_zero = true, blue_half = true;
     for (uint64_t i = 0; i < n; ++i) {
         float r, g, b;
         bool grey;
@@ -43,11 +45,13 @@ Content analyse(const Texture& img) {
             c.above_one |= r > 1.0f || g > 1.0f || b > 1.0f;
             c.negative |= r < 0.0f || g < 0.0f || b < 0.0f;
             alpha.add(p[3]);
+            blue_half &= std::fabs(b - 0.5f) <= 0.5f / 255.0f;
         } else {
             const uint8_t* p = &img.data[i * 4];
             grey = p[0] == p[1] && p[1] == p[2];
             r = p[0] / 255.f, g = p[1] / 255.f, b = p[2] / 255.f;
             alpha.add(p[3]);
+            blue_half &= p[2] == 127 || p[2] == 128;
         }
         c.grey &= grey;
         blue_zero &= b == 0.0f;
@@ -61,8 +65,8 @@ Content analyse(const Texture& img) {
     c.alpha = alpha.kind();
     if (!n) return c;
     VectorStats& v = c.vectors;
-    v.two_channel = blue_zero;
-    if (blue_zero) { // the XY of a unit vector lies inside the unit circle
+    v.two_channel = blue_zero || blue_half;
+    if (v.two_channel) { // the XY of a unit vector lies inside the unit circle
         near = 0;
         for (uint64_t i = 0; i < n; ++i) {
             const float x = wide ? f[i * 4] * 2 - 1 : img.data[i * 4] / 127.5f - 1;

@@ -16,7 +16,8 @@ using af::AlphaKind;
 // How far the colour channels read as tangent-space vectors (0..1 encoded).
 // Alpha plays no part: real normal maps often carry height or gloss there.
 struct VectorStats {
-    bool two_channel = false; // blue is 0 everywhere (a BC5 decode): Z is rebuilt from X and Y
+    bool two_channel = false; // blue is 0 (0.5 from a SNORM format) everywhere, as a BC5 decode leaves it: Z is
+                              // rebuilt from X and Y
     float out_of_surface = 0; // fraction of texels with z > 0
     float near_unit = 0;      // fraction with |length - 1| ≤ 0.1 (two-channel: x² + y² ≤ 1.1)
     float roughly_unit = 0;   // fraction with |length - 1| ≤ 0.3

@@ -8,6 +8,7 @@
 #include "host/texture_io.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -31,7 +32,7 @@ struct Top {
     std::optional<Texture> image{};
     std::optional<Content> content_{};
     const Texture& img() {
-        if (!image) image = surface_image(ops, t, 0, 0, 0);
+        if (!image) image = measured_image(ops, t, 0, 0, 0);
         return *image;
     }
     const Content& content() {
@@ -61,6 +62,7 @@ void choose_auto(Top& top, const EncodeRequest& req, Encoded& e) {
 // to that count when it differs.
 std::optional<Texture> choose_match(Ops& ops, const Texture& t, const EncodeRequest& req, Encoded& e) {
     if (!req.like) sdk::usage("format: match needs the original to match (like: …)");
+    check_match_surfaces(t, *req.like, req.name);
     e.format = req.like->format;
     e.why = "matches " + req.like->path;
     const uint32_t want = std::min(req.like->mips, full_mip_count(t.desc.width, t.desc.height, t.desc.depth));
@@ -113,18 +115,55 @@ void tag_result(Encoded& e, const FormatInfo& tf, const MatchTarget* like) {
     for (const auto& [k, v] : like->meta) e.texture.meta[k] = v;
 }
 
+// The one rule's verdict for the loss check, asked whichever route ran: a
+// `match` that keeps the mip count or a named format asks it here (it used to
+// be asked only when mips were made, so a 1-mip BC5 original was "not a normal
+// map" while `info --normal-map` said it was). Under `match` the original
+// counts too (read only where the verdict matters: a format storing X and Y
+// only): what the game uses as a normal map is one, edited or not.
+bool is_normal_map(Top& top, const EncodeRequest& req, const FormatInfo& tf, Encoded& e) {
+    if (e.normal_map) return e.normal_map->yes;
+    NormalMapVerdict v = normal_map_of(top.ops, top.t, req.name, req.normal_map, req.normal_map_why, &top.content());
+    const bool matters = std::popcount(stored_colour(tf)) == 2; // blue dropped or rebuilt by the shader
+    if (!v.yes && req.like && req.normal_map == NormalMapMode::Auto && matters) {
+        const NormalMapVerdict original = normal_map_of(top.ops, req.like->texture, req.like->path);
+        if (original.yes) v = {true, "the original " + req.like->path + " is one (" + original.rule + ")"};
+    }
+    if (req.format.mode == EncodeMode::Match && (v.yes || matters)) e.normal_map = v; // reported where it counts
+    return v.yes;
+}
+
+// The depth the losses are counted from. Under `match`, no deeper than the
+// original: a signed or float original exports as a 16-bit PNG, and storing
+// an edit of it back in the original's own format loses nothing the game had.
+const FormatInfo* loss_baseline(const Texture& t, const EncodeRequest& req) {
+    const FormatInfo* from = format_info(t.desc.format);
+    const FormatInfo* original = req.like ? format_info(req.like->format) : nullptr;
+    return from && original && precision(*original) < precision(*from) ? original : from;
+}
+
+// Under `match`, HDR the original held that the input lacks: an edit of its
+// PNG export, which clipped at 1, bakes the clip in when stored back.
+std::string hdr_lost(Top& top, const EncodeRequest& req) {
+    const FormatInfo* of = req.like ? format_info(req.like->format) : nullptr;
+    if (!of || !(of->flags & fmtflag::hdr) || top.content().above_one || top.content().negative) return "";
+    const Texture original = measured_image(top.ops, req.like->texture, 0, 0, 0);
+    const std::string clip = values_clipped({original.surface(0, 0, 0).stacked()}, "the input");
+    return clip.empty() ? "" : "the original " + req.like->path + " holds HDR the input lacks: " + clip;
+}
+
 // PSNR of the top level over the colour channels the format stores (a drop
 // is a loss, reported as one, not the encode's error); 99 when identical.
 // With alpha in the source, also the figure weighted by it (colour under transparent texels not counted).
 void measure(Top& top, const Texture& src, bool reshaped, const FormatInfo& tf, Encoded& e) {
-    const Texture back = surface_image(top.ops, e.texture, 0, 0, 0);
+    const Texture back = measured_image(top.ops, e.texture, 0, 0, 0);
     const DiffOptions opt{.ssim = false, .psnr_channels = stored_colour(tf)};
     ImageDiff d;
     const ImageView s = src.surface(0, 0, 0).stacked();
     if (s.is_rgba()) { // the source's own bytes, no copy
         d = diff_images(s, back.surface(0, 0, 0), opt);
     } else if (reshaped) {
-        d = diff_images(surface_image(top.ops, src, 0, 0, 0).surface(0, 0, 0), back.surface(0, 0, 0), opt);
+        d = diff_images(measured_image(top.ops, src, 0, 0, 0).surface(0, 0, 0), back.surface(0, 0, 0), opt);
     } else {
         d = diff_images(top.img().surface(0, 0, 0), back.surface(0, 0, 0), opt);
     }
@@ -182,9 +221,9 @@ Encoded encode(Ops& ops, const Texture& t, const EncodeRequest& req) {
     e.texture = convert_to(ops, src, tf, req.codec_options, req.quality);
     e.texture.meta = src.meta;
     if (e.format != t.desc.format) {
-        const bool normal =
-            ((t.desc.flags | src.desc.flags) & AF_TEX_NORMAL_MAP) || (e.normal_map && e.normal_map->yes);
-        e.losses = information_lost(top.content(), format_info(t.desc.format), tf, normal);
+        const bool normal = ((t.desc.flags | src.desc.flags) & AF_TEX_NORMAL_MAP) || is_normal_map(top, req, tf, e);
+        e.losses = information_lost(top.content(), loss_baseline(t, req), tf, normal);
+        if (std::string l = hdr_lost(top, req); !l.empty()) e.losses.push_back(std::move(l));
     }
     tag_result(e, tf, req.like);
     if (req.measure) measure(top, src, reshaped.has_value(), tf, e);

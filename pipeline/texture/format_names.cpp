@@ -121,7 +121,7 @@ std::vector<std::string> short_format_names() {
 }
 
 std::string format_name_help() {
-    std::string s = "use auto, match, ";
+    std::string s = "use auto, keep, match (with the original to match: like, --like), ";
     for (const auto& a : kShort) s += std::string(a.name) + ", ";
     return s + "a VTF name such as BGRA8888 or DXT1_ONEBITALPHA, or a format-table name such as BC7_UNORM_SRGB";
 }

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 
 namespace af::texture {
-namespace {
-
 // Bits of precision per colour channel: 16 for BC6H and 16/32-bit formats,
 // 8 for the other block formats (their endpoints and weights decode to 8
 // bits), the widest channel for plain formats.
@@ -17,6 +16,8 @@ unsigned precision(const FormatInfo& f) {
     for (int i = 0; i < 3; ++i) bits = std::max<unsigned>(bits, f.ch[i].bits);
     return bits ? bits : f.ch[3].bits;
 }
+
+namespace {
 
 bool is_bc1(const FormatInfo& f) {
     const uint32_t id = with_srgb(f.id, false);
@@ -48,6 +49,33 @@ std::vector<std::string> information_lost(const Content& c, const FormatInfo* fr
         out.push_back("bit depth: " + std::to_string(have) + "-bit channels stored in " + std::to_string(keep) +
                       " bits (" + name + ")");
     return out;
+}
+
+std::string values_clipped(const std::vector<ImageView>& surfaces, std::string_view stored_as) {
+    uint64_t above = 0, below = 0;
+    float hi = 1.0f, lo = 0.0f;
+    for (const ImageView& s : surfaces) {
+        const float* f = s.f32();
+        if (!f) continue;
+        for (size_t i = 0; i < s.texels(); ++i) {
+            const float* p = f + i * 4;
+            const float top = std::max({p[0], p[1], p[2]}), bottom = std::min({p[0], p[1], p[2]});
+            above += top > 1.0f, below += bottom < 0.0f;
+            hi = std::max(hi, top), lo = std::min(lo, bottom);
+        }
+    }
+    if (!above && !below) return "";
+    char buf[200];
+    std::string out;
+    if (above)
+        std::snprintf(buf, sizeof buf, "values above 1.0 clipped: %llu texels, max %.4g", (unsigned long long)above,
+                      hi),
+            out = buf;
+    if (below) {
+        std::snprintf(buf, sizeof buf, "values below 0 clipped: %llu texels, min %.4g", (unsigned long long)below, lo);
+        out += (out.empty() ? "" : "; ") + std::string(buf);
+    }
+    return out + " (" + std::string(stored_as) + " stores 0..1; no HDR edit format is written yet)";
 }
 
 } // namespace af::texture

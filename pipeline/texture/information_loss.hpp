@@ -4,6 +4,7 @@
 #pragma once
 
 #include "assetforge/formats.hpp"
+#include "assetforge/image_view.hpp"
 #include "texture/content.hpp"
 
 #include <string>
@@ -11,9 +12,18 @@
 
 namespace af::texture {
 
+// Bits of precision per colour channel a format keeps (8 for block formats but BC6H).
+unsigned precision(const FormatInfo& f);
+
 // `c`: the source's top level; `from`: its format (null: 8-bit); `normal_map`:
 // blue is a normal's Z, which two-channel formats leave to the shader.
 std::vector<std::string> information_lost(const Content& c, const FormatInfo* from, const FormatInfo& to,
                                           bool normal_map);
+
+// What writing float surfaces (RGBA32F views; others hold nothing to clip)
+// to a 0..1 format such as PNG clips, with the count of texels and the
+// largest (smallest) value: "values above 1.0 clipped: 3120 texels, max 4.78
+// (PNG stores 0..1)". "" when every colour value is in 0..1.
+std::string values_clipped(const std::vector<ImageView>& surfaces, std::string_view stored_as);
 
 } // namespace af::texture

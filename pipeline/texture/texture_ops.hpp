@@ -82,6 +82,14 @@ Texture surface_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face,
 // (y0 0, rows all of height × depth).
 Texture surface_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
                      uint32_t rows);
+// The same, in the value space every measure of the pipeline uses (`compare`,
+// encode's PSNR, the report's pictures, the normal-map rule): signed
+// normalised formats (BC4/BC5_SNORM, R8G8_SNORM …) mapped from -1..1 to 0..1
+// as `decode` exports them, so a SNORM texture and its PNG compare texel for
+// texel and a full-scale error is 1 in either. Other formats as surface_image.
+Texture measured_image(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
+Texture measured_rows(Ops& ops, const Texture& t, uint32_t layer, uint32_t face, uint32_t mip, uint32_t y0,
+                      uint32_t rows);
 // One surface as a texture of its own; range errors name the option.
 Texture single_surface(const Texture& t, uint32_t layer, uint32_t face, uint32_t mip);
 // The first `n` levels (n ≤ desc.mips) of every layer and face.
@@ -112,6 +120,10 @@ struct MatchTarget {
     Texture texture;                         // the original as read
 };
 MatchTarget read_match_target(Ops& ops, const std::string& path);
+// Refuses (unsupported, naming `name`, the original and the counts) a texture
+// holding fewer array layers or animation frames, cube faces or depth slices
+// than the original it must match: `match` never drops a surface silently.
+void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name);
 
 // What `format` asks for. The words (auto, match, keep, a format name) are
 // parsed once where the user wrote them: parse_encode_format.
@@ -197,6 +209,14 @@ struct MipRequest {
 // is filtered as plain data). `top`, when given, receives the decision and
 // what was learned of the top level (it describes the texture returned).
 Texture mips(Ops& ops, const Texture& t, const MipRequest& req, TopLevel* top = nullptr);
+
+// The one rule (recognise_normal_map) on a texture as stored: its top level
+// as every measure sees it (measured_image), analysed, unless `known` is that
+// analysis already. What `info --normal-map`, encode's loss check (with or
+// without mips, under any format) and the writers' loss checks all ask.
+NormalMapVerdict normal_map_of(Ops& ops, const Texture& t, std::string_view name,
+                               NormalMapMode mode = NormalMapMode::Auto, std::string_view why = "",
+                               const Content* known = nullptr);
 
 // "yes: <rule>" or "no: <rule>": a verdict as reports print it.
 std::string verdict_text(const NormalMapVerdict& v);

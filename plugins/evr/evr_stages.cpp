@@ -39,7 +39,10 @@ fs::path required_path(const af_stage_io* io, const sdk::Options& opt, const cha
 }
 
 // Warnings are collected (frames decode on several threads) and handed to
-// the host's log in the order they came, once the stage is done.
+// the host's log in the order they came, once the stage is done. What the set
+// a stage reads already holds (a game's own quirks, its raw textures without
+// usable metadata) goes to the log as information: a build's warnings, which
+// --warnings-as-errors fails on, are for what the build itself lost or made.
 struct Warnings {
     std::mutex mutex;
     std::vector<std::string> list;
@@ -49,9 +52,12 @@ struct Warnings {
             list.push_back(w);
         };
     }
-    void log(const af_host* host, const std::string& prefix) const {
+    void log(const af_host* host, const std::string& prefix, int32_t level = AF_LOG_WARN) const {
         if (!host || !host->log) return;
-        for (const auto& w : list) host->log(AF_LOG_WARN, (prefix + w).c_str());
+        for (const auto& w : list) host->log(level, (prefix + w).c_str());
+    }
+    void log_inherited(const af_host* host, const std::string& stage) const {
+        log(host, stage + ": in the set as read, not introduced by this build: ", AF_LOG_INFO);
     }
 };
 
@@ -143,7 +149,7 @@ af_status run_extract(const af_host* host, const af_stage_io* io, const af_optio
                         {"kind", ext.empty() ? "" : ext.substr(1)}});
             std::vector<uint8_t>().swap(f.second);
         }
-        w.log(host, "evr.extract: ");
+        w.log_inherited(host, "evr.extract");
     });
 }
 
@@ -152,8 +158,8 @@ af_status run_replace(const af_host* host, const af_stage_io* io, const af_optio
         const sdk::Options opt(params);
         const fs::path manifest = required_path(io, opt, "set", "evr.replace");
         const fs::path packages = required_path(io, opt, "packages", "evr.replace");
-        Warnings w;
-        const PackageSet set(SetLocation{manifest, packages, manifest.filename().string()}, Limits{}, w.fn());
+        Warnings inherited, w;
+        const PackageSet set(SetLocation{manifest, packages, manifest.filename().string()}, Limits{}, inherited.fn());
         RepackOptions o;
         o.add_new = opt.flag("add_new", false);
         o.part_limit = uint64_t(opt.integer("part_size", int64_t(kPartLimit), 1, int64_t(kPartLimit)));
@@ -163,6 +169,7 @@ af_status run_replace(const af_host* host, const af_stage_io* io, const af_optio
         std::vector<TreeEntry> repl;
         for (uint32_t i = 0; i < io->input_count; ++i) repl.push_back(entry_of(*io->inputs[i], groups));
         const RepackReport r = repack_set(set, std::move(repl), o, host, w.fn());
+        inherited.log_inherited(host, "evr.replace");
         w.log(host, "evr.replace: ");
         emit_set(io, r.image, set.location().name,
                  {{"changed", std::to_string(r.changed.size())},
