@@ -175,10 +175,17 @@ af_status write_container(const af_host* host, const af_texture* tex, const af_o
             sdk::fail(AF_ERR_USAGE, AF_NO_OFFSET,
                       sdk::format("texture buffer holds %llu bytes, its description needs %llu",
                                   (unsigned long long)tex->data_size, (unsigned long long)need));
-        // Written as asked (a tool may want it), but said: a game on Direct3D 10 or later would not load it.
+        // Written as asked (a tool may want it), but said: a game on Direct3D 10 or later would not load it. A
+        // texture written like an original DDS (its header kind came along) has the shape the game shipped, which
+        // its own loader takes: said, not counted as a loss.
         const FormatInfo* f = format_info(d.format);
-        if (host && host->log && f && f->compressed() && (d.width % f->block_w || d.height % f->block_h))
-            host->log(AF_LOG_WARN, block_multiple_problem(d.width, d.height, f->block_w, f->block_h).c_str());
+        if (host && host->log && f && f->compressed() && (d.width % f->block_w || d.height % f->block_h)) {
+            const std::string what = block_multiple_problem(d.width, d.height, f->block_w, f->block_h);
+            if (wo.original != HeaderKind::Unknown)
+                host->log(AF_LOG_INFO, (what + "; as the original it is written like").c_str());
+            else
+                host->log(AF_LOG_WARN, what.c_str());
+        }
         std::vector<uint8_t> header = serialize_header(h);
         af_status s = out->write(out->ctx, header.data(), header.size());
         if (s == AF_OK && need) s = out->write(out->ctx, tex->data, need);
