@@ -1,7 +1,9 @@
 #include "host/isolation/isolation.hpp"
 
 #include "host/isolation/call_scopes.hpp"
+#include "host/isolation/codec_proxy.hpp"
 #include "host/isolation/container_proxy.hpp"
+#include "host/isolation/plugin_description.hpp"
 #include "host/plugin_registry.hpp"
 
 #include <unistd.h>
@@ -82,8 +84,17 @@ void install(PluginRegistry& registry) {
     for (const auto& p : registry.plugins()) {
         if (p->path == "<built-in>") continue;
         for (uint32_t i = 0; i < p->containers.size(); ++i) route_container(*p, i, p->containers[i]);
-        for (auto& c : p->codecs) scope_codec(*p, c);
-        for (auto& s : p->stages) scope_stage(*p, s);
+        for (uint32_t i = 0; i < p->codecs.size(); ++i)
+            if (p->sealed)
+                route_codec(*p, i, p->codecs[i]);
+            else
+                scope_codec(*p, p->codecs[i]);
+        for (auto& s : p->stages) {
+            // A sealed plugin's stage: its code exists only in workers, and stages do not run there yet. This is
+            // the one place its run pointer is set; a stage proxy routes it here instead.
+            if (p->sealed) s.run = sealed_stage_unsupported;
+            scope_stage(*p, s);
+        }
     }
 }
 

@@ -16,6 +16,9 @@ enum class Op : uint32_t {
     Info = 3,
     Write = 4,
     Dims = 5,
+    Describe = 6, // the plugin's tables (plugin_description.hpp)
+    Decode = 7,   // a codec's decode of one surface
+    Encode = 8,   // a codec's encode of one surface
     // worker → host, any number before the reply
     Log = 10,
     Warn = 11,
