@@ -31,6 +31,14 @@ void plant_secret() {
     for (const char* who : {"constructor", "entry"}) fs::remove(secret.string() + ".read-by-" + who);
 }
 
+// The secret as plant_secret() leaves it, markers untouched: for tests that may run beside the one that counts them.
+void keep_secret() {
+    const fs::path secret = AF_PRYING_SECRET;
+    fs::create_directories(secret.parent_path());
+    if (!fs::exists(secret)) std::ofstream(secret) << "the user's private key\n";
+    REQUIRE(::chmod(secret.c_str(), 0600) == 0);
+}
+
 // The markers the plugin left: each names who read the secret.
 std::string markers() {
     std::string found;
@@ -114,7 +122,7 @@ TEST_CASE("isolation: a third-party plugin's constructor and entry function run 
 TEST_CASE("isolation: a third-party codec decodes and encodes in a worker, a crash in it fails one action",
           "[isolation]") {
     PryingPath path;
-    plant_secret();
+    keep_secret();
     TempDir t;
     t.write("pipeline.yaml", kPryingPipeline);
     t.write("src/a.prying", prying_file(0x40));
@@ -128,7 +136,6 @@ TEST_CASE("isolation: a third-party codec decodes and encodes in a worker, a cra
     CHECK(fs::exists(t / "out/b.png"));
     CHECK(!fs::exists(t / "out/x.png"));
     CHECK_THAT(build.out, Catch::Contains("plugin 'prying' crashed (SIG") && Catch::Contains("in decode of"));
-    CHECK(markers().empty());
 
     // Round trip: decode (grey 0x40) to PNG, then encode that PNG's first red into the BC1 block of a DDS.
     Run encode = run_in(t.path(), "--plugin-override prying convert --format bc1 out/a.png a.dds");
@@ -139,5 +146,36 @@ TEST_CASE("isolation: a third-party codec decodes and encodes in a worker, a cra
     const size_t header = 128 + (dds.size() > 88 && dds.compare(84, 4, "DX10") == 0 ? 20 : 0);
     REQUIRE(dds.size() >= header + 8);
     CHECK(uint8_t(dds[header]) == 0x40);
-    CHECK(markers().empty());
+}
+
+TEST_CASE("isolation: without Landlock a third-party plugin is refused by name unless --allow-unconfined-load",
+          "[isolation]") {
+    PryingPath path;
+    keep_secret();
+    TempDir t;
+    t.write("pipeline.yaml", kPryingPipeline);
+    t.write("src/a.prying", prying_file(0x40));
+    const std::string without = std::string(AF_WITHOUT_LANDLOCK) + " " + AF_EXE;
+    Run plugins = run_shell("cd '" + t.path().string() + "' && " + without + " plugins");
+    INFO(plugins.out);
+    CHECK(plugins.code == 1);
+    CHECK_THAT(plugins.out, Catch::Contains(std::string("FAILED ") + AF_PRYING_PLUGIN_DIR + "/prying.so") &&
+                                Catch::Contains("this kernel has no Landlock (ENOSYS)") &&
+                                Catch::Contains("--allow-unconfined-load"));
+    Run refused = run_shell("cd '" + t.path().string() + "' && " + without + " build -j1");
+    INFO(refused.out);
+    CHECK(refused.code != 0);
+    CHECK(!fs::exists(t / "out/a.png"));
+    // Allowed: namespaces, NO_NEW_PRIVS and both seccomp filters still hold, so the constructor reads what the user
+    // can read (what the option says) but can neither write its marker nor open a socket.
+    Run unconfined = run_shell("cd '" + t.path().string() + "' && " + without + " --allow-unconfined-load build -j1");
+    INFO(unconfined.out);
+    CHECK(unconfined.code == 0);
+    CHECK(fs::exists(t / "out/a.png"));
+    CHECK_THAT(unconfined.out, Catch::Contains("constructor:secret-read") &&
+                                   Catch::Contains("constructor:marker-refused(EACCES)") &&
+                                   Catch::Contains("constructor:socket-refused"));
+    Run listed = run_shell("cd '" + t.path().string() + "' && " + without + " --allow-unconfined-load plugins");
+    INFO(listed.out);
+    CHECK_THAT(listed.out, Catch::Contains("loaded only in sealed workers (no Landlock,"));
 }

@@ -1,5 +1,7 @@
 #include "host/isolation/confinement.hpp"
 
+#include "host/isolation/isolation.hpp"
+
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <sched.h>
@@ -104,6 +106,8 @@ int apply_landlock(int library_fd, std::string& why) {
     bool ok = true;
     for (const char* dir : kLibraryDirs) ok = ok && add_path(ruleset, dir, kFsExecute | kFsReadFile | kFsReadDir, why);
     ok = ok && add_path(ruleset, "/etc/ld.so.cache", kFsReadFile, why);
+    // A sanitizer's runtime reads its own process's maps when a library is loaded; only a test build has one.
+    if (kSanitizerBuild) ok = ok && add_path(ruleset, "/proc/self", kFsReadFile | kFsReadDir, why);
     // The plugin's own file, through the descriptor the host opened. A memory file (the host's sealed copy of a
     // third-party library) lives on an internal mount, which Landlock neither takes a rule for nor restricts.
     if (ok && !add_rule(ruleset, library_fd, kFsExecute | kFsReadFile) && errno != EBADFD) {
@@ -137,6 +141,7 @@ bool confine_for_load(int library_fd, bool allow_unconfined, Confinement& out, s
         out.landlock_abi = abi;
         return true;
     }
+    out.landlock_absent = abi < 0;
     if (abi < 0 && allow_unconfined) {
         why.clear();
         return true;

@@ -8,8 +8,9 @@
 namespace af::host::isolation {
 
 struct Confinement {
-    std::string namespaces; // the namespaces that were entered, "user net ipc uts mnt", or ""
-    int landlock_abi = 0;   // the Landlock ABI applied; 0: none (the kernel has none, or the user allowed that)
+    std::string namespaces;       // the namespaces that were entered, "user net ipc uts mnt", or ""
+    int landlock_abi = 0;         // the Landlock ABI applied; 0: none (the kernel has none, or the user allowed that)
+    bool landlock_absent = false; // the kernel has no Landlock (ENOSYS, EOPNOTSUPP)
     // One line for `assetforge plugins` and debug output: "Landlock ABI 7, namespaces user net ipc uts mnt, seccomp".
     std::string text() const;
 };

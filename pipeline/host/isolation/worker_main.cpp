@@ -250,9 +250,7 @@ void serve_describe(const LoadedPlugin& p) {
     // The reply is one datagram; a plugin whose tables do not fit says so instead of vanishing mid-send.
     if (d.bytes().size() + 64 > kMaxMessage) {
         af_error e{};
-        std::snprintf(e.message, sizeof e.message,
-                      "the plugin's tables take %zu bytes, more than the %zu a "
-                      "description may",
+        std::snprintf(e.message, sizeof e.message, "the plugin's tables take %zu bytes, more than the %zu allowed",
                       d.bytes().size(), kMaxMessage - 64);
         reply_error(w, AF_ERR_UNSUPPORTED, e);
     } else {
@@ -355,8 +353,8 @@ const LoadedPlugin* load_sealed(PluginRegistry& reg, const std::string& path, bo
         return nullptr;
     }
     if (!confine_for_load(kLibrary, allow_unconfined, held, why)) {
-        why = "cannot seal the worker before loading the plugin: " + why +
-              "; not loaded (assetforge --allow-unconfined-load … loads it without Landlock)";
+        why = "cannot seal the worker before loading the plugin: " + why + "; not loaded" +
+              (held.landlock_absent ? " (assetforge --allow-unconfined-load … loads it without Landlock)" : "");
         return nullptr;
     }
     if (!enter_sandbox(true, why)) return nullptr;
