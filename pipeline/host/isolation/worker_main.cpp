@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -357,11 +358,19 @@ const LoadedPlugin* load_sealed(PluginRegistry& reg, const std::string& path, bo
               (held.landlock_absent ? " (assetforge --allow-unconfined-load … loads it without Landlock)" : "");
         return nullptr;
     }
-    if (!enter_sandbox(true, why)) return nullptr;
     // The loader opens the library by this name: the descriptor the host handed over, not the path, which may by
-    // now name other bytes than the host hashed.
+    // now name other bytes than the host hashed. It needs /proc, which the namespaces keep but a container may lack.
+    const std::string library = "/proc/self/fd/" + std::to_string(kLibrary);
+    if (const int fd = ::open(library.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0)
+        ::close(fd);
+    else {
+        why = "cannot reach the library through " + library + " (" + std::strerror(errno) +
+              "): a plugin worker loads it from the descriptor the host passed, through /proc";
+        return nullptr;
+    }
+    if (!enter_sandbox(true, why)) return nullptr;
     const LoadedPlugin* plugin = nullptr;
-    if (reg.load_in_process(path, "/proc/self/fd/" + std::to_string(kLibrary)))
+    if (reg.load_in_process(path, library))
         for (const auto& p : reg.plugins())
             if (p->path == path) plugin = p.get();
     if (!plugin) {
