@@ -185,6 +185,7 @@ TEST_CASE("a stage from a plugin built against the old API accepts any parameter
     Run r = af::test::run_cli("status", t.path());
     CHECK(r.code == 0);
     INFO(r.out);
+    // The plugin is third-party: it loads sealed, and its stage runs in a worker.
     r = af::test::run_cli("build --job j", t.path());
     CHECK(r.code == 0);
     CHECK(af::test::slurp(t / "out/a.bin") == "hello");

@@ -146,6 +146,7 @@ jobs:
     steps: [ { channels.split: { channels: [r, a] } } ]
     output: "out/{channel}/{stem}.png"
 YAML
+# A third-party plugin loads only sealed in workers, and its stage runs there.
 (cd "$work/split" && "$af" build -q)
 /usr/bin/python3 - "$work/split" <<'PY'
 import os, sys

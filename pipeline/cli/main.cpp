@@ -48,6 +48,8 @@ void print_usage(const host::PluginRegistry& reg) {
                  "  --max-texture-bytes N (4 GiB) --max-items N (16777216)\n"
                  "plugins (before the command, repeatable):\n"
                  "  --plugin-override NAME (a third-party plugin NAME replaces the bundled one and wins its ties)\n"
+                 "  --plugin-trust NAME (run third-party plugin NAME's commands in process)\n"
+                 "  --allow-unconfined-load (without Landlock, load third-party plugins in workers anyway)\n"
                  "\n`assetforge <command> --help` describes a command.\n";
 }
 
@@ -61,16 +63,22 @@ void on_interrupt(int) {
 // --plugin-override, which must be known before any plugin loads (every command loads them before it parses its own
 // options, and plugin commands are found among them). Returns how many arguments were consumed, or -1 on a usage
 // error.
-int parse_limits(int argc, char** argv, std::vector<std::string>& overrides) {
+int parse_limits(int argc, char** argv, std::vector<std::string>& overrides, std::vector<std::string>& trusted) {
     int i = 1;
-    for (; i + 1 < argc; i += 2) {
+    for (; i < argc; i += 2) {
         std::string k = argv[i];
-        if (k == "--plugin-override") {
+        if (k == "--allow-unconfined-load") {
+            host::isolation::settings().allow_unconfined_load = true;
+            --i; // takes no value
+            continue;
+        }
+        if (i + 1 >= argc) break;
+        if (k == "--plugin-override" || k == "--plugin-trust") {
             if (!*argv[i + 1]) {
-                std::fprintf(stderr, "assetforge: --plugin-override needs a plugin's name\n");
+                std::fprintf(stderr, "assetforge: %s needs a plugin's name\n", k.c_str());
                 return -1;
             }
-            overrides.emplace_back(argv[i + 1]);
+            (k == "--plugin-override" ? overrides : trusted).emplace_back(argv[i + 1]);
             continue;
         }
         char* end = nullptr;
@@ -101,6 +109,36 @@ int parse_limits(int argc, char** argv, std::vector<std::string>& overrides) {
     return i - 1;
 }
 
+// A command of a plugin loaded sealed: a command works on the user's files, which a sealed worker cannot reach, so
+// it runs only when the user trusts the plugin by name (--plugin-trust NAME), and then in process, loaded from the
+// same sealed copy of the library that was hashed.
+int run_sealed_command(const host::LoadedPlugin& plugin, const std::string& name,
+                       const std::vector<std::string>& trusted, std::vector<const char*>& cargv) {
+    if (std::find(trusted.begin(), trusted.end(), plugin.name) == trusted.end()) {
+        std::fprintf(stderr,
+                     "assetforge: command '%s' is from the third-party plugin '%s' (%s), which runs only sealed in a "
+                     "worker, and a command needs your files; not run (assetforge --plugin-trust %s %s … runs it in "
+                     "process)\n",
+                     sdk::printable(name).c_str(), sdk::printable(plugin.name).c_str(),
+                     sdk::printable(plugin.path.string()).c_str(), sdk::printable(plugin.name).c_str(),
+                     sdk::printable(name).c_str());
+        return cli::kExitUsage;
+    }
+    host::PluginRegistry trusted_registry;
+    if (!trusted_registry.load_in_process(plugin.path, "/proc/self/fd/" + std::to_string(plugin.image_fd))) {
+        std::fprintf(stderr, "assetforge: cannot load %s: %s\n", sdk::printable(plugin.path.string()).c_str(),
+                     sdk::printable(trusted_registry.failures().back().reason).c_str());
+        return cli::kExitInputFailed;
+    }
+    auto pc = trusted_registry.command(name);
+    if (!pc) {
+        std::fprintf(stderr, "assetforge: plugin '%s' has no command '%s' when loaded in process\n",
+                     sdk::printable(plugin.name).c_str(), sdk::printable(name).c_str());
+        return cli::kExitInputFailed;
+    }
+    return pc.item->run(host::services(), int32_t(cargv.size()), cargv.data());
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -114,8 +152,8 @@ int main(int argc, char** argv) {
     host::isolation::install_crash_handler();
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
-    std::vector<std::string> overrides;
-    int consumed = parse_limits(argc, argv, overrides);
+    std::vector<std::string> overrides, trusted;
+    int consumed = parse_limits(argc, argv, overrides, trusted);
     if (consumed < 0) return af::cli::kExitUsage;
     if (consumed > 0) {
         argv[consumed] = argv[0];
@@ -127,6 +165,12 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "build") == 0)
         if (auto code = cli::answer_from_noop_record()) return *code;
 #endif
+    // --isolate none runs every plugin in process, so third-party ones load here as before, not sealed in a worker;
+    // it is the command's option, but loading comes first.
+    for (int i = 2; i < argc; ++i)
+        if (std::strcmp(argv[i], "--isolate=none") == 0 ||
+            (std::strcmp(argv[i], "--isolate") == 0 && i + 1 < argc && std::strcmp(argv[i + 1], "none") == 0))
+            host::isolation::settings().mode = host::isolation::Mode::None;
     host::PluginRegistry registry;
     host::set_registry(&registry);
     for (auto& name : overrides) registry.allow_override(name);
@@ -175,6 +219,7 @@ int main(int argc, char** argv) {
         std::vector<const char*> cargv;
         cargv.push_back(argv[1]);
         for (int i = 2; i < argc; ++i) cargv.push_back(argv[i]);
+        if (pc.plugin->sealed) return run_sealed_command(*pc.plugin, first, trusted, cargv);
         return pc.item->run(host::services(), int32_t(cargv.size()), cargv.data());
     }
     std::vector<std::string> names;

@@ -84,7 +84,10 @@ nlohmann::json plugin_json(const host::LoadedPlugin& pl) {
                         {"description", pl.description},
                         {"path", pl.path.string()},
                         {"api", std::to_string(pl.api_major) + "." + std::to_string(pl.api_minor)},
-                        {"binary_hash", pl.binary_hash.hex()}};
+                        {"binary_hash", pl.binary_hash.hex()},
+                        {"sealed", pl.sealed}};
+    // What held around the worker that loaded it: the host never loaded a sealed plugin itself.
+    if (pl.sealed) j["confinement"] = pl.confinement;
     for (const auto& c : pl.containers)
         j["containers"].push_back({{"name", c.name},
                                    {"extensions", c.extensions ? c.extensions : ""},
@@ -125,6 +128,8 @@ void print_text(const nlohmann::json& out) {
         std::printf("%s %s  (API %s)  %s\n", j["name"].get<std::string>().c_str(),
                     j["version"].get<std::string>().c_str(), j["api"].get<std::string>().c_str(),
                     j["path"].get<std::string>().c_str());
+        if (j.contains("confinement"))
+            std::printf("  loaded only in sealed workers (%s)\n", j["confinement"].get<std::string>().c_str());
         if (j.contains("containers"))
             for (const auto& c : j["containers"])
                 std::printf("  container %-8s %-14s [%s] %s\n", c["name"].get<std::string>().c_str(),

@@ -6,6 +6,7 @@
 #include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
 #include "host/isolation/isolation.hpp"
+#include "host/isolation/sealed_library.hpp"
 #include "host/library_file.hpp"
 #include "host/probe_failures.hpp"
 
@@ -85,6 +86,57 @@ bool extension_matches(const char* list, std::string ext) {
         l.remove_prefix(semi + 1);
     }
     return false;
+}
+
+// The plugin's containers, codecs, stages and commands, each checked and zero-extended; false with `why` set.
+bool copy_tables(const af_plugin& p, LoadedPlugin& lp, std::string& why) {
+    auto refuse = [&](std::string text) {
+        why = std::move(text);
+        return false;
+    };
+    for (uint32_t i = 0; i < p.container_count; ++i) {
+        af_container c{};
+        if (!copy_table(p.containers[i], c, why, "container", offsetof(af_container, probe) + sizeof(void*)))
+            return false;
+        if (!c.name || !c.probe) return refuse("container " + std::to_string(i) + " lacks a name or probe");
+        if ((c.caps & AF_CAN_READ) && !c.read)
+            return refuse(std::string("container ") + c.name + " claims read without a read function");
+        if ((c.caps & AF_CAN_WRITE) && !c.write)
+            return refuse(std::string("container ") + c.name + " claims write without a write function");
+        if ((c.caps & AF_CAN_INFO) && !c.info)
+            return refuse(std::string("container ") + c.name + " claims info without an info function");
+        if (!check_params(c.read_options, c.read_option_count, std::string("container ") + c.name + " read options",
+                          why) ||
+            !check_params(c.write_options, c.write_option_count, std::string("container ") + c.name + " write options",
+                          why))
+            return false;
+        lp.containers.push_back(c);
+    }
+    for (uint32_t i = 0; i < p.codec_count; ++i) {
+        af_codec c{};
+        if (!copy_table(p.codecs[i], c, why, "codec", offsetof(af_codec, decode) + sizeof(void*))) return false;
+        if (!c.name || (!c.formats && c.format_count)) return refuse("codec " + std::to_string(i) + " is malformed");
+        if (!check_params(c.decode_options, c.decode_option_count, std::string("codec ") + c.name + " decode options",
+                          why) ||
+            !check_params(c.encode_options, c.encode_option_count, std::string("codec ") + c.name + " encode options",
+                          why))
+            return false;
+        lp.codecs.push_back(c);
+    }
+    for (uint32_t i = 0; i < p.stage_count; ++i) {
+        af_stage s{};
+        if (!copy_table(p.stages[i], s, why, "stage", offsetof(af_stage, run) + sizeof(void*))) return false;
+        if (!s.name || !s.run) return refuse("stage " + std::to_string(i) + " lacks a name or run function");
+        if (!check_params(s.param_decls, s.param_decl_count, std::string("stage ") + s.name, why)) return false;
+        lp.stages.push_back(s);
+    }
+    for (uint32_t i = 0; i < p.command_count; ++i) {
+        af_command c{};
+        if (!copy_table(p.commands[i], c, why, "command", offsetof(af_command, run) + sizeof(void*))) return false;
+        if (!c.name || !c.run) return refuse("command " + std::to_string(i) + " lacks a name or run function");
+        lp.commands.push_back(c);
+    }
+    return true;
 }
 
 } // namespace
@@ -175,19 +227,44 @@ void PluginRegistry::load_files_in(const fs::path& dir) {
 }
 
 bool PluginRegistry::load_file(const fs::path& file) {
+    if (std::string damage = library_file_damage(file); !damage.empty()) {
+        failures_.push_back({file, damage});
+        return false;
+    }
+    // A third-party library's code (its ELF constructors, its entry function) never runs here: a worker loads it
+    // inside its sandbox and describes it. --isolate none is the user saying to run everything in process.
+    if (isolation::third_party(file) && isolation::settings().mode != isolation::Mode::None) return load_sealed(file);
+    return load_in_process(file, file);
+}
+
+bool PluginRegistry::load_sealed(const fs::path& file) {
     auto refuse = [&](std::string why) {
         failures_.push_back({file, std::move(why)});
         return false;
     };
-    if (std::string damage = library_file_damage(file); !damage.empty()) return refuse(damage);
+    auto lp = std::make_unique<LoadedPlugin>();
+    std::string why;
+    if (!isolation::seal_library(file, lp->image_fd, lp->binary_hash, why)) return refuse(why);
+    lp->image = std::shared_ptr<void>(nullptr, [fd = lp->image_fd](void*) { ::close(fd); });
+    if (!isolation::describe_sealed(file, lp->image_fd, *lp, why)) return refuse(why);
+    lp->path = file;
+    lp->sealed = true;
+    return accept(std::move(lp));
+}
+
+bool PluginRegistry::load_in_process(const fs::path& file, const fs::path& open_as) {
+    auto refuse = [&](std::string why) {
+        failures_.push_back({file, std::move(why)});
+        return false;
+    };
     auto lib = std::make_shared<boost::dll::shared_library>();
     boost::dll::fs::error_code ec;
-    lib->load(boost::dll::fs::path(file.string()), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
-              ec);
+    lib->load(boost::dll::fs::path(open_as.string()),
+              boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
     if (ec) {
         // Boost reports only a generic code; the loader's own words name the missing library or symbol.
         std::string detail = ec.message();
-        if (void* h = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL))
+        if (void* h = ::dlopen(open_as.c_str(), RTLD_NOW | RTLD_LOCAL))
             ::dlclose(h);
         else if (const char* e = ::dlerror())
             detail = e;
@@ -207,23 +284,6 @@ bool PluginRegistry::load_file(const fs::path& file) {
     if (!copy_table(table, p, why, "plugin", offsetof(af_plugin, description) + sizeof(const char*)))
         return refuse(why);
     if (!p.name || !*p.name) return refuse("plugin table has no name");
-    const bool bundled = !isolation::third_party(file);
-    const bool overriding = !bundled && std::find(overrides_.begin(), overrides_.end(), p.name) != overrides_.end();
-    auto displaced = plugins_.end(); // the bundled plugin an overriding one replaces, once it is accepted
-    for (auto it = plugins_.begin(); it != plugins_.end(); ++it) {
-        const LoadedPlugin& existing = **it;
-        if (existing.name != p.name) continue;
-        if (existing.bundled && !bundled && !overriding) {
-            refuse(std::string("plugin '") + p.name + "' from " + file.string() +
-                   " has the name of a bundled plugin; not loaded (--plugin-override " + p.name + " to use it)");
-            failures_.back().bundled_name = true;
-            return false;
-        }
-        if (!existing.bundled || bundled)
-            return refuse(std::string("plugin '") + p.name + "' already loaded from " + existing.path.string());
-        displaced = it;
-    }
-
     auto lp = std::make_unique<LoadedPlugin>();
     lp->name = p.name;
     lp->version = p.version ? p.version : "";
@@ -231,61 +291,46 @@ bool PluginRegistry::load_file(const fs::path& file) {
     lp->path = file;
     lp->api_major = table->api_major;
     lp->api_minor = table->api_minor;
-    lp->bundled = bundled;
-    lp->overriding = overriding;
     try {
-        lp->binary_hash = hash_file(file);
+        lp->binary_hash = hash_file(open_as);
     } catch (const std::exception& e) {
         return refuse(e.what());
     }
-    for (uint32_t i = 0; i < p.container_count; ++i) {
-        af_container c{};
-        if (!copy_table(p.containers[i], c, why, "container", offsetof(af_container, probe) + sizeof(void*)))
-            return refuse(why);
-        if (!c.name || !c.probe) return refuse("container " + std::to_string(i) + " lacks a name or probe");
-        if ((c.caps & AF_CAN_READ) && !c.read)
-            return refuse(std::string("container ") + c.name + " claims read without a read function");
-        if ((c.caps & AF_CAN_WRITE) && !c.write)
-            return refuse(std::string("container ") + c.name + " claims write without a write function");
-        if ((c.caps & AF_CAN_INFO) && !c.info)
-            return refuse(std::string("container ") + c.name + " claims info without an info function");
-        if (!check_params(c.read_options, c.read_option_count, std::string("container ") + c.name + " read options",
-                          why) ||
-            !check_params(c.write_options, c.write_option_count, std::string("container ") + c.name + " write options",
-                          why))
-            return refuse(why);
-        lp->containers.push_back(c);
-    }
-    for (uint32_t i = 0; i < p.codec_count; ++i) {
-        af_codec c{};
-        if (!copy_table(p.codecs[i], c, why, "codec", offsetof(af_codec, decode) + sizeof(void*))) return refuse(why);
-        if (!c.name || (!c.formats && c.format_count)) return refuse("codec " + std::to_string(i) + " is malformed");
-        if (!check_params(c.decode_options, c.decode_option_count, std::string("codec ") + c.name + " decode options",
-                          why) ||
-            !check_params(c.encode_options, c.encode_option_count, std::string("codec ") + c.name + " encode options",
-                          why))
-            return refuse(why);
-        lp->codecs.push_back(c);
-    }
-    for (uint32_t i = 0; i < p.stage_count; ++i) {
-        af_stage s{};
-        if (!copy_table(p.stages[i], s, why, "stage", offsetof(af_stage, run) + sizeof(void*))) return refuse(why);
-        if (!s.name || !s.run) return refuse("stage " + std::to_string(i) + " lacks a name or run function");
-        if (!check_params(s.param_decls, s.param_decl_count, std::string("stage ") + s.name, why)) return refuse(why);
-        lp->stages.push_back(s);
-    }
-    for (uint32_t i = 0; i < p.command_count; ++i) {
-        af_command c{};
-        if (!copy_table(p.commands[i], c, why, "command", offsetof(af_command, run) + sizeof(void*)))
-            return refuse(why);
-        if (!c.name || !c.run) return refuse("command " + std::to_string(i) + " lacks a name or run function");
-        lp->commands.push_back(c);
-    }
+    if (!copy_tables(p, *lp, why)) return refuse(why);
     // An accepted plugin stays mapped until the process exits. Its code can outlive the registry (TBB workers,
     // thread-local destructors, atexit handlers), and some of its dependencies cannot be unloaded cleanly:
     // libimagequant pulls in libgomp, whose start-up allocations become unreachable leaks once it is unmapped.
-    ::dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    ::dlopen(open_as.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
     lp->library = lib;
+    return accept(std::move(lp));
+}
+
+bool PluginRegistry::accept(std::unique_ptr<LoadedPlugin> lp) {
+    const fs::path file = lp->path;
+    auto refuse = [&](std::string why) {
+        failures_.push_back({file, std::move(why)});
+        return false;
+    };
+    const std::string& name = lp->name;
+    const bool bundled = !isolation::third_party(file);
+    const bool overriding =
+        !bundled && (override_any_ || std::find(overrides_.begin(), overrides_.end(), name) != overrides_.end());
+    auto displaced = plugins_.end(); // the bundled plugin an overriding one replaces, once it is accepted
+    for (auto it = plugins_.begin(); it != plugins_.end(); ++it) {
+        const LoadedPlugin& existing = **it;
+        if (existing.name != name) continue;
+        if (existing.bundled && !bundled && !overriding) {
+            refuse("plugin '" + name + "' from " + file.string() +
+                   " has the name of a bundled plugin; not loaded (--plugin-override " + name + " to use it)");
+            failures_.back().bundled_name = true;
+            return false;
+        }
+        if (!existing.bundled || bundled)
+            return refuse("plugin '" + name + "' already loaded from " + existing.path.string());
+        displaced = it;
+    }
+    lp->bundled = bundled;
+    lp->overriding = overriding;
     if (displaced != plugins_.end()) plugins_.erase(displaced);
     // Lookups take the first plugin that answers, so the order decides every tie (see container_for).
     auto rank = [](const LoadedPlugin& x) { return x.path == "<built-in>" ? 0 : x.overriding ? 1 : x.bundled ? 2 : 3; };

@@ -19,6 +19,14 @@ struct LoadedPlugin {
     Hash128 binary_hash;     // mixed into action keys: a rebuilt plugin rebuilds its outputs
     bool bundled = false;    // built in, or from the host's own plugin folder (not $ASSETFORGE_PLUGIN_PATH)
     bool overriding = false; // third-party, named by --plugin-override: may displace bundled plugins
+    // Third-party and loaded only in workers: the host never mapped its code, it learnt the tables below from a
+    // worker (isolation/plugin_description.hpp), and every entry point routes to a worker.
+    bool sealed = false;
+    // Sealed: a sealed memory file holding the library's bytes as they were hashed into binary_hash; every worker
+    // loads the plugin from it, so what was hashed is what runs. Kept open by `image`.
+    int image_fd = -1;
+    std::shared_ptr<void> image;
+    std::string confinement; // sealed: what held around the describing worker ("Landlock ABI 7, namespaces …")
     // Copies of the plugin's tables, zero-extended to the host's struct sizes.
     std::vector<af_container> containers;
     std::vector<af_codec> codecs;
@@ -56,10 +64,18 @@ class PluginRegistry {
     // A third-party plugin the user trusts over the bundled ones (--plugin-override NAME): it replaces a bundled
     // plugin of its name, and its containers and codecs win ties with theirs. Before loading.
     void allow_override(std::string name) { overrides_.push_back(std::move(name)); }
+    // In a plugin worker: the one plugin it serves was accepted by the host (override or not), so it takes the
+    // place of a bundled plugin of its name.
+    void serve_in_worker() { override_any_ = true; }
     const std::vector<std::string>& overrides() const { return overrides_; }
     void load_default();
     void load_directory(const std::filesystem::path& dir);
-    bool load_file(const std::filesystem::path& file); // false → recorded in failures()
+    // A third-party library is loaded sealed (in a worker, never in this process) unless --isolate none; the
+    // host's own plugins load in process. false → recorded in failures().
+    bool load_file(const std::filesystem::path& file);
+    // Loads in this process whatever the library: the worker's own load (from /proc/self/fd/N: `open_as`), and a
+    // command of a plugin the user trusts (--plugin-trust). `file` is the name it is known by.
+    bool load_in_process(const std::filesystem::path& file, const std::filesystem::path& open_as);
 
     const std::vector<std::unique_ptr<LoadedPlugin>>& plugins() const { return plugins_; }
     const std::vector<LoadFailure>& failures() const { return failures_; }
@@ -79,8 +95,12 @@ class PluginRegistry {
 
   private:
     void load_files_in(const std::filesystem::path& dir);
+    bool load_sealed(const std::filesystem::path& file);
+    // Checks a new plugin's name against those loaded and takes it in; false → recorded in failures().
+    bool accept(std::unique_ptr<LoadedPlugin> lp);
     std::vector<std::unique_ptr<LoadedPlugin>> plugins_;
     std::vector<std::string> overrides_;
+    bool override_any_ = false;
     std::vector<LoadFailure> failures_;
     std::vector<std::filesystem::path> searched_;
 };

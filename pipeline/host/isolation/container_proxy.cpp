@@ -37,11 +37,12 @@ struct Slot {
     af_container real{};
     uint32_t index = 0;
     bool third_party = false; // decided once: the check resolves paths
+    bool sealed = false;      // its code is only in workers, whatever the mode
 };
 
 bool isolated(const Slot& s) {
     const Mode m = settings().mode;
-    return m == Mode::All || (m == Mode::ThirdParty && s.third_party);
+    return s.sealed || m == Mode::All || (m == Mode::ThirdParty && s.third_party);
 }
 
 constexpr size_t kContainerSlots = 256;
@@ -279,7 +280,7 @@ constexpr auto kContainerEntries = make_container_entries(std::make_index_sequen
 void route_container(const LoadedPlugin& plugin, uint32_t index, af_container& c) {
     const size_t n = g_used.fetch_add(1);
     if (n >= kContainerSlots) return;
-    g_slots[n] = {&plugin, c, index, third_party(plugin)};
+    g_slots[n] = {&plugin, c, index, third_party(plugin), plugin.sealed};
     c.probe = kContainerEntries[n].probe;
     if (c.read) c.read = kContainerEntries[n].read;
     if (c.info) c.info = kContainerEntries[n].info;

@@ -1,8 +1,10 @@
 #include "host/isolation/isolation.hpp"
 
 #include "host/isolation/call_scopes.hpp"
+#include "host/isolation/codec_proxy.hpp"
 #include "host/isolation/container_proxy.hpp"
 #include "host/isolation/stage_proxy.hpp"
+#include "host/isolation/plugin_description.hpp"
 #include "host/plugin_registry.hpp"
 
 #include "assetforge/plugin_abi.h"
@@ -104,8 +106,13 @@ void install(PluginRegistry& registry) {
     for (const auto& p : registry.plugins()) {
         if (p->path == "<built-in>") continue;
         for (uint32_t i = 0; i < p->containers.size(); ++i) route_container(*p, i, p->containers[i]);
-        for (auto& c : p->codecs) scope_codec(*p, c);
-        // By the stage's index in its plugin: a worker knows its stages by that alone.
+        for (uint32_t i = 0; i < p->codecs.size(); ++i)
+            if (p->sealed)
+                route_codec(*p, i, p->codecs[i]);
+            else
+                scope_codec(*p, p->codecs[i]);
+        // By the stage's index in its plugin: a worker knows its stages by that alone (a sealed plugin's stages
+        // have no code in the host at all).
         for (uint32_t i = 0; i < p->stages.size(); ++i) route_stage(*p, i, p->stages[i]);
     }
 }

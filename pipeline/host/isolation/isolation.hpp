@@ -24,6 +24,9 @@ struct Settings {
     double action_timeout = 0;             // seconds one plugin call may take; 0 = no limit
     uint64_t memory_limit = 2048ull << 20; // bytes a worker's heap may hold (the memory budget)
     int workers = 0;                       // workers per plugin; 0 = one per core
+    // --allow-unconfined-load: on a kernel without Landlock, load third-party plugins in workers anyway (with
+    // namespaces and seccomp, but the file system open to their loading) instead of refusing them.
+    bool allow_unconfined_load = false;
 };
 
 Settings& settings();

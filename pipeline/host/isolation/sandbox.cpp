@@ -15,19 +15,26 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
 #include <sstream>
 #include <thread>
 
 namespace af::host::isolation {
 
-bool limit_heap(uint64_t bytes, std::string& why) {
+bool limit_heap(uint64_t bytes, int status_fd, std::string& why) {
+    // Read through a descriptor opened before the sandbox: once sealed, the worker opens nothing.
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = ::pread(status_fd, buf, sizeof buf, off_t(text.size()))) > 0;) text.append(buf, size_t(n));
     uint64_t data_kib = 0, size_kib = 0;
-    std::ifstream status("/proc/self/status");
+    std::istringstream status(text);
     for (std::string line; std::getline(status, line);) {
         if (line.rfind("VmData:", 0) == 0) std::istringstream(line.substr(7)) >> data_kib;
         if (line.rfind("VmSize:", 0) == 0) std::istringstream(line.substr(7)) >> size_kib;
+    }
+    if (!data_kib || !size_kib) {
+        why = "cannot read the worker's own memory use (/proc/self/status)";
+        return false;
     }
     auto limit = [&](int resource, uint64_t value, const char* name) {
         const rlimit r{rlim_t(value), rlim_t(value)};
@@ -81,9 +88,25 @@ int allow(scmp_filter_ctx ctx, int nr, std::initializer_list<scmp_arg_cmp> args 
 // One argument compared with `op` (SCMP_A0… leave the second datum to zero-filling, which clang's -Wextra reports).
 constexpr scmp_arg_cmp arg(unsigned index, scmp_compare op, uint64_t a, uint64_t b = 0) { return {index, op, a, b}; }
 
+// Loads the filter built in ctx (rc: the rules' added results, or-ed) and releases it.
+bool load(scmp_filter_ctx ctx, int rc, std::string& why) {
+    if (rc != 0) {
+        seccomp_release(ctx);
+        why = "seccomp_rule_add failed";
+        return false;
+    }
+    rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc != 0) {
+        why = std::string("seccomp_load: ") + std::strerror(-rc);
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
-bool enter_sandbox(std::string& why) {
+bool enter_sandbox(bool load_phase, std::string& why) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EACCES));
     if (!ctx) {
         why = "seccomp_init failed";
@@ -103,8 +126,13 @@ bool enter_sandbox(std::string& why) {
     // Signals to itself only (abort raises SIGABRT with tgkill); kill and tgkill name the process, tkill does not.
     rc |= allow(ctx, SCMP_SYS(kill), {arg(0, SCMP_CMP_EQ, self)});
     rc |= allow(ctx, SCMP_SYS(tgkill), {arg(0, SCMP_CMP_EQ, self)});
-    // Its own limits, read only (getrlimit is prlimit64(0, resource, NULL, old) in glibc).
-    rc |= allow(ctx, SCMP_SYS(prlimit64), {arg(0, SCMP_CMP_EQ, 0), arg(2, SCMP_CMP_EQ, 0)});
+    // Its own limits (getrlimit is prlimit64(0, resource, NULL, old) in glibc): read only once sealed; while the
+    // plugin loads, set too, since the memory limits are measured after loading (limit_heap). Lowering a limit is
+    // all a process may do to its own without privileges, and the sealing filter takes even that away.
+    if (load_phase)
+        rc |= allow(ctx, SCMP_SYS(prlimit64), {arg(0, SCMP_CMP_EQ, 0)});
+    else
+        rc |= allow(ctx, SCMP_SYS(prlimit64), {arg(0, SCMP_CMP_EQ, 0), arg(2, SCMP_CMP_EQ, 0)});
     // glibc's fstat is fstatat(fd, "", AT_EMPTY_PATH). The flag does not keep a path from being looked up, so a
     // plugin can learn a file's size and times by name (never its bytes): said in docs/plugin-isolation.md.
     rc |= allow(ctx, SCMP_SYS(newfstatat), {arg(3, SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH)});
@@ -115,18 +143,32 @@ bool enter_sandbox(std::string& why) {
     // A thread's name (pthread_setname_np on itself, libgomp).
     for (const int op : {PR_SET_NAME, PR_GET_NAME})
         rc |= allow(ctx, SCMP_SYS(prctl), {arg(0, SCMP_CMP_EQ, uint64_t(op))});
-    if (rc != 0) {
-        seccomp_release(ctx);
-        why = "seccomp_rule_add failed";
+    // The dynamic loader opens the library and its dependencies, read only; Landlock (confinement.cpp) has by
+    // then narrowed what opens to the system's library folders. seal_after_load() takes opening away again.
+    if (load_phase) {
+        constexpr uint64_t kMode = O_ACCMODE | O_CREAT | O_TRUNC;
+        rc |= allow(ctx, SCMP_SYS(openat), {arg(2, SCMP_CMP_MASKED_EQ, kMode, O_RDONLY)});
+        rc |= allow(ctx, SCMP_SYS(open), {arg(1, SCMP_CMP_MASKED_EQ, kMode, O_RDONLY)});
+        // For the sealing filter to be installed at all. A filter can only take more away (NO_NEW_PRIVS is set).
+        rc |= allow(ctx, SCMP_SYS(seccomp));
+    }
+    return load(ctx, rc, why);
+}
+
+bool seal_after_load(std::string& why) {
+    // A second filter, stacked on the first: the kernel applies the strictest answer of all of them, so this one
+    // only needs to name what the first allowed for loading.
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        why = "seccomp_init failed";
         return false;
     }
-    rc = seccomp_load(ctx);
-    seccomp_release(ctx);
-    if (rc != 0) {
-        why = std::string("seccomp_load: ") + std::strerror(-rc);
-        return false;
-    }
-    return true;
+    // NO_NEW_PRIVS is set already, and setting it again is a prctl the first filter refuses.
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+    for (const int nr : {SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(openat2), SCMP_SYS(seccomp)})
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(prlimit64), 1, arg(2, SCMP_CMP_NE, 0));
+    return load(ctx, rc, why);
 }
 
 } // namespace af::host::isolation

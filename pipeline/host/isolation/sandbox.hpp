@@ -11,11 +11,15 @@ namespace af::host::isolation {
 // at what is mapped now plus `bytes` and room for threads, and any one file
 // (a memory file written, not mapped) at `bytes`. Shared memory from
 // af_host.alloc is counted by the worker's allocator as well.
-bool limit_heap(uint64_t bytes, std::string& why);
+// `status_fd` is /proc/self/status, opened before the sandbox.
+bool limit_heap(uint64_t bytes, int status_fd, std::string& why);
 
 // seccomp-bpf: no opening of files, no sockets, no exec or fork, no file
 // system changes, no signals to other processes. A denied call fails with
-// EACCES (the plugin sees an ordinary error, not a kill).
-bool enter_sandbox(std::string& why);
+// EACCES (the plugin sees an ordinary error, not a kill). In the load phase,
+// opening read only and setting its own limits are allowed too, for the
+// dynamic loader and limit_heap; seal_after_load() then takes both away.
+bool enter_sandbox(bool load_phase, std::string& why);
+bool seal_after_load(std::string& why);
 
 } // namespace af::host::isolation

@@ -17,6 +17,9 @@ enum class Op : uint32_t {
     Write = 4,
     Dims = 5,
     Stage = 6, // a plugin stage's run (stage_wire.hpp)
+    Describe = 7, // the plugin's tables (plugin_description.hpp)
+    Decode = 8,   // a codec's decode of one surface
+    Encode = 9,   // a codec's encode of one surface
     // worker → host, any number before the reply
     Log = 10,
     Warn = 11,

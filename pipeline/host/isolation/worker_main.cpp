@@ -2,7 +2,9 @@
 
 #include "assetforge/plugin.hpp"
 #include "host/host_services.hpp"
+#include "host/isolation/confinement.hpp"
 #include "host/isolation/container_proxy.hpp"
+#include "host/isolation/plugin_description.hpp"
 #include "host/isolation/sandbox.hpp"
 #include "host/isolation/stage_worker.hpp"
 #include "host/isolation/texture_wire.hpp"
@@ -10,10 +12,13 @@
 #include "host/plugin_registry.hpp"
 #include "host/read_allowance.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +35,7 @@ namespace {
 bool g_sandboxed = false;
 
 constexpr int kSock = 3;
+constexpr int kLibrary = 4; // the plugin's library: the host's sealed copy of it, or (a bundled plugin) its file
 
 // af_host.alloc in a worker: every block is a memfd, so what the plugin hands
 // over crosses to the host as a descriptor, not as a copy.
@@ -264,6 +270,62 @@ void serve_write(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) 
     send_handing_over(Op::Reply, w.bytes(), give);
 }
 
+void serve_describe(const LoadedPlugin& p) {
+    Writer d;
+    put_description(d, p);
+    Writer w;
+    // The reply is one datagram; a plugin whose tables do not fit says so instead of vanishing mid-send.
+    if (d.bytes().size() + 64 > kMaxMessage) {
+        af_error e{};
+        std::snprintf(e.message, sizeof e.message, "the plugin's tables take %zu bytes, more than the %zu allowed",
+                      d.bytes().size(), kMaxMessage - 64);
+        reply_error(w, AF_ERR_UNSUPPORTED, e);
+    } else {
+        reply_error(w, AF_OK, af_error{});
+        w.raw(d.bytes().data(), d.bytes().size());
+    }
+    send_message(kSock, Op::Reply, w.bytes());
+}
+
+// A surface on the wire: its description, its bytes in the call's next descriptor.
+af_surface get_surface(Reader& r) {
+    af_surface s{};
+    s.format = r.u32();
+    s.width = r.u32();
+    s.height = r.u32();
+    s.depth = r.u32();
+    s.size = r.u64();
+    return s;
+}
+
+// decode or encode: the source in the first memory file, the destination (which the host made, at the size it
+// allocated) in the second, written in place.
+void serve_codec(const LoadedPlugin& p, Op op, Reader& r, const std::vector<int>& fds) {
+    const af_codec& c = p.codecs.at(r.u32());
+    KvStore options;
+    options.fill(r);
+    af_surface src = get_surface(r), dst = get_surface(r);
+    if (fds.size() != 2) throw std::runtime_error("a codec call without its two surfaces");
+    src.data = static_cast<uint8_t*>(map_shared(fds[0], src.size, false));
+    dst.data = static_cast<uint8_t*>(map_shared(fds[1], dst.size, true));
+    af_error e{};
+    af_status st = AF_ERR_INTERNAL;
+    auto fn = op == Op::Decode ? c.decode : c.encode;
+    if (!src.data || !dst.data)
+        std::snprintf(e.message, sizeof e.message, "%s", "cannot map the surfaces the host shared");
+    else if (!fn)
+        st = AF_ERR_UNSUPPORTED;
+    else {
+        const af_options opts = options.options();
+        st = fn(services(), &src, &dst, &opts, &e);
+    }
+    if (src.data) ::munmap(src.data, src.size ? src.size : 1);
+    if (dst.data) ::munmap(dst.data, dst.size ? dst.size : 1);
+    Writer w;
+    reply_error(w, st, e);
+    send_message(kSock, Op::Reply, w.bytes());
+}
+
 void serve(const LoadedPlugin& p) {
     for (;;) {
         Message m;
@@ -288,6 +350,13 @@ void serve(const LoadedPlugin& p) {
         case Op::Stage:
             serve_stage(p, r, m.fds, kSock, {worker_alloc, worker_free, existing_block_fd});
             break;
+        case Op::Describe:
+            serve_describe(p);
+            break;
+        case Op::Decode:
+        case Op::Encode:
+            serve_codec(p, m.op, r, m.fds);
+            break;
         default:
             return;
         }
@@ -295,25 +364,71 @@ void serve(const LoadedPlugin& p) {
     }
 }
 
-void say_loaded(af_status st, const std::string& why) {
+void say_loaded(af_status st, const std::string& why, const std::string& confinement = "") {
     Writer w;
-    w.i32(st).str(why);
+    w.i32(st).str(why).str(confinement);
     send_message(kSock, Op::Reply, w.bytes());
 }
 
 uint64_t arg_number(char** argv, int i) { return std::strtoull(argv[i], nullptr, 10); }
+
+// Seals the worker, then loads the plugin inside: no line of it, its ELF constructors and entry function included,
+// runs before the sandbox. `held` gets what held; nullptr on failure, with `why` set.
+const LoadedPlugin* load_sealed(PluginRegistry& reg, const std::string& path, bool allow_unconfined, Confinement& held,
+                                std::string& why) {
+    // A bundled plugin served under --isolate all was loaded with the others, before any confinement.
+    const bool already = std::any_of(reg.plugins().begin(), reg.plugins().end(),
+                                     [&](const auto& p) { return p->bundled && p->path == path; });
+    // Opened while opening is possible: limit_heap measures the worker after loading, through it.
+    const int status_fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (status_fd < 0) {
+        why = "cannot open /proc/self/status";
+        return nullptr;
+    }
+    if (!confine_for_load(kLibrary, allow_unconfined, held, why)) {
+        why = "cannot seal the worker before loading the plugin: " + why + "; not loaded" +
+              (held.landlock_absent ? " (assetforge --allow-unconfined-load … loads it without Landlock)" : "");
+        return nullptr;
+    }
+    // The loader opens the library by this name: the descriptor the host handed over, not the path, which may by
+    // now name other bytes than the host hashed. It needs /proc, which the namespaces keep but a container may lack.
+    const std::string library = "/proc/self/fd/" + std::to_string(kLibrary);
+    if (const int fd = ::open(library.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0)
+        ::close(fd);
+    else {
+        why = "cannot reach the library through " + library + " (" + std::strerror(errno) +
+              "): a plugin worker loads it from the descriptor the host passed, through /proc";
+        return nullptr;
+    }
+    if (!enter_sandbox(true, why)) return nullptr;
+    const LoadedPlugin* plugin = nullptr;
+    if (already || reg.load_in_process(path, library))
+        for (const auto& p : reg.plugins())
+            if (p->path == path) plugin = p.get();
+    if (!plugin) {
+        why = reg.failures().empty() ? "not loaded" : reg.failures().back().reason;
+        return nullptr;
+    }
+    if (!limit_heap(g_limit, status_fd, why) || !seal_after_load(why)) {
+        why = "cannot sandbox the worker: " + why;
+        return nullptr;
+    }
+    ::close(status_fd);
+    ::close(kLibrary); // mapped by now; the plugin has no use for its own file
+    return plugin;
+}
 
 } // namespace
 
 int run_plugin_worker(int argc, char** argv) {
     // A worker never outlives its host, even one killed with SIGKILL.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    // Only stdin, stdout, stderr and the socket: a descriptor the host had open (the state database, an output
-    // being written) must not be the plugin's to write.
-    ::close_range(kSock + 1, ~0u, 0);
+    // Only stdin, stdout, stderr, the socket and the library: a descriptor the host had open (the state database,
+    // an output being written) must not be the plugin's to write.
+    ::close_range(kLibrary + 1, ~0u, 0);
     // stdout is a pipe the host reads: a line at a time, so what a plugin prints arrives with its call.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    if (argc < 8) return 2;
+    if (argc < 9) return 2;
     const std::string path = argv[2];
     g_limit = arg_number(argv, 3);
     HostSettings& hs = host::settings();
@@ -321,6 +436,7 @@ int run_plugin_worker(int argc, char** argv) {
     hs.max_dimension = uint32_t(arg_number(argv, 5));
     hs.max_surfaces = uint32_t(arg_number(argv, 6));
     hs.max_items = uint32_t(arg_number(argv, 7));
+    const bool allow_unconfined = std::strcmp(argv[8], "unconfined-allowed") == 0;
     af_host& table = service_table();
     table.alloc = worker_alloc;
     table.free = worker_free;
@@ -330,26 +446,21 @@ int run_plugin_worker(int argc, char** argv) {
 
     PluginRegistry reg;
     set_registry(&reg);
-    const LoadedPlugin* plugin = nullptr;
-    if (reg.load_file(path))
-        for (const auto& p : reg.plugins())
-            if (p->path == path) plugin = p.get();
-    if (!plugin) {
-        say_loaded(AF_ERR_USAGE, reg.failures().empty() ? "not loaded" : reg.failures().back().reason);
-        return 1;
-    }
-    // The host's own plugins too (the environment is empty: no $ASSETFORGE_PLUGIN_PATH), trusted code loaded
-    // before the sandbox: their codecs serve af_host.convert here as they do in process, so a stage or a writer
-    // that encodes BC through the host (xtf.write) works in a worker. A bundled plugin of the same name as
-    // `plugin` is refused as already loaded.
+    // The host's own plugins first (the environment is empty: no $ASSETFORGE_PLUGIN_PATH), trusted code loaded
+    // before any confinement: their codecs serve af_host.convert here as they do in process, so a stage or a
+    // writer that encodes BC through the host (xtf.write) works in a worker. The plugin this worker serves was
+    // accepted by the host, so here it takes the place of a bundled plugin of its name (--plugin-override).
     reg.load_default();
+    reg.serve_in_worker();
+    Confinement held;
     std::string why;
-    if (!limit_heap(g_limit, why) || !enter_sandbox(why)) {
-        say_loaded(AF_ERR_INTERNAL, "cannot sandbox the worker: " + why);
+    const LoadedPlugin* plugin = load_sealed(reg, path, allow_unconfined, held, why);
+    if (!plugin) {
+        say_loaded(AF_ERR_USAGE, why);
         return 1;
     }
     g_sandboxed = true;
-    say_loaded(AF_OK, "");
+    say_loaded(AF_OK, "", held.text());
     int code = 0;
     try {
         serve(*plugin);

@@ -131,32 +131,37 @@ std::string self_exe() {
     return std::string(buf, size_t(n));
 }
 
-// Starts `assetforge __plugin-worker …` on a socketpair (its end as fd 3)
-// and waits for it to say the plugin loaded.
-Worker spawn(const LoadedPlugin& p, std::string& why) {
+// Starts `assetforge __plugin-worker …` on a socketpair (its end as fd 3), with the library's bytes as fd 4, and
+// waits for it to say the plugin loaded; `confinement` gets what held around the loading.
+Worker spawn(const std::filesystem::path& library, int image_fd, std::string& why, std::string* confinement = nullptr) {
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
         why = std::string("cannot create a socket pair: ") + std::strerror(errno);
         return {};
     }
+    // Above the numbers the worker's descriptors get, so that no dup2 below is onto itself (which would leave
+    // close-on-exec set).
+    const int image = ::fcntl(image_fd, F_DUPFD_CLOEXEC, 10);
     const HostSettings& hs = host::settings();
     const std::string exe = self_exe();
     std::vector<std::string> args = {exe,
                                      "__plugin-worker",
-                                     p.path.string(),
+                                     library.string(),
                                      std::to_string(settings().memory_limit),
                                      std::to_string(hs.max_texture_bytes),
                                      std::to_string(hs.max_dimension),
                                      std::to_string(hs.max_surfaces),
-                                     std::to_string(hs.max_items)};
+                                     std::to_string(hs.max_items),
+                                     settings().allow_unconfined_load ? "unconfined-allowed" : "confined"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) {
-        why = std::string("cannot create a pipe: ") + std::strerror(errno);
+    if (image < 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+        why = std::string("cannot pass the plugin to a worker: ") + std::strerror(errno);
         ::close(sv[0]);
         ::close(sv[1]);
+        if (image >= 0) ::close(image);
         return {};
     }
     ::fcntl(out[0], F_SETFL, O_NONBLOCK);
@@ -168,6 +173,7 @@ Worker spawn(const LoadedPlugin& p, std::string& why) {
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     posix_spawn_file_actions_adddup2(&fa, out[1], 2);
     posix_spawn_file_actions_adddup2(&fa, sv[1], 3); // dup2 clears FD_CLOEXEC on the copy
+    posix_spawn_file_actions_adddup2(&fa, image, 4);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
@@ -178,6 +184,7 @@ Worker spawn(const LoadedPlugin& p, std::string& why) {
     posix_spawnattr_destroy(&attr);
     ::close(sv[1]);
     ::close(out[1]);
+    ::close(image);
     w.sock = sv[0];
     w.printed = out[0];
     if (rc != 0) {
@@ -193,12 +200,35 @@ Worker spawn(const LoadedPlugin& p, std::string& why) {
         return {};
     }
     close_fds(hello.fds);
-    Reader r(hello.body);
-    if (r.i32() != AF_OK) {
-        why = "plugin worker cannot load the plugin: " + r.str();
+    try {
+        Reader r(hello.body);
+        const int32_t st = r.i32();
+        const std::string text = r.str().substr(0, 4096);
+        if (st != AF_OK) {
+            why = text;
+            reap(w, true);
+            return {};
+        }
+        const std::string held = r.str().substr(0, 256);
+        if (confinement) *confinement = held;
+    } catch (const std::exception& e) {
+        why = std::string("plugin worker answered badly while loading the plugin: ") + e.what();
         reap(w, true);
         return {};
     }
+    return w;
+}
+
+// A worker for p: from p's sealed image, or (a bundled plugin under --isolate all) from its file.
+Worker spawn(const LoadedPlugin& p, std::string& why) {
+    const int fd = p.image_fd >= 0 ? p.image_fd : ::open(p.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        why = "cannot open " + p.path.string() + ": " + std::strerror(errno);
+        return {};
+    }
+    Worker w = spawn(p.path, fd, why);
+    if (fd != p.image_fd) ::close(fd);
+    if (w.pid < 0) why = "plugin worker cannot load the plugin: " + why;
     return w;
 }
 
@@ -263,6 +293,38 @@ std::string seconds_text(double s) {
 }
 
 } // namespace
+
+CallOutcome call_once(const std::filesystem::path& library, int image_fd, Op op, const std::vector<uint8_t>& body,
+                      double seconds, std::string& confinement) {
+    CallOutcome out;
+    out.status = AF_ERR_INTERNAL;
+    Worker w = spawn(library, image_fd, out.failure, &confinement);
+    if (w.pid < 0) return out;
+    Printed printed; // what it printed is of no call's action: dropped with the worker
+    if (!send_message(w.sock, op, body)) {
+        out.failure = "plugin worker " + reap(w, true) + " before it was asked";
+        return out;
+    }
+    pollfd pfd{w.sock, POLLIN, 0};
+    Message m;
+    const int n = ::poll(&pfd, 1, int(seconds * 1000));
+    if (n <= 0) {
+        const std::string ended = reap(w, true);
+        out.timed_out = n == 0;
+        out.failure = n == 0 ? "plugin worker did not answer within " + seconds_text(seconds) + " s; stopped it"
+                             : "plugin worker " + ended;
+        return out;
+    }
+    if (!recv_message(w.sock, m) || m.op != Op::Reply) {
+        close_fds(m.fds);
+        out.failure = "plugin worker " + reap(w, true) + " instead of answering";
+        return out;
+    }
+    reap(w, true, &printed);
+    out.ok = true;
+    out.reply = std::move(m);
+    return out;
+}
 
 CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uint8_t>& body,
                         const std::vector<int>& fds, const std::string& what,

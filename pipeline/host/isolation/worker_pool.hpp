@@ -5,6 +5,7 @@
 
 #include "host/isolation/wire.hpp"
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,5 +32,11 @@ struct CallOutcome {
 CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uint8_t>& body,
                         const std::vector<int>& fds, const std::string& what,
                         const std::function<void(Message&)>& on_note);
+
+// Starts a worker for `library` (its bytes in image_fd), sends it one request and returns the reply, then ends the
+// worker: the describe of a plugin being loaded, which has no pool yet. A worker that does not answer within
+// `seconds` is stopped. `confinement` gets what held around the worker's loading.
+CallOutcome call_once(const std::filesystem::path& library, int image_fd, Op op, const std::vector<uint8_t>& body,
+                      double seconds, std::string& confinement);
 
 } // namespace af::host::isolation

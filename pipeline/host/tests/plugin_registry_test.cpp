@@ -2,6 +2,7 @@
 
 #include "assetforge/plugin.hpp"
 #include "host/host_services.hpp"
+#include "host/isolation/isolation.hpp"
 #include "host/texture_io.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,6 +17,14 @@ using namespace af::host;
 namespace fs = std::filesystem;
 
 namespace {
+// These cases test the in-process loader (the host's own plugins, --isolate none, and a worker's load): the test
+// plugins sit outside the host's plugin folders, where the registry would otherwise load them sealed in a worker
+// started from the assetforge executable (tests/plugin_loading_test.cpp covers that path).
+[[maybe_unused]] const bool kInProcess = [] {
+    isolation::settings().mode = isolation::Mode::None;
+    return true;
+}();
+
 fs::path plugin(const char* name) { return fs::path(AF_TEST_PLUGIN_DIR) / (std::string(name) + ".so"); }
 
 const LoadFailure* failure_for(const PluginRegistry& r, const fs::path& p) {
