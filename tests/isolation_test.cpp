@@ -335,10 +335,14 @@ TEST_CASE("isolation: the host is not dumpable: a process of the same user canno
         ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
+    // A worker that stays: the first one may be the short-lived worker that describes the plugin.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (children_of(host).empty() && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const bool started = !children_of(host).empty();
+    int seen = 0;
+    while (seen < 5 && std::chrono::steady_clock::now() < deadline) {
+        seen = children_of(host).empty() ? 0 : seen + 1;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    const bool started = seen == 5;
     const std::string worked = started ? taken_from(host) : "";
     ::kill(host, SIGKILL);
     ::waitpid(host, nullptr, 0);

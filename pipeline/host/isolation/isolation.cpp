@@ -3,8 +3,8 @@
 #include "host/isolation/call_scopes.hpp"
 #include "host/isolation/codec_proxy.hpp"
 #include "host/isolation/container_proxy.hpp"
-#include "host/isolation/stage_proxy.hpp"
 #include "host/isolation/plugin_description.hpp"
+#include "host/isolation/stage_proxy.hpp"
 #include "host/plugin_registry.hpp"
 
 #include "assetforge/plugin_abi.h"

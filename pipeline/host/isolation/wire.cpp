@@ -134,6 +134,13 @@ void* map_shared(int fd, uint64_t size) {
     return p == MAP_FAILED ? nullptr : p;
 }
 
+void* map_shared_writable(int fd, uint64_t size) {
+    const uint64_t need = size ? size : 1;
+    if (!sealed_holding(fd, F_SEAL_SHRINK, need)) return nullptr;
+    void* p = ::mmap(nullptr, need, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+
 void* map_frozen(int fd, uint64_t size) {
     const uint64_t need = size ? size : 1;
     if (!sealed_holding(fd, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE, need)) return nullptr;

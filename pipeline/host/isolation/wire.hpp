@@ -16,7 +16,7 @@ enum class Op : uint32_t {
     Info = 3,
     Write = 4,
     Dims = 5,
-    Stage = 6, // a plugin stage's run (stage_wire.hpp)
+    Stage = 6,    // a plugin stage's run (stage_wire.hpp)
     Describe = 7, // the plugin's tables (plugin_description.hpp)
     Decode = 8,   // a codec's decode of one surface
     Encode = 9,   // a codec's encode of one surface
@@ -78,6 +78,9 @@ int make_shared(uint64_t size, void** map);
 // Maps a received memfd of `size` bytes read-only, after sealing it against shrinking and checking it holds them;
 // nullptr on failure (not a sealable memory file, or shorter than claimed).
 void* map_shared(int fd, uint64_t size);
+// As map_shared, writable and shared: the one buffer a worker fills for the host, which the host made and sized
+// (a codec's destination).
+void* map_shared_writable(int fd, uint64_t size);
 // As map_shared, for what the host adopts from a worker: first sealed against every change (writes, new writable
 // mappings, resizing), which the kernel refuses while any process still has it mapped writable, so what the host
 // checks is what it keeps. The view is private and writable: the host's own writes stay in its copy.

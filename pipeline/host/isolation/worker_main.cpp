@@ -17,8 +17,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -306,8 +306,8 @@ void serve_codec(const LoadedPlugin& p, Op op, Reader& r, const std::vector<int>
     options.fill(r);
     af_surface src = get_surface(r), dst = get_surface(r);
     if (fds.size() != 2) throw std::runtime_error("a codec call without its two surfaces");
-    src.data = static_cast<uint8_t*>(map_shared(fds[0], src.size, false));
-    dst.data = static_cast<uint8_t*>(map_shared(fds[1], dst.size, true));
+    src.data = static_cast<uint8_t*>(map_shared(fds[0], src.size));
+    dst.data = static_cast<uint8_t*>(map_shared_writable(fds[1], dst.size));
     af_error e{};
     af_status st = AF_ERR_INTERNAL;
     auto fn = op == Op::Decode ? c.decode : c.encode;
