@@ -3,6 +3,7 @@
 // The plugin is tests/isolation_plugins/hostile.cpp, loaded from
 // $ASSETFORGE_PLUGIN_PATH like any plugin not installed with assetforge.
 #include "cli_run.hpp"
+#include "support/hostile_plugin.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -31,18 +32,6 @@ using namespace af::test;
 
 namespace {
 
-// AddressSanitizer reports a SIGSEGV itself and then aborts (abort_on_error), so the worker dies of SIGABRT.
-#if defined(AF_ASAN)
-constexpr const char* kSegv = "crashed (SIG";
-#else
-constexpr const char* kSegv = "crashed (SIGSEGV)";
-#endif
-
-struct HostilePath {
-    HostilePath() { setenv("ASSETFORGE_PLUGIN_PATH", AF_HOSTILE_PLUGIN_DIR, 1); }
-    ~HostilePath() { unsetenv("ASSETFORGE_PLUGIN_PATH"); }
-};
-
 constexpr const char* kPipeline = R"(assetforge: 1
 jobs:
   textures:
@@ -56,12 +45,6 @@ void project(const TempDir& t, int good, char behaviour) {
     t.write("pipeline.yaml", kPipeline);
     for (int i = 0; i < good; ++i) t.write("src/ok" + std::to_string(i) + ".hostile", std::string("HSTLo") + char(i));
     if (behaviour) t.write("src/x.hostile", std::string("HSTL") + behaviour);
-}
-
-// `assetforge ARGS` in `dir`, stopped after `seconds`: a test of a hang ends even when the hang is back.
-Run run_bounded(const fs::path& dir, const std::string& args, int seconds) {
-    return run_shell("cd '" + dir.string() + "' && timeout -k 5 " + std::to_string(seconds) + " " + AF_EXE + " " +
-                     args);
 }
 
 size_t occurrences(const std::string& text, const std::string& what) {

@@ -2,6 +2,7 @@
 // crashes, hogs memory, hangs, exits or lies about what it emits fails one action, and the build goes on; one that
 // behaves gives what it gives in process. Bundled stages that open files keep working under --isolate all.
 #include "cli_run.hpp"
+#include "support/hostile_plugin.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,17 +16,6 @@ namespace fs = std::filesystem;
 using namespace af::test;
 
 namespace {
-
-#if defined(AF_ASAN)
-constexpr const char* kStageSegv = "crashed (SIG";
-#else
-constexpr const char* kStageSegv = "crashed (SIGSEGV)";
-#endif
-
-struct StagePluginPath {
-    StagePluginPath() { setenv("ASSETFORGE_PLUGIN_PATH", AF_HOSTILE_PLUGIN_DIR, 1); }
-    ~StagePluginPath() { unsetenv("ASSETFORGE_PLUGIN_PATH"); }
-};
 
 // Raw files through the stage, and the same files decoded first (a texture crossing to the worker and back).
 constexpr const char* kStagePipeline = R"(assetforge: 1
@@ -68,16 +58,11 @@ std::map<std::string, std::string> tree_of(const fs::path& dir) {
 // The .bin and .png each good file's stage call leaves in out/.
 size_t stage_outputs(const TempDir& t) { return tree_of(t / "out").size(); }
 
-Run run_stage_bounded(const fs::path& dir, const std::string& args, int seconds) {
-    return run_shell("cd '" + dir.string() + "' && timeout -k 5 " + std::to_string(seconds) + " " + AF_EXE + " " +
-                     args);
-}
-
 } // namespace
 
 TEST_CASE("isolation: a third-party stage in a worker emits bytes and textures as it does in process, sealed",
           "[isolation][stage]") {
-    StagePluginPath path;
+    HostilePath path;
     std::map<std::string, std::string> in_process, isolated;
     for (const char* mode : {"none", "third-party"}) {
         TempDir t;
@@ -107,18 +92,18 @@ TEST_CASE("isolation: a third-party stage in a worker emits bytes and textures a
 
 TEST_CASE("isolation: a third-party stage that segfaults on one of 21 inputs fails that action only",
           "[isolation][stage]") {
-    StagePluginPath path;
+    HostilePath path;
     TempDir t;
     stage_project(t, 20, 's');
     Run r = run_in(t.path(), "build -j2 --report report.json");
     INFO(r.out);
     CHECK(r.code == 1);
     CHECK(stage_outputs(t) == 40);
-    CHECK_THAT(r.out, Catch::Contains(std::string("plugin 'hostile' ") + kStageSegv) &&
+    CHECK_THAT(r.out, Catch::Contains(std::string("plugin 'hostile' ") + kSegv) &&
                           Catch::Contains("in stage hostile.stage of x.hostile"));
     CHECK_THAT(r.out, Catch::Contains("20 built, 0 up to date, 1 failed"));
     REQUIRE(fs::exists(t / "report.json"));
-    CHECK_THAT(slurp(t / "report.json"), Catch::Contains(kStageSegv));
+    CHECK_THAT(slurp(t / "report.json"), Catch::Contains(kSegv));
     // The finished actions were recorded: the next build redoes only the one that failed.
     Run again = run_in(t.path(), "build -j2");
     INFO(again.out);
@@ -129,7 +114,7 @@ TEST_CASE("isolation: a third-party stage that segfaults on one of 21 inputs fai
 #if !defined(AF_ASAN) // the sanitizer's shadow reservation leaves the worker's heap unbounded
 TEST_CASE("isolation: a third-party stage taking 10 GiB under --memory-budget 256 fails that action, RSS stays low",
           "[isolation][stage]") {
-    StagePluginPath path;
+    HostilePath path;
     TempDir t;
     stage_project(t, 3, 'm');
     MeasuredRun r = run_cli_measured({"build", "-j2", "--memory-budget", "256"}, t.path());
@@ -143,11 +128,11 @@ TEST_CASE("isolation: a third-party stage taking 10 GiB under --memory-budget 25
 
 TEST_CASE("isolation: --action-timeout and `action_timeout:` stop a third-party stage that never returns",
           "[isolation][stage]") {
-    StagePluginPath path;
+    HostilePath path;
     TempDir t;
     stage_project(t, 2, 'h');
     const auto start = std::chrono::steady_clock::now();
-    Run r = run_stage_bounded(t.path(), "build -j2 --action-timeout 2", 60);
+    Run r = run_bounded(t.path(), "build -j2 --action-timeout 2", 60);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     INFO(r.out);
     CHECK(r.code == 1);
@@ -157,14 +142,14 @@ TEST_CASE("isolation: --action-timeout and `action_timeout:` stop a third-party 
     CHECK(seconds >= 2);
     CHECK(seconds < 30);
     t.write("pipeline.yaml", std::string("action_timeout: 2\n") + kStageOnlyPipeline);
-    Run from_pipeline = run_stage_bounded(t.path(), "build -j2", 60);
+    Run from_pipeline = run_bounded(t.path(), "build -j2", 60);
     INFO(from_pipeline.out);
     CHECK(from_pipeline.code == 1);
     CHECK_THAT(from_pipeline.out, Catch::Contains("within 2 s (--action-timeout)"));
 }
 
 TEST_CASE("isolation: a third-party stage calling exit(0) fails that action, the build goes on", "[isolation][stage]") {
-    StagePluginPath path;
+    HostilePath path;
     TempDir t;
     stage_project(t, 4, 'e');
     Run r = run_in(t.path(), "build -j1");
@@ -177,7 +162,7 @@ TEST_CASE("isolation: a third-party stage calling exit(0) fails that action, the
 
 TEST_CASE("isolation: an emitted item claiming more bytes than its memory file holds fails that action, no SIGBUS",
           "[isolation][stage]") {
-    StagePluginPath path;
+    HostilePath path;
     TempDir t;
     stage_project(t, 3, 'L');
     Run r = run_in(t.path(), "build -j2");
@@ -192,7 +177,7 @@ TEST_CASE("isolation: an emitted item claiming more bytes than its memory file h
 #if !defined(AF_ASAN) // the sanitizer's own SIGSEGV handler reports in-process crashes there
 TEST_CASE("isolation: an in-process stage crash recommends --isolate only where it would isolate the stage",
           "[isolation][stage]") {
-    StagePluginPath path;
+    HostilePath path;
     TempDir t;
     stage_project(t, 0, 's');
     Run none = run_in(t.path(), "build -j1 --isolate none");
@@ -204,11 +189,11 @@ TEST_CASE("isolation: an in-process stage crash recommends --isolate only where 
 #endif
 
 TEST_CASE("isolation: convert takes --action-timeout for its plugin calls", "[isolation][stage]") {
-    StagePluginPath path;
+    HostilePath path;
     TempDir t;
     t.write("x.hostile", "HSTLh");
     const auto start = std::chrono::steady_clock::now();
-    Run r = run_stage_bounded(t.path(), "convert x.hostile x.png --action-timeout 2", 60);
+    Run r = run_bounded(t.path(), "convert x.hostile x.png --action-timeout 2", 60);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     INFO(r.out);
     CHECK(r.code == 1);
