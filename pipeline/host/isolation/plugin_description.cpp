@@ -317,8 +317,10 @@ bool description_reply(Message& reply, LoadedPlugin& out, std::string& why) {
     try {
         Reader r(reply.body);
         af_error e{};
-        if (read_status(r, &e) != AF_OK) {
+        if (const af_status st = read_status(r, &e); st != AF_OK) {
             why = std::string(e.message, strnlen(e.message, sizeof e.message));
+            // The worker's words, or at least that it refused: a refusal is never said with nothing.
+            if (why.empty()) why = "its worker refused to describe it (status " + std::to_string(st) + ")";
             return false;
         }
         get_description(r, out);

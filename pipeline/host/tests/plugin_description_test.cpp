@@ -219,3 +219,16 @@ TEST_CASE("plugin description: random damage to a description is refused or deco
         for (const auto& c : p.codecs) CHECK((c.format_count == 0 || c.formats));
     }
 }
+
+TEST_CASE("plugin description: a worker refusing with no message still gives a reason") {
+    // Found by fuzz_plugin_describe: a failure status with an empty message left the host with nothing to say.
+    iso::Writer w;
+    w.i32(AF_ERR_USAGE).u64(AF_NO_OFFSET).str("");
+    iso::Message m;
+    m.op = iso::Op::Reply;
+    m.body = w.bytes();
+    LoadedPlugin p;
+    std::string why;
+    CHECK_FALSE(iso::description_reply(m, p, why));
+    CHECK_THAT(why, Catch::Contains("refused") && Catch::Contains("status"));
+}
