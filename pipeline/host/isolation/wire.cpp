@@ -115,37 +115,29 @@ int make_shared(uint64_t size, void** map) {
 
 namespace {
 
-// Seals the file with `seals` (before its size is read, so no truncation can slip in between) and checks that it
-// is a memory file holding at least `need` bytes.
-bool sealed_holding(int fd, unsigned seals, uint64_t need) {
+// The descriptor comes from the other process, which may lie: it is sealed with `seals` (before its size is read,
+// so no truncation can slip in between) and must be a memory file holding the bytes claimed, or a mapping past its
+// end would be SIGBUS on the first read.
+void* map_checked(int fd, uint64_t size, unsigned seals, int prot, int flags) {
+    const uint64_t need = size ? size : 1;
     struct stat st {};
-    return ::fcntl(fd, F_ADD_SEALS, seals) == 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-           uint64_t(st.st_size) >= need;
+    if (::fcntl(fd, F_ADD_SEALS, seals) != 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        uint64_t(st.st_size) < need)
+        return nullptr;
+    void* p = ::mmap(nullptr, need, prot, flags, fd, 0);
+    return p == MAP_FAILED ? nullptr : p;
 }
 
 } // namespace
 
-void* map_shared(int fd, uint64_t size) {
-    // The descriptor comes from the other process, which may lie: a mapping past a file's end is SIGBUS on the
-    // first read.
-    const uint64_t need = size ? size : 1;
-    if (!sealed_holding(fd, F_SEAL_SHRINK, need)) return nullptr;
-    void* p = ::mmap(nullptr, need, PROT_READ, MAP_SHARED, fd, 0);
-    return p == MAP_FAILED ? nullptr : p;
-}
+void* map_shared(int fd, uint64_t size) { return map_checked(fd, size, F_SEAL_SHRINK, PROT_READ, MAP_SHARED); }
 
 void* map_shared_writable(int fd, uint64_t size) {
-    const uint64_t need = size ? size : 1;
-    if (!sealed_holding(fd, F_SEAL_SHRINK, need)) return nullptr;
-    void* p = ::mmap(nullptr, need, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    return p == MAP_FAILED ? nullptr : p;
+    return map_checked(fd, size, F_SEAL_SHRINK, PROT_READ | PROT_WRITE, MAP_SHARED);
 }
 
 void* map_frozen(int fd, uint64_t size) {
-    const uint64_t need = size ? size : 1;
-    if (!sealed_holding(fd, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE, need)) return nullptr;
-    void* p = ::mmap(nullptr, need, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-    return p == MAP_FAILED ? nullptr : p;
+    return map_checked(fd, size, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
 }
 
 void close_fds(std::vector<int>& fds) {
