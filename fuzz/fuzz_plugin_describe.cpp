@@ -6,9 +6,9 @@
 #include "host/isolation/plugin_description.hpp"
 #include "host/isolation/wire.hpp"
 #include "host/plugin_registry.hpp"
+#include "worker_channel.hpp"
 
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -81,15 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (const int fd = ::memfd_create("fuzz", MFD_CLOEXEC); fd >= 0) fds.push_back(fd);
     const std::vector<uint8_t> body(data + 1, data + size);
 
-    int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) std::abort();
-    const bool sent = iso::send_message(sv[0], iso::Op::Reply, body, fds);
-    iso::close_fds(fds);
-    ::close(sv[0]);
     iso::Message reply;
-    const bool received = sent && iso::recv_message(sv[1], reply);
-    ::close(sv[1]);
-    if (!received) return 0;
+    if (!af::fuzz::through_socket(body, fds, reply)) return 0;
 
     af::host::LoadedPlugin p;
     std::string why;

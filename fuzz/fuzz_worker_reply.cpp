@@ -10,10 +10,10 @@
 #include "host/isolation/shared_memory.hpp"
 #include "host/isolation/stage_replies.hpp"
 #include "host/isolation/wire.hpp"
+#include "worker_channel.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -120,15 +120,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     const std::vector<uint8_t> body(in.p, in.p + in.n);
 
-    int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) std::abort();
-    const bool sent = iso::send_message(sv[0], iso::Op::Reply, body, fds);
-    iso::close_fds(fds);
-    ::close(sv[0]);
     iso::Message reply;
-    const bool received = sent && iso::recv_message(sv[1], reply);
-    ::close(sv[1]);
-    if (!received) return 0;
+    if (!af::fuzz::through_socket(body, fds, reply)) return 0;
     if (reply.op != iso::Op::Reply || reply.body != body) std::abort();
 
     af_error e{};
