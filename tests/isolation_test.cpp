@@ -12,6 +12,7 @@
 #include <linux/capability.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -442,6 +443,67 @@ TEST_CASE("isolation: --action-timeout stops a plugin that never returns", "[iso
                           Catch::Contains("within 5 s (--action-timeout)"));
     CHECK(seconds >= 5);
     CHECK(seconds < 30);
+}
+
+namespace {
+
+// The namespaces the sealed workers of this machine entered, as `assetforge plugins` reports their confinement
+// ("namespaces user net ipc uts mnt pid"); "" when it names none.
+std::string worker_namespaces(const TempDir& t) {
+    const std::string out = run_in(t.path(), "plugins").out;
+    const size_t at = out.find("namespaces ", out.find("loaded only in sealed workers ("));
+    return at == std::string::npos ? "" : out.substr(at, out.find_first_of(",)", at) - at) + " ";
+}
+
+// Children of this process still running, after reaping those that ended (it is their subreaper).
+int living_children() {
+    for (int status = 0;;) {
+        const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+        if (pid > 0) continue;
+        return pid == 0 ? 1 : 0; // 0: some child is still running; -1 (ECHILD): none left
+    }
+}
+
+} // namespace
+
+TEST_CASE("isolation: a worker is process 2 of its own PID namespace, and one stopped by a timeout leaves no "
+          "process behind",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 0, 'i');
+    Run r = run_in(t.path(), "build");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    // Where a user namespace holds, nothing keeps a PID namespace from being made inside it.
+    const std::string held = worker_namespaces(t);
+    INFO(held);
+    if (held.find(" user ") != std::string::npos) {
+        CHECK(held.find(" pid ") != std::string::npos);
+        CHECK_THAT(r.out, Catch::Contains("x.hostile: pid 2 (plugin 'hostile')"));
+    } else {
+        WARN("this kernel gives plugin workers no user namespace, so no PID namespace (" + held + ")");
+    }
+    TempDir in_process;
+    project(in_process, 0, 'i');
+    Run trusted = run_in(in_process.path(), "build --isolate none");
+    CHECK_THAT(trusted.out, Catch::Contains("x.hostile: pid ") && !Catch::Contains("x.hostile: pid 2 (plugin"));
+
+    // Every process a worker's namespace holds ends with the build, even the worker killed for its time: orphans
+    // come to this process (their subreaper), and none may still run once the build is over.
+    REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+    TempDir hung;
+    project(hung, 2, 'h');
+    Run stopped = run_in(hung.path(), "build --action-timeout 2");
+    INFO(stopped.out);
+    CHECK(stopped.code == 1);
+    bool left = true;
+    for (int i = 0; i < 50 && left; ++i) {
+        left = living_children() != 0;
+        if (left) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    CHECK_FALSE(left);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
 TEST_CASE("isolation: a worker's log lines and read warnings name the file", "[isolation]") {

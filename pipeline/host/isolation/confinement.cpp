@@ -1,6 +1,7 @@
 #include "host/isolation/confinement.hpp"
 
 #include "host/isolation/isolation.hpp"
+#include "host/isolation/pid_namespace.hpp"
 
 #include <fcntl.h>
 #include <linux/landlock.h>
@@ -59,25 +60,6 @@ bool add_path(int ruleset, const char* path, uint64_t allowed, std::string& why)
     return ok;
 }
 
-// The namespaces worth having that an unprivileged process may enter: a user namespace first (it makes the others
-// possible without privileges), then each of the rest on its own, so one the kernel refuses costs only itself.
-// A PID namespace would need a fork; the seccomp filter already keeps the worker from other processes.
-std::string enter_namespaces() {
-    struct Ns {
-        int flag;
-        const char* name;
-    };
-    static constexpr Ns kNamespaces[] = {{CLONE_NEWUSER, "user"},
-                                         {CLONE_NEWNET, "net"},
-                                         {CLONE_NEWIPC, "ipc"},
-                                         {CLONE_NEWUTS, "uts"},
-                                         {CLONE_NEWNS, "mnt"}};
-    std::string held;
-    for (const Ns& ns : kNamespaces)
-        if (::unshare(ns.flag) == 0) held += (held.empty() ? "" : " ") + std::string(ns.name);
-    return held;
-}
-
 // The ruleset, applied; the ABI on success, 0 with `why` set on failure, -1 when the kernel has no Landlock.
 int apply_landlock(int library_fd, std::string& why) {
     const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
@@ -124,6 +106,27 @@ int apply_landlock(int library_fd, std::string& why) {
 
 } // namespace
 
+// A user namespace first (it makes the others possible without privileges), then each of the rest on its own, so
+// one the kernel refuses costs only itself. The PID namespace comes last: entering it starts new processes, and
+// this one continues as the namespace's process 2.
+void enter_namespaces(Confinement& out) {
+    struct Ns {
+        int flag;
+        const char* name;
+    };
+    static constexpr Ns kNamespaces[] = {{CLONE_NEWUSER, "user"},
+                                         {CLONE_NEWNET, "net"},
+                                         {CLONE_NEWIPC, "ipc"},
+                                         {CLONE_NEWUTS, "uts"},
+                                         {CLONE_NEWNS, "mnt"}};
+    std::string held;
+    auto add = [&](const char* name) { held += (held.empty() ? "" : " ") + std::string(name); };
+    for (const Ns& ns : kNamespaces)
+        if (::unshare(ns.flag) == 0) add(ns.name);
+    if (enter_pid_namespace()) add("pid");
+    out.namespaces = held;
+}
+
 std::string Confinement::text() const {
     std::string t = landlock_abi ? "Landlock ABI " + std::to_string(landlock_abi) : "no Landlock";
     t += namespaces.empty() ? ", no namespaces" : ", namespaces " + namespaces;
@@ -131,7 +134,6 @@ std::string Confinement::text() const {
 }
 
 bool confine_for_load(int library_fd, bool allow_unconfined, Confinement& out, std::string& why) {
-    out.namespaces = enter_namespaces();
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         why = std::string("PR_SET_NO_NEW_PRIVS: ") + std::strerror(errno);
         return false;

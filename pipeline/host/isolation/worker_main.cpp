@@ -379,7 +379,9 @@ const LoadedPlugin* load_sealed(PluginRegistry& reg, const std::string& path, bo
     // A bundled plugin served under --isolate all was loaded with the others, before any confinement.
     const bool already = std::any_of(reg.plugins().begin(), reg.plugins().end(),
                                      [&](const auto& p) { return p->bundled && p->path == path; });
-    // Opened while opening is possible: limit_heap measures the worker after loading, through it.
+    enter_namespaces(held);
+    // Opened while opening is possible (and after the PID namespace, which makes this process another one):
+    // limit_heap measures the worker after loading, through it.
     const int status_fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
     if (status_fd < 0) {
         why = "cannot open /proc/self/status";
