@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DAF_SANITIZE=thread -DAF_WERROR=ON > /dev/null
 cmake --build build-tsan -j "${AF_JOBS:-2}" --target engine_tests engine_build_driver remote_tests
+# --build-only: the build alone, as .ci/run starts it in the background while other tests run.
+[ "${1:-}" = --build-only ] && exit 0
 # halt_on_error: the first race fails the test; second_deadlock_stack: both
 # stacks of a lock-order inversion.
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4:suppressions=$PWD/scripts/tsan.supp ${TSAN_OPTIONS:-}"
