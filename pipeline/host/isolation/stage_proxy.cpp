@@ -74,7 +74,7 @@ af_status run_in_worker(const StageRoute& r, const af_stage_io* io, const af_opt
         set_error(e, AF_ERR_USAGE, x.what());
         return AF_ERR_USAGE;
     }
-    if (fd < 0) {
+    if (fd == -1) {
         set_error(e, AF_ERR_NO_MEMORY, "cannot share the stage's inputs with the plugin worker");
         return AF_ERR_NO_MEMORY;
     }
@@ -96,8 +96,9 @@ af_status run_in_worker(const StageRoute& r, const af_stage_io* io, const af_opt
             services()->log(level, text.c_str());
         }
     };
-    CallOutcome o = call_worker(*r.plugin, Op::Stage, body.bytes(), {fd}, what, on_message);
-    ::close(fd);
+    CallOutcome o = call_worker(*r.plugin, Op::Stage, body.bytes(), fd >= 0 ? std::vector<int>{fd} : std::vector<int>{},
+                                what, on_message);
+    if (fd >= 0) ::close(fd);
     if (!o.ok) {
         set_error(e, o.status, o.failure);
         return af_status(o.status);

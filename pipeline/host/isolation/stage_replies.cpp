@@ -11,6 +11,7 @@
 
 #include <sys/mman.h>
 
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -37,11 +38,18 @@ class EmittedBuffers {
         maps_.emplace_back(p, size);
         return static_cast<const uint8_t*>(p);
     }
+    // Bytes that came inside the message, copied out (aligned, as the engine may read texels of any width).
+    const uint8_t* take(Reader& r, uint64_t size, const char* what) {
+        if (size > r.left()) throw std::runtime_error(std::string("its ") + what + " is cut short");
+        const std::string_view bytes = r.raw(size_t(size));
+        return copies_.emplace_back(bytes.begin(), bytes.end()).data();
+    }
 
   private:
     Message& m_;
     size_t next_ = 0;
     std::vector<std::pair<void*, uint64_t>> maps_;
+    std::deque<std::vector<uint8_t>> copies_;
 };
 
 void charge(EmitAllowance& left, uint64_t bytes) {
@@ -117,17 +125,21 @@ af_status emitted_item(Message& m, const std::string& plugin, const af_stage_io*
         it.meta_count = uint32_t(meta.kv.size());
         af_texture t{};
         const uint32_t kind = r.u32();
-        if (kind == uint32_t(ItemKind::Bytes)) {
+        const bool in_message = kind == uint32_t(ItemKind::BytesInline) || kind == uint32_t(ItemKind::TextureInline);
+        auto bytes = [&](uint64_t size, const char* what) {
+            return in_message ? buffers.take(r, size, what) : buffers.map(size, what);
+        };
+        if (kind == uint32_t(ItemKind::Bytes) || kind == uint32_t(ItemKind::BytesInline)) {
             it.size = r.u64();
             charge(left, it.size);
-            it.bytes = buffers.map(it.size, "bytes");
-        } else if (kind == uint32_t(ItemKind::Texture)) {
+            it.bytes = bytes(it.size, "bytes");
+        } else if (kind == uint32_t(ItemKind::Texture) || kind == uint32_t(ItemKind::TextureInline)) {
             get_texture_desc(r, t, texture_meta);
             check_emitted_texture(t);
             charge(left, t.data_size);
             charge(left, t.palette_size);
-            if (t.data_size) t.data = const_cast<uint8_t*>(buffers.map(t.data_size, "texture data"));
-            if (t.palette_size) t.palette = const_cast<uint8_t*>(buffers.map(t.palette_size, "palette"));
+            if (t.data_size) t.data = const_cast<uint8_t*>(bytes(t.data_size, "texture data"));
+            if (t.palette_size) t.palette = const_cast<uint8_t*>(bytes(t.palette_size, "palette"));
             it.texture = &t;
         } else if (kind != uint32_t(ItemKind::Empty)) {
             throw std::runtime_error("kind " + std::to_string(kind) + " is no kind of item");

@@ -55,18 +55,26 @@ int put_stage_call(Writer& body, uint32_t stage_index, const af_stage_io* io, co
         put_input_item(manifest, *io->inputs[i], bulk, bulk_size);
     }
     const uint64_t head = manifest.bytes().size(), total = head + bulk_size;
+    body.u32(stage_index).u64(head).u64(total);
+    auto fill = [&](uint8_t* at) {
+        std::memcpy(at, manifest.bytes().data(), head);
+        at += head;
+        for (const Span& s : bulk) {
+            std::memcpy(at, s.data, s.size);
+            at += s.size;
+        }
+    };
+    if (total <= kInlineBytes) {
+        auto& b = body.bytes();
+        b.resize(b.size() + total);
+        fill(b.data() + b.size() - total);
+        return kInlineCall;
+    }
     void* map;
     const int fd = make_shared(total, &map);
     if (fd < 0) return -1;
-    auto* at = static_cast<uint8_t*>(map);
-    std::memcpy(at, manifest.bytes().data(), head);
-    at += head;
-    for (const Span& s : bulk) {
-        std::memcpy(at, s.data, s.size);
-        at += s.size;
-    }
+    fill(static_cast<uint8_t*>(map));
     ::munmap(map, total ? total : 1);
-    body.u32(stage_index).u64(head).u64(total);
     return fd;
 }
 
@@ -74,12 +82,19 @@ StageCall::StageCall(Reader& body, const std::vector<int>& fds) {
     index_ = body.u32();
     manifest_ = body.u64();
     size_ = body.u64();
-    if (fds.empty() || manifest_ > size_) throw std::runtime_error("a stage call without its inputs");
+    if (manifest_ > size_ || (fds.empty() && body.left() != size_))
+        throw std::runtime_error("a stage call without its inputs");
     // Writable, though the host never reads it back: a stage that scribbles on its input (it may, in process)
-    // should not crash here for it. A private view, so nothing written reaches the host's file.
-    map_ = map_frozen(fds[0], size_);
-    if (!map_) throw std::runtime_error("cannot map the stage's inputs");
-    const auto* base = static_cast<const uint8_t*>(map_);
+    // should not crash here for it. A private view, so nothing written reaches the host's file; a small call's
+    // bytes are copied out of the message, which also aligns them as the allocator does.
+    if (fds.empty()) {
+        const std::string_view bytes = body.raw(size_t(size_));
+        inline_.assign(bytes.begin(), bytes.end());
+    } else {
+        map_ = map_frozen(fds[0], size_);
+        if (!map_) throw std::runtime_error("cannot map the stage's inputs");
+    }
+    const auto* base = this->base();
     const std::vector<uint8_t> manifest(base, base + manifest_);
     Reader r(manifest);
     params_.fill(r);
@@ -97,7 +112,7 @@ StageCall::~StageCall() {
 const uint8_t* StageCall::bulk_at(uint64_t offset, uint64_t size) const {
     const uint64_t bulk = size_ - manifest_;
     if (offset > bulk || size > bulk - offset) throw std::runtime_error("an input item lies outside its memory file");
-    return static_cast<const uint8_t*>(map_) + manifest_ + offset;
+    return base() + manifest_ + offset;
 }
 
 void StageCall::read_item(Reader& r, Entry& e) {

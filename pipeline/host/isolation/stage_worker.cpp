@@ -55,20 +55,34 @@ af_status emit_to_host(void* ctx, const af_item* raw) {
     w.str(it.name ? std::string_view(it.name) : std::string_view());
     const af_options meta{it.meta, it.meta ? it.meta_count : 0};
     put_options(w, &meta);
+    af_texture t{};
+    if (it.texture) t = sdk::read_table<af_texture>(it.texture);
+    const uint64_t data = it.texture ? (t.data ? t.data_size : 0) : (it.bytes ? it.size : 0);
+    const uint64_t palette = it.texture && t.palette ? t.palette_size : 0;
+    // The description after the kind: a texture's (its own metadata included), or a bytes item's size.
+    Writer desc;
+    if (it.texture)
+        put_texture_desc(desc, t);
+    else if (it.bytes)
+        desc.u64(it.size);
+    // Inside the message when the whole item fits in one: a memory file each way costs more than the copy.
+    const size_t head = w.bytes().size() + sizeof(uint32_t) + desc.bytes().size();
+    const bool in_message = data + palette <= kInlineBytes && head + data + palette + sizeof(uint32_t) <= kMaxMessage;
     ItemBuffers buffers(to.blocks);
     bool shared = true;
-    if (it.texture) {
-        const af_texture t = sdk::read_table<af_texture>(it.texture);
-        w.u32(uint32_t(ItemKind::Texture));
-        put_texture_desc(w, t);
-        if (t.data && t.data_size) shared = buffers.share(t.data, t.data_size);
-        if (shared && t.palette && t.palette_size) shared = buffers.share(t.palette, t.palette_size);
-    } else if (it.bytes) {
-        w.u32(uint32_t(ItemKind::Bytes)).u64(it.size);
-        shared = buffers.share(it.bytes, it.size);
-    } else {
-        w.u32(uint32_t(ItemKind::Empty));
-    }
+    auto add = [&](const void* p, uint64_t size) {
+        if (!size) return;
+        if (in_message)
+            w.raw(p, size);
+        else
+            shared = shared && buffers.share(p, size);
+    };
+    const ItemKind kind = it.texture ? (in_message ? ItemKind::TextureInline : ItemKind::Texture)
+                          : it.bytes ? (in_message ? ItemKind::BytesInline : ItemKind::Bytes)
+                                     : ItemKind::Empty;
+    w.u32(uint32_t(kind)).raw(desc.bytes().data(), desc.bytes().size());
+    add(it.texture ? t.data : it.bytes, data);
+    add(t.palette, palette);
     if (!shared) return AF_ERR_NO_MEMORY;
     // The socket carries datagrams of kMaxMessage at most: a longer name or metadata would be cut.
     if (w.bytes().size() + sizeof(uint32_t) > kMaxMessage) return AF_ERR_USAGE;

@@ -16,7 +16,7 @@ namespace af::host::isolation {
 
 // The worker's af_host.alloc blocks (worker_main.cpp), which are memfds.
 struct WorkerBlocks {
-    void* (*alloc)(uint64_t size);
+    void* (*alloc)(uint64_t size); // a block backed by a memory file
     void (*free)(void* p);
     int (*fd_of)(const void* p, uint64_t size); // the memfd of a block alloc returned, or -1
 };

@@ -67,9 +67,11 @@ bool send_message(int sock, Op op, const std::vector<uint8_t>& body, const std::
 }
 
 bool recv_message(int sock, Message& out) {
-    out.body.resize(kMaxMessage);
+    // Received into a buffer of the thread's, then copied at its length: sizing each message's body to the largest
+    // a message may be would clear 64 KiB per message.
+    thread_local std::vector<uint8_t> buffer(kMaxMessage);
     uint32_t tag = 0;
-    iovec iov[2] = {{&tag, sizeof tag}, {out.body.data(), out.body.size()}};
+    iovec iov[2] = {{&tag, sizeof tag}, {buffer.data(), buffer.size()}};
     msghdr m{};
     m.msg_iov = iov;
     m.msg_iovlen = 2;
@@ -92,7 +94,7 @@ bool recv_message(int sock, Message& out) {
         return false;
     }
     out.op = Op(tag);
-    out.body.resize(size_t(n) - sizeof tag);
+    out.body.assign(buffer.begin(), buffer.begin() + (n - ssize_t(sizeof tag)));
     return true;
 }
 

@@ -27,8 +27,10 @@ enum class Op : uint32_t {
     Reply = 20,
 };
 
-// The largest datagram either side sends; bulk data never travels inline.
+// The largest datagram either side sends. Bulk data up to kInlineBytes travels inside a message where the message
+// says so (a stage's call, an emitted item); anything larger crosses as a sealed memory file.
 constexpr size_t kMaxMessage = 64 * 1024;
+constexpr size_t kInlineBytes = 48 * 1024;
 constexpr size_t kMaxFds = 4;
 
 struct Message {

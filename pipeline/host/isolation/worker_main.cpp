@@ -37,8 +37,10 @@ bool g_sandboxed = false;
 constexpr int kSock = 3;
 constexpr int kLibrary = 4; // the plugin's library: the host's sealed copy of it, or (a bundled plugin) its file
 
-// af_host.alloc in a worker: every block is a memfd, so what the plugin hands
-// over crosses to the host as a descriptor, not as a copy.
+// af_host.alloc in a worker: a block past kInlineBytes is a memfd, so what the plugin hands over crosses to the
+// host as a descriptor, not as a copy. A smaller one is heap memory (fd -1): it crosses inside a message when it can
+// (a stage's emitted item), which costs less than making, mapping and sealing a memory file on both sides, and is
+// copied into a memory file where a descriptor is needed.
 struct Block {
     int fd;
     uint64_t size;
@@ -48,15 +50,19 @@ std::map<void*, Block> g_blocks;
 uint64_t g_held = 0;
 uint64_t g_limit = 0;
 
-void* worker_alloc(uint64_t size) {
+void* take_block(uint64_t size, bool shared) {
     const uint64_t per_call = host::settings().max_texture_bytes;
     if (per_call && size > per_call) return nullptr;
     std::lock_guard lock(g_blocks_mutex);
     if (g_limit && (size > g_limit || g_held > g_limit - size)) return nullptr;
     if (!allowance_take(size ? size : 1)) return nullptr; // past what the read's dims declared
-    void* p;
-    int fd = make_shared(size, &p);
-    if (fd < 0) {
+    void* p = nullptr;
+    int fd = -1;
+    if (shared)
+        fd = make_shared(size, &p);
+    else
+        p = std::malloc(size ? size : 1);
+    if (shared ? fd < 0 : !p) {
         allowance_give(size ? size : 1);
         return nullptr;
     }
@@ -65,13 +71,20 @@ void* worker_alloc(uint64_t size) {
     return p;
 }
 
+void* worker_alloc(uint64_t size) { return take_block(size, size > kInlineBytes); }
+void* shared_alloc(uint64_t size) { return take_block(size, true); }
+
 void worker_free(void* p) {
     if (!p) return;
     std::lock_guard lock(g_blocks_mutex);
     auto it = g_blocks.find(p);
     if (it == g_blocks.end()) return; // not ours: a plugin bug the host's free would not survive either
-    ::munmap(p, it->second.size);
-    ::close(it->second.fd);
+    if (it->second.fd < 0) {
+        std::free(p);
+    } else {
+        ::munmap(p, it->second.size);
+        ::close(it->second.fd);
+    }
     g_held -= it->second.size;
     allowance_give(it->second.size);
     g_blocks.erase(it);
@@ -80,16 +93,16 @@ void worker_free(void* p) {
 // The memfd behind a block, handed to the host: the caller sends it, then closes it. The worker's own mapping goes
 // first, because the host seals what it adopts against writes and refuses a file still mapped writable anywhere
 // (a returned worker could otherwise change a buffer after the host checked it). Memory the plugin did not get
-// from alloc is copied into a new block first. -1 when there is no memory for that copy.
+// from alloc as a memory file is copied into a new one first. -1 when there is no memory for that copy.
 int hand_over(const void* p, uint64_t size) {
     void* from_alloc = nullptr;
     {
         std::lock_guard lock(g_blocks_mutex);
         auto it = g_blocks.find(const_cast<void*>(p));
-        if (it != g_blocks.end() && it->second.size >= size) from_alloc = it->first;
+        if (it != g_blocks.end() && it->second.fd >= 0 && it->second.size >= size) from_alloc = it->first;
     }
     if (!from_alloc) {
-        from_alloc = worker_alloc(size);
+        from_alloc = shared_alloc(size);
         if (!from_alloc) return -1;
         std::memcpy(from_alloc, p, size);
     }
@@ -109,7 +122,7 @@ void send_handing_over(Op op, const std::vector<uint8_t>& body, std::vector<int>
     close_fds(given);
 }
 
-// The memfd behind a block alloc returned, or -1.
+// The memfd behind a block alloc returned, or -1 (a heap block, or not a block).
 int existing_block_fd(const void* p, uint64_t size) {
     std::lock_guard lock(g_blocks_mutex);
     auto it = g_blocks.find(const_cast<void*>(p));
@@ -255,7 +268,7 @@ void serve_write(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) 
     void* out = nullptr;
     if (st == AF_OK) {
         w.u64(bytes.size());
-        out = worker_alloc(bytes.size());
+        out = shared_alloc(bytes.size());
         if (!out) {
             Writer no;
             af_error oom{};
@@ -348,7 +361,7 @@ void serve(const LoadedPlugin& p) {
             serve_write(p, r, m.fds);
             break;
         case Op::Stage:
-            serve_stage(p, r, m.fds, kSock, {worker_alloc, worker_free, existing_block_fd});
+            serve_stage(p, r, m.fds, kSock, {shared_alloc, worker_free, existing_block_fd});
             break;
         case Op::Describe:
             serve_describe(p);

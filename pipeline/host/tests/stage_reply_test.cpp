@@ -74,9 +74,10 @@ iso::Writer bytes_item(const std::string& name, uint64_t size) {
 }
 
 // A texture item's description: RGBA8, w x h, `mips` levels, `data` and `palette` bytes claimed.
-iso::Writer texture_item(uint32_t format, uint32_t w, uint32_t h, uint32_t mips, uint64_t data, uint64_t palette) {
+iso::Writer texture_item(uint32_t format, uint32_t w, uint32_t h, uint32_t mips, uint64_t data, uint64_t palette,
+                         iso::ItemKind kind = iso::ItemKind::Texture) {
     iso::Writer t;
-    t.str("t.png").u32(0).u32(uint32_t(iso::ItemKind::Texture));
+    t.str("t.png").u32(0).u32(uint32_t(kind));
     t.u32(format).u32(w).u32(h).u32(1).u32(mips).u32(1).u32(1).u32(0).u32(0).u64(data).u64(palette).u32(0);
     return t;
 }
@@ -101,6 +102,31 @@ TEST_CASE("stage reply: an emitted texture that holds together reaches the engin
     REQUIRE(c.take(w, {memfd_of(std::string(16, 'x'))}) == AF_OK);
     REQUIRE(c.got.widths == std::vector<uint32_t>{2});
     CHECK(c.got.bytes[0] == std::string(16, 'x'));
+}
+
+TEST_CASE("stage reply: a small item inside its message reaches the engine's emit, and one cut short does not") {
+    Call c;
+    iso::Writer w;
+    w.str("a.bin").u32(0).u32(uint32_t(iso::ItemKind::BytesInline)).u64(5).raw("hello", 5);
+    REQUIRE(c.take(w, {}) == AF_OK);
+    REQUIRE(c.got.bytes == std::vector<std::string>{"hello"});
+    CHECK(c.left.bytes == (1u << 20) - 5);
+
+    iso::Writer t = texture_item(af::FMT_R8G8B8A8_UNORM, 2, 2, 1, 16, 0, iso::ItemKind::TextureInline);
+    t.raw(std::string(16, 't').data(), 16);
+    REQUIRE(c.take(t, {}) == AF_OK);
+    CHECK(c.got.bytes.back() == std::string(16, 't'));
+
+    iso::Writer cut;
+    cut.str("b.bin").u32(0).u32(uint32_t(iso::ItemKind::BytesInline)).u64(16u << 20).raw("abc", 3);
+    c.left.bytes = uint64_t(1) << 30;
+    CHECK(c.take(cut, {}) == AF_ERR_INTERNAL);
+    CHECK_THAT(c.e.message, Catch::Contains("its bytes is cut short"));
+    iso::Writer longer;
+    longer.str("c.bin").u32(0).u32(uint32_t(iso::ItemKind::BytesInline)).u64(2).raw("abc", 3);
+    CHECK(c.take(longer, {}) == AF_ERR_INTERNAL);
+    CHECK_THAT(c.e.message, Catch::Contains("1 bytes past its end"));
+    CHECK(c.got.bytes.size() == 2);
 }
 
 TEST_CASE("stage reply: an item claiming more bytes than its memory file holds is refused, not mapped") {
@@ -181,8 +207,10 @@ TEST_CASE("stage reply: a call's emitted bytes and items are bounded") {
     CHECK(c.got.names.size() == 1);
 }
 
-TEST_CASE("stage wire: a stage call's inputs cross in one memory file and come back as the stage sees them") {
-    const std::string bytes = "raw bytes";
+TEST_CASE("stage wire: a stage call's inputs cross inside the message, or past 48 KiB in one memory file, and come "
+          "back as the stage sees them") {
+    const bool small = GENERATE(true, false);
+    const std::string bytes = small ? "raw bytes" : std::string(100000, 'r');
     af_item raw{};
     af::sdk::init_header(raw);
     raw.name = "a.bin";
@@ -208,10 +236,14 @@ TEST_CASE("stage wire: a stage call's inputs cross in one memory file and come b
     const af_options params{params_kv, 1};
     iso::Writer body;
     const int fd = iso::put_stage_call(body, 7, &io, &params);
-    REQUIRE(fd >= 0);
+    if (small)
+        REQUIRE(fd == iso::kInlineCall);
+    else
+        REQUIRE(fd >= 0);
     iso::Reader r(body.bytes());
-    iso::StageCall call(r, {fd});
-    ::close(fd);
+    iso::StageCall call(r, fd >= 0 ? std::vector<int>{fd} : std::vector<int>{});
+    if (fd >= 0) ::close(fd);
+    CHECK(body.bytes().size() < (small ? iso::kInlineBytes : 64));
     CHECK(call.stage_index() == 7);
     CHECK(std::string(call.base_dir()) == "/project");
     REQUIRE(call.params().count == 1);
