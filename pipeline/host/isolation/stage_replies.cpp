@@ -11,6 +11,7 @@
 
 #include <sys/mman.h>
 
+#include <cstring>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -42,7 +43,9 @@ class EmittedBuffers {
     const uint8_t* take(Reader& r, uint64_t size, const char* what) {
         if (size > r.left()) throw std::runtime_error(std::string("its ") + what + " is cut short");
         const std::string_view bytes = r.raw(size_t(size));
-        return copies_.emplace_back(bytes.begin(), bytes.end()).data();
+        std::vector<uint8_t>& copy = copies_.emplace_back(bytes.size());
+        if (!bytes.empty()) std::memcpy(copy.data(), bytes.data(), bytes.size());
+        return copy.data();
     }
 
   private:

@@ -89,7 +89,8 @@ StageCall::StageCall(Reader& body, const std::vector<int>& fds) {
     // bytes are copied out of the message, which also aligns them as the allocator does.
     if (fds.empty()) {
         const std::string_view bytes = body.raw(size_t(size_));
-        inline_.assign(bytes.begin(), bytes.end());
+        inline_.resize(bytes.size());
+        if (!bytes.empty()) std::memcpy(inline_.data(), bytes.data(), bytes.size());
     } else {
         map_ = map_frozen(fds[0], size_);
         if (!map_) throw std::runtime_error("cannot map the stage's inputs");
