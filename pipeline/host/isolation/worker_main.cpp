@@ -174,7 +174,15 @@ struct Input {
         path = r.str();
         options.fill(r);
         size = r.u64();
-        if (!fds.empty() && size) data = static_cast<const uint8_t*>(map_shared(fds[0], size));
+        if (fds.empty() && size) { // a small input comes inside the message
+            const std::string_view bytes = r.raw(size_t(size));
+            copy.resize(bytes.size());
+            std::memcpy(copy.data(), bytes.data(), bytes.size());
+            data = copy.data();
+        } else if (size) {
+            data = static_cast<const uint8_t*>(map_shared(fds[0], size));
+            mapped = data != nullptr;
+        }
         if (size && !data) throw std::runtime_error("cannot map the input");
         sdk::init_header(in);
         in.path = path.c_str();
@@ -183,8 +191,32 @@ struct Input {
         in.warn = worker_warn;
     }
     ~Input() {
-        if (data) ::munmap(const_cast<uint8_t*>(data), size);
+        if (mapped) ::munmap(const_cast<uint8_t*>(data), size);
     }
+
+  private:
+    std::vector<uint8_t> copy;
+    bool mapped = false;
+};
+
+// A reply's buffers: inside the message when they fit there together, which costs less than a memory file each
+// (the host takes a reply that carries no descriptor to carry its bytes, in order), else each handed over as the
+// memory file behind it. Made once the reply's other fields are written.
+class ReplyBuffers {
+  public:
+    ReplyBuffers(Writer& w, uint64_t total)
+        : w_(w), in_message_(total <= kInlineBytes && w.bytes().size() + total + sizeof(uint32_t) <= kMaxMessage) {}
+    void add(const void* p, uint64_t size) {
+        if (in_message_)
+            w_.raw(p, size_t(size));
+        else
+            give.push_back(hand_over(p, size));
+    }
+    std::vector<int> give;
+
+  private:
+    Writer& w_;
+    bool in_message_;
 };
 
 void serve_read(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
@@ -196,13 +228,13 @@ void serve_read(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
     af_status st = read_within_dims(c, p.name, services(), &input.in, &opts, &out, &e);
     Writer w;
     reply_error(w, st, e);
-    std::vector<int> give;
+    if (st == AF_OK) put_texture_desc(w, out);
+    ReplyBuffers buffers(w, st != AF_OK ? 0 : (out.data ? out.data_size : 0) + (out.palette ? out.palette_size : 0));
     if (st == AF_OK) {
-        put_texture_desc(w, out);
-        if (out.data) give.push_back(hand_over(out.data, out.data_size));
-        if (out.palette) give.push_back(hand_over(out.palette, out.palette_size));
+        if (out.data) buffers.add(out.data, out.data_size);
+        if (out.palette) buffers.add(out.palette, out.palette_size);
     }
-    send_handing_over(Op::Reply, w.bytes(), give);
+    send_handing_over(Op::Reply, w.bytes(), buffers.give);
     worker_free(out.data); // memory the plugin did not get from alloc, and a failed read's blocks
     worker_free(out.palette);
 }
@@ -230,14 +262,13 @@ void serve_info(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) {
     af_status st = c.info(services(), &input.in, &opts, &out, &e);
     Writer w;
     reply_error(w, st, e);
-    std::vector<int> give;
-    if (st == AF_OK) {
-        const uint64_t json = out.json ? std::strlen(out.json) + 1 : 0, text = out.text ? std::strlen(out.text) + 1 : 0;
-        w.u64(json).u64(text);
-        if (json) give.push_back(hand_over(out.json, json));
-        if (text) give.push_back(hand_over(out.text, text));
-    }
-    send_handing_over(Op::Reply, w.bytes(), give);
+    const uint64_t json = st == AF_OK && out.json ? std::strlen(out.json) + 1 : 0;
+    const uint64_t text = st == AF_OK && out.text ? std::strlen(out.text) + 1 : 0;
+    if (st == AF_OK) w.u64(json).u64(text);
+    ReplyBuffers buffers(w, json + text);
+    if (json) buffers.add(out.json, json);
+    if (text) buffers.add(out.text, text);
+    send_handing_over(Op::Reply, w.bytes(), buffers.give);
     worker_free(out.json);
     worker_free(out.text);
 }
@@ -266,7 +297,9 @@ void serve_write(const LoadedPlugin& p, Reader& r, const std::vector<int>& fds) 
     reply_error(w, st, e);
     std::vector<int> give;
     void* out = nullptr;
-    if (st == AF_OK) {
+    if (st == AF_OK && bytes.size() <= kInlineBytes && w.bytes().size() + 8 + bytes.size() + 4 <= kMaxMessage) {
+        w.u64(bytes.size()).raw(bytes.data(), bytes.size()); // small enough to go inside the reply
+    } else if (st == AF_OK) {
         w.u64(bytes.size());
         out = shared_alloc(bytes.size());
         if (!out) {

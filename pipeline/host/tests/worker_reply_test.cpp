@@ -2,6 +2,7 @@
 // past the host: a probe reply too short to hold its verdict threw out of the probe trampoline, an info or write
 // reply that did not parse threw out of the call, a text without its NUL was read past its end, and a metadata
 // count of four billion reserved that many strings before the message was found to hold none.
+#include "host/host_services.hpp"
 #include "host/isolation/replies.hpp"
 #include "host/isolation/shared_memory.hpp"
 #include "host/isolation/texture_wire.hpp"
@@ -152,4 +153,46 @@ TEST_CASE("worker reply: a status the plugin interface does not define is no sta
     CHECK(iso::dims_reply(k, "honest", &d, &e) == AF_ERR_UNSUPPORTED);
     CHECK(e.offset == 12);
     CHECK_THAT(e.message, Catch::Equals("no cubemaps"));
+}
+
+TEST_CASE("worker reply: a reply with no descriptor carries small buffers inside it, and one cut short is refused") {
+    af_error e{};
+    iso::Writer w = ok_status();
+    w.u32(28u /* R8G8B8A8_UNORM */).u32(1).u32(1).u32(1).u32(1).u32(1).u32(1).u32(0).u32(0).u64(4).u64(0).u32(0);
+    w.raw("rgba", 4);
+    iso::Message m = reply_of(w);
+    iso::KvStore meta;
+    af_texture t{};
+    REQUIRE(iso::read_reply(m, "small", meta, &t, &e) == AF_OK);
+    CHECK(std::string(reinterpret_cast<const char*>(t.data), 4) == "rgba");
+    CHECK_FALSE(iso::release_shared(t.data)); // the host's own allocation, released by its free
+    af::host::services()->free(t.data);
+
+    iso::Writer info = ok_status();
+    info.u64(3).u64(6).raw("{}\0hello\0", 9);
+    iso::Message im = reply_of(info);
+    af_info_text text{};
+    REQUIRE(iso::info_reply(im, "small", &text, &e) == AF_OK);
+    CHECK(std::string(text.json) == "{}");
+    CHECK(std::string(text.text) == "hello");
+    af::host::services()->free(text.json);
+    af::host::services()->free(text.text);
+
+    std::string got;
+    af_sink sink{&got, [](void* ctx, const void* data, uint64_t size) {
+                     static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), size);
+                     return AF_OK;
+                 }};
+    iso::Writer written = ok_status();
+    written.u64(3).raw("abc", 3);
+    iso::Message wm = reply_of(written);
+    CHECK(iso::write_reply(wm, "small", &sink, &e) == AF_OK);
+    CHECK(got == "abc");
+
+    iso::Writer cut = ok_status();
+    cut.u64(1u << 20).raw("abc", 3);
+    iso::Message cm = reply_of(cut);
+    CHECK(iso::write_reply(cm, "liar", &sink, &e) == AF_ERR_INTERNAL);
+    CHECK_THAT(e.message, Catch::Contains("its written bytes is cut short"));
+    CHECK(got == "abc");
 }
