@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -504,6 +506,33 @@ TEST_CASE("isolation: a worker is process 2 of its own PID namespace, and one st
     }
     CHECK_FALSE(left);
     ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+TEST_CASE("isolation: a worker holds at most 256 files, so memory files written unmapped stay within 256 budgets",
+          "[isolation]") {
+    HostilePath path;
+    TempDir t;
+    project(t, 0, 'n');
+    Run r = run_in(t.path(), "build");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    const size_t at = r.out.find("x.hostile: memory files ");
+    REQUIRE(at != std::string::npos);
+    const int made = std::atoi(r.out.c_str() + at + std::strlen("x.hostile: memory files "));
+    CHECK(made > 200); // what the plugin's calls may hold is left to it
+    CHECK(made < 256);
+    // In process nothing lowers the limit: the count shows what the worker's limit takes away, where the
+    // user's own limit is higher.
+    rlimit files{};
+    REQUIRE(::getrlimit(RLIMIT_NOFILE, &files) == 0);
+    if (files.rlim_cur > 600) {
+        TempDir in_process;
+        project(in_process, 0, 'n');
+        Run trusted = run_in(in_process.path(), "build --isolate none");
+        const size_t here = trusted.out.find("x.hostile: memory files ");
+        REQUIRE(here != std::string::npos);
+        CHECK(std::atoi(trusted.out.c_str() + here + std::strlen("x.hostile: memory files ")) > 500);
+    }
 }
 
 TEST_CASE("isolation: a worker's log lines and read warnings name the file", "[isolation]") {

@@ -19,6 +19,7 @@
 //   w  logs 20,000 warnings and 20,000 info lines of 3,000 bytes each, then reads as 'o'
 //   t  types "echo typed-by-plugin" and a newline into the terminal (TIOCSTI on stdin, stdout, stderr and
 //      /dev/tty), then reads as 'o'; the test looks for the line in the terminal's input
+//   n  makes empty memory files until it cannot (at most 2,000), logs "memory files N", then reads as 'o'
 //   i  logs "pid N" with its own process id (2 in a worker's PID namespace), then reads as 'o'
 //   p  its probe never returns (the host must stop a probe by itself: it has no --action-timeout to go by)
 // And whatever a file holds, when its path contains "probe-crash" the probe dereferences NULL: a probe that crashes
@@ -49,6 +50,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -210,6 +212,13 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
         }
         case 'h':
             for (;;) ::pause();
+        case 'n': {
+            std::vector<int> files;
+            for (int fd; files.size() < 2000 && (fd = ::memfd_create("count", MFD_CLOEXEC)) >= 0;) files.push_back(fd);
+            h->log(AF_LOG_WARN, ("memory files " + std::to_string(files.size())).c_str());
+            for (int fd : files) ::close(fd);
+            break;
+        }
         case 'i':
             h->log(AF_LOG_WARN, ("pid " + std::to_string(::getpid())).c_str());
             break;

@@ -53,8 +53,15 @@ bool limit_heap(uint64_t bytes, int status_fd, std::string& why) {
         if (!limit(RLIMIT_AS, size_kib * 1024 + bytes + room, "RLIMIT_AS")) return false;
     }
     // A memory file written without being mapped is in no address space: no single file may outgrow the budget
-    // (EFBIG, not the SIGXFSZ that would end the worker). The files a worker holds are bounded by its allocator.
+    // (EFBIG, not the SIGXFSZ that would end the worker), and no worker may hold more than kWorkerFiles of them.
+    // So such memory is bounded at kWorkerFiles times the budget, not at the budget; the descriptor limit it
+    // inherits can be a million (root in a container). A worker opens nothing, blocks of 48 KiB or less are heap
+    // memory, and a message hands over at most kMaxFds: kWorkerFiles is far more than a plugin's calls hold.
     ::signal(SIGXFSZ, SIG_IGN);
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur > kWorkerFiles &&
+        !limit(RLIMIT_NOFILE, kWorkerFiles, "RLIMIT_NOFILE"))
+        return false;
     return limit(RLIMIT_FSIZE, bytes, "RLIMIT_FSIZE");
 }
 

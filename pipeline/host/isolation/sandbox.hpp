@@ -6,12 +6,15 @@
 
 namespace af::host::isolation {
 
+// The most descriptors a worker holds at once (RLIMIT_NOFILE, where the inherited limit is higher).
+constexpr uint64_t kWorkerFiles = 256;
+
 // Caps the heap (RLIMIT_DATA: brk and private mappings) at what the process
 // holds now plus `bytes`, the address space (RLIMIT_AS, shared mappings too)
-// at what is mapped now plus `bytes` and room for threads, and any one file
-// (a memory file written, not mapped) at `bytes`. Shared memory from
-// af_host.alloc is counted by the worker's allocator as well.
-// `status_fd` is /proc/self/status, opened before the sandbox.
+// at what is mapped now plus `bytes` and room for threads, any one file
+// (a memory file written, not mapped) at `bytes`, and the files it holds at
+// kWorkerFiles. Shared memory from af_host.alloc is counted by the worker's
+// allocator as well. `status_fd` is /proc/self/status, opened before the sandbox.
 bool limit_heap(uint64_t bytes, int status_fd, std::string& why);
 
 // seccomp-bpf: no opening of files, no sockets, no exec or fork, no file
