@@ -535,6 +535,40 @@ TEST_CASE("isolation: a worker holds at most 256 files, so memory files written 
     }
 }
 
+TEST_CASE("convert: a plugin's warnings name the file and the plugin, and --warnings-as-errors fails on them before "
+          "writing",
+          "[isolation][convert]") {
+    HostilePath path;
+    TempDir t;
+    t.write("l.hostile", "HSTLl");
+    Run warned = run_in(t.path(), "convert l.hostile l.png");
+    INFO(warned.out);
+    CHECK(warned.code == 0);
+    CHECK_THAT(warned.out, Catch::Contains("convert: warning: l.hostile: hostile says hello (plugin 'hostile')") &&
+                               Catch::Contains("l.hostile: offset 5: hostile warns (plugin 'hostile')"));
+    fs::remove(t / "l.png");
+    Run refused = run_in(t.path(), "convert l.hostile l.png --warnings-as-errors");
+    INFO(refused.out);
+    CHECK(refused.code == 1);
+    CHECK_THAT(refused.out,
+               Catch::Contains("convert: error: l.hostile: hostile says hello (plugin 'hostile')") &&
+                   Catch::Contains("l.png not written (--warnings-as-errors: 2 warning(s) reading l.hostile)"));
+    CHECK_FALSE(fs::exists(t / "l.png"));
+    // A writer's lines name the file it writes; a writer that warns fails --warnings-as-errors, its file removed.
+    t.write("o.hostile", "HSTLoW");
+    REQUIRE(run_in(t.path(), "convert o.hostile o.png").code == 0);
+    Run written = run_in(t.path(), "convert o.png w.hostile");
+    INFO(written.out);
+    CHECK(written.code == 0);
+    CHECK_THAT(written.out, Catch::Contains("w.hostile: hostile writes (plugin 'hostile')") &&
+                                Catch::Contains("warning: w.hostile: hostile warns as it writes (plugin 'hostile')"));
+    Run strict = run_in(t.path(), "convert o.png strict.hostile --warnings-as-errors");
+    INFO(strict.out);
+    CHECK(strict.code == 1);
+    CHECK_THAT(strict.out, Catch::Contains("strict.hostile removed (--warnings-as-errors: 1 warning(s) writing it)"));
+    CHECK_FALSE(fs::exists(t / "strict.hostile"));
+}
+
 TEST_CASE("isolation: a worker's log lines and read warnings name the file", "[isolation]") {
     HostilePath path;
     TempDir t;

@@ -22,6 +22,7 @@
 #include "assetforge/user_text.hpp"
 #include "engine/action_memory.hpp"
 #include "host/host_services.hpp"
+#include "host/plugin_notes.hpp"
 #include "host/texture_io.hpp"
 #include "steps/pipeline_steps.hpp"
 #include "texture/format_names.hpp"
@@ -416,6 +417,85 @@ std::string parse(const po::variables_map& vm, ConvertArgs& a) {
     return "";
 }
 
+// What plugins warn of during one conversion, the read's own warnings included: kept while it runs
+// (host/plugin_notes.hpp), each line naming the file and the plugin, then printed, and counted by
+// --warnings-as-errors as a build counts an action's. A line of a call
+// that names no file of its own (a writer's) names the file that call concerns: the input while reading, OUT
+// while writing.
+class ConvertNotes {
+  public:
+    explicit ConvertNotes(const fs::path& in) : kept_(&notes_) { notes_.file = in.string(); }
+    void writing(const fs::path& out) {
+        std::lock_guard lock(notes_.mutex);
+        notes_.file = out.string();
+    }
+    // Prints the warnings kept since the last call (a plugin's lower lines are printed as they come); their number.
+    size_t print(bool as_errors) {
+        std::lock_guard lock(notes_.mutex);
+        const char* kind = as_errors ? "error" : "warning";
+        for (const auto& w : notes_.warnings) std::fprintf(stderr, "assetforge convert: %s: %s\n", kind, w.c_str());
+        if (notes_.omitted_warnings)
+            std::fprintf(stderr, "assetforge convert: %s\n",
+                         host::omitted_line(notes_.omitted_warnings, "warnings").c_str());
+        const size_t warnings = notes_.warnings.size() + notes_.omitted_warnings;
+        notes_.log.clear();
+        notes_.warnings.clear();
+        notes_.omitted_warnings = notes_.omitted_log = notes_.warning_bytes = notes_.log_bytes = 0;
+        return warnings;
+    }
+
+  private:
+    host::PluginNotes notes_;
+    host::PluginNotesScope kept_;
+};
+
+// The read's warnings (each with its offset) and the plugins' lines, as kept; false when --warnings-as-errors
+// refuses them, before anything is written.
+bool report_read_warnings(ConvertNotes& notes, const ConvertArgs& a) {
+    const size_t warned = notes.print(a.warnings_as_errors);
+    if (warned && a.warnings_as_errors) {
+        std::fprintf(stderr, "assetforge convert: %s not written (--warnings-as-errors: %zu warning(s) reading %s)\n",
+                     sdk::printable(a.out.string()).c_str(), warned, sdk::printable(a.in.string()).c_str());
+        return false;
+    }
+    return true;
+}
+
+// The conversion once its arguments hold: read, transform, write. False when --warnings-as-errors refused it.
+bool convert_file(Context& ctx, ConvertArgs& a, bool output_is_picture, const std::string& writer) {
+    ConvertNotes notes(a.in);
+    tx::Ops ops{ctx.registry};
+    host::OptionMap ropts;
+    if (a.permissive) ropts["permissive"] = "true";
+    ropts = with_defines(std::move(ropts), a.containers.read);
+    host::ReadResult r = host::read_texture(ctx.registry, a.in, ropts);
+    if (!report_read_warnings(notes, a)) return false;
+    Texture tex = std::move(r.texture);
+    if (a.mip || a.face || a.layer)
+        tex = tx::single_surface(tex, a.layer.value_or(0), a.face.value_or(0), a.mip.value_or(0));
+    tx::retag(tex, a.colour);
+    if (a.mip_request.normal_map == tx::NormalMapMode::Yes) tex.desc.flags |= AF_TEX_NORMAL_MAP;
+    if (a.resize) tex = tx::resize(ops, tex, a.resize->first, a.resize->second, a.mip_request.options);
+    notes.writing(a.out);
+    bool written = true;
+    if (is_png(a.out))
+        written = write_pngs(ops, tex, a);
+    else if (output_is_picture)
+        write_picture(ops, tex, a, writer);
+    else
+        written = write_container(ops, tex, a);
+    const size_t warned = notes.print(a.warnings_as_errors);
+    if (written && warned && a.warnings_as_errors) {
+        // Written already (the writer warned as it wrote): taken away again, so no output stands for a failure.
+        std::error_code ec;
+        fs::remove(a.out, ec);
+        std::fprintf(stderr, "assetforge convert: %s removed (--warnings-as-errors: %zu warning(s) writing it)\n",
+                     sdk::printable(a.out.string()).c_str(), warned);
+        return false;
+    }
+    return written;
+}
+
 int run_convert(Context& ctx, const std::vector<std::string>& args) {
     const std::string usage = "assetforge convert IN OUT [options]";
     po::options_description opts("options");
@@ -497,27 +577,7 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
             sdk::usage("--format/--mips/--no-mips/--like apply to texture containers; the " +
                        std::string(writer.item->name) + " writer stores pictures its own way (see -O)");
         check_memory(ctx.registry, a, budget);
-        tx::Ops ops{ctx.registry};
-        host::OptionMap ropts;
-        if (a.permissive) ropts["permissive"] = "true";
-        ropts = with_defines(std::move(ropts), a.containers.read);
-        host::ReadResult r = host::read_texture(ctx.registry, a.in, ropts);
-        for (const auto& w : r.warnings)
-            std::fprintf(stderr, "assetforge convert: warning: %s: %s%s\n", sdk::printable(a.in.string()).c_str(),
-                         w.offset == AF_NO_OFFSET ? "" : ("offset " + std::to_string(w.offset) + ": ").c_str(),
-                         sdk::printable(w.message).c_str());
-        Texture tex = std::move(r.texture);
-        if (a.mip || a.face || a.layer)
-            tex = tx::single_surface(tex, a.layer.value_or(0), a.face.value_or(0), a.mip.value_or(0));
-        tx::retag(tex, a.colour);
-        if (a.mip_request.normal_map == tx::NormalMapMode::Yes) tex.desc.flags |= AF_TEX_NORMAL_MAP;
-        if (a.resize) tex = tx::resize(ops, tex, a.resize->first, a.resize->second, a.mip_request.options);
-        if (is_png(a.out)) {
-            if (!write_pngs(ops, tex, a)) return kExitInputFailed;
-        } else if (output_is_picture)
-            write_picture(ops, tex, a, writer.item->name);
-        else if (!write_container(ops, tex, a))
-            return kExitInputFailed;
+        if (!convert_file(ctx, a, output_is_picture, writer ? writer.item->name : "")) return kExitInputFailed;
     } catch (const sdk::Error& e) {
         std::fprintf(stderr, "assetforge convert: %s\n", sdk::printable(e.what()).c_str());
         return e.status() == AF_ERR_USAGE ? kExitUsage : kExitInputFailed;

@@ -25,7 +25,7 @@
 // And whatever a file holds, when its path contains "probe-crash" the probe dereferences NULL: a probe that crashes
 // on files other plugins read (a PNG), not only on its own.
 // Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
-// logging a line that names no file (the host adds the action's).
+// logging a line that names no file (the host adds the action's), and a warning when that red is 'W'.
 //
 // Its stage `hostile.stage` (one item in, two out) misbehaves on the same letters when given a file's bytes:
 //   o  (or any other) emits <stem>.bin ("stage:" and the input) and <stem>.png (2x2 RGBA8 of the 6th byte, the
@@ -247,6 +247,7 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
 af_status write(const af_host* h, const af_texture* t, const af_options*, af_sink* out, af_error* e) {
     return af::sdk::guard(e, [&] {
         h->log(AF_LOG_INFO, "hostile writes");
+        if (t->data && t->data_size && t->data[0] == 'W') h->log(AF_LOG_WARN, "hostile warns as it writes");
         const uint8_t bytes[6] = {'H', 'S', 'T', 'L', 'o', t->data && t->data_size ? t->data[0] : uint8_t(0)};
         const af_status st = out->write(out->ctx, bytes, sizeof bytes);
         if (st != AF_OK) af::sdk::fail(st, AF_NO_OFFSET, "the sink refused the bytes");
