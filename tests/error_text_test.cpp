@@ -187,4 +187,14 @@ TEST_CASE("a new texture with no original under format: match names the input, t
     CHECK_THAT(r.out, !Catch::Contains("cannot open"));
     CHECK(fs::exists(t / "mod/walls/rock.dds")); // the textures that have one are built
     check_no_library_text(r.out);
+
+    // Under an explicit format, `unedited: original` has nothing a new texture could be unchanged from: it is
+    // encoded as any edit, not failed.
+    t.write("new.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"edit/**/*.png\"\n    steps:\n"
+                        "      - encode: { format: bc1, like: \"original/{dir}/{stem}.dds\", unedited: original }\n"
+                        "    output: \"bc1/{dir}/{stem}.dds\"\n");
+    r = run_cli("build new.yaml", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(t / "bc1/walls/new_brick.dds"));
 }
