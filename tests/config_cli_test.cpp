@@ -182,6 +182,17 @@ TEST_CASE("relative -D paths resolve against the current folder, the pipeline's 
     CHECK(r.code == 0);
     CHECK(fs::exists(t / "dds2/walls/rock.dds"));
 
+    // An exclude that starts with the -D folder leaves out the same files as the pattern it trims.
+    t.copy(af::test::kRockImage, "edit/wip/draft.png");
+    t.write("sub/pipeline.yaml", "assetforge: 1\nvars: { src: x, out: y }\noutput_root: \"${out}\"\njobs:\n  copy:\n"
+                                 "    inputs: { include: \"${src}/**/*.png\", exclude: \"${src}/wip/**\" }\n"
+                                 "    steps: [ copy ]\n    output: \"${out}/{dir}/{stem}.png\"\n");
+    r = af::test::run_cli("build sub/pipeline.yaml -D src=edit -D out=copied", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(t / "copied/walls/rock.png"));
+    CHECK_FALSE(fs::exists(t / "copied/wip/draft.png"));
+
     // The pipeline's own defaults (vars:) stay relative to the pipeline file, wherever it is run from.
     t.copy(af::test::kRockImage, "configs/edited/walls/rock.png");
     r = af::test::run_cli("build configs/png-to-dds.yaml", t.path());

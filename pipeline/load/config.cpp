@@ -314,6 +314,7 @@ class Resolver {
         return folder + expand(s.substr(end + 1), p);
     }
     const steps::StepTable& step_table() const { return steps_; }
+    const fs::path& project() const { return confine_.project(); }
 
     // `value` (expanded from `raw`; relative to the project) must lie where the pipeline may reach; a -D folder
     // `raw` starts with counts, as the user named it.
@@ -608,6 +609,17 @@ std::vector<std::string> expand_list(const Src& s, const YAML::Node& n, std::str
     return v;
 }
 
+// Excludes match a file's path from the project (or from its pattern's folder), never an absolute one: a -D folder
+// they start with, resolved as the user's (expand_path), is said from the project too ("../edit/wip/**").
+std::vector<std::string> exclude_list(const Src& s, const YAML::Node& n, std::string_view what, const Resolver& r) {
+    std::vector<std::string> v = string_list({s.file, n}, what);
+    for (auto& x : v) {
+        x = r.expand_path(x, pos_of(s.file, n));
+        if (fs::path(x).is_absolute()) x = fs::path(x).lexically_relative(r.project()).generic_string();
+    }
+    return v;
+}
+
 // Input patterns, each checked by its fixed folder: the walk below it never climbs ('..' matches nothing).
 std::vector<std::string> input_patterns(const Src& s, const YAML::Node& n, std::string_view what, const Resolver& r) {
     std::vector<std::string> v = string_list({s.file, n}, what);
@@ -631,14 +643,14 @@ void parse_inputs(const Src& s, const Resolver& r, Job& j) {
         if (in.IsMap()) {
             check_keys({s.file, in}, {"include", "exclude", "from"}, "key of 'inputs'");
             if (in["include"]) j.patterns = input_patterns(s, in["include"], "inputs.include", r);
-            if (in["exclude"]) j.excludes = expand_list(s, in["exclude"], "inputs.exclude", r);
+            if (in["exclude"]) j.excludes = exclude_list(s, in["exclude"], "inputs.exclude", r);
             if (in["from"]) j.from = string_list({s.file, in["from"]}, "inputs.from");
         } else {
             j.patterns = input_patterns(s, in, "inputs", r);
         }
     }
     if (auto n = s.node["exclude"]) {
-        auto v = expand_list(s, n, "exclude", r);
+        auto v = exclude_list(s, n, "exclude", r);
         j.excludes.insert(j.excludes.end(), v.begin(), v.end());
     }
     if (auto n = s.node["from"]) {
