@@ -358,6 +358,45 @@ TEST_CASE("promise 3c: an edited output of a vanished input is not deleted", "[p
     CHECK(fs::exists(t / "png/t.png")); // the other input's output is untouched
 }
 
+// Issue 43, item 10: a PNG deleted from the edit tree takes its DDS out of the game-ready tree, as the build's
+// rule says; a game file gone must not be a surprise. The build says which file it removed and why, in the
+// terminal and the reports: as information, not a warning (a deliberate deletion discards nothing, so
+// --warnings-as-errors still passes).
+TEST_CASE("promise 3e: the output of a deleted input is removed by name, in the terminal and the reports",
+          "[promises][p3]") {
+    TempDir t;
+    for (const char* name : {"walls/rock", "walls/brick"}) {
+        REQUIRE(run_in(t.path(), "convert '" + kRockImage.string() + "' original/" + name + ".dds --format bc1").code ==
+                0);
+        t.copy(kRockImage, std::string("edit/") + name + ".png");
+    }
+    t.copy(fs::path(AF_SOURCE_DIR) / "configs/png-to-game-dds.yaml", "png-to-game-dds.yaml");
+    const std::string build = "build png-to-game-dds.yaml -D src=edit -D original=original -D out=mod";
+    REQUIRE(run_in(t.path(), build).code == 0);
+    REQUIRE(fs::exists(t / "mod/walls/brick.dds"));
+
+    fs::remove(t / "edit/walls/brick.png");
+    Run r = run_in(t.path(), build + " --warnings-as-errors --report build.json");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_FALSE(fs::exists(t / "mod/walls/brick.dds"));
+    CHECK_THAT(r.out, Catch::Contains("removed mod/walls/brick.dds: its input edit/walls/brick.png is gone"));
+    CHECK_THAT(r.out, !Catch::Contains("warning"));
+    CHECK_THAT(slurp(t / "build.json"), Catch::Contains("its input edit/walls/brick.png is gone"));
+
+    // The page names the file and why, too.
+    fs::remove(t / "edit/walls/rock.png");
+    t.copy(kRockImage, "edit/walls/stone.png");
+    REQUIRE(run_in(t.path(), "convert '" + kRockImage.string() + "' original/walls/stone.dds --format bc1").code == 0);
+    r = run_in(t.path(), build + " --report build.html --report-pictures none");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("removed mod/walls/rock.dds: its input edit/walls/rock.png is gone"));
+    const std::string page = slurp(t / "build.html");
+    CHECK_THAT(page, Catch::Contains("mod/<wbr>walls/<wbr>rock.dds"));
+    CHECK_THAT(page, Catch::Contains("its input edit/walls/rock.png is gone"));
+}
+
 // ---------------------------------------------------------------------------
 // 4. Nothing outside the project is read through a link.
 

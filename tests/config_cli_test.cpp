@@ -3,6 +3,7 @@
 // names and the closest one; pipeline files that are devices or huge are
 // refused; a slow load ends at once on SIGINT or SIGTERM.
 #include "cli_run.hpp"
+#include "support/project.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -139,6 +140,65 @@ TEST_CASE("the bundled configs and the quickstart example still load", "[config]
     Run r = af::test::run_cli("status", t / "quickstart");
     INFO(r.out);
     CHECK(r.code == 0);
+}
+
+// Issue 43, item 10: paths typed on the command line are the user's, relative to the folder the user is in (as
+// every command-line tool reads them); paths written in the pipeline file stay relative to the pipeline. A shipped
+// config run in place from the project folder once put its state and outputs inside configs/.
+TEST_CASE("relative -D paths resolve against the current folder, the pipeline's own values against the pipeline's",
+          "[config][defines][e2e]") {
+    TempDir t;
+    const fs::path configs = fs::path(AF_SOURCE_DIR) / "configs";
+    for (const char* f : {"png-to-dds.yaml", "png-to-game-dds.yaml", "presets.yaml"})
+        t.copy(configs / f, std::string("configs/") + f);
+    t.copy(af::test::kRockImage, "edit/walls/rock.png");
+    REQUIRE(
+        af::test::run_cli("convert '" + af::test::kRockImage.string() + "' game/walls/rock.dds --format bc1", t.path())
+            .code == 0);
+
+    Run r = af::test::run_cli("build configs/png-to-dds.yaml -D src=edit -D out=dds", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(t / "dds/walls/rock.dds"));
+    CHECK(fs::exists(t / "dds/.assetforge/state.db"));
+    CHECK_FALSE(fs::exists(t / "configs/dds"));
+    // Up to date from the same folder; from inside configs/ the same words name other folders.
+    r = af::test::run_cli("build configs/png-to-dds.yaml -D src=edit -D out=dds", t.path());
+    CHECK_THAT(r.out, Catch::Contains("0 built, 1 up to date"));
+
+    // A file a step reads (`like`) and a folder a gather reads (zip's `original`), from -D: the user's folder too;
+    // a -D value inside a name (`${name}.zip`) is a name, not a path.
+    r = af::test::run_cli("build configs/png-to-game-dds.yaml -D src=edit -D original=game -D out=mod -D name=mine",
+                          t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(t / "mod/walls/rock.dds"));
+    CHECK(fs::exists(t / "mod/mine.zip"));
+    CHECK_FALSE(fs::exists(t / "configs/mod"));
+
+    // Run from inside the pipeline's folder, relative values name folders there, as before.
+    r = af::test::run_cli("build png-to-dds.yaml -D src=../edit -D out=../dds2", t / "configs");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(t / "dds2/walls/rock.dds"));
+
+    // An exclude that starts with the -D folder leaves out the same files as the pattern it trims.
+    t.copy(af::test::kRockImage, "edit/wip/draft.png");
+    t.write("sub/pipeline.yaml", "assetforge: 1\nvars: { src: x, out: y }\noutput_root: \"${out}\"\njobs:\n  copy:\n"
+                                 "    inputs: { include: \"${src}/**/*.png\", exclude: \"${src}/wip/**\" }\n"
+                                 "    steps: [ copy ]\n    output: \"${out}/{dir}/{stem}.png\"\n");
+    r = af::test::run_cli("build sub/pipeline.yaml -D src=edit -D out=copied", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(t / "copied/walls/rock.png"));
+    CHECK_FALSE(fs::exists(t / "copied/wip/draft.png"));
+
+    // The pipeline's own defaults (vars:) stay relative to the pipeline file, wherever it is run from.
+    t.copy(af::test::kRockImage, "configs/edited/walls/rock.png");
+    r = af::test::run_cli("build configs/png-to-dds.yaml", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(t / "configs/dds/walls/rock.dds"));
 }
 
 TEST_CASE("every in-tree plugin declares its parameters, options and metadata", "[config][params][e2e]") {

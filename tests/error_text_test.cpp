@@ -167,3 +167,34 @@ TEST_CASE("names holding escape sequences are printed escaped everywhere", "[err
     CHECK_THAT(inc.out, Catch::Contains("in\\x1b[2Jc.yaml"));
     check_no_control(inc.out);
 }
+
+// Issue 43, item 10: a texture the modder added has no game original, and the shipped config's `format: match`
+// cannot copy one. The failure names the texture, where its original was looked for and the two ways on.
+TEST_CASE("a new texture with no original under format: match names the input, the original looked for and what to do",
+          "[errors][e2e]") {
+    TempDir t;
+    REQUIRE(run_cli("convert '" + kRockImage.string() + "' original/walls/rock.dds --format bc1", t.path()).code == 0);
+    t.copy(kRockImage, "edit/walls/rock.png");
+    t.copy(kRockImage, "edit/walls/new_brick.png"); // no original/walls/new_brick.dds
+    t.copy(fs::path(AF_SOURCE_DIR) / "configs/png-to-game-dds.yaml", "png-to-game-dds.yaml");
+    auto r = run_cli("build png-to-game-dds.yaml -D src=edit -D original=original -D out=mod", t.path());
+    INFO(r.out);
+    CHECK(r.code != 0);
+    CHECK_THAT(r.out, Catch::Contains("edit/walls/new_brick.png"));
+    CHECK_THAT(r.out, Catch::Contains("original/walls/new_brick.dds"));
+    CHECK_THAT(r.out, Catch::Contains("no original"));
+    CHECK_THAT(r.out, Catch::Contains("explicit format")); // the way on for a new texture
+    CHECK_THAT(r.out, !Catch::Contains("cannot open"));
+    CHECK(fs::exists(t / "mod/walls/rock.dds")); // the textures that have one are built
+    check_no_library_text(r.out);
+
+    // Under an explicit format, `unedited: original` has nothing a new texture could be unchanged from: it is
+    // encoded as any edit, not failed.
+    t.write("new.yaml", "assetforge: 1\njobs:\n  dds:\n    inputs: \"edit/**/*.png\"\n    steps:\n"
+                        "      - encode: { format: bc1, like: \"original/{dir}/{stem}.dds\", unedited: original }\n"
+                        "    output: \"bc1/{dir}/{stem}.dds\"\n");
+    r = run_cli("build new.yaml", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(fs::exists(t / "bc1/walls/new_brick.dds"));
+}

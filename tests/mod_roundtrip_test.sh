@@ -23,7 +23,7 @@ for png in "$src"/examples/quickstart/textures/*/*.png; do
 done
 [ "$(find "$work/game" -name '*.dds' | wc -l)" -eq 4 ] || fail "expected 4 game textures"
 ln -s "$work/game" "$work/project/game"
-# The configs copied next to the mod, as configs/README.md suggests (relative -D values are relative to them).
+# The configs copied next to the mod, as configs/README.md suggests, and run from there.
 cp "$src"/configs/*.yaml "$work/project/"
 cd "$work/project"
 

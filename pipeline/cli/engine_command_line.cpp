@@ -239,7 +239,8 @@ std::optional<int> load(host::PluginRegistry& reg, const Flags& f, const Parsed&
         for (const auto& names : f.allow_env) allowed.merge(load::parse_env_allow_list(names));
         load::PathAllowList paths;
         for (const auto& dir : f.allow_path) paths.push_back(fs::absolute(dir).lexically_normal());
-        p = load::load_pipeline(a.file, a.defines, steps, allowed, paths);
+        // -D paths are the command line's, so relative to the folder the user runs in (like --state-dir's).
+        p = load::load_pipeline(a.file, a.defines, steps, allowed, paths, fs::current_path());
     } catch (const steps::StepNameTaken& e) {
         std::cerr << "assetforge: " << base::printable_name(e.what()) << "\n";
         return 2;

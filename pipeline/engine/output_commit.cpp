@@ -178,29 +178,30 @@ bool holds_what_was_written(const Disk& disk, const OutputRecord& o, const std::
 }
 
 // Under the path's claim lock, so a claim and a removal never interleave.
-void OutputCommit::remove_output(const OutputRecord& o) {
+bool OutputCommit::remove_output(const OutputRecord& o) {
     const std::string abs = paths_.abs_of(o.path);
     ClaimShard& sh = shard_of(abs);
     std::lock_guard lk(sh.mu);
-    if (sh.claims.count(abs) || plan_.writer.count(abs) || plan_.adopted.count(abs)) return;
+    if (sh.claims.count(abs) || plan_.writer.count(abs) || plan_.adopted.count(abs)) return false;
     try {
         disk_.check_no_link_escape(abs, output_root_);
     } catch (const std::exception& e) {
         status_.progress().line(std::string("not removing stale output: ") + e.what());
         store_.forget_file(o.path);
-        return;
+        return false;
     }
     if (!holds_what_was_written(disk_, o, abs)) {
         status_.progress().line("kept " + base::printable_name(o.path) +
                                 ": edited since the build wrote it, so not removed as a stale output (delete it "
                                 "yourself if it is not needed)");
         store_.forget_file(o.path);
-        return;
+        return false;
     }
     disk_.remove(abs);
     store_.forget_file(o.path);
     std::lock_guard lk2(known_mu_);
     known_[o.path] = {Hash128{}, FileStat{}}; // gone: nothing the build wrote is there now
+    return true;
 }
 
 // An output now holds what this build wrote (or kept): remember it, and if
@@ -234,15 +235,17 @@ void OutputCommit::took_over(const OutputRecord& o) {
     store_.put_action(r);
 }
 
-void OutputCommit::remove_records(const ActionRecord& rec, base::ActionResult& r) {
+std::vector<std::string> OutputCommit::remove_records(const ActionRecord& rec, base::ActionResult& r) {
     r.job = rec.job;
     r.input = rec.input;
     r.status = opt_.dry_run ? base::ActionStatus::WouldRemove : base::ActionStatus::Removed;
+    std::vector<std::string> removed;
     for (const auto& o : rec.outputs) {
         if (plan_.adopted.count(paths_.abs_of(o.path))) continue; // a source now (plan.hpp)
         r.outputs.push_back(o.path);
-        if (!opt_.dry_run) remove_output(o);
+        if (opt_.dry_run || remove_output(o)) removed.push_back(o.path);
     }
+    return removed;
 }
 
 void OutputCommit::remove_vanished_jobs(const std::set<std::string>& names) {
@@ -280,16 +283,22 @@ void OutputCommit::remove_stale(const JobRun& j) {
     for (const auto& rp : store_.actions_of(j.job->name, stale)) {
         const ActionRecord& rec = *rp;
         base::ActionResult r;
-        r.reason = "input no longer exists";
-        remove_records(rec, r);
+        r.reason = "its input " + rec.input + " is gone";
+        const std::vector<std::string> removed = remove_records(rec, r);
         if (!opt_.dry_run) {
             store_.erase_action(rec.job, rec.input);
             // Its stat-cache row too, or the state grows with every file a project ever had.
             if (rec.input != "*" && !disk_.stat(rec.input, paths_.abs_of(rec.input))) store_.forget_file(rec.input);
         }
+        // A failed action's record wrote nothing: forgetting it removes no file, and is not said as if it did.
+        if (rec.outputs.empty()) continue;
         status_.explain(r);
-        status_.note_removal((opt_.dry_run ? "would remove " : "removed ") + std::to_string(r.outputs.size()) +
-                             " output(s) of vanished input " + rec.job + ": " + rec.input);
+        // Information, not a warning: the input was deleted on purpose, and an output that replaces a game file
+        // going with it must be no surprise, so each file is named (--warnings-as-errors is for what an encode
+        // discarded).
+        for (const auto& out : removed)
+            status_.note_removal(
+                base::printable_name((opt_.dry_run ? "would remove " : "removed ") + out + ": " + r.reason));
         status_.add(std::move(r));
     }
 }

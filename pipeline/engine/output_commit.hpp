@@ -70,8 +70,8 @@ class OutputCommit {
 
     // Removes an output the state recorded, unless this build claims the
     // path (another action writes it now) or the file was edited since (an
-    // edit is never discarded silently).
-    void remove_output(const OutputRecord& o);
+    // edit is never discarded silently). True when the file is gone now.
+    bool remove_output(const OutputRecord& o);
     // Records of jobs the pipeline no longer has (renamed, deleted): their
     // outputs go, unless a job of this build writes the same path.
     void remove_vanished_jobs(const std::set<std::string>& job_names);
@@ -86,7 +86,8 @@ class OutputCommit {
                             const Hash128& new_hash, OutputRecord& kept);
     bool is_source(const std::string& abs) const;
     void took_over(const OutputRecord& o);
-    void remove_records(const ActionRecord& rec, base::ActionResult& r);
+    // The outputs of `rec` into `r`, removed (not in a dry run); returns those removed (or that would be).
+    std::vector<std::string> remove_records(const ActionRecord& rec, base::ActionResult& r);
 
     Disk& disk_;
     StateStore& store_;

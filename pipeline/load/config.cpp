@@ -264,8 +264,8 @@ void apply_normal_maps(Job& j, const std::vector<std::string>& patterns) {
 class Resolver {
   public:
     Resolver(const Raw& raw, const Defines& defines, const steps::StepTable& steps, const EnvAllowList& allowed_env,
-             const Confinement& confine)
-        : raw_(raw), steps_(steps), allowed_env_(allowed_env), confine_(confine) {
+             const Confinement& confine, fs::path defines_dir)
+        : raw_(raw), steps_(steps), allowed_env_(allowed_env), confine_(confine), defines_dir_(std::move(defines_dir)) {
         for (const auto& [k, v] : raw.vars) values_[k] = v.first;
         for (const auto& [k, v] : defines) {
             values_[k] = v;
@@ -288,9 +288,33 @@ class Resolver {
         if (end == std::string::npos || (end + 1 < raw_pattern.size() && raw_pattern[end + 1] != '/')) return "";
         const std::string name = raw_pattern.substr(2, end - 2);
         if (!defined_.count(name) || scope_.count(name)) return "";
-        return values_.at(name);
+        return command_line_path(values_.at(name));
+    }
+
+    // A path that a -D value starts: typed on the command line, so relative to the folder the user is in (as any
+    // command-line tool reads its arguments), not to the pipeline's. Said relative to the project when inside it,
+    // so a run from the pipeline's own folder names its files as it always did.
+    std::string command_line_path(const std::string& value) const {
+        if (defines_dir_.empty() || value.empty() || fs::path(value).is_absolute()) return value;
+        const fs::path abs = (defines_dir_ / value).lexically_normal();
+        const fs::path& root = confine_.project();
+        std::string out = base::path_within(abs, root) ? abs.lexically_relative(root).string() : abs.string();
+        if (out.empty()) out = ".";
+        if (out.size() > 1 && out.back() == '/') out.pop_back(); // "${out}/x" of "mod/": "mod/x"
+        return out;
+    }
+
+    // `s` as a path: a -D value it starts with is the user's (command_line_path), the rest as written.
+    std::string expand_path(const std::string& s, const SourcePos& p) const {
+        const std::string folder = command_line_folder(s);
+        if (folder.empty()) return expand(s, p);
+        const size_t end = s.find('}');
+        referenced_.insert(s.substr(2, end - 2));
+        named_.push_back(folder);
+        return folder + expand(s.substr(end + 1), p);
     }
     const steps::StepTable& step_table() const { return steps_; }
+    const fs::path& project() const { return confine_.project(); }
 
     // `value` (expanded from `raw`; relative to the project) must lie where the pipeline may reach; a -D folder
     // `raw` starts with counts, as the user named it.
@@ -390,13 +414,20 @@ class Resolver {
                         value += (value.empty() ? "" : ",") + expand(scalar({params->file, e}, key), vnode.pos());
                 } else {
                     const std::string raw = scalar(vnode, "parameter '" + key + "'");
-                    value = expand(raw, vnode.pos());
+                    value = names_path(*def, key) ? expand_path(raw, vnode.pos()) : expand(raw, vnode.pos());
                     confine_param(*def, name, key, raw, value, vnode.pos());
                 }
                 given.push_back({key, std::move(value), pos_of(params->file, kv.first), vnode.pos()});
             }
         }
         return {name, steps::step_params(*def, name_node.pos(), given, output_ext_), name_node.pos(), def};
+    }
+
+    // Whether parameter `key` names a file or folder (a path, resolved as one).
+    static bool names_path(const steps::StepDef& def, const std::string& key) {
+        return std::any_of(def.params.begin(), def.params.end(), [&](const steps::ParamSpec& s) {
+            return s.name == key && (s.type == steps::ParamType::File || s.type == steps::ParamType::Dir);
+        });
     }
 
     // A file or folder a step reads. A per-input file ("like: orig/{dir}/{stem}.dds") is judged by its fixed
@@ -550,6 +581,7 @@ class Resolver {
     // Every ${name} looked up while loading (env: ones included, harmless): which -D values were used.
     mutable std::set<std::string> referenced_;
     mutable EnvReads env_read_;
+    fs::path defines_dir_; // where relative -D paths resolve (the user's current folder); empty: the project
 
   public:
     const EnvReads& env_read() const { return env_read_; }
@@ -577,12 +609,23 @@ std::vector<std::string> expand_list(const Src& s, const YAML::Node& n, std::str
     return v;
 }
 
+// Excludes match a file's path from the project (or from its pattern's folder), never an absolute one: a -D folder
+// they start with, resolved as the user's (expand_path), is said from the project too ("../edit/wip/**").
+std::vector<std::string> exclude_list(const Src& s, const YAML::Node& n, std::string_view what, const Resolver& r) {
+    std::vector<std::string> v = string_list({s.file, n}, what);
+    for (auto& x : v) {
+        x = r.expand_path(x, pos_of(s.file, n));
+        if (fs::path(x).is_absolute()) x = fs::path(x).lexically_relative(r.project()).generic_string();
+    }
+    return v;
+}
+
 // Input patterns, each checked by its fixed folder: the walk below it never climbs ('..' matches nothing).
 std::vector<std::string> input_patterns(const Src& s, const YAML::Node& n, std::string_view what, const Resolver& r) {
     std::vector<std::string> v = string_list({s.file, n}, what);
     for (auto& x : v) {
         const std::string raw = x;
-        x = r.expand(raw, pos_of(s.file, n));
+        x = r.expand_path(raw, pos_of(s.file, n));
         std::vector<std::string> alts;
         try {
             base::expand_braces(x, alts);
@@ -600,14 +643,14 @@ void parse_inputs(const Src& s, const Resolver& r, Job& j) {
         if (in.IsMap()) {
             check_keys({s.file, in}, {"include", "exclude", "from"}, "key of 'inputs'");
             if (in["include"]) j.patterns = input_patterns(s, in["include"], "inputs.include", r);
-            if (in["exclude"]) j.excludes = expand_list(s, in["exclude"], "inputs.exclude", r);
+            if (in["exclude"]) j.excludes = exclude_list(s, in["exclude"], "inputs.exclude", r);
             if (in["from"]) j.from = string_list({s.file, in["from"]}, "inputs.from");
         } else {
             j.patterns = input_patterns(s, in, "inputs", r);
         }
     }
     if (auto n = s.node["exclude"]) {
-        auto v = expand_list(s, n, "exclude", r);
+        auto v = exclude_list(s, n, "exclude", r);
         j.excludes.insert(j.excludes.end(), v.begin(), v.end());
     }
     if (auto n = s.node["from"]) {
@@ -657,7 +700,7 @@ void parse_options(const Src& s, const Resolver& r, Job& j) {
     j.allow_empty = parse_flag(s, r, j, "allow_empty");
     if (auto n = s.node["input_root"]) {
         const std::string raw = scalar({s.file, n}, "input_root");
-        j.input_root = r.expand(raw, pos_of(s.file, n)); // made absolute below
+        j.input_root = r.expand_path(raw, pos_of(s.file, n)); // made absolute below
         // Links may lead anywhere inside it: as far as an input may reach.
         r.confine(pos_of(s.file, n), "input_root '" + j.input_root.string() + "'", raw, j.input_root, false);
     }
@@ -667,7 +710,7 @@ void parse_output(const Src& s, const Resolver& r, Job& j) {
     auto out = s.node["output"];
     if (!out) throw ConfigError(s.pos(), "job '" + j.name + "' has no 'output' (e.g. \"build/{dir}/{stem}.png\")");
     j.output_pos = pos_of(s.file, out);
-    j.output = r.expand(scalar({s.file, out}, "output"), j.output_pos);
+    j.output = r.expand_path(scalar({s.file, out}, "output"), j.output_pos);
     try {
         base::OutputTemplate::parse(j.output);
     } catch (const std::invalid_argument& e) {
@@ -840,7 +883,7 @@ std::string expand_vars(const std::string& text, const std::map<std::string, std
 
 Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, const Defines& defines,
                         const steps::StepTable& steps, const EnvAllowList& allowed_env,
-                        const PathAllowList& allowed_paths) {
+                        const PathAllowList& allowed_paths, const fs::path& defines_dir) {
     Pipeline p;
     p.file = fs::absolute(file).lexically_normal();
     p.root = p.file.parent_path();
@@ -850,14 +893,14 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
     size_t loads = 0;
     const Confinement confine(p.root, allowed_paths);
     collect(parse_config_yaml(yaml_text, fname), fname, p.root, true, raw, stack, loads, confine);
-    Resolver r(raw, defines, steps, allowed_env, confine);
+    Resolver r(raw, defines, steps, allowed_env, confine, defines_dir);
     for (const auto& inc : raw.includes)
         if (std::find(p.includes.begin(), p.includes.end(), inc) == p.includes.end()) p.includes.push_back(inc);
     p.vars = r.vars();
     p.output_root = p.root;
     if (raw.output_root) {
         const std::string text = scalar(*raw.output_root, "output_root");
-        fs::path o = r.expand(text, raw.output_root->pos());
+        fs::path o = r.expand_path(text, raw.output_root->pos());
         p.output_root = (o.is_absolute() ? o : p.root / o).lexically_normal();
         // Outputs and the state are written under it; without this a pipeline could write ~/.gitconfig.
         r.confine(raw.output_root->pos(), "output_root '" + o.string() + "'", text, p.output_root, true);
@@ -919,9 +962,10 @@ Pipeline parse_pipeline(const std::string& yaml_text, const fs::path& file, cons
 }
 
 Pipeline load_pipeline(const fs::path& file, const Defines& defines, const steps::StepTable& steps,
-                       const EnvAllowList& allowed_env, const PathAllowList& allowed_paths) {
+                       const EnvAllowList& allowed_env, const PathAllowList& allowed_paths,
+                       const fs::path& defines_dir) {
     return parse_pipeline(read_config_file(file, {file.string(), 0, 0}), file, defines, steps, allowed_env,
-                          allowed_paths);
+                          allowed_paths, defines_dir);
 }
 
 } // namespace af::load

@@ -82,12 +82,16 @@ using EnvAllowList = std::set<std::string>;
 // project, inside one of these, or inside a folder the user gave with -D; anything else is a ConfigError.
 using PathAllowList = std::vector<std::filesystem::path>;
 
-// Throws ConfigError.
+// Throws ConfigError. `defines_dir` (absolute; the command line's: the user's current folder) is where a relative
+// -D value that starts a path resolves: `output_root: "${out}"`, `inputs: "${src}/**/*.png"`, `output:`,
+// `input_root:` and file or folder step parameters. Paths the file itself holds, its `vars:` defaults included,
+// stay relative to the pipeline's folder, as does every -D path when `defines_dir` is empty.
 Pipeline load_pipeline(const std::filesystem::path& file, const Defines& defines, const steps::StepTable& steps,
-                       const EnvAllowList& allowed_env = {}, const PathAllowList& allowed_paths = {});
+                       const EnvAllowList& allowed_env = {}, const PathAllowList& allowed_paths = {},
+                       const std::filesystem::path& defines_dir = {});
 Pipeline parse_pipeline(const std::string& yaml_text, const std::filesystem::path& file, const Defines& defines,
                         const steps::StepTable& steps, const EnvAllowList& allowed_env = {},
-                        const PathAllowList& allowed_paths = {});
+                        const PathAllowList& allowed_paths = {}, const std::filesystem::path& defines_dir = {});
 
 // "${name}" and "${env:NAME}" ("${env:NAME:-default}") in `text`; "$$" is a literal "$".
 // `referenced` (if given) collects the names looked up; `env_read` the environment variables read.

@@ -1,5 +1,6 @@
 #include "report/html_report.hpp"
 
+#include "assetforge/format_channels.hpp"
 #include "base/markup_text.hpp"
 #include "report/report_images.hpp"
 
@@ -7,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -118,6 +120,30 @@ std::string shown_path(const std::string& path, const fs::path& root) {
     return rel.empty() ? p.filename().string() : rel.string();
 }
 
+// Any other absolute path in `text` (an original a match copied, outside the project: "matches
+// /home/u/game/x.dds"), made relative to the pipeline's folder. A path starts with '/' at the start of the
+// text or after a space, bracket, quote or '='; it ends at white space, a closing bracket or quote, or ": ".
+// A name with a space is cut there, which still leaves its folders relative.
+std::string relative_paths(const std::string& text, const fs::path& root) {
+    std::string out;
+    for (size_t i = 0; i < text.size();) {
+        const bool starts =
+            text[i] == '/' && (i == 0 || std::string_view(" \t([{'\"=").find(text[i - 1]) != std::string_view::npos);
+        if (!starts) {
+            out += text[i++];
+            continue;
+        }
+        size_t end = i;
+        while (end < text.size() && std::string_view(" \t\n)]}'\",;").find(text[end]) == std::string_view::npos &&
+               !(text[end] == ':' && (end + 1 == text.size() || text[end + 1] == ' ')))
+            ++end;
+        // A lone '/' ("R / G") is no path.
+        out += end - i > 1 ? shown_path(text.substr(i, end - i), root) : text.substr(i, end - i);
+        i = end;
+    }
+    return out;
+}
+
 // A message with the action's absolute paths (and the pipeline's folder) made relative.
 std::string shown_text(std::string text, const base::ActionResult& a, const fs::path& root) {
     auto replace_all = [&](const std::string& from, const std::string& to) {
@@ -129,7 +155,7 @@ std::string shown_text(std::string text, const base::ActionResult& a, const fs::
         for (const auto& n : *names)
             if (fs::path(n).is_absolute()) replace_all(n, shown_path(n, root));
     replace_all(root.string() + "/", "");
-    return text;
+    return relative_paths(text, root);
 }
 
 std::string channel_names(uint8_t mask) {
@@ -193,7 +219,8 @@ std::string picture_section(const base::ActionResult& a, const std::string& href
     }
     out += "</div>";
     // What the result dropped, in the words of the step's own warnings: an error of 255 is then the format's.
-    for (const auto& w : a.results.warning_lines()) out += "<p class=\"warn\">information dropped: " + markup_text(w) + "</p>";
+    for (const auto& w : a.results.warning_lines())
+        out += "<p class=\"warn\">information dropped: " + markup_text(shown_text(w, a, root)) + "</p>";
     return out + "<p><a href=\"#a-" + f.id + "\">back to the table</a></p></section>\n";
 }
 
@@ -246,6 +273,41 @@ struct Page {
     uint64_t in_total = 0, out_total = 0, picture_bytes = 0;
 };
 
+// The normal-map verdict decided something: a normal map (its chain, its Z rebuilt), or a format that keeps a
+// normal's X and Y only chosen for a texture judged not one. A "no" for a diffuse texture in BC1 or BC7 decided
+// nothing a reader needs, on every row of a real tree.
+bool verdict_mattered(const base::StepResults& r, const std::string& format) {
+    if (!r.normal_map) return false;
+    if (*r.normal_map) return true;
+    const FormatInfo* f = format_by_name(format);
+    return f && stores_xy_only(*f);
+}
+
+// Output bytes as a share of input bytes: a gather of a whole tree into a small zip is a tiny share, which a
+// ratio to two decimals would print as 0.00.
+std::string share_text(uint64_t in, uint64_t out) {
+    const double pct = 100.0 * double(out) / double(in);
+    char b[48];
+    if (pct >= 10)
+        snprintf(b, sizeof b, "%.0f", pct);
+    else if (pct >= 1)
+        snprintf(b, sizeof b, "%.1f", pct);
+    else if (pct >= 0.001)
+        snprintf(b, sizeof b, "%.2g", pct);
+    else
+        snprintf(b, sizeof b, "under 0.001");
+    return std::string("out is ") + b + " % of in";
+}
+
+// The format, why it was chosen and, where it decided something, the normal-map verdict.
+std::string format_cell(const base::ActionResult& a, const std::string& format, const fs::path& root) {
+    const base::StepResults& r = a.results;
+    const std::string why = shown_text(r.format_reason, a, root);
+    return markup_text(format) + (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
+           (verdict_mattered(r, format) ? "<br><small>normal map: " + markup_text(r.normal_map_text()) + "</small>"
+                                        : "");
+}
+
 std::string fixed2(double v) {
     char b[32];
     snprintf(b, sizeof b, "%.2f", v);
@@ -259,7 +321,7 @@ void add_action(Page& pg, const base::ActionResult& a, const fs::path& root, con
     for (const auto& f : a.outputs) out += size_of(root, f);
     if (a.status == ActionStatus::Built || a.status == ActionStatus::Cached) pg.in_total += in, pg.out_total += out;
     const base::StepResults& r = a.results;
-    std::string format = r.format, why = r.format_reason, normal = r.normal_map_text();
+    std::string format = r.format;
     std::string psnr = r.psnr_rgb ? fixed2(*r.psnr_rgb) : "";
     const std::string weighted = r.psnr_rgb_alpha_weighted ? fixed2(*r.psnr_rgb_alpha_weighted) : "";
     Row row;
@@ -329,12 +391,20 @@ void add_action(Page& pg, const base::ActionResult& a, const fs::path& root, con
     c[kStatus] = {" class=\"st\"", st};
     c[kProblems] = {" class=\"err\"", problems};
     c[kWhy] = {" class=\"why\"", markup_text(shown_text(a.reason, a, root))};
-    c[kFormat].html = markup_text(format) + (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
-                      (normal.empty() ? "" : "<br><small>normal map: " + markup_text(normal) + "</small>");
+    c[kFormat].html = format_cell(a, format, root);
     c[kSizes] = {" class=\"n\" data-v=\"" + std::to_string(in) + "\"", bytes_text(in) + "<br>" + bytes_text(out)};
     c[kMs] = {" class=\"n\"", dur};
     c[kOutputs] = {" class=\"outs\"", outs};
     pg.rows.push_back(std::move(row));
+}
+
+// A row for what this build did or has to say: built, fetched, failed, not run, removed, and an up-to-date
+// action only with warnings (kept from the build that made its outputs) or an earlier build's pictures. The
+// thousands of unchanged files of a real tree are a count, not rows.
+bool listed(const base::ActionResult& a, const std::string& images_href) {
+    if (a.status != ActionStatus::UpToDate) return true;
+    if (!a.results.warning_lines().empty()) return true;
+    return a.images && a.images->picture_width && !images_href.empty();
 }
 
 } // namespace
@@ -351,10 +421,15 @@ std::string html_report(const base::BuildSummary& s, const std::string& pipeline
     for (const auto& a : s.actions) acts.push_back(&a);
     std::stable_sort(acts.begin(), acts.end(), [](auto* a, auto* b) { return rank(a->status) < rank(b->status); });
     Page pg;
-    for (const base::ActionResult* a : acts) add_action(pg, *a, root, images_href);
-    char secs[32], ratio[32];
+    size_t unlisted = 0;
+    for (const base::ActionResult* a : acts) {
+        if (listed(*a, images_href))
+            add_action(pg, *a, root, images_href);
+        else
+            ++unlisted;
+    }
+    char secs[32];
     snprintf(secs, sizeof secs, "%.2f s", seconds);
-    snprintf(ratio, sizeof ratio, "%.2f", pg.in_total ? double(pg.out_total) / double(pg.in_total) : 0.0);
     auto cell = [](const std::string& k, const std::string& v) {
         return "<tr><td>" + k + "</td><td>" + v + "</td></tr>";
     };
@@ -373,8 +448,10 @@ std::string html_report(const base::BuildSummary& s, const std::string& pipeline
         cell("built", std::to_string(s.built)) + cell("from cache", std::to_string(s.cached)) +
         cell("up to date", std::to_string(s.up_to_date)) + cell("removed", std::to_string(s.removed)) +
         cell("not run", std::to_string(s.not_run)) + cell("time", secs) +
-        cell("bytes in → out (built and fetched)",
-             bytes_text(pg.in_total) + " → " + bytes_text(pg.out_total) + " (ratio " + ratio + ")") +
+        (pg.in_total || pg.out_total ? cell("bytes in → out (built and fetched)",
+                                            bytes_text(pg.in_total) + " → " + bytes_text(pg.out_total) +
+                                                (pg.in_total ? " (" + share_text(pg.in_total, pg.out_total) + ")" : ""))
+                                     : "") +
         (s.cancelled ? cell("cancelled", "yes") : "") +
         (pg.warnings ? cell("warnings", std::to_string(pg.warnings) + " (information discarded: see the error column)")
                      : "") +
@@ -387,7 +464,10 @@ std::string html_report(const base::BuildSummary& s, const std::string& pipeline
                         "<span id=\"picture-bytes\" data-v=\"" + std::to_string(pg.picture_bytes) + "\">" +
                         bytes_text(pg.picture_bytes) + "</span> on disk in " + markup_text(images_href))
              : "") +
-        "</table>\n<h2>Actions</h2>\n<input placeholder=\"filter: job, file, status, format…\" "
+        "</table>\n<h2>Actions</h2>\n" +
+        (unlisted ? "<p>" + std::to_string(unlisted) + " up-to-date actions without warnings are not listed.</p>\n"
+                  : "") +
+        "<input placeholder=\"filter: job, file, status, format…\" "
         "oninput=\"filt(this.value)\">\n<table id=\"acts\"><thead><tr>";
     int col = 0;
     for (int i = 0; i < kCols; ++i)

@@ -306,6 +306,20 @@ Item original_bytes(Item it, const std::string& original, const tx::MatchTarget&
     return it;
 }
 
+// Absent, as opposed to there and unreadable (which reading it reports with its reason).
+bool original_exists(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::exists(path, ec) ||
+           (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory);
+}
+
+std::string no_original_text(const std::string& original) {
+    return "no original to match: " + original +
+           " does not exist (format: match copies the format, mips and header of the game's own file, and a new "
+           "texture has none). Build new textures with an explicit format, in a job of their own (e.g. encode: { "
+           "format: auto }, as configs/png-to-dds.yaml does), or put the original at that path";
+}
+
 tx::EncodeRequest encode_request(const Params& p) {
     tx::EncodeRequest req;
     req.format = tx::parse_encode_format(p.at("format"));
@@ -332,8 +346,12 @@ std::vector<Item> run_encode(const PluginRegistry& reg, StepContext& ctx, std::v
         top_level_say(req, ctx, it, t);
         std::optional<tx::MatchTarget> target;
         const std::string original = like.empty() ? "" : like_path(like, it, ctx.base_dir);
-        if (match || keep_unedited) target = tx::read_match_target(so.ops, original);
-        if (keep_unedited && tx::unedited_export(so.ops, t, target->texture)) {
+        // A texture the modder added has no original: `match` cannot copy one (say so, and the ways on);
+        // `unedited` has nothing it could be unchanged from, so it is encoded as any edit.
+        const bool has_original = !original.empty() && original_exists(original);
+        if (match && !has_original) throw std::runtime_error(no_original_text(original));
+        if (has_original) target = tx::read_match_target(so.ops, original);
+        if (keep_unedited && target && tx::unedited_export(so.ops, t, target->texture)) {
             out.push_back(original_bytes(std::move(it), original, *target, ctx));
             continue;
         }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <unistd.h>
 
 using namespace af::base;
 using namespace af::report;
@@ -209,4 +210,97 @@ TEST_CASE("html: --report-pictures takes none, thumbs, full and full=MAXPX, anyt
     CHECK(parse_pictures_option("full=1024").max_side == 1024);
     for (const char* bad : {"full=", "full=12", "full=abc", "full=-5", "half", ""})
         CHECK_THROWS_WITH(parse_pictures_option(bad), Catch::Contains("--report-pictures"));
+}
+
+// Issue 43, item 9: the report of a real tree, where a handful of textures were rebuilt among thousands.
+
+TEST_CASE("html: rows for what ran, failed or warned, the up-to-date actions counted in one line", "[report]") {
+    BuildSummary s;
+    auto built = action("textures", "src/edited.png", ActionStatus::Built);
+    built.outputs = {"out/edited.dds"};
+    auto failed = action("textures", "src/broken.png", ActionStatus::Failed);
+    failed.failed_step = "decode";
+    failed.error = "src/broken.png: truncated";
+    auto warned = action("textures", "src/warned.png", ActionStatus::UpToDate);
+    warned.results.keep_warnings({"alpha dropped: BC1_UNORM has no smooth alpha"}, "an earlier build");
+    s.actions = {built, failed, warned};
+    for (int i = 0; i < 500; ++i)
+        s.actions.push_back(action("textures", "src/same" + std::to_string(i) + ".png", ActionStatus::UpToDate));
+    auto gone = action("textures", "src/deleted.png", ActionStatus::Removed);
+    gone.outputs = {"out/deleted.dds"};
+    s.actions.push_back(gone);
+    s.built = 1, s.failed = 1, s.up_to_date = 501, s.removed = 1;
+    const std::string page = html_report(s, "/p/pipeline.yaml", 1.0, "/p");
+    INFO(page.substr(0, 4000));
+    CHECK(count(page, "<tr class=\"up-to-date\"") == 1); // the warned one
+    CHECK(page.find("src/<wbr>warned.png") != std::string::npos);
+    CHECK(page.find("src/<wbr>same1.png") == std::string::npos);
+    CHECK(page.find("500 up-to-date actions without warnings are not listed") != std::string::npos);
+    for (const char* shown : {"src/<wbr>edited.png", "src/<wbr>broken.png", "out/<wbr>deleted.dds"})
+        CHECK(page.find(shown) != std::string::npos);
+}
+
+TEST_CASE("html: the original a match copied is named relative to the pipeline, even outside its folder", "[report]") {
+    const std::string root = "/home/modder/projects/palms";
+    BuildSummary s;
+    auto a = pictured(root); // with its pictures' section, which repeats the warnings
+    a.results.format_reason = "matches /home/modder/game/original/walls/rock.dds";
+    a.results.warnings.push_back("the original /home/modder/game/original/walls/rock.dds holds HDR the input lacks");
+    s.actions = {a};
+    s.built = 1;
+    const std::string page = html_report(s, root + "/pipeline.yaml", 1.0, root, "build.html.d/");
+    INFO(page);
+    CHECK(page.find("/home/") == std::string::npos);
+    CHECK(page.find("BC5_UNORM <small>(matches ../../game/original/walls/rock.dds)</small>") != std::string::npos);
+    CHECK(count(page, "the original ../../game/original/walls/rock.dds holds") == 2); // the table and the section
+}
+
+TEST_CASE("html: the header's bytes in and out say how they compare in words that mean something", "[report]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("af-report-ratio-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    // Sparse files: the sizes of a gather of a real tree (2044.9 MiB of DDS in, a 1.6 MiB zip out).
+    const auto sized = [&](const std::string& name, uint64_t bytes) {
+        std::ofstream(dir / name).flush();
+        std::filesystem::resize_file(dir / name, bytes);
+        return name;
+    };
+    BuildSummary s;
+    auto zip = action("package", "*", ActionStatus::Built);
+    zip.inputs = {sized("tree.bin", uint64_t(2044.9 * (1 << 20)))};
+    zip.outputs = {sized("mod.zip", uint64_t(1.6 * (1 << 20)))};
+    s.actions = {zip};
+    s.built = 1;
+    const std::string page = html_report(s, (dir / "pipeline.yaml").string(), 1.0, dir);
+    std::filesystem::remove_all(dir);
+    INFO(page.substr(0, 3000));
+    CHECK(page.find("ratio 0.00") == std::string::npos);
+    CHECK(page.find("2044.9 MiB → 1.6 MiB (out is 0.078 % of in)") != std::string::npos);
+
+    // Nothing built: no ratio at all, not "0.00".
+    BuildSummary none;
+    none.actions = {action("package", "*", ActionStatus::UpToDate)};
+    none.up_to_date = 1;
+    const std::string quiet = html_report(none, "/p/pipeline.yaml", 1.0, "/p");
+    CHECK(quiet.find("ratio") == std::string::npos);
+    CHECK(quiet.find("% of in") == std::string::npos);
+}
+
+TEST_CASE("html: the normal-map verdict only where it decided something", "[report]") {
+    BuildSummary s;
+    auto diffuse = action("textures", "src/wall.png", ActionStatus::Built);
+    diffuse.results.format = "BC1_UNORM";
+    diffuse.results.set_normal_map(false, "no name token, texels: 41% point out of the surface");
+    auto normal = action("textures", "src/wall_n.png", ActionStatus::Built);
+    normal.results.format = "BC5_UNORM";
+    normal.results.set_normal_map(true, "file name token 'n'");
+    auto xy = action("textures", "src/mask.png", ActionStatus::Built);
+    xy.results.format = "BC5_UNORM"; // a normal map's format, for a texture judged not one: the verdict counts
+    xy.results.set_normal_map(false, "no name token, texels: 3% point out of the surface");
+    s.actions = {diffuse, normal, xy};
+    s.built = 3;
+    const std::string page = html_report(s, "/p/pipeline.yaml", 1.0, "/p");
+    INFO(page);
+    CHECK(page.find("41% point out") == std::string::npos);
+    CHECK(page.find("normal map: yes: file name token") != std::string::npos);
+    CHECK(page.find("normal map: no: no name token, texels: 3%") != std::string::npos);
 }
