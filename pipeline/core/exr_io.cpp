@@ -116,6 +116,47 @@ Imf::Compression compression_of(const std::string& name) {
     sdk::usage("EXR compression '" + name + "': one of none, rle, zips, zip, piz (the lossless ones)");
 }
 
+uint32_t le32(std::span<const uint8_t> b, size_t at) {
+    return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
+}
+
+// OpenEXR allocates an attribute's value by the size the header states before
+// reading it (a 2 GB string from a 1 KB file), and a preview image by its own
+// width and height: every header is walked first, each size checked against
+// the bytes left. A single-part file has one header, a multipart file a list
+// ended by an empty one.
+void check_attribute_sizes(std::span<const uint8_t> b, const std::string& name, bool multipart) {
+    size_t pos = 8;
+    auto text = [&](const char* what) {
+        const size_t start = pos;
+        while (pos < b.size() && b[pos] != 0 && pos - start < 256) ++pos;
+        if (pos >= b.size() || b[pos] != 0) sdk::invalid(start, at(name) + "truncated header (" + what + ")");
+        std::string t(reinterpret_cast<const char*>(b.data()) + start, pos++ - start);
+        for (char& c : t) c = c >= 0x20 && c < 0x7f ? c : '?';
+        return t;
+    };
+    for (bool empty = true;;) {
+        if (pos >= b.size()) sdk::invalid(pos, at(name) + "truncated header");
+        if (b[pos] == 0) {
+            ++pos;
+            if (!multipart || empty) return;
+            empty = true;
+            continue;
+        }
+        const std::string attr = text("attribute name"), type = text("attribute type");
+        if (b.size() - pos < 4) sdk::invalid(pos, at(name) + "truncated header (attribute size)");
+        const uint32_t n = le32(b, pos);
+        pos += 4;
+        if (n > b.size() - pos)
+            sdk::invalid(pos - 4, at(name) + "attribute '" + attr + "' declares " + std::to_string(n) +
+                                      " bytes, more than the file holds");
+        if (type == "preview" && (n < 8 || uint64_t(le32(b, pos)) * le32(b, pos + 4) * 4 + 8 != n))
+            sdk::invalid(pos, at(name) + "the preview image's size disagrees with its attribute's");
+        pos += n;
+        empty = false;
+    }
+}
+
 struct Parsed {
     Imf::Header header;
     int version = 0;
@@ -134,6 +175,7 @@ Parsed parse_header(std::span<const uint8_t> bytes, const std::string& name, con
     if (Imf::getVersion(p.version) != Imf::EXR_VERSION || !Imf::supportsFlags(Imf::getFlags(p.version)))
         sdk::invalid(4, at(name) + "unsupported OpenEXR version " + std::to_string(p.version));
     if (Imf::isNonImage(p.version)) sdk::unsupported(at(name) + "deep OpenEXR data is not an image");
+    check_attribute_sizes(bytes, name, Imf::isMultiPart(p.version));
     p.header.readFrom(in, p.version);
     const Imath::Box2i dw = p.header.dataWindow();
     const int64_t w = int64_t(dw.max.x) - dw.min.x + 1, h = int64_t(dw.max.y) - dw.min.y + 1;

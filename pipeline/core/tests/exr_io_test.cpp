@@ -131,4 +131,11 @@ TEST_CASE("exr: a header declaring more than the limits or the file can hold is 
     const int32_t wide = 59999;
     std::memcpy(&bytes[max_x], &wide, 4);
     CHECK_THAT(error_of(bytes), Catch::Contains("cut.exr: truncated: a 60000x4 zip image cannot fit"));
+    // An attribute declaring 2 GB (OpenEXR would allocate it before reading; found by fuzz_exr).
+    bytes = encode_exr(half_gradient());
+    const size_t channels = std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()).find("chlist");
+    REQUIRE(channels != std::string_view::npos);
+    const int32_t huge = 0x7fffff00;
+    std::memcpy(&bytes[channels + 7], &huge, 4);
+    CHECK_THAT(error_of(bytes), Catch::Contains("attribute 'channels' declares 2147483392 bytes, more than the file"));
 }
