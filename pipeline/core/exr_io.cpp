@@ -122,15 +122,20 @@ uint32_t le32(std::span<const uint8_t> b, size_t at) {
 
 // OpenEXR allocates an attribute's value by the size the header states before
 // reading it (a 2 GB string from a 1 KB file), and a preview image by its own
-// width and height: every header is walked first, each size checked against
-// the bytes left. A single-part file has one header, a multipart file a list
+// width and height: every header is walked first as OpenEXR will read it,
+// each size checked against the bytes left. A single-part file has one header, a multipart file a list
 // ended by an empty one.
-void check_attribute_sizes(std::span<const uint8_t> b, const std::string& name, bool multipart) {
+void check_attribute_sizes(std::span<const uint8_t> b, const std::string& name, int version) {
+    const bool multipart = Imf::isMultiPart(version);
+    // OpenEXR reads at most this many characters of a name, then takes the rest for what follows.
+    const size_t longest = version & Imf::LONG_NAMES_FLAG ? 255 : 31;
     size_t pos = 8;
     auto text = [&](const char* what) {
         const size_t start = pos;
-        while (pos < b.size() && b[pos] != 0 && pos - start < 256) ++pos;
-        if (pos >= b.size() || b[pos] != 0) sdk::invalid(start, at(name) + "truncated header (" + what + ")");
+        while (pos < b.size() && b[pos] != 0 && pos - start <= longest) ++pos;
+        if (pos >= b.size()) sdk::invalid(start, at(name) + "truncated header (" + what + ")");
+        if (b[pos] != 0)
+            sdk::invalid(start, at(name) + "an " + what + " longer than " + std::to_string(longest) + " characters");
         std::string t(reinterpret_cast<const char*>(b.data()) + start, pos++ - start);
         for (char& c : t) c = c >= 0x20 && c < 0x7f ? c : '?';
         return t;
@@ -175,7 +180,7 @@ Parsed parse_header(std::span<const uint8_t> bytes, const std::string& name, con
     if (Imf::getVersion(p.version) != Imf::EXR_VERSION || !Imf::supportsFlags(Imf::getFlags(p.version)))
         sdk::invalid(4, at(name) + "unsupported OpenEXR version " + std::to_string(p.version));
     if (Imf::isNonImage(p.version)) sdk::unsupported(at(name) + "deep OpenEXR data is not an image");
-    check_attribute_sizes(bytes, name, Imf::isMultiPart(p.version));
+    check_attribute_sizes(bytes, name, p.version);
     p.header.readFrom(in, p.version);
     const Imath::Box2i dw = p.header.dataWindow();
     const int64_t w = int64_t(dw.max.x) - dw.min.x + 1, h = int64_t(dw.max.y) - dw.min.y + 1;
