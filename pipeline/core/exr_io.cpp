@@ -120,14 +120,79 @@ uint32_t le32(std::span<const uint8_t> b, size_t at) {
     return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
 }
 
+// What OpenEXR 3.1 reads of a known fixed-size attribute type, whatever size
+// the header states: a stated size that differs would leave it reading the
+// rest of the header from another place than the size says.
+size_t natural_size(const std::string& type) {
+    static const std::pair<const char*, size_t> kSizes[] = {
+        {"box2i", 16},
+        {"box2f", 16},
+        {"chromaticities", 32},
+        {"compression", 1},
+        {"deepImageState", 1},
+        {"double", 8},
+        {"envmap", 1},
+        {"float", 4},
+        {"int", 4},
+        {"keycode", 28},
+        {"lineOrder", 1},
+        {"m33f", 36},
+        {"m33d", 72},
+        {"m44f", 64},
+        {"m44d", 128},
+        {"rational", 8},
+        {"tiledesc", 9},
+        {"timecode", 8},
+        {"v2i", 8},
+        {"v2f", 8},
+        {"v2d", 16},
+        {"v3i", 12},
+        {"v3f", 12},
+        {"v3d", 24},
+    };
+    for (const auto& [t, n] : kSizes)
+        if (type == t) return n;
+    return 0;
+}
+
+// An attribute's value as OpenEXR will read it: how many bytes a channel
+// list takes (it reads to its end marker), a string vector's strings within
+// the size (each is allocated by its stated length), a preview image's pixels
+// (allocated by its width and height). False when that disagrees with `n`.
+bool value_fits(const std::string& type, std::span<const uint8_t> v, size_t longest) {
+    const size_t n = v.size();
+    if (size_t fixed = natural_size(type)) return n == fixed;
+    if (type == "floatvector") return n % 4 == 0;
+    if (type == "preview") return n >= 8 && uint64_t(le32(v, 0)) * le32(v, 4) * 4 + 8 == n;
+    if (type == "stringvector") {
+        for (size_t pos = 0; pos < n;) {
+            if (n - pos < 4 || le32(v, pos) > n - pos - 4) return false;
+            pos += 4 + le32(v, pos);
+        }
+        return true;
+    }
+    if (type == "chlist") {
+        size_t pos = 0;
+        for (;;) {
+            const size_t start = pos;
+            while (pos < n && v[pos] != 0 && pos - start <= longest) ++pos;
+            if (pos >= n || v[pos] != 0) return false;
+            if (pos++ == start) return pos == n; // the end marker: the list must end where its size says
+            if (n - pos < 16) return false;      // type, pLinear and 3 reserved bytes, x and y sampling
+            pos += 16;
+        }
+    }
+    return true; // strings and unknown (opaque) types: OpenEXR reads exactly the stated size
+}
+
 // OpenEXR allocates an attribute's value by the size the header states before
-// reading it (a 2 GB string from a 1 KB file), and a preview image by its own
-// width and height: every header is walked first as OpenEXR will read it,
-// each size checked against the bytes left. A single-part file has one header, a multipart file a list
-// ended by an empty one.
+// reading it (a 2 GB string from a 1 KB file), and some values by counts of
+// their own: every header is walked first as OpenEXR will read it, each size
+// checked against the bytes left and each value against its size. A
+// single-part file has one header, a multipart file a list ended by an empty one.
 void check_attribute_sizes(std::span<const uint8_t> b, const std::string& name, int version) {
     const bool multipart = Imf::isMultiPart(version);
-    // OpenEXR reads at most this many characters of a name, then takes the rest for what follows.
+    // OpenEXR reads names up to this long; the long-names flag allows them past 31 characters.
     const size_t longest = version & Imf::LONG_NAMES_FLAG ? 255 : 31;
     size_t pos = 8;
     auto text = [&](const char* what) {
@@ -155,8 +220,9 @@ void check_attribute_sizes(std::span<const uint8_t> b, const std::string& name, 
         if (n > b.size() - pos)
             sdk::invalid(pos - 4, at(name) + "attribute '" + attr + "' declares " + std::to_string(n) +
                                       " bytes, more than the file holds");
-        if (type == "preview" && (n < 8 || uint64_t(le32(b, pos)) * le32(b, pos + 4) * 4 + 8 != n))
-            sdk::invalid(pos, at(name) + "the preview image's size disagrees with its attribute's");
+        if (!value_fits(type, b.subspan(pos, n), longest))
+            sdk::invalid(pos, at(name) + "attribute '" + attr + "' (" + type + ") does not fit its " +
+                                  std::to_string(n) + " bytes");
         pos += n;
         empty = false;
     }

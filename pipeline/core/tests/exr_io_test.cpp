@@ -144,4 +144,10 @@ TEST_CASE("exr: a header declaring more than the limits or the file can hold is 
     header += std::string("\x04\0\0\0abcd\0", 9);
     CHECK_THAT(error_of({reinterpret_cast<const uint8_t*>(header.data()), header.size()}),
                Catch::Contains("cut.exr: an attribute name longer than 31 characters"));
+    // A channel list stated 4 bytes longer than it is: OpenEXR reads the list to its end marker and the next
+    // attribute from inside the stated size (found by fuzz_exr).
+    bytes = encode_exr(half_gradient());
+    const int32_t longer = 4 * 18 + 1 + 4;
+    std::memcpy(&bytes[channels + 7], &longer, 4);
+    CHECK_THAT(error_of(bytes), Catch::Contains("attribute 'channels' (chlist) does not fit its 77 bytes"));
 }
