@@ -192,7 +192,7 @@ bool value_fits(const std::string& type, std::span<const uint8_t> v, size_t long
 // single-part file has one header, a multipart file a list ended by an empty one.
 void check_attribute_sizes(std::span<const uint8_t> b, const std::string& name, int version) {
     const bool multipart = Imf::isMultiPart(version);
-    // OpenEXR reads names up to this long; the long-names flag allows them past 31 characters.
+    // The file format's limit on names: 31 characters, 255 with the long-names flag (OpenEXR reads up to 255).
     const size_t longest = version & Imf::LONG_NAMES_FLAG ? 255 : 31;
     size_t pos = 8;
     auto text = [&](const char* what) {
