@@ -9,6 +9,7 @@ build_packages=(
   libyaml-cpp-dev                               # pipeline.yaml
   libpng-dev zlib1g-dev                         # PNG reading (libpng), zip streams
   libdeflate-dev                                # PNG writing: fast deflate and CRC-32
+  libopenexr-dev                                # OpenEXR: the HDR edit format (float and BC6H textures)
   nlohmann-json3-dev                            # --json output, reports, manifests
   libsqlite3-dev                                # incremental build state
   libxxhash-dev                                 # content hashes
@@ -27,6 +28,7 @@ test_packages=(
   python3-pil python3-numpy                     # independent decoders the tests compare against
   python3-zstandard                             # the independent Echo VR set generator and reader (plugins/evr/tests/tools)
   imagemagick libnvtt-bin                       # more independent readers for cross-checks
+  openimageio-tools                             # oiiotool: an independent OpenEXR reader (Debian's ImageMagick 6 has no EXR delegate)
   nginx                                         # a real HTTP cache server (its WebDAV module takes PUT)
   slurmctld slurmd slurm-client munge           # a one-node Slurm cluster runs the job-array recipe
   groff-base                                    # renders the generated man page

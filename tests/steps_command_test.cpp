@@ -125,7 +125,7 @@ TEST_CASE("steps prints a readable listing, one step or all", "[steps][e2e]") {
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Contains("decode  (built in, map, texture)\n"
                                "  converts a texture to RGBA8, or RGBA32F for formats with more range (signed data "
-                               "mapped to 0..1)\n"
+                               "mapped to 0..1); sets {edit_ext}: exr for float and BC6H textures, png for the rest\n"
                                "    to  enum = auto  target pixel type [auto, rgba8, rgba32f]\n"));
     CHECK_THAT(r.out, Contains("swizzle  (plugin xtf, map)\n"));
     CHECK_THAT(r.out, Contains("    width   integer, required  surface width in texels [1..65536]\n"));

@@ -3,6 +3,7 @@
 #include "core/lazy_module.hpp"
 
 #include "assetforge/plugin.hpp"
+#include "host/builtin_exr.hpp"
 #include "host/builtin_png.hpp"
 #include "host/host_services.hpp"
 #include "host/isolation/isolation.hpp"
@@ -142,7 +143,7 @@ bool copy_tables(const af_plugin& p, LoadedPlugin& lp, std::string& why) {
 } // namespace
 
 PluginRegistry::PluginRegistry() {
-    // The core's own formats (PNG) go through the same tables as plugins.
+    // The core's own formats (PNG, OpenEXR) go through the same tables as plugins.
     auto core = std::make_unique<LoadedPlugin>();
     core->name = "core";
     core->version = AF_HOST_VERSION;
@@ -153,6 +154,7 @@ PluginRegistry::PluginRegistry() {
     core->binary_hash = hash_string(std::string("core ") + AF_HOST_VERSION);
     core->bundled = true;
     core->containers.push_back(builtin_png_container());
+    core->containers.push_back(builtin_exr_container());
     plugins_.push_back(std::move(core));
 }
 

@@ -118,8 +118,8 @@ Found<af_container> output_container(const PluginRegistry& reg, std::string_view
     if (!container.empty()) return reg.container_by_name(container);
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
-    // The host's own PNG writer, even where a plugin also claims .png.
-    if (extension == ".png") return reg.container_by_name("png");
+    // The host's own PNG and OpenEXR writers, even where a plugin also claims the extension.
+    if (extension == ".png" || extension == ".exr") return reg.container_by_name(extension.substr(1));
     return extension.empty() ? Found<af_container>{} : reg.container_for_extension(extension);
 }
 

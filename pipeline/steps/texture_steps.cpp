@@ -9,6 +9,7 @@
 #include "host/texture_io.hpp"
 #include "steps/action_notes.hpp"
 #include "steps/plugin_params.hpp"
+#include "texture/edit_format.hpp"
 #include "texture/format_names.hpp"
 #include "texture/information_loss.hpp"
 #include "texture/texture_ops.hpp"
@@ -261,7 +262,7 @@ StepDef decode_step(const PluginRegistry& reg) {
     const PluginRegistry* r = &reg;
     return {.name = "decode",
             .description = "converts a texture to RGBA8, or RGBA32F for formats with more range (signed data mapped "
-                           "to 0..1)",
+                           "to 0..1); sets {edit_ext}: exr for float and BC6H textures, png for the rest",
             .params = {enum_param("to", "auto", {"auto", "rgba8", "rgba32f"}, "target pixel type")},
             .takes_texture = true,
             .run =
@@ -271,13 +272,21 @@ StepDef decode_step(const PluginRegistry& reg) {
                     auto target = to == "rgba8"     ? tx::DecodeTo::Rgba8
                                   : to == "rgba32f" ? tx::DecodeTo::Rgba32f
                                                     : tx::DecodeTo::Auto;
-                    return each(std::move(items), [&](const Item&, const Texture& t) {
+                    std::vector<Item> out;
+                    out.reserve(items.size());
+                    for (auto& it : items) {
+                        const Texture& t = need_texture(it);
+                        // The edit format follows the format decoded from, which the decoded texture no longer shows.
+                        const std::string edit(tx::edit_extension(t.desc.format));
                         tx::Decoded d = tx::decode(so.ops, t, target);
                         if (!d.note.empty()) ctx.results.note = d.note;
-                        return std::move(d.texture);
-                    });
+                        Item o = with_texture(std::move(it), std::move(d.texture));
+                        o.meta["edit_ext"] = edit;
+                        out.push_back(std::move(o));
+                    }
+                    return out;
                 },
-            .meta_keys = std::vector<std::string>{},
+            .meta_keys = std::vector<std::string>{"edit_ext"},
             .memory = decode_memory};
 }
 

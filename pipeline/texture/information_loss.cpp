@@ -75,7 +75,7 @@ std::string values_clipped(const std::vector<ImageView>& surfaces, std::string_v
         std::snprintf(buf, sizeof buf, "values below 0 clipped: %llu texels, min %.4g", (unsigned long long)below, lo);
         out += (out.empty() ? "" : "; ") + std::string(buf);
     }
-    return out + " (" + std::string(stored_as) + " stores 0..1; no HDR edit format is written yet)";
+    return out + " (" + std::string(stored_as) + " stores 0..1; write .exr to keep them)";
 }
 
 } // namespace af::texture

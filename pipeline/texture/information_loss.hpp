@@ -23,7 +23,7 @@ std::vector<std::string> information_lost(const Content& c, const FormatInfo* fr
 // What writing float surfaces (RGBA32F views; others hold nothing to clip)
 // to a 0..1 format such as PNG clips, with the count of texels and the
 // largest (smallest) value: "values above 1.0 clipped: 3120 texels, max 4.78
-// (PNG stores 0..1)". "" when every colour value is in 0..1.
+// (PNG stores 0..1; write .exr to keep them)". "" when every colour value is in 0..1.
 std::string values_clipped(const std::vector<ImageView>& surfaces, std::string_view stored_as);
 
 } // namespace af::texture

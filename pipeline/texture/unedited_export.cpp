@@ -12,13 +12,15 @@ bool unedited_export(Ops& ops, const Texture& edited, const Texture& original) {
     const Texture exported = decode(ops, top_level(original)).texture;
     const Texture a = surface_image(ops, edited, 0, 0, 0), b = surface_image(ops, exported, 0, 0, 0);
     if (!is_float(b)) return !is_float(a) && a.data == b.data;
-    // An original decoding to float was exported as a 16-bit PNG (which may
-    // read back as 8-bit or float): within half a 16-bit step of the clamped value.
+    // An original decoding to float was exported as an EXR (its values exactly)
+    // or as a 16-bit PNG (which may read back as 8-bit or float): within half a
+    // 16-bit step of the clamped value.
     const Texture converted = is_float(a) ? Texture{} : to_float(a);
     const std::span<const float> fa = is_float(a) ? floats(a) : floats(converted), fb = floats(b);
     if (fa.size() != fb.size()) return false;
     for (size_t i = 0; i < fa.size(); ++i)
-        if (!(std::fabs(fa[i] - std::clamp(fb[i], 0.0f, 1.0f)) <= 0.5f / 65535.0f + 1e-6f)) return false;
+        if (!(fa[i] == fb[i] || std::fabs(fa[i] - std::clamp(fb[i], 0.0f, 1.0f)) <= 0.5f / 65535.0f + 1e-6f))
+            return false;
     return true;
 }
 

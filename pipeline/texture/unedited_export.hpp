@@ -1,6 +1,6 @@
 // Whether an image is still exactly what exporting an original for editing
 // produced: the top level of `original` as `decode` gives it (8-bit, or
-// float written as a 16-bit PNG). A re-export that finds its input unedited
+// float written as an EXR or a 16-bit PNG). A re-export that finds its input unedited
 // can keep the original's bytes instead of encoding lossy blocks again, so a
 // mod changes only the textures the modder touched.
 #pragma once

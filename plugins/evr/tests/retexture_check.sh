@@ -38,7 +38,7 @@ cmp -s "$T/game/packages/${NAME}_0" "$T/w/mod/packages/${NAME}_0" || fail "an un
 
 # 2. Edit five PNGs with smooth content (a modder's repaint), keeping alpha.
 "$PY" - "$T" <<'PY' > "$T/edited"
-import os, struct, sys
+import os, struct, subprocess, sys
 import numpy as np
 from PIL import Image
 t = sys.argv[1]
@@ -63,15 +63,23 @@ if raw and raw[1] not in [r for _, r in edits]:
 for fmt, rel in edits:
     if rel is None:
         sys.exit(f"no texture of DXGI format {fmt} to edit")
-    rel = rel[:-4] + ".png"
-    im = Image.open(f"{t}/w/edit/{rel}").convert("RGBA")
+    # BC6H's edit copy is an OpenEXR ({edit_ext}): oiiotool (OpenImageIO) takes it to and from an 8-bit PNG.
+    hdr = fmt in (95, 96)
+    rel = rel[:-4] + (".exr" if hdr else ".png")
+    p = f"{t}/w/edit/{rel}"
+    if hdr:
+        subprocess.run(["oiiotool", p, "--ch", "R,G,B,A=1.0", "-d", "uint8", "-o", p + ".png"], check=True)
+    im = Image.open(p + ".png" if hdr else p).convert("RGBA")
     a = np.asarray(im).astype(np.float64)
     h, w = a.shape[:2]
     y, x = np.mgrid[0:h, 0:w]
     a[..., 0] = 40 + 160 * x / max(1, w - 1)
     a[..., 1] = 200 - 150 * y / max(1, h - 1)
     a[..., 2] = 90 + 60 * np.sin(x / 6.0)
-    Image.fromarray(np.clip(a + 0.5, 0, 255).astype(np.uint8), "RGBA").save(f"{t}/w/edit/{rel}")
+    Image.fromarray(np.clip(a + 0.5, 0, 255).astype(np.uint8), "RGBA").save(p + ".png" if hdr else p)
+    if hdr:
+        subprocess.run(["oiiotool", p + ".png", "-d", "half", "-o", p], check=True)
+        os.remove(p + ".png")
     print(fmt, rel)
 PY
 # 3. Rebuild: the edited PNGs are kept, re-encoded and replaced; nothing else changes.
@@ -80,13 +88,13 @@ grep -q "replace" "$T/log2" || fail "the set was not rebuilt after the edits"
 "$AF" evr verify "$T/w/mod" "$NAME" --strict > /dev/null || fail "verify of the edited repack"
 "$AF" evr extract "$T/w/mod" "$NAME" --out "$T/x-new" > /dev/null 2>&1
 changed=$( (diff <(tree_sums "$T/x-orig") <(tree_sums "$T/x-new") || true) | grep '^>' | awk '{print $3}' | sed 's|^\./||;s|\.dds$||' | sort)
-expected=$(awk '{print $2}' "$T/edited" | sed 's|\.png$||' | sort)
+expected=$(awk '{print $2}' "$T/edited" | sed -E 's/\.(png|exr)$//' | sort)
 [ "$changed" = "$expected" ] || fail "changed files: [$changed], edited: [$expected]"
 
 # 4. Each edited texture decodes to its edit: Pillow decodes the new DDS
 #    (BC1/BC3 given a legacy header, which this Pillow needs).
 "$PY" - "$T" <<'PY'
-import io, math, sys
+import io, math, subprocess, sys
 import numpy as np
 from PIL import Image
 t = sys.argv[1]
@@ -99,7 +107,11 @@ for line in open(f"{t}/edited"):
     if fmt in (71, 72, 77, 78):  # DX10 -> legacy FourCC for Pillow 9
         b = b[:84] + (b"DXT1" if fmt in (71, 72) else b"DXT5") + b[88:128] + b[148:]
     got = np.asarray(Image.open(io.BytesIO(bytes(b))).convert("RGB")).astype(np.float64)
-    edit = np.asarray(Image.open(f"{t}/w/edit/{rel}").convert("RGBA")).astype(np.float64)
+    p = f"{t}/w/edit/{rel}"
+    if rel.endswith(".exr"):
+        subprocess.run(["oiiotool", p, "--ch", "R,G,B,A=1.0", "-d", "uint8", "-o", f"{t}/edit.png"], check=True)
+        p = f"{t}/edit.png"
+    edit = np.asarray(Image.open(p).convert("RGBA")).astype(np.float64)
     ref = edit[..., :3]
     # BC1 with 1-bit alpha stores transparent texels as black: their colour is not kept.
     keep = edit[..., 3] >= 128 if fmt in (71, 72) else np.ones(edit.shape[:2], bool)
