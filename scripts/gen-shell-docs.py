@@ -72,7 +72,14 @@ def man_page(exe, cmds, top):
               ".TP\n.B ASSETFORGE_PLUGIN_PATH\nfolders searched for plugins first (':'-separated)",
               ".TP\n.B ASSETFORGE_REMOTE_CACHE\nthe remote cache URL when no --remote-cache is given",
               ".TP\n.B ASSETFORGE_REMOTE_CACHE_TOKEN\nbearer token for the remote cache",
-              ".TP\n.B NO_COLOR\nno colour in build output"]
+              ".TP\n.B NO_COLOR\nno colour in build output",
+              ".SH SEE ALSO",
+              "Under the installation prefix:",
+              ".TP\n.B share/doc/AssetForge/examples/plugin-sdk/README.md\n"
+              "the plugin guide: writing a container, codec or stage plugin against the installed SDK",
+              ".TP\n.B share/doc/AssetForge/docs/\nthe reference: pipelines (pipeline-reference.md), steps (steps.md), "
+              "commands (cli.md), plugin isolation (plugin-isolation.md), memory, formats",
+              ".TP\n.B share/assetforge/configs/\nthe bundled pipelines"]
     return "\n".join(lines) + "\n"
 
 

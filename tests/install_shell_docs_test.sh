@@ -31,4 +31,8 @@ for cmd in $("$af" --help | awk '/^  [a-z]/ {print $1}'); do
     grep -q "^   $cmd\$" <<<"$text" || grep -q "^ *$cmd$" <<<"$text" || fail "man page has no section for $cmd"
 done
 grep -q -- "--remote-cache" <<<"$text" || fail "man page lacks build's options"
+# It points to the installed documentation, which is there: the plugin guide and the docs folder.
+grep -q "share/doc/AssetForge/examples/plugin-sdk/README.md" <<<"$text" || fail "man page does not point to the plugin guide"
+grep -q "share/doc/AssetForge/docs" <<<"$text" || fail "man page does not point to the docs"
+[ -f "$prefix/share/doc/AssetForge/examples/plugin-sdk/README.md" ] || fail "the plugin guide named by the man page is not installed"
 echo "install: man page, bash completion and configs in place and working"

@@ -7,9 +7,16 @@ build=$1 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
-# The install carries the plugin guide and its two examples (a container and a stage).
+# The install carries the plugin guide and its two examples (a container and a stage)…
+guide=$work/prefix/share/doc/AssetForge/examples/plugin-sdk
 for f in README.md tga/tga_reader.cpp channels/channels_split.cpp channels/tests/channels_test.cpp; do
-  [ -f "$work/prefix/share/doc/AssetForge/plugin-sdk/$f" ] || { echo "the install lacks plugin-sdk/$f"; exit 1; }
+  [ -f "$guide/$f" ] || { echo "the install lacks examples/plugin-sdk/$f"; exit 1; }
+done
+# … and every page the guide links to: a link that works in the source tree works in the install.
+links=$(grep -o '](\([^)#]*\)' "$guide/README.md" | sed 's/^](//; s/)$//' | grep -v '^[a-z]*://' | sort -u)
+[ -n "$links" ] || { echo "no relative links found in the guide (the check would pass on nothing)"; exit 1; }
+for l in $links; do
+  [ -e "$guide/$l" ] || { echo "the installed guide links to $l, which is not installed"; exit 1; }
 done
 cmake -S "$src/examples/plugin-sdk" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
 cmake --build "$work/build" > "$work/build.log"
