@@ -2,7 +2,12 @@
 
 #include "base/user_words.hpp"
 
+#include <utility>
+
 namespace af::base {
+
+ConfigErrorList::ConfigErrorList(std::vector<ConfigError> errors, size_t left_out)
+    : ConfigError(errors.front()), errors_(std::move(errors)), left_out_(left_out) {}
 
 std::string SourcePos::str() const {
     std::string s = file.empty() ? std::string("<config>") : file;

@@ -5,6 +5,7 @@
 // Until every user includes it itself (cli/engine_command_line.cpp does not yet).
 #include "base/user_words.hpp"
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,6 +27,19 @@ class ConfigError : public std::runtime_error {
 
   private:
     SourcePos pos_;
+};
+
+// A ConfigError that stands for several: what() and pos() are the first one's,
+// so callers that print one error still print a true one; `all()` has each.
+class ConfigErrorList : public ConfigError {
+  public:
+    ConfigErrorList(std::vector<ConfigError> errors, size_t left_out);
+    const std::vector<ConfigError>& all() const { return errors_; }
+    size_t left_out() const { return left_out_; } // past the cap, counted but not kept
+
+  private:
+    std::vector<ConfigError> errors_;
+    size_t left_out_ = 0;
 };
 
 // "'word' is not a valid <what>; valid: a, b, c (did you mean 'b'?)"

@@ -2,10 +2,13 @@
 
 namespace af::load {
 
-ConfigErrorList::ConfigErrorList(std::vector<base::ConfigError> errors, size_t left_out)
-    : ConfigError(errors.front()), errors_(std::move(errors)), left_out_(left_out) {}
-
 void ConfigErrorCollector::add(const base::ConfigError& e) {
+    // Several errors of one step (each bad parameter) are each an error of the file.
+    if (const auto* list = dynamic_cast<const ConfigErrorList*>(&e)) {
+        for (const auto& one : list->all()) add(one);
+        left_out_ += list->left_out();
+        return;
+    }
     // The same mistake reached twice (a preset used by two jobs) is said once.
     for (const auto& seen : errors_)
         if (std::string_view(seen.what()) == e.what()) return;

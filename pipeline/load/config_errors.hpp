@@ -10,18 +10,7 @@
 
 namespace af::load {
 
-// A ConfigError that stands for several: what() and pos() are the first one's,
-// so callers that print one error still print a true one; `all()` has each.
-class ConfigErrorList : public base::ConfigError {
-  public:
-    ConfigErrorList(std::vector<base::ConfigError> errors, size_t left_out);
-    const std::vector<base::ConfigError>& all() const { return errors_; }
-    size_t left_out() const { return left_out_; } // past the cap, counted but not kept
-
-  private:
-    std::vector<base::ConfigError> errors_;
-    size_t left_out_ = 0;
-};
+using base::ConfigErrorList;
 
 // A limit that guards the loader itself (presets or variables that double at every level): never collected and
 // gone past, or a hostile file would make the loader do the exponential work the limit is there to stop.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace af::steps {
 namespace {
@@ -37,27 +39,61 @@ std::string checked_option(const std::vector<const ParamSpec*>& specs, const Giv
 
 } // namespace
 
+namespace {
+
+// Every bad parameter of a step, said at once, each with its place in the file: fixing them one run at a time is
+// what a user should not have to do.
+class ParamErrors {
+  public:
+    template <class F> void check(F&& f) {
+        try {
+            f();
+        } catch (const base::ConfigError& e) {
+            errors_.push_back(e);
+        }
+    }
+    void throw_any() const {
+        if (errors_.size() == 1) throw errors_.front();
+        if (!errors_.empty()) throw base::ConfigErrorList(errors_, 0);
+    }
+
+  private:
+    std::vector<base::ConfigError> errors_;
+};
+
+} // namespace
+
 Params step_params(const StepDef& def, const base::SourcePos& step_pos, const std::vector<GivenParam>& given,
                    const std::string& output_ext) {
     const std::string& step = def.name;
     Params out;
+    ParamErrors errors;
     // The step's own parameters first: what it hands on may depend on them (encode's format).
     std::vector<const GivenParam*> others;
     for (const auto& g : given) {
         if (const ParamSpec* spec = find_spec(def.params, g.key))
-            out[g.key] = checked(*spec, g, step);
+            errors.check([&] { out[g.key] = checked(*spec, g, step); });
         else
             others.push_back(&g);
     }
     for (const auto& ps : def.params) {
         if (!out.count(ps.name) && !ps.default_value.empty()) out[ps.name] = ps.default_value;
         if (ps.required && !out.count(ps.name))
-            throw base::ConfigError(step_pos, "step '" + step + "' needs the parameter '" + ps.name + "'" +
-                                                  (ps.doc.empty() ? "" : " (" + ps.doc + ")"));
+            errors.check([&] {
+                throw base::ConfigError(step_pos, "step '" + step + "' needs the parameter '" + ps.name + "'" +
+                                                      (ps.doc.empty() ? "" : " (" + ps.doc + ")"));
+            });
     }
-    if (others.empty()) return out;
+    if (others.empty()) {
+        errors.throw_any();
+        return out;
+    }
+    // What a step hands on may depend on its own parameters (encode's format); one given wrong counts as its
+    // default here, so the rest are still judged.
     PassThrough pass;
-    if (def.pass_through) pass = def.pass_through(out, output_ext);
+    errors.check([&] {
+        if (def.pass_through) pass = def.pass_through(out, output_ext);
+    });
     for (const GivenParam* g : others) {
         if (pass.any) {
             out[g->key] = g->value;
@@ -67,17 +103,20 @@ Params step_params(const StepDef& def, const base::SourcePos& step_pos, const st
         for (const auto& o : pass.options)
             if (o.name == g->key) specs.push_back(&o);
         if (!specs.empty()) {
-            out[g->key] = checked_option(specs, *g, step);
+            errors.check([&] { out[g->key] = checked_option(specs, *g, step); });
             continue;
         }
         std::vector<std::string> valid;
         for (const auto& ps : def.params) valid.push_back(ps.name);
         for (const auto& o : pass.options)
             if (std::find(valid.begin(), valid.end(), o.name) == valid.end()) valid.push_back(o.name);
-        throw base::ConfigError(g->key_pos, valid.empty()
-                                                ? "step '" + step + "' takes no parameters (got '" + g->key + "')"
-                                                : base::not_one_of("parameter of step '" + step + "'", g->key, valid));
+        errors.check([&] {
+            throw base::ConfigError(
+                g->key_pos, valid.empty() ? "step '" + step + "' takes no parameters (got '" + g->key + "')"
+                                          : base::not_one_of("parameter of step '" + step + "'", g->key, valid));
+        });
     }
+    errors.throw_any();
     return out;
 }
 

@@ -1,12 +1,14 @@
 // Step parameters, output placeholders and repeated keys are checked when the
 // pipeline loads: every mistake is a ConfigError naming file:line:column, the
 // valid names and the closest one, never a silent default or a run-time failure.
+#include "load/config_errors.hpp"
 #include "steps/pipeline_steps.hpp"
 #include "test_project.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 using namespace af::base;
 using namespace af::steps;
@@ -175,4 +177,28 @@ jobs:
     CHECK(p.job("dds")->steps.at(3).params.at("normal_map") == "false");
     CHECK(p.job("png")->steps.at(2).params.at("linear") == "true");
     CHECK(p.job("zip")->gather.params.at("level") == "0");
+}
+
+TEST_CASE("every bad parameter of a step is reported at once, each at its place", "[config][params]") {
+    std::vector<std::string> lines;
+    try {
+        parse(job("[ { mips: { filter: boxy, normal_map: maybe, count: lots } } ]"));
+    } catch (const ConfigError& e) {
+        lines = config_error_lines(e);
+    }
+    INFO(lines.size());
+    REQUIRE(lines.size() == 3);
+    CHECK_THAT(lines[0], Catch::StartsWith("/proj/pipeline.yaml:5:32: 'boxy' is not a valid value for 'filter'"));
+    CHECK_THAT(lines[1], Catch::StartsWith("/proj/pipeline.yaml:5:50: 'maybe' is not a valid value for 'normal_map'"));
+    CHECK_THAT(lines[2], Catch::StartsWith("/proj/pipeline.yaml:5:64: 'lots' is not a valid value for 'count'"));
+    // A step's own parameter wrong and two names it does not take: all three.
+    lines.clear();
+    try {
+        parse(job("[ { encode: { quality: bogus, mipz: 3, colour: purple } } ]"));
+    } catch (const ConfigError& e) {
+        lines = config_error_lines(e);
+    }
+    REQUIRE(lines.size() == 3);
+    CHECK_THAT(lines[1], Catch::Contains("'mipz' is not a valid parameter of step 'encode'"));
+    CHECK_THAT(lines[2], Catch::Contains("'colour' is not a valid parameter of step 'encode'"));
 }
