@@ -10,6 +10,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 
 namespace fs = std::filesystem;
@@ -291,4 +292,31 @@ jobs:
     }
     CHECK(by_mode["all"].size() >= 2); // a manifest and its parts
     CHECK(by_mode["all"] == by_mode["none"]);
+}
+
+TEST_CASE("isolation: a rebuilt stage plugin is the reason its actions run again, not their parameters",
+          "[isolation][stage]") {
+    // A copy of the hostile plugin of the test's own, so it can be "rebuilt": bytes appended after the ELF's
+    // contents change its identity (its hash) and nothing of what it does.
+    TempDir plugins;
+    const fs::path so = plugins / "hostile.so";
+    fs::copy_file(fs::path(AF_HOSTILE_PLUGIN_DIR) / "hostile.so", so);
+    setenv("ASSETFORGE_PLUGIN_PATH", plugins.path().c_str(), 1);
+    TempDir t;
+    stage_project(t, 2, 0);
+    Run first = run_in(t.path(), "build");
+    INFO(first.out);
+    REQUIRE(first.code == 0);
+    // Recorded with its actions, the stage's identity still leaves an unchanged build with nothing to do.
+    CHECK_THAT(run_in(t.path(), "build").out, Catch::Contains("0 built, 2 up to date"));
+    {
+        std::ofstream more(so, std::ios::app | std::ios::binary);
+        more << "rebuilt";
+    }
+    Run again = run_in(t.path(), "build --explain");
+    unsetenv("ASSETFORGE_PLUGIN_PATH");
+    INFO(again.out);
+    CHECK(again.code == 0);
+    CHECK_THAT(again.out,
+               Catch::Contains("plugin hostile changed (hostile@1.0#") && !Catch::Contains("parameters changed"));
 }

@@ -96,7 +96,11 @@ Staleness DirtyScan::out_of_date(const load::Job& job, const std::shared_ptr<con
     using S = Staleness;
     if (!rec) return {S::NewInput, {}};
     if (rec->status == ActionRecord::Status::Failed || rec->key == Hash128{}) return {S::FailedLastTime, {}};
-    if (rec->params_hash != params) return {S::ParametersChanged, {}};
+    if (rec->params_hash != params) {
+        // A plugin's identity is part of the parameters' hash: a rebuilt plugin is the better reason.
+        if (auto t = plugins_changed(rec->tools); !t.empty()) return {S::PluginChanged, t};
+        return {S::ParametersChanged, {}};
+    }
     if (rec->input_hash != input_hash) return {S::InputChanged, {}};
     if (auto t = plugins_changed(rec->tools); !t.empty()) return {S::PluginChanged, t};
     for (size_t i = 0; i < rec->outputs.size(); ++i) {

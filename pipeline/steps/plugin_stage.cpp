@@ -6,6 +6,7 @@
 #include "host/host_services.hpp"
 #include "steps/plugin_params.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <optional>
 #include <stdexcept>
@@ -82,7 +83,10 @@ StepDef plugin_stage_step(const af_stage& st, const host::LoadedPlugin& plugin) 
     d.plugin_file = plugin.path;
     d.takes_texture = (st.takes & AF_STAGE_TAKES_TEXTURE) && !(st.takes & AF_STAGE_TAKES_BYTES);
     const af_stage* stage = &st;
-    d.run = [stage](StepContext& ctx, std::vector<Item> items) {
+    d.run = [stage, provider = d.provider](StepContext& ctx, std::vector<Item> items) {
+        // Recorded with the action, so a rebuilt plugin is said as the reason it runs again (its identity is in the
+        // job's signature too, which alone would say "parameters changed").
+        if (std::find(ctx.tools.begin(), ctx.tools.end(), provider) == ctx.tools.end()) ctx.tools.push_back(provider);
         std::deque<ItemView> views(items.size());
         std::vector<const af_item*> ptrs;
         for (size_t i = 0; i < items.size(); ++i) {
