@@ -557,12 +557,21 @@ TEST_CASE("convert: a plugin's warnings name the file and the plugin, and --warn
     // A writer's lines name the file it writes; a writer that warns fails --warnings-as-errors, its file removed.
     t.write("o.hostile", "HSTLoW");
     REQUIRE(run_in(t.path(), "convert o.hostile o.png").code == 0);
-    Run written = run_in(t.path(), "convert o.png w.hostile");
+    Run written = run_in(t.path(), "convert o.png w.hostile --no-mips");
     INFO(written.out);
     CHECK(written.code == 0);
     CHECK_THAT(written.out, Catch::Contains("w.hostile: hostile writes (plugin 'hostile')") &&
                                 Catch::Contains("warning: w.hostile: hostile warns as it writes (plugin 'hostile')"));
-    Run strict = run_in(t.path(), "convert o.png strict.hostile --warnings-as-errors");
+    // It stores one level whatever it is handed: --mips dropped is said, and refused under --warnings-as-errors.
+    Run mips = run_in(t.path(), "convert o.png mips.hostile --mips");
+    INFO(mips.out);
+    CHECK(mips.code == 0);
+    CHECK_THAT(mips.out, Catch::Contains("warning: o.png: the hostile writer stored 1 of the 2 mip levels it was "
+                                         "handed (--mips)"));
+    Run strict_mips = run_in(t.path(), "convert o.png strict-mips.hostile --mips --warnings-as-errors");
+    CHECK(strict_mips.code == 1);
+    CHECK_FALSE(fs::exists(t / "strict-mips.hostile"));
+    Run strict = run_in(t.path(), "convert o.png strict.hostile --no-mips --warnings-as-errors");
     INFO(strict.out);
     CHECK(strict.code == 1);
     CHECK_THAT(strict.out, Catch::Contains("strict.hostile removed (--warnings-as-errors: 1 warning(s) writing it)"));

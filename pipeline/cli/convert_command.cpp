@@ -281,6 +281,13 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     const std::vector<uint8_t> bytes =
         host::encode_texture(ops.reg, container, e.texture, with_defines({{"dx10", a.dx10}}, a.containers.write));
     const TextureDesc d = written_desc(ops.reg, a.out, bytes, e.texture.desc);
+    // A writer that stores its own way (one level, whatever it was handed) must not drop --mips silently.
+    if (d.mips < e.texture.desc.mips &&
+        !report_losses({"the " + container + " writer stored " + std::to_string(d.mips) + " of the " +
+                        std::to_string(e.texture.desc.mips) + " mip levels it was handed" +
+                        (a.mips == true ? " (--mips)" : "; --no-mips makes only the top level")},
+                       a))
+        return false;
     sdk::write_file_atomic(a.out, bytes);
     std::string why = e.why;
     if (d.format != e.format) why = "the " + container + " writer stored it for " + name_of(e.format);
