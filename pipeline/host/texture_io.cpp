@@ -33,9 +33,11 @@ std::string located(const std::string& name, uint64_t offset, const std::string&
     return name + ": offset " + std::to_string(offset) + ": " + msg;
 }
 
-[[noreturn]] void rethrow_named(const std::string& name, af_status st, const af_error& e) {
+[[noreturn]] void rethrow_named(const std::string& name, af_status st, const af_error& e, const LoadedPlugin* plugin) {
     // A plugin's internal error may be a library's text (`map::at`): worded for users, after the file's name.
-    const std::string msg = st == AF_ERR_INTERNAL ? sdk::describe_text(e.message) : std::string(e.message);
+    std::string msg = st == AF_ERR_INTERNAL ? sdk::describe_text(e.message) : std::string(e.message);
+    // Which plugin said it, as its warnings say (a failure of the worker names it already).
+    if (plugin && msg.find("plugin '") == std::string::npos) msg += " (plugin '" + plugin->name + "')";
     throw sdk::Error(st, located(name, e.offset, msg), e.offset);
 }
 
@@ -159,7 +161,7 @@ ReadResult read_texture_bytes(const PluginRegistry& reg, const std::string& name
     if (st != AF_OK) {
         services()->free(out.data);
         services()->free(out.palette);
-        rethrow_named(name, st, e);
+        rethrow_named(name, st, e, c.plugin);
     }
     try {
         result.texture = adopt(out);
@@ -189,7 +191,7 @@ std::vector<uint8_t> encode_texture(const PluginRegistry& reg, const std::string
     COptions o(opts);
     af_error e{};
     af_status st = c.item->write(services(), t.get(), &o.view, &s, &e);
-    if (st != AF_OK) rethrow_named(container, st, e);
+    if (st != AF_OK) rethrow_named(container, st, e, c.plugin);
     return std::move(sink.bytes);
 }
 
@@ -205,7 +207,7 @@ void write_texture(const PluginRegistry& reg, const std::filesystem::path& path,
     af_status st = c.item->write(services(), t.get(), &o.view, &s, &e);
     if (st != AF_OK) {
         if (!sink.error.empty()) throw sdk::Error(AF_ERR_IO, sink.error);
-        rethrow_named(path.string(), st, e);
+        rethrow_named(path.string(), st, e, c.plugin);
     }
     file.commit();
 }
