@@ -537,8 +537,9 @@ int run_convert(Context& ctx, const std::vector<std::string>& args) {
         "resize", po::value<std::string>(), "resize the top level to WxH before anything else")(
         "png-level", po::value<int>(), "PNG output: deflate level 0 (stored) … 12 (smallest); default 1")(
         "png-filter", po::value<std::string>(), "PNG output: row filter auto|none|sub|up|paeth (default auto)")(
-        "warnings-as-errors", "fail (exit 1, OUT not written) when the conversion would discard information: "
-                              "an alpha channel, a colour channel or bit depth")(
+        "warnings-as-errors", "fail (exit 1, OUT not written) when the conversion would discard information "
+                              "(an alpha channel, a colour channel, bit depth, mip levels) or a plugin warns; a "
+                              "writer's warning comes as it writes, and OUT is removed again")(
         "define,O", po::value<std::vector<std::string>>()->composing(),
         "KEY=VALUE: an option of the output's writer (e.g. -O rle=true for TGA, -O level=9 for PNG) or, when the "
         "writer does not take KEY, of the input's reader; `assetforge steps` lists each container's. Given last, "
