@@ -187,6 +187,7 @@ class Build final : public ActionExecutor {
         SchedulerOptions so;
         so.fail_fast = opt_.fail_fast;
         so.cancelled = opt_.cancelled;
+        so.run_at_once = opt_.some_inputs_only;
         if (opt_.shard_count) so.in_shard = [this](const JobRun&, const Input& in) { return inputs_->in_shard(in); };
         return so;
     }
