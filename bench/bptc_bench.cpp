@@ -12,6 +12,10 @@
 #include "assetforge/half.hpp"
 #include "core/png_io.hpp"
 
+#ifdef AF_WITH_CVTT
+#include <ConvectionKernels.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -124,6 +128,8 @@ std::vector<float> make_hdr(const Picture& pic, int image_number, float peak) {
 
 struct Bc6hResult {
     double log_psnr, seconds, mpix;
+    double linear_psnr =
+        0; // of the values themselves, peak = the source's largest: what a linear-error encoder minimises
 };
 
 Bc6hResult run_bc6h(const std::vector<float>& rgb, int w, int h, int level, bool is_signed) {
@@ -144,8 +150,9 @@ Bc6hResult run_bc6h(const std::vector<float>& rgb, int w, int h, int level, bool
             af::bc::encode_bc6h_block(px, &blocks[16 * (size_t(by) * bw + bx)], opt);
         }
     const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-    double se = 0, peak = 0;
-    for (float v : rgb) peak = std::max(peak, std::log2(1.0 + std::max(0.0f, v)));
+    double se = 0, peak = 0, se_lin = 0, peak_lin = 0;
+    for (float v : rgb)
+        peak = std::max(peak, std::log2(1.0 + std::max(0.0f, v))), peak_lin = std::max(peak_lin, double(v));
     for (int by = 0; by < bh; ++by)
         for (int bx = 0; bx < bw; ++bx) {
             uint16_t half[48];
@@ -155,15 +162,81 @@ Bc6hResult run_bc6h(const std::vector<float>& rgb, int w, int h, int level, bool
                     const int ix = bx * 4 + x, iy = by * 4 + y;
                     if (ix >= w || iy >= h) continue;
                     for (int c = 0; c < 3; ++c) {
-                        const double a = std::log2(1.0 + std::max(0.0f, rgb[3 * (size_t(iy) * w + ix) + c]));
-                        const double b = std::log2(1.0 + std::max(0.0f, af::half_to_float(half[3 * (4 * y + x) + c])));
+                        const float va = rgb[3 * (size_t(iy) * w + ix) + c],
+                                    vb = af::half_to_float(half[3 * (4 * y + x) + c]);
+                        const double a = std::log2(1.0 + std::max(0.0f, va)), b = std::log2(1.0 + std::max(0.0f, vb));
                         se += (a - b) * (a - b);
+                        se_lin += double(va - vb) * double(va - vb);
                     }
                 }
         }
     const double n = double(w) * h;
-    return {psnr(se / (3 * n), peak), secs, n / 1e6};
+    return {psnr(se / (3 * n), peak), secs, n / 1e6, psnr(se_lin / (3 * n), peak_lin)};
 }
+
+#ifdef AF_WITH_CVTT
+// ConvectionKernels' BC6H encoder on the same data, 8 blocks a call, its halves bit-cast as it wants them; the
+// result measured with our decoder, as ours is. `flags`/`refine`: its quality settings.
+struct CvttResult {
+    Bc6hResult r;
+    size_t blocks = 0, decode_differs = 0; // blocks where cvtt's and our decoder disagree on cvtt's own output
+};
+CvttResult run_bc6h_cvtt(const std::vector<float>& rgb, int w, int h, uint32_t flags, int refine, bool is_signed) {
+    const int bw = (w + 3) / 4, bh = (h + 3) / 4;
+    const size_t n = size_t(bw) * bh;
+    std::vector<cvtt::PixelBlockF16> in((n + 7) / 8 * 8);
+    for (int by = 0; by < bh; ++by)
+        for (int bx = 0; bx < bw; ++bx)
+            for (int y = 0; y < 4; ++y)
+                for (int x = 0; x < 4; ++x) {
+                    const int ix = std::min(bx * 4 + x, w - 1), iy = std::min(by * 4 + y, h - 1);
+                    int16_t* px = in[size_t(by) * bw + bx].m_pixels[4 * y + x];
+                    for (int c = 0; c < 3; ++c) px[c] = int16_t(af::float_to_half(rgb[3 * (size_t(iy) * w + ix) + c]));
+                    px[3] = int16_t(af::float_to_half(1.0f));
+                }
+    cvtt::Options opt;
+    opt.flags = flags;
+    opt.refineRoundsBC6H = refine;
+    std::vector<uint8_t> blocks(in.size() * 16);
+    const auto t0 = Clock::now();
+    for (size_t i = 0; i < in.size(); i += cvtt::NumParallelBlocks)
+        (is_signed ? cvtt::Kernels::EncodeBC6HS : cvtt::Kernels::EncodeBC6HU)(&blocks[16 * i], &in[i], opt);
+    const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+    CvttResult out;
+    double se = 0, peak = 0, se_lin = 0, peak_lin = 0;
+    for (float v : rgb)
+        peak = std::max(peak, std::log2(1.0 + std::max(0.0f, v))), peak_lin = std::max(peak_lin, double(v));
+    std::vector<cvtt::PixelBlockF16> theirs(cvtt::NumParallelBlocks);
+    for (size_t i = 0; i < n; ++i) {
+        uint16_t half[48];
+        af::bc::decode_bc6h_block(&blocks[16 * i], half, is_signed);
+        if (i % cvtt::NumParallelBlocks == 0)
+            (is_signed ? cvtt::Kernels::DecodeBC6HS : cvtt::Kernels::DecodeBC6HU)(theirs.data(), &blocks[16 * i]);
+        const auto& t = theirs[i % cvtt::NumParallelBlocks];
+        bool same = true;
+        for (int k = 0; k < 16; ++k)
+            for (int c = 0; c < 3; ++c) same = same && uint16_t(t.m_pixels[k][c]) == half[3 * k + c];
+        out.decode_differs += !same;
+        ++out.blocks;
+        const int bx = int(i % size_t(bw)), by = int(i / size_t(bw));
+        for (int y = 0; y < 4; ++y)
+            for (int x = 0; x < 4; ++x) {
+                const int ix = bx * 4 + x, iy = by * 4 + y;
+                if (ix >= w || iy >= h) continue;
+                for (int c = 0; c < 3; ++c) {
+                    const float va = rgb[3 * (size_t(iy) * w + ix) + c],
+                                vb = af::half_to_float(half[3 * (4 * y + x) + c]);
+                    const double a = std::log2(1.0 + std::max(0.0f, va)), b = std::log2(1.0 + std::max(0.0f, vb));
+                    se += (a - b) * (a - b);
+                    se_lin += double(va - vb) * double(va - vb);
+                }
+            }
+    }
+    const double texels = double(w) * h;
+    out.r = {psnr(se / (3 * texels), peak), secs, texels / 1e6, psnr(se_lin / (3 * texels), peak_lin)};
+    return out;
+}
+#endif
 
 template <class F> double time_decode(F&& f, int repeats) {
     double best = 1e30;
@@ -237,20 +310,50 @@ int main(int argc, char** argv) {
     }
     if (bc6h) {
         printf("\nBC6H encode (HDR data: gamma-2.2 linearised LDR x 2^k plus gradient to 1000)\n"
-               "level  UF16_logPSNR  MPix/s  SF16_logPSNR  MPix/s\n");
+               "level  UF16_logPSNR  MPix/s  SF16_logPSNR  MPix/s  UF16_linearPSNR\n");
         std::vector<std::vector<float>> hdr;
         for (size_t i = 0; i < pics.size(); ++i) hdr.push_back(make_hdr(pics[i], int(i), 1000.0f));
         for (int level : levels) {
-            double su = 0, ss = 0, tu = 0, ts = 0, mp = 0;
+            double su = 0, ss = 0, tu = 0, ts = 0, mp = 0, lu = 0;
             for (size_t i = 0; i < pics.size(); ++i) {
                 const int w = int(pics[i].rgba8.desc.width), h = int(pics[i].rgba8.desc.height);
                 const Bc6hResult u = run_bc6h(hdr[i], w, h, level, false);
                 const Bc6hResult s = run_bc6h(hdr[i], w, h, level, true);
                 su += u.log_psnr, ss += s.log_psnr, tu += u.seconds, ts += s.seconds, mp += u.mpix;
+                lu += u.linear_psnr;
             }
-            printf("%5d  %12.3f  %6.3f  %12.3f  %6.3f\n", level, su / pics.size(), mp / tu, ss / pics.size(), mp / ts);
+            printf("%5d  %12.3f  %6.3f  %12.3f  %6.3f  %15.3f\n", level, su / pics.size(), mp / tu, ss / pics.size(),
+                   mp / ts, lu / pics.size());
             fflush(stdout);
         }
+#ifdef AF_WITH_CVTT
+        printf("ConvectionKernels (measured with our decoder; 'differs': blocks of its output its own decoder reads\n"
+               "otherwise than ours)\n"
+               "setting              UF16_logPSNR  MPix/s  SF16_logPSNR  MPix/s  UF16_linearPSNR  differs\n");
+        const struct {
+            const char* name;
+            uint32_t flags;
+            int refine;
+        } settings[] = {// Uniform: channels weighted alike, as the PSNR here counts them (its default weights
+                        // blue at 0.07, as luminance does).
+                        {"fastest (refine 1)", cvtt::Flags::Fastest | cvtt::Flags::Uniform, 1},
+                        {"default (refine 2)", cvtt::Flags::Default | cvtt::Flags::Uniform, 2}};
+        for (const auto& st : settings) {
+            double su = 0, ss = 0, tu = 0, ts = 0, mp = 0, lu = 0;
+            size_t differs = 0, blocks = 0;
+            for (size_t i = 0; i < pics.size(); ++i) {
+                const int w = int(pics[i].rgba8.desc.width), h = int(pics[i].rgba8.desc.height);
+                const CvttResult u = run_bc6h_cvtt(hdr[i], w, h, st.flags, st.refine, false);
+                const CvttResult s = run_bc6h_cvtt(hdr[i], w, h, st.flags, st.refine, true);
+                su += u.r.log_psnr, ss += s.r.log_psnr, tu += u.r.seconds, ts += s.r.seconds, mp += u.r.mpix;
+                differs += u.decode_differs + s.decode_differs, blocks += u.blocks + s.blocks;
+                lu += u.r.linear_psnr;
+            }
+            printf("%-19s  %12.3f  %6.3f  %12.3f  %6.3f  %15.3f  %zu of %zu\n", st.name, su / pics.size(), mp / tu,
+                   ss / pics.size(), mp / ts, lu / pics.size(), differs, blocks);
+            fflush(stdout);
+        }
+#endif
     }
     if (decode) {
         // Decode throughput on real encoder output (level 3), best of 5 runs.
