@@ -56,6 +56,9 @@ struct ActionRun {
     // The HTML report's pictures: keep the first texture read and the first
     // written in the trail (otherwise each is dropped as soon as a step is done with it).
     bool keep_textures = false;
+    // The action's inputs are the pictures of one texture's surfaces, assembled
+    // into one item of this name before the first step.
+    std::string surface_set = {};
 };
 
 // What the action did besides its outputs: the step it was in (named in an

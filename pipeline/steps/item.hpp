@@ -25,8 +25,9 @@ struct Item {
     // What `mips` learned of `texture`'s top level (its analysis, the normal-map verdict), for the steps after
     // it; dropped by any step that replaces the texture.
     std::shared_ptr<const texture::TopLevel> top;
-    std::map<std::string, std::string> meta;           // template values beyond {dir}/{stem}/…
-    std::string container;                             // set by `write`: container to encode with
+    std::map<std::string, std::string> meta; // template values beyond {dir}/{stem}/…
+    std::string container;                   // set by `write`: container to encode with
+    bool surface_set = false; // assembled from the pictures of several surfaces (`match` names what is missing)
     Params write_options;
 
     bool is_texture() const { return texture != nullptr; }
