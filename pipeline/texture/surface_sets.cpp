@@ -72,6 +72,18 @@ void check_alike(const std::vector<SetMember>& m, std::string_view set) {
     }
 }
 
+// "layer 2, face 3": which surface a member names.
+std::string surface_words(const SetMember& m) {
+    std::string out;
+    auto add = [&out](const char* word, std::optional<uint32_t> n) {
+        if (n) out += (out.empty() ? "" : ", ") + std::string(word) + " " + std::to_string(*n);
+    };
+    add(m.frame ? "frame" : "layer", m.layer);
+    add("face", m.face);
+    add("slice", m.slice);
+    return out;
+}
+
 } // namespace
 
 std::vector<SurfacePicture> split_surfaces(const Texture& t) {
@@ -124,8 +136,7 @@ Texture assemble(const std::vector<SetMember>& members, std::string_view set) {
         const SetMember*& s = slot[(size_t(at.layer) * d.faces + at.face) * d.depth + at.slice];
         if (s)
             throw std::runtime_error(std::string(set) + ": " + file_of(s->name) + " and " + file_of(m.name) +
-                                     " are both the surface " + surface_part(d, at, false).substr(1) +
-                                     "; keep one of them");
+                                     " are both " + surface_words(m) + "; keep one of them");
         s = &m;
     }
     const auto [stem, ext] = stem_ext(file_of(set));

@@ -40,9 +40,11 @@ struct Action {
     Action(JobRun& run, std::vector<Input> in, int64_t ts)
         : j(run), job(*run.job), inputs(std::move(in)), trace_ts(ts) {
         done.res.job = job.name;
-        const Input& first = inputs.at(0);
-        done.res.input = job.is_gather() ? "*" : !first.set_rel.empty() ? first.set_rel : first.rel;
-        origin = job.is_gather() ? "*" : first.origin;
+        // A texture's surface pictures are one action, named by the texture.
+        done.res.input = job.is_gather()                 ? "*"
+                         : !inputs.at(0).set_rel.empty() ? inputs.at(0).set_rel
+                                                         : inputs.at(0).rel;
+        origin = job.is_gather() ? "*" : inputs.at(0).origin;
         who = job.name + ": " + done.res.input;
         for (const auto& i : inputs) done.res.inputs.push_back(i.rel);
     }
