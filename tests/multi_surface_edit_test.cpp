@@ -174,3 +174,26 @@ TEST_CASE("XTF animation frames export as name.frameN pictures and come back as 
     INFO(r.out);
     CHECK_THAT(r.out, Catch::Contains("2 frame(s)"));
 }
+
+TEST_CASE("a job fed by the export job (from) builds the pictures of one texture as one action",
+          "[multi-surface][e2e]") {
+    TempDir t("af-ms-from");
+    REQUIRE(run_cli("convert '" + kCubeXtf.string() + "' game/sky.dds", t.path()).code == 0);
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  edit:\n    inputs: \"game/*.dds\"\n    steps: [ decode ]\n"
+                             "    output: \"edit/{stem}{surface}.{edit_ext}\"\n    keep_edits: true\n"
+                             "  back:\n    from: edit\n    steps:\n"
+                             "      - encode: { format: match, like: \"game/{stem}.dds\", unedited: original }\n"
+                             "    output: \"mod/{stem}.dds\"\n");
+    Run r = run_cli("build", t.path());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("2 built"));
+    CHECK(slurp(t / "mod/sky.dds") == slurp(t / "game/sky.dds"));
+    t.copy(t / "edit/sky.face0.png", "edit/sky.face2.png");
+    r = run_cli("build", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(slurp(t / "mod/sky.dds") != slurp(t / "game/sky.dds"));
+    CHECK(same_face_texels(t, "mod/sky.dds", 2, "edit/sky.face0.png"));
+    CHECK(same_face_texels(t, "mod/sky.dds", 5, "edit/sky.face5.png"));
+}

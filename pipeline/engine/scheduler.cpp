@@ -1,6 +1,8 @@
 #include "engine/scheduler.hpp"
 
 #include "assetforge/user_text.hpp"
+#include "base/surface_names.hpp"
+#include "engine/plan.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -213,11 +215,19 @@ void Scheduler::launch_locked(JobRun& j, std::vector<Input> inputs) {
 
 // One action per input, but one for all the pictures of a texture's surfaces
 // (Input::set), in name order so its key does not depend on the glob's order.
-std::vector<std::vector<Input>> Scheduler::action_inputs(std::vector<Input> inputs) {
+// Globbed pictures were marked when globbed; a `from` job's are the ones an
+// action upstream wrote together (decode's of one texture), which arrive in
+// one batch.
+std::vector<std::vector<Input>> Scheduler::action_inputs(std::vector<Input> inputs, bool assemble) {
     std::vector<std::vector<Input>> out;
     out.reserve(inputs.size());
     std::unordered_map<std::string, size_t> set_at;
     for (auto& in : inputs) {
+        if (assemble && in.hash && in.set.empty())
+            if (auto s = base::surface_name(in.name)) {
+                in.set = std::move(s->set);
+                in.set_rel = base::surface_name(in.rel)->set;
+            }
         if (in.set_rel.empty()) {
             out.emplace_back().push_back(std::move(in));
             continue;
@@ -253,7 +263,8 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
         record_locked(j, skipped);
     }
     constexpr size_t kChunk = 16;
-    auto all = std::make_shared<std::vector<std::vector<Input>>>(action_inputs(std::move(inputs)));
+    auto all =
+        std::make_shared<std::vector<std::vector<Input>>>(action_inputs(std::move(inputs), assembles_surfaces(*j.job)));
     for (size_t begin = 0; begin < all->size(); begin += kChunk) {
         const size_t end = std::min(all->size(), begin + kChunk);
         ++j.outstanding;

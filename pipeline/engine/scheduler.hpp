@@ -54,7 +54,7 @@ class Scheduler {
 
     // For the executor: what an input the job has not seen before is named
     // below an upstream job's output folder.
-    static std::vector<std::vector<Input>> action_inputs(std::vector<Input> inputs);
+    static std::vector<std::vector<Input>> action_inputs(std::vector<Input> inputs, bool assemble);
     static std::string name_below(const std::string& abs, const std::string& base);
 
   private:
