@@ -143,6 +143,14 @@ TEST_CASE("a set with a surface missing is refused, naming the missing picture",
     INFO(r.out);
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("arr.layer1.png") && Catch::Contains("arr.frame1.png"));
+    // One picture named as the texture beside the pictures of its surfaces: two actions on one record, refused.
+    fs::remove(t / "edit/arr.frame1.png");
+    t.copy(t / "edit/env/sky.face0.png", "edit/env/sky.png");
+    r = run_cli(kRebuildSets, t.path());
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("edit/env/sky.png' is given twice: as one picture and as pictures of its "
+                                      "surfaces"));
 }
 
 TEST_CASE("XTF animation frames export as name.frameN pictures and come back as the original's bytes",

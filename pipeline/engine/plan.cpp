@@ -230,6 +230,7 @@ void Planning::predict_matches(PlanJob& pj) const {
     const load::Job& j = *pj.job;
     const bool sets = assembles_surfaces(j);
     std::vector<std::optional<std::pair<std::string, std::string>>> slots(pj.matches.size());
+    std::vector<char> member(pj.matches.size(), 0); // a picture of a set (not a vector<bool>: threads write it)
     parallel_indices(pj.matches.size(), 1024, [&](size_t begin, size_t end) {
         std::string out;
         for (size_t i = begin; i != end; ++i) {
@@ -239,6 +240,7 @@ void Planning::predict_matches(PlanJob& pj) const {
             const auto set = sets ? base::surface_name(m.name) : std::nullopt;
             const std::string& name = set ? set->set : m.name;
             const std::string input = set ? base::surface_name(rel(root, m.path))->set : rel(root, m.path);
+            member[i] = set.has_value();
             if (pj.tpl.resolve_name_only(name, j.name, root.native(), out)) {
                 slots[i].emplace(out, input);
                 continue;
@@ -251,8 +253,9 @@ void Planning::predict_matches(PlanJob& pj) const {
         }
     });
     std::unordered_set<std::string> sets_seen; // a set's output once, not once per picture
-    for (auto& s : slots)
-        if (s && (!sets || sets_seen.insert(s->first + '\n' + s->second).second)) pj.predicted.push_back(std::move(*s));
+    for (size_t i = 0; i < slots.size(); ++i)
+        if (slots[i] && (!member[i] || sets_seen.insert(slots[i]->second).second))
+            pj.predicted.push_back(std::move(*slots[i]));
 }
 
 // Two actions writing one path: which one wins would change between runs.
@@ -273,7 +276,11 @@ void Planning::check_writers(const ReservedPaths* reserved) {
             if (fresh) continue;
             const PlanJob& other = jobs[it->second.first];
             const std::string& other_in = other.predicted[it->second.second].second;
-            if (&other == &pj)
+            if (&other == &pj && other_in == in) // a picture named as the texture its surfaces' pictures make
+                fail(2, "job '" + pj.job->name + "': '" + in + "' is given twice: as one picture and as pictures " +
+                            "of its surfaces (" + fs::path(in).stem().string() + ".face0" +
+                            fs::path(in).extension().string() + ", …; docs/edit-formats.md); keep one of them");
+            else if (&other == &pj)
                 fail(2, "job '" + pj.job->name + "': inputs '" + other_in + "' and '" + in + "' both map to '" +
                             rel(root, out) + "' through the output template '" + pj.job->output +
                             "'; add a placeholder that tells them apart (e.g. {ext} or {dir})");
