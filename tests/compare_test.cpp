@@ -347,3 +347,43 @@ TEST_CASE("compare: a cut-out is judged by what is visible (alpha-weighted RGB P
     CHECK(heat.code == 0);
     CHECK_THAT(heat.out, Catch::Contains("white = 0.050000 = 12.8/255, --heatmap-scale"));
 }
+
+namespace {
+
+// An R8G8B8A8_SNORM DDS (DX10 header, one 2D surface) of `texels` (RGBA bytes, two's complement).
+void write_snorm_dds(const fs::path& p, uint32_t w, uint32_t h, const std::vector<int8_t>& texels) {
+    std::vector<uint32_t> head(37, 0); // 'DDS ' + 124-byte header + 20-byte DX10 header, as 32-bit words
+    std::memcpy(&head[0], "DDS ", 4);
+    head[1] = 124, head[2] = 0x1 | 0x2 | 0x4 | 0x1000, head[3] = h, head[4] = w, head[5] = w * 4, head[7] = 1;
+    head[19] = 32, head[20] = 0x4;
+    std::memcpy(&head[21], "DX10", 4);
+    head[27] = 0x1000;
+    head[32] = 31 /* R8G8B8A8_SNORM */, head[33] = 3 /* 2D */, head[35] = 1 /* array size */;
+    std::ofstream f(p, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(head.data()), std::streamsize(head.size() * 4));
+    f.write(reinterpret_cast<const char*>(texels.data()), std::streamsize(texels.size()));
+}
+
+} // namespace
+
+// Found by the texture-kinds property test (seed 1, cases 16 and 17): the fourth channel of a signed format is
+// data, and a negative one was clamped to 0 in the PNG, so it came back as 0 (an error of half the range).
+TEST_CASE("convert: R8G8B8A8_SNORM to PNG and back keeps every channel, a negative fourth one too") {
+    af::test::TempDir t;
+    const std::vector<int8_t> texels = {-67, -90, -20, -121, 127, 0, -128, -128, 5, 60, -1, 0, -127, 127, 1, 127};
+    write_snorm_dds(t / "s.dds", 2, 2, texels);
+    REQUIRE(run_in(t.path(), "convert s.dds s.png").code == 0);
+    auto r = run_in(t.path(), "convert s.png back.dds --like s.dds");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    const std::string back = af::test::slurp(t / "back.dds");
+    REQUIRE(back.size() == 148 + texels.size());
+    for (size_t i = 0; i < texels.size(); ++i) {
+        INFO("byte " << i);
+        // -128 and -127 are both -1.0.
+        CHECK(std::max<int>(int8_t(back[148 + i]), -127) == std::max<int>(texels[i], -127));
+    }
+    // compare measures the two as the same texture.
+    r = run_in(t.path(), "compare s.dds back.dds --max-error 0");
+    CHECK(r.code == 0);
+}

@@ -13,7 +13,7 @@ linked=$(readelf -d "$af" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
 if grep -Eq "$heavy" <<<"$linked"; then fail "the executable links $(grep -E "$heavy" <<<"$linked" | tr '\n' ' ')"; fi
 echo "links none of: $heavy"
 
-for m in libassetforge-remote.so:assetforge_remote_client_v1 libassetforge-zip.so:assetforge_zip_archive_v1; do
+for m in libassetforge-remote.so:assetforge_remote_client_v1 libassetforge-zip.so:assetforge_zip_archive_v2; do
   file=$modules/${m%%:*} entry=${m#*:}
   [ -f "$file" ] || fail "$file is missing"
   symbols=$(nm -D --defined-only "$file" | awk '{ sub(/@.*/, "", $NF); print $NF }')

@@ -29,6 +29,7 @@ struct StepResults {
     std::optional<double> psnr_rgb, psnr_rgb_alpha_weighted; // of the encoded top level, when measured
 
     std::optional<uint64_t> zip_entries, zip_bytes, zip_unchanged_left_out;
+    std::optional<uint64_t> zip_reused; // members copied from the archive the build replaced, not compressed again
     uint64_t kept_existing_outputs = 0; // outputs edited by hand and kept (not --overwrite-edited)
 
     void set_normal_map(bool yes, std::string rule) {
@@ -55,7 +56,7 @@ struct StepResults {
     bool empty() const {
         return warnings.empty() && warnings_from.empty() && plugin_log.empty() && format.empty() &&
                format_reason.empty() && note.empty() && !normal_map && !psnr_rgb && !psnr_rgb_alpha_weighted &&
-               !zip_entries && !zip_bytes && !zip_unchanged_left_out && !kept_existing_outputs;
+               !zip_entries && !zip_bytes && !zip_unchanged_left_out && !zip_reused && !kept_existing_outputs;
     }
 };
 

@@ -200,6 +200,14 @@ MemoryEstimate estimate_action_memory(const load::Job& job, const std::vector<Ac
                                       const steps::DeclaredReader& plugin_declared) {
     MemoryEstimate e;
     double total = kPerAction, largest = -1, gathered = 0;
+    if (job.gathers_files()) { // no file is read before the step streams it: nothing to probe
+        steps::MemoryFlow all;
+        all.count = double(files.size());
+        total += job.gather.def->memory ? job.gather.def->memory(job.gather.params, all) : 0;
+        e.bytes = uint64_t(total);
+        e.largest = files.empty() ? "no input" : files.front().name;
+        return e;
+    }
     for (const auto& file : files) {
         Declared d = declared(file.path, plugin_declared);
         steps::MemoryFlow f;
@@ -216,6 +224,7 @@ MemoryEstimate estimate_action_memory(const load::Job& job, const std::vector<Ac
     if (job.is_gather()) {
         steps::MemoryFlow all;
         all.bytes = gathered;
+        all.count = double(files.size());
         total += job.gather.def && job.gather.def->memory ? job.gather.def->memory(job.gather.params, all)
                                                           : gathered * kByteStageFactor;
     }

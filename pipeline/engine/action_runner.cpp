@@ -1,7 +1,10 @@
 #include "engine/action_runner.hpp"
 
+#include "assetforge/mapped_file.hpp"
 #include "base/output_template.hpp"
 #include "load/config.hpp"
+
+#include <unistd.h>
 
 #include <set>
 
@@ -29,7 +32,15 @@ std::vector<steps::Item> run_step(const ActionRun& run, const load::StepUse& s, 
                 if (run.keep_textures && !trail.source) trail.source = it.texture;
                 trace.add("parse", run.job.name, label, ts, trace.now_us() - ts, n);
             }
-    steps::StepContext ctx{s.params, run.root, ext, trail.tools, trail.results, run.cancelled};
+    steps::StepContext ctx{.params = s.params,
+                           .base_dir = run.root,
+                           .output_ext = ext,
+                           .tools = trail.tools,
+                           .results = trail.results,
+                           .cancelled = run.cancelled,
+                           .scratch_dir = run.scratch_dir,
+                           .previous_output = run.previous_output,
+                           .file_hash = run.file_hash};
     int64_t ts = trace.now_us();
     auto out = s.def->run(ctx, std::move(in_items));
     const int64_t dur = trace.now_us() - ts;
@@ -81,6 +92,13 @@ void item_bytes(const ActionRun& run, steps::Item& it, ActionOutput& w, const st
         trace.add("encode " + container, run.job.name, label, ts, trace.now_us() - ts, int64_t(w.encoded.size()));
     } else if (it.bytes) {
         w.item_bytes = it.bytes;
+    } else if (it.owns_file) {
+        // A file the step wrote whole (a zip): mapped, then removed at once, so no build leaves it behind; the
+        // mapping holds its pages until the commit has written them out.
+        auto mapped = std::make_shared<const sdk::MappedFile>(it.file);
+        ::unlink(it.file.c_str());
+        w.held = {mapped->data(), size_t(mapped->size())};
+        w.owner = std::move(mapped);
     } else {
         throw std::runtime_error("step produced an empty item");
     }

@@ -56,6 +56,10 @@ struct ActionRun {
     // The HTML report's pictures: keep the first texture read and the first
     // written in the trail (otherwise each is dropped as soon as a step is done with it).
     bool keep_textures = false;
+    // For the gather step (steps::StepContext has the same): the scratch folder, the output as the last build
+    // left it, the stat-cached file hash.
+    std::filesystem::path scratch_dir{}, previous_output{};
+    std::function<Hash128(const std::filesystem::path&)> file_hash{};
     // The action's inputs are the pictures of one texture's surfaces, assembled
     // into one item of this name before the first step.
     std::string surface_set = {};

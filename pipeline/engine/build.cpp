@@ -163,7 +163,12 @@ class Build final : public ActionExecutor {
         status_.progress().finish();
         store_->flush();
         if (opt_.dry_run && !opt_.status_json) report_orphans(*store_, status_);
-        if (!opt_.dry_run && state_.previous_build_was_killed()) commit_->sweep_temporaries(started);
+        if (!opt_.dry_run && state_.previous_build_was_killed()) {
+            commit_->sweep_temporaries(started);
+            // What a killed build's gathers were writing (this build's own are gone by now: each was taken over).
+            std::error_code ec;
+            fs::remove_all(state_dir(p_) / "scratch", ec);
+        }
         if (opt_.exiting_after) store_->close();
         status_.summary().cancelled = cancelled();
         const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -182,6 +187,7 @@ class Build final : public ActionExecutor {
         SchedulerOptions so;
         so.fail_fast = opt_.fail_fast;
         so.cancelled = opt_.cancelled;
+        so.run_at_once = opt_.some_inputs_only;
         if (opt_.shard_count) so.in_shard = [this](const JobRun&, const Input& in) { return inputs_->in_shard(in); };
         return so;
     }

@@ -154,6 +154,7 @@ void Scheduler::release_locked() {
         else
             ++expected[j];
     }
+    for (const JobRun* j : early_) ++expected[j]; // for what they feed; they themselves are in the total already
     size_t total = 0;
     uint64_t known_bytes = 0;
     size_t known = 0; // held actions whose input size is known
@@ -173,6 +174,8 @@ void Scheduler::release_locked() {
                 expected[d] += n;
     }
     for (const auto& j : runs_) total += j.gather_counted;
+    total -= early_.size();
+    early_.clear();
     status_.progress().add_total(total, known_bytes, known);
     auto held = std::move(held_);
     held_.clear();
@@ -182,10 +185,17 @@ void Scheduler::release_locked() {
 // One action with all of `inputs` (a gather), or one that must run.
 void Scheduler::spawn_locked(JobRun& j, std::vector<Input> inputs) {
     ++j.outstanding;
-    if (first_pass_)
-        held_.emplace_back(&j, std::move(inputs));
-    else
+    if (first_pass_ && opt_.run_at_once && !j.job->is_gather()) {
+        uint64_t b = 0;
+        for (const auto& in : inputs) b += in.bytes;
+        status_.progress().add_total(1, b, b > 0);
+        early_.push_back(&j);
         launch_locked(j, std::move(inputs));
+    } else if (first_pass_) {
+        held_.emplace_back(&j, std::move(inputs));
+    } else {
+        launch_locked(j, std::move(inputs));
+    }
 }
 
 void Scheduler::launch_locked(JobRun& j, std::vector<Input> inputs) {

@@ -43,6 +43,9 @@ struct SchedulerOptions {
     // --shard: whether an action on this input is this shard's. Unset: all.
     // A shard runs no gather (it gathers every shard's outputs).
     std::function<bool(const JobRun&, const Input&)> in_shard;
+    // A watch's rebuild of saved files: an action that must run starts as soon as it is decided, not after the
+    // first pass has decided every action (a gather downstream makes that pass check thousands).
+    bool run_at_once = false;
 };
 
 class Scheduler {
@@ -86,6 +89,7 @@ class Scheduler {
     bool first_pass_ = false;
     size_t first_chunks_ = 0;
     std::vector<std::pair<JobRun*, std::vector<Input>>> held_;
+    std::vector<JobRun*> early_; // run_at_once: launched in the first pass, counted in the total at once
 };
 
 // ThreadSanitizer cannot see the synchronisation inside libtbb (it is not

@@ -43,6 +43,9 @@ struct Job {
     std::vector<std::filesystem::path> named_folders;
 
     bool is_gather() const { return !gather.name.empty(); }
+    // A gather of files as they are (no step before it) whose step reads each file itself: the build hands it
+    // the files unread (steps::Item::file).
+    bool gathers_files() const { return is_gather() && steps.empty() && gather.def && gather.def->reads_files; }
 };
 
 // Each environment variable `${env:NAME}` read while loading, and the value it had (nullopt: unset, the

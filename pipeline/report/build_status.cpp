@@ -35,6 +35,7 @@ nlohmann::json results_json(const base::StepResults& r) {
     if (r.zip_entries) j["zip_entries"] = *r.zip_entries;
     if (r.zip_bytes) j["zip_bytes"] = *r.zip_bytes;
     if (r.zip_unchanged_left_out) j["zip_unchanged_left_out"] = *r.zip_unchanged_left_out;
+    if (r.zip_reused) j["zip_reused"] = *r.zip_reused;
     if (r.kept_existing_outputs) j["kept_existing_outputs"] = r.kept_existing_outputs;
     return j;
 }

@@ -61,7 +61,8 @@ int rank(ActionStatus s) {
 const char* kStyle = R"(body{font:14px system-ui,sans-serif;margin:1em;color:#222}
 h1{font-size:1.3em;overflow-wrap:anywhere}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;
 padding:4px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}
-td.err,td.why,td.outs{overflow-wrap:anywhere}td.err{min-width:10em}td.why{min-width:5em}
+td.err,td.why,td.outs,td.fmt,td.in{overflow-wrap:anywhere}td.err{min-width:10em}td.why{min-width:5em}
+td.fmt,td.in{min-width:8em}
 th{background:#f4f4f4;cursor:pointer;position:sticky;top:0;overflow-wrap:normal}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}.failed{background:#fde8e8}
 .failed td.st{color:#b00;font-weight:bold}.cached td.st{color:#06c}.built td.st{color:#070}.err{font-family:monospace;
@@ -104,7 +105,8 @@ std::string size_attrs(uint32_t w, uint32_t h, uint32_t side) {
     return " width=\"" + px(w) + "\" height=\"" + px(h) + "\"";
 }
 
-// A path as markup that may break after each slash (a long path wraps at its folders, not mid-name).
+// A path (or a message naming paths) as markup that may break after each slash: a long path wraps at its folders,
+// not mid-name, and never widens the table past the window.
 std::string path_markup(const std::string& path) {
     std::string out;
     for (const char ch : markup_text(path)) out += ch == '/' ? std::string("/<wbr>") : std::string(1, ch);
@@ -303,7 +305,7 @@ std::string share_text(uint64_t in, uint64_t out) {
 std::string format_cell(const base::ActionResult& a, const std::string& format, const fs::path& root) {
     const base::StepResults& r = a.results;
     const std::string why = shown_text(r.format_reason, a, root);
-    return markup_text(format) + (why.empty() ? "" : " <small>(" + markup_text(why) + ")</small>") +
+    return markup_text(format) + (why.empty() ? "" : " <small>(" + path_markup(why) + ")</small>") +
            (verdict_mattered(r, format) ? "<br><small>normal map: " + markup_text(r.normal_map_text()) + "</small>"
                                         : "");
 }
@@ -363,7 +365,7 @@ void add_action(Page& pg, const base::ActionResult& a, const fs::path& root, con
             pg.earlier += f->earlier;
             pg.picture_bytes += f->bytes;
         } else {
-            c[kPictures].html = markup_text(shown_text(f->note, a, root));
+            c[kPictures].html = path_markup(shown_text(f->note, a, root));
         }
     }
     // Colour under transparent texels counted by its alpha: the figure of what a player sees.
@@ -376,22 +378,22 @@ void add_action(Page& pg, const base::ActionResult& a, const fs::path& root, con
     snprintf(dur, sizeof dur, "%.1f", a.duration_ms);
     const std::string st(base::to_string(a.status));
     std::string problems =
-        a.error.empty() ? "" : markup_text(shown_text("step '" + a.failed_step + "': " + a.error, a, root));
+        a.error.empty() ? "" : path_markup(shown_text("step '" + a.failed_step + "': " + a.error, a, root));
     for (const auto& w : a.results.warning_lines()) {
         problems += std::string(problems.empty() ? "" : "<br>") +
-                    "<span class=\"warn\">warning: " + markup_text(shown_text(w, a, root)) + "</span>";
+                    "<span class=\"warn\">warning: " + path_markup(shown_text(w, a, root)) + "</span>";
         ++pg.warnings;
     }
     for (const auto& l : a.results.plugin_log)
         problems += std::string(problems.empty() ? "" : "<br>") + "<span class=\"log\">" +
-                    markup_text(shown_text(l, a, root)) + "</span>";
+                    path_markup(shown_text(l, a, root)) + "</span>";
     row.tr_attrs = " class=\"" + st + "\"" + row.tr_attrs;
     c[kJob].html = markup_text(a.job);
-    c[kInput].html = path_markup(shown_path(a.input, root));
+    c[kInput] = {" class=\"in\"", path_markup(shown_path(a.input, root))};
     c[kStatus] = {" class=\"st\"", st};
     c[kProblems] = {" class=\"err\"", problems};
-    c[kWhy] = {" class=\"why\"", markup_text(shown_text(a.reason, a, root))};
-    c[kFormat].html = format_cell(a, format, root);
+    c[kWhy] = {" class=\"why\"", path_markup(shown_text(a.reason, a, root))};
+    c[kFormat] = {" class=\"fmt\"", format_cell(a, format, root)};
     c[kSizes] = {" class=\"n\" data-v=\"" + std::to_string(in) + "\"", bytes_text(in) + "<br>" + bytes_text(out)};
     c[kMs] = {" class=\"n\"", dur};
     c[kOutputs] = {" class=\"outs\"", outs};

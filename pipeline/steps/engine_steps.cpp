@@ -6,30 +6,29 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <span>
 #include <stdexcept>
 
 namespace af::steps {
 namespace {
 
-// Whether `bytes` are exactly the file at `path` (a missing file is a difference: the item is new to the game).
-bool same_as_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) != bytes.size() || ec)
-        return false;
-    std::ifstream in(path, std::ios::binary);
-    std::vector<char> buf(1 << 16);
-    uint64_t at = 0;
-    while (in && at < bytes.size()) {
-        in.read(buf.data(), std::streamsize(std::min<uint64_t>(buf.size(), bytes.size() - at)));
-        const auto n = uint64_t(in.gcount());
-        if (n == 0 || std::memcmp(buf.data(), bytes.data() + at, n) != 0) return false;
-        at += n;
-    }
-    return at == bytes.size();
+// Whether `it` holds exactly the file at `path` (a missing file is a difference: the item is new to the game). Hashes
+// go through the build's stat cache, which hashed the original's files as the action's key was made: a rebuild of
+// a few edits reads none of the game's files again, and none of the items' either.
+bool same_as_file(StepContext& ctx, const std::filesystem::path& path, const Item& it) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    const uint64_t size = it.is_file() ? it.file_size : it.bytes->size();
+    if (uint64_t(st.st_size) != size) return false;
+    const Hash128 mine = it.is_file() ? it.file_hash : hash_bytes(*it.bytes);
+    return (ctx.file_hash ? ctx.file_hash(path) : hash_file(path)) == mine;
 }
 
 // `only: changed`: the items whose bytes differ from the same name under `original` — the game's own files a mod
@@ -46,7 +45,7 @@ std::vector<Item> changed_only(StepContext& ctx, std::vector<Item> items) {
     std::erase_if(items, [&](const Item& it) {
         const std::filesystem::path rel = std::filesystem::path(it.name).lexically_normal();
         if (rel.is_absolute() || rel.empty() || *rel.begin() == "..") return false; // not under `original`: kept
-        const bool same = it.bytes && same_as_file(root / rel, *it.bytes);
+        const bool same = (it.bytes || it.is_file()) && same_as_file(ctx, root / rel, it);
         unchanged += same;
         return same;
     });
@@ -54,39 +53,85 @@ std::vector<Item> changed_only(StepContext& ctx, std::vector<Item> items) {
     return items;
 }
 
+ZipEntry entry_of(const Item& it, const std::string& prefix) {
+    ZipEntry e{prefix.empty() ? it.name : prefix + "/" + it.name, {}};
+    if (it.is_file())
+        e.file = it.file, e.size = it.file_size, e.hash = it.file_hash;
+    else if (it.bytes)
+        e.data = *it.bytes;
+    else
+        throw std::runtime_error("zip: item '" + it.name + "' is a decoded texture; add a 'write' step before zip");
+    return e;
+}
+
+// The manifest's text: each entry's name, size and content hash.
+std::string manifest_of(std::vector<ZipEntry> entries) {
+    nlohmann::json files = nlohmann::json::array();
+    std::sort(entries.begin(), entries.end(), [](auto& a, auto& b) { return a.name < b.name; });
+    for (const auto& e : entries) {
+        const bool in_memory = e.file.empty();
+        nlohmann::json f = {{"size", in_memory ? e.data.size() : e.size},
+                            {"xxh3_128", (in_memory ? hash_bytes(e.data) : e.hash).hex()}};
+        base::put_name(f, "name", e.name);
+        files.push_back(std::move(f));
+    }
+    return base::json_text(nlohmann::json({{"files", files}}), 1) + "\n";
+}
+
+// The archive, written into the build's scratch folder and handed over as a file: members stream from their
+// files, and those the archive it replaces holds already are copied from it as they are stored.
+Item archive_file(StepContext& ctx, std::vector<ZipEntry> entries, const ZipOptions& options) {
+    std::string name = (ctx.scratch_dir / "zip-XXXXXX").string();
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.scratch_dir, ec);
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        throw std::runtime_error("zip: cannot make a file in " + ctx.scratch_dir.string() + ": " +
+                                 std::strerror(errno));
+    ::close(fd);
+    Item out;
+    out.name = "package.zip";
+    out.file = name;
+    out.owns_file = true;
+    try {
+        const ZipWritten w = write_zip(std::move(entries), options, name);
+        ctx.results.zip_reused = w.reused;
+        out.file_size = std::filesystem::file_size(name);
+    } catch (...) {
+        ::unlink(name.c_str());
+        throw;
+    }
+    return out;
+}
+
 std::vector<Item> run_zip(StepContext& ctx, std::vector<Item> items) {
     const auto& p = ctx.params;
     items = changed_only(ctx, std::move(items));
-    ZipMethod method = p.at("compression") == "store" ? ZipMethod::Store : ZipMethod::Deflate;
-    int level = std::stoi(p.at("level"));
-    if (level < 0 || level > 9) throw std::runtime_error("zip: level must be 0..9");
+    ZipOptions options;
+    options.method = p.at("compression") == "store" ? ZipMethod::Store : ZipMethod::Deflate;
+    options.level = std::stoi(p.at("level"));
+    if (options.level < 0 || options.level > 9) throw std::runtime_error("zip: level must be 0..9");
+    options.previous = ctx.previous_output;
     std::string prefix = p.count("prefix") ? p.at("prefix") : "";
     while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
     std::vector<ZipEntry> entries;
-    for (const auto& it : items) {
-        if (!it.bytes)
-            throw std::runtime_error("zip: item '" + it.name + "' is a decoded texture; add a 'write' step before zip");
-        entries.push_back({prefix.empty() ? it.name : prefix + "/" + it.name, *it.bytes});
-    }
-    std::string manifest_text;
-    std::string manifest_name = p.count("manifest") ? p.at("manifest") : "";
-    if (!manifest_name.empty()) {
-        nlohmann::json files = nlohmann::json::array();
-        auto sorted = entries;
-        std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.name < b.name; });
-        for (const auto& e : sorted) {
-            nlohmann::json f = {{"size", e.data.size()}, {"xxh3_128", hash_bytes(e.data).hex()}};
-            base::put_name(f, "name", e.name);
-            files.push_back(std::move(f));
-        }
-        manifest_text = base::json_text(nlohmann::json({{"files", files}}), 1) + "\n";
+    for (const auto& it : items) entries.push_back(entry_of(it, prefix));
+    const std::string manifest_name = p.count("manifest") ? p.at("manifest") : "";
+    const std::string manifest_text = manifest_name.empty() ? "" : manifest_of(entries);
+    if (!manifest_name.empty())
         entries.push_back(
             {manifest_name, {reinterpret_cast<const uint8_t*>(manifest_text.data()), manifest_text.size()}});
-    }
-    auto bytes = make_zip(std::move(entries), method, level);
     ctx.results.zip_entries = items.size();
-    ctx.results.zip_bytes = bytes.size();
-    return {bytes_item("package.zip", std::move(bytes))};
+    if (ctx.scratch_dir.empty()) { // outside a build (a step's own tests): the bytes, made afresh
+        auto bytes = make_zip(std::move(entries), options.method, options.level);
+        ctx.results.zip_bytes = bytes.size();
+        return {bytes_item("package.zip", std::move(bytes))};
+    }
+    Item archive = archive_file(ctx, std::move(entries), options);
+    ctx.results.zip_bytes = archive.file_size;
+    std::vector<Item> out;
+    out.push_back(std::move(archive));
+    return out;
 }
 
 } // namespace
@@ -100,7 +145,10 @@ void add_engine_steps(StepTable& table) {
                .memory = [](const Params&, MemoryFlow&) { return 0.0; }}); // items pass on as they are
     table.add(
         {.name = "zip",
-         .description = "packs every input of the job into one reproducible zip (sorted entries, fixed timestamps)",
+         .description = "packs every input of the job into one reproducible zip (sorted entries, fixed timestamps); "
+                        "members stream from their files, and a rebuild copies the members whose inputs did not "
+                        "change from the zip it replaces: the same bytes as a fresh zip",
+         .version = 2, // each member's content hash in the central directory (zip_archive.hpp)
          .kind = StepKind::Gather,
          .params = {enum_param("compression", "deflate", {"deflate", "store"}, "entry compression"),
                     int_param("level", "6", 0, 9, "deflate level 0..9"),
@@ -112,11 +160,12 @@ void add_engine_steps(StepTable& table) {
                     ParamSpec{.name = "original",
                               .doc = "the folder of the files the mod replaces (the game's), for 'only: changed'",
                               .type = ParamType::Dir}},
+         .reads_files = true,
          .run = run_zip,
          .meta_keys = none,
-         // libzip's buffer of the archive and the copy handed to the writer (measured 2.0x the inputs, with their
-         // manifest).
-         .memory = [](const Params&, MemoryFlow& all) { return all.bytes * 2.25; }});
+         // Members stream from their files into an archive on disk; items a job's steps made are held, and copied
+         // once into libzip's buffers. Each entry's name, source and record: a few hundred bytes.
+         .memory = [](const Params&, MemoryFlow& all) { return all.bytes * 1.25 + all.count * 1024.0 + (4 << 20); }});
     table.keeps_names({"copy"});
 }
 

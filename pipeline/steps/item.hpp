@@ -3,6 +3,7 @@
 #pragma once
 
 #include "assetforge/texture.hpp"
+#include "core/content_hash.hpp"
 
 #include <cstdint>
 #include <map>
@@ -29,8 +30,16 @@ struct Item {
     std::string container;                   // set by `write`: container to encode with
     bool surface_set = false; // assembled from the pictures of several surfaces (`match` names what is missing)
     Params write_options;
+    // Neither bytes nor texture: a file, as a gather step that reads its files itself (StepDef::reads_files) gets
+    // each input, unread: the absolute path, its size and content hash as the build recorded them. A step's own
+    // result may be a file it wrote whole (`owns_file`): the build writes it out and removes it.
+    std::string file;
+    uint64_t file_size = 0;
+    Hash128 file_hash{};
+    bool owns_file = false;
 
     bool is_texture() const { return texture != nullptr; }
+    bool is_file() const { return !texture && !bytes && !file.empty(); }
 };
 
 inline Item bytes_item(std::string name, std::vector<uint8_t> data) {

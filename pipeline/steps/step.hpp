@@ -27,6 +27,12 @@ struct StepContext {
     std::vector<std::string>& tools; // plugin identities used ("dds@1.0#hash"), part of the up-to-date check
     base::StepResults& results;      // what the action's steps report (format, PSNR, verdicts, warnings)
     std::function<bool()> cancelled;
+    // Gathers: a folder on the outputs' disk (the state folder) for a file the step writes whole before the build
+    // takes it over; the job's output as the last build left it, unedited since (empty: none), which the step may
+    // update rather than make afresh; and a file's content hash through the build's stat cache (the file is read
+    // only when it changed since it was last hashed).
+    std::filesystem::path scratch_dir{}, previous_output{};
+    std::function<Hash128(const std::filesystem::path&)> file_hash{};
 };
 
 enum class StepKind { Map, Gather };
@@ -39,6 +45,7 @@ struct MemoryFlow {
     double top = 0, texels = 0; // top-level texels; all texels (mips included)
     double width = 0, height = 0;
     bool wide = true; // 16-bit or float channels (or not known)
+    double count = 0; // a gather's: how many items it takes
     // Reads the bytes into a texture of what the file's header declares (or a bound by its size) when they are
     // not one yet, at the reader's cost; set by the estimate.
     std::function<void()> as_texture;
@@ -67,6 +74,9 @@ struct StepDef {
     std::string plugin{};
     std::filesystem::path plugin_file{};
     bool takes_texture = false; // byte items are read (probed) into textures first
+    // A gather that reads its inputs' files itself, one at a time (Item::file): a job that gathers files straight
+    // from disk or from another job holds none of them in memory, and the estimate counts none.
+    bool reads_files = false;
     // Map: called once per item; Gather: once with every item of the job.
     std::function<std::vector<Item>(StepContext&, std::vector<Item>)> run{};
     // Parameters beyond `params` that the step hands on to a container or

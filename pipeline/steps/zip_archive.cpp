@@ -4,6 +4,8 @@
 #include <zip.h>
 
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 
@@ -15,69 +17,111 @@ namespace {
     throw std::runtime_error("zip: " + msg);
 }
 
-std::vector<uint8_t> archive(const ZipArchiveEntry* entries, size_t count, bool deflate, int level) {
-    zip_error_t err;
-    zip_error_init(&err);
-    zip_source_t* mem = zip_source_buffer_create(nullptr, 0, 0, &err);
-    if (!mem) zip_fail("cannot create buffer", &err);
-    std::unique_ptr<zip_source_t, void (*)(zip_source_t*)> mem_guard(mem, zip_source_free);
-    zip_source_keep(mem); // survives zip_close so the bytes can be read back
-    zip_t* za = zip_open_from_source(mem, ZIP_TRUNCATE, &err);
-    if (!za) zip_fail("cannot open archive", &err);
-    for (size_t i = 0; i < count; ++i) {
-        const ZipArchiveEntry& e = entries[i];
-        zip_source_t* s = zip_source_buffer(za, e.data, e.size, 0);
-        if (!s) {
-            zip_discard(za);
-            zip_fail("cannot add " + std::string(e.name), zip_get_error(za));
-        }
-        // A name that is not UTF-8 is stored as its bytes, without the UTF-8 flag (which would make it invalid).
-        zip_int64_t idx = zip_file_add(za, e.name, s, e.utf8 ? ZIP_FL_ENC_UTF_8 : ZIP_FL_ENC_RAW);
-        if (idx < 0) {
-            zip_source_free(s);
-            std::string msg = zip_strerror(za);
-            zip_discard(za);
-            throw std::runtime_error("zip: cannot add " + std::string(e.name) + ": " + msg);
-        }
-        // 1980-01-01 00:00:00, the DOS epoch: no build time leaks into the archive.
-        if (zip_file_set_dostime(za, zip_uint64_t(idx), 0, (0 << 9) | (1 << 5) | 1, 0) < 0 ||
-            zip_set_file_compression(za, zip_uint64_t(idx), deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
-                                     deflate ? zip_uint32_t(level) : 0) < 0 ||
-            zip_file_set_external_attributes(za, zip_uint64_t(idx), 0, ZIP_OPSYS_UNIX, 0100644u << 16) < 0) {
-            std::string msg = zip_strerror(za);
-            zip_discard(za);
-            throw std::runtime_error("zip: " + std::string(e.name) + ": " + msg);
-        }
+struct Archive {
+    zip_t* za = nullptr;
+    ~Archive() {
+        if (za) zip_discard(za);
     }
-    if (zip_close(za) < 0) {
-        std::string msg = zip_strerror(za);
-        zip_discard(za);
-        throw std::runtime_error("zip: cannot finish archive: " + msg);
+    [[noreturn]] void fail(const std::string& what) {
+        std::string msg = what + ": " + zip_strerror(za);
+        throw std::runtime_error("zip: " + msg);
     }
-    std::vector<uint8_t> out;
-    if (zip_source_open(mem) < 0) zip_fail("cannot reopen buffer", zip_source_error(mem));
-    zip_source_seek(mem, 0, SEEK_END);
-    zip_int64_t size = zip_source_tell(mem);
-    zip_source_seek(mem, 0, SEEK_SET);
-    if (size > 0) {
-        out.resize(size_t(size));
-        if (zip_source_read(mem, out.data(), zip_uint64_t(size)) != size) {
-            zip_source_close(mem);
-            zip_fail("cannot read buffer", zip_source_error(mem));
-        }
+};
+
+// What kZipHashField holds for a member: what it is and how it was compressed.
+struct Identity {
+    uint8_t bytes[kZipHashFieldSize];
+};
+Identity identity_of(const ZipArchiveEntry& e, const ZipArchiveJob& job) {
+    Identity id{};
+    id.bytes[0] = 1;
+    std::memcpy(id.bytes + 1, e.hash, 16);
+    id.bytes[17] = job.deflate ? 8 : 0;
+    id.bytes[18] = uint8_t(job.deflate ? job.level : 0);
+    return id;
+}
+
+// The member of the previous archive that holds exactly what `e` would be compressed to, or -1.
+zip_int64_t reusable(zip_t* previous, const ZipArchiveEntry& e, const Identity& id) {
+    if (!previous) return -1;
+    const zip_int64_t at = zip_name_locate(previous, e.name, ZIP_FL_ENC_RAW);
+    if (at < 0) return -1;
+    zip_uint16_t len = 0;
+    const zip_uint8_t* field =
+        zip_file_extra_field_get_by_id(previous, zip_uint64_t(at), kZipHashField, 0, &len, ZIP_FL_CENTRAL);
+    if (!field || len != kZipHashFieldSize || std::memcmp(field, id.bytes, len) != 0) return -1;
+    zip_stat_t st;
+    if (zip_stat_index(previous, zip_uint64_t(at), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) return -1;
+    return st.size == e.size ? at : -1;
+}
+
+void add_member(Archive& a, zip_t* previous, const ZipArchiveEntry& e, const ZipArchiveJob& job,
+                ZipArchiveStats& stats) {
+    const Identity id = identity_of(e, job);
+    const zip_int64_t old = reusable(previous, e, id);
+    zip_source_t* s = old >= 0 ? zip_source_zip(a.za, previous, zip_uint64_t(old), ZIP_FL_COMPRESSED, 0, -1)
+                      : e.data ? zip_source_buffer(a.za, e.data, e.size, 0)
+                               : zip_source_file(a.za, e.file, 0, -1);
+    if (!s) a.fail("cannot add " + std::string(e.name));
+    // A name that is not UTF-8 is stored as its bytes, without the UTF-8 flag (which would make it invalid).
+    const zip_int64_t idx = zip_file_add(a.za, e.name, s, e.utf8 ? ZIP_FL_ENC_UTF_8 : ZIP_FL_ENC_RAW);
+    if (idx < 0) {
+        zip_source_free(s);
+        a.fail("cannot add " + std::string(e.name));
     }
-    zip_source_close(mem);
-    return out;
+    ++(old >= 0 ? stats.reused : stats.compressed);
+    const auto i = zip_uint64_t(idx);
+    // 1980-01-01 00:00:00, the DOS epoch: no build time leaks into the archive. The same method on a member copied
+    // as it is stored keeps libzip from compressing it again.
+    if (zip_file_set_dostime(a.za, i, 0, (0 << 9) | (1 << 5) | 1, 0) < 0 ||
+        zip_set_file_compression(a.za, i, job.deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
+                                 job.deflate ? zip_uint32_t(job.level) : 0) < 0 ||
+        zip_file_set_external_attributes(a.za, i, 0, ZIP_OPSYS_UNIX, 0100644u << 16) < 0 ||
+        zip_file_extra_field_set(a.za, i, kZipHashField, ZIP_EXTRA_FIELD_NEW, id.bytes, kZipHashFieldSize,
+                                 ZIP_FL_CENTRAL) < 0)
+        a.fail(e.name);
+}
+
+void write_empty(const char* out) {
+    // libzip deletes an archive with no entries on close; an empty zip is
+    // just the end-of-central-directory record (22 bytes, all counts zero).
+    char eocd[22] = {'P', 'K', 5, 6};
+    std::ofstream f(out, std::ios::binary | std::ios::trunc);
+    f.write(eocd, sizeof eocd);
+    if (!f.flush()) throw std::runtime_error(std::string("zip: cannot write ") + out);
+}
+
+ZipArchiveStats archive(const ZipArchiveJob& job) {
+    ZipArchiveStats stats;
+    if (job.count == 0) {
+        write_empty(job.out);
+        return stats;
+    }
+    // Anything wrong with the previous archive only means nothing is reused.
+    std::unique_ptr<zip_t, void (*)(zip_t*)> previous(nullptr, zip_discard);
+    if (job.previous) previous.reset(zip_open(job.previous, ZIP_RDONLY | ZIP_CHECKCONS, nullptr));
+    Archive a;
+    int code = 0;
+    a.za = zip_open(job.out, ZIP_CREATE | ZIP_TRUNCATE, &code);
+    if (!a.za) {
+        zip_error_t err;
+        zip_error_init_with_code(&err, code);
+        zip_fail(std::string("cannot create ") + job.out, &err);
+    }
+    for (size_t i = 0; i < job.count; ++i) add_member(a, previous.get(), job.entries[i], job, stats);
+    // Members are read (and the previous archive's copied) here, one at a time.
+    if (zip_close(a.za) < 0) a.fail("cannot finish the archive");
+    a.za = nullptr;
+    return stats;
 }
 
 } // namespace
 } // namespace af::steps
 
 extern "C" __attribute__((visibility("default"))) bool
-assetforge_zip_archive_v1(const af::steps::ZipArchiveEntry* entries, size_t count, bool deflate, int level,
-                          std::vector<uint8_t>* out, std::string* error) {
+assetforge_zip_archive_v2(const af::steps::ZipArchiveJob* job, af::steps::ZipArchiveStats* stats, std::string* error) {
     try {
-        *out = af::steps::archive(entries, count, deflate, level);
+        *stats = af::steps::archive(*job);
         return true;
     } catch (const std::exception& e) {
         *error = e.what();

@@ -5,8 +5,15 @@
 #include "core/lazy_module.hpp"
 #include "steps/zip_archive.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string_view>
 
@@ -34,7 +41,7 @@ std::string unsafe_entry_reason(const std::string& name) {
     return "";
 }
 
-std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, int level) {
+ZipWritten write_zip(std::vector<ZipEntry> entries, const ZipOptions& options, const std::filesystem::path& out) {
     std::sort(entries.begin(), entries.end(), [](const ZipEntry& a, const ZipEntry& b) { return a.name < b.name; });
     for (size_t i = 0; i < entries.size(); ++i) {
         const auto& n = entries[i].name;
@@ -43,23 +50,48 @@ std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, i
                                      "; entries must be relative paths that stay inside the archive");
         if (i && entries[i - 1].name == n) throw std::runtime_error("zip: two inputs have the entry name '" + n + "'");
     }
-    if (entries.empty()) {
-        // libzip deletes an archive with no entries on close; an empty zip is
-        // just the end-of-central-directory record (22 bytes, all counts zero).
-        std::vector<uint8_t> eocd(22, 0);
-        eocd[0] = 'P', eocd[1] = 'K', eocd[2] = 5, eocd[3] = 6;
-        return eocd;
-    }
     std::vector<ZipArchiveEntry> list;
     list.reserve(entries.size());
-    for (const auto& e : entries) list.push_back({e.name.c_str(), e.data.data(), e.data.size(), base::is_utf8(e.name)});
+    for (auto& e : entries) {
+        const bool in_memory = e.file.empty();
+        if (in_memory) e.hash = hash_bytes(e.data), e.size = e.data.size();
+        ZipArchiveEntry a{e.name.c_str(),
+                          in_memory ? e.data.data() : nullptr,
+                          size_t(e.size),
+                          in_memory ? nullptr : e.file.c_str(),
+                          {},
+                          base::is_utf8(e.name)};
+        std::memcpy(a.hash, &e.hash.lo, 8), std::memcpy(a.hash + 8, &e.hash.hi, 8);
+        if (in_memory && !a.data) a.data = reinterpret_cast<const uint8_t*>(""); // an empty member, not a file
+        list.push_back(a);
+    }
+    const bool deflate = options.method == ZipMethod::Deflate;
+    const ZipArchiveJob job{list.data(),
+                            list.size(),
+                            deflate,
+                            deflate ? options.level : 0,
+                            options.previous.empty() ? nullptr : options.previous.c_str(),
+                            out.c_str()};
     std::string error;
     auto archive = reinterpret_cast<ZipArchiveFn>(module_symbol(kZipModule, kZipArchive, error));
     if (!archive) throw std::runtime_error("zip: " + error);
-    std::vector<uint8_t> out;
-    if (!archive(list.data(), list.size(), method == ZipMethod::Deflate, level, &out, &error))
-        throw std::runtime_error(error);
-    return out;
+    ZipArchiveStats stats;
+    if (!archive(&job, &stats, &error)) throw std::runtime_error(error);
+    return {stats.reused, stats.compressed};
+}
+
+std::vector<uint8_t> make_zip(std::vector<ZipEntry> entries, ZipMethod method, int level) {
+    std::string name = (std::filesystem::temp_directory_path() / "af-zip-XXXXXX").string();
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) throw std::runtime_error("zip: cannot make a temporary file: " + std::string(std::strerror(errno)));
+    ::close(fd);
+    struct Remove {
+        std::string path;
+        ~Remove() { ::unlink(path.c_str()); }
+    } remove{name};
+    write_zip(std::move(entries), {method, level, {}}, name);
+    std::ifstream in(name, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
 } // namespace af::steps

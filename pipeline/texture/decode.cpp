@@ -10,17 +10,17 @@ namespace af::texture {
 
 bool snorm_like(const FormatInfo& f) { return f.is_signed() && !(f.flags & fmtflag::hdr); }
 
-void map_colour(float* rgba, size_t count, float scale, float bias) {
-    for (size_t i = 0; i < count; ++i)
-        if (i % 4 != 3) rgba[i] = rgba[i] * scale + bias;
+void map_channels(float* rgba, size_t count, float scale, float bias) {
+    for (size_t i = 0; i < count; ++i) rgba[i] = rgba[i] * scale + bias;
 }
 
-// Colour channels of signed data from -1..1 to 0..1; alpha is left alone.
-// (HDR formats such as BC6H SF16 keep their values: they are not -1..1.)
+// Every channel of signed data from -1..1 to 0..1, alpha too: a signed format's fourth channel is data (VTF's
+// UVWQ8888), and a negative one must survive the PNG an editor holds. A format without alpha decodes to 1, which
+// both mappings keep. (HDR formats such as BC6H SF16 keep their values: they are not -1..1.)
 // Every surface of an RGBA32F texture, a picture or a whole decoded one.
 void signed_to_unit(Texture& img) {
     const std::span<float> f = floats(img);
-    map_colour(f.data(), f.size(), 0.5f, 0.5f);
+    map_channels(f.data(), f.size(), 0.5f, 0.5f);
 }
 
 namespace {

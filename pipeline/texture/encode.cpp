@@ -20,7 +20,7 @@ namespace {
 // what decode does, so a normal map edited as a PNG goes back into BC5_SNORM.
 Texture unit_to_signed(Ops& ops, const Texture& t) {
     Texture f = host::convert_texture(ops.reg, t, FMT_R32G32B32A32_FLOAT);
-    map_colour(reinterpret_cast<float*>(f.data.data()), f.data.size() / sizeof(float), 2.0f, -1.0f);
+    map_channels(reinterpret_cast<float*>(f.data.data()), f.data.size() / sizeof(float), 2.0f, -1.0f);
     return f;
 }
 

@@ -20,9 +20,9 @@ Texture texture_from_levels(const Texture& like, std::vector<std::vector<Texture
 bool snorm_like(const FormatInfo& f);
 // On every RGBA32F texel of `img` (a picture or a whole texture); others are left alone.
 void signed_to_unit(Texture& img);
-// v → v·scale + bias on the colour channels of `count` RGBA floats (alpha kept):
-// (0.5, 0.5) maps -1..1 to 0..1, (2, -1) maps it back.
-void map_colour(float* rgba, size_t count, float scale, float bias);
+// v → v·scale + bias on `count` floats (every channel, alpha too): (0.5, 0.5) maps -1..1 to 0..1, (2, -1) maps it
+// back.
+void map_channels(float* rgba, size_t count, float scale, float bias);
 
 // The pixel format a picture is stored in.
 uint32_t image_format(const Texture& img);

@@ -2,8 +2,10 @@
 
 #include "assetforge/user_text.hpp"
 #include "base/link_guard.hpp"
+#include "base/output_template.hpp"
 #include "engine/action_memory.hpp"
 #include "engine/action_runner.hpp"
+#include "engine/build.hpp"
 #include "engine/build/action_record.hpp"
 #include "engine/build/remote_step.hpp"
 #include "engine/output_commit.hpp"
@@ -159,6 +161,19 @@ std::vector<ActionOutput> ActionExecution::produce(Action& a, std::optional<Budg
     return std::move(cached->outputs);
 }
 
+// An input handed to a gather that reads its files itself: unread, with its size and its content hash as recorded
+// (an upstream output's) or through the stat cache.
+steps::Item ActionExecution::file_item(const Input& in) {
+    steps::Item it;
+    it.name = in.name;
+    it.file = in.abs;
+    const auto st = s_.disk.stat(in.rel, in.abs);
+    if (!st) throw std::runtime_error("cannot read " + in.rel + ": no such file");
+    it.file_size = st->size;
+    it.file_hash = in.hash ? *in.hash : s_.store.file_hash(in.rel, in.abs.c_str(), *st);
+    return it;
+}
+
 std::vector<steps::Item> ActionExecution::read_inputs(Action& a) {
     std::vector<steps::Item> items;
     for (const auto& in : a.inputs) {
@@ -168,6 +183,10 @@ std::vector<steps::Item> ActionExecution::read_inputs(Action& a) {
         const std::string within = a.job.follow_links || in.hash
                                        ? std::string()
                                        : base::input_root_for(in.abs, a.job.input_root, s_.p.root).real;
+        if (a.job.gathers_files() && within.empty()) {
+            items.push_back(file_item(in));
+            continue;
+        }
         items.push_back(steps::bytes_item(in.name, s_.disk.read(in.abs, within)));
         s_.trace.add("read file", a.job.name, a.res().input, ts, s_.trace.now_us() - ts,
                      int64_t(items.back().bytes->size()));
@@ -189,6 +208,7 @@ std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<Bud
     std::vector<steps::Item> items = read_inputs(a);
     ActionRun run{a.job, a.j.tpl, s_.steps, s_.p.root, s_.paths, s_.trace, s_.opt.cancelled};
     run.keep_textures = s_.images != nullptr;
+    if (a.job.is_gather()) gather_services(a, run);
     if (!a.job.is_gather()) run.surface_set = a.inputs.at(0).set;
     if (s_.opt.verbose)
         run.on_step = [this, &a](const std::string& step, double ms) {
@@ -207,6 +227,24 @@ std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<Bud
     }
     a.trail.source.reset(), a.trail.result.reset();
     return outputs;
+}
+
+// What a gather step may use to update its output rather than make it afresh: the output as the last build wrote
+// it, when it still is that (an edited one is never read), a scratch folder on the state's disk, and the stat cache.
+void ActionExecution::gather_services(const Action& a, ActionRun& run) {
+    run.scratch_dir = state_dir(s_.p) / "scratch";
+    if (a.rec && a.rec->outputs.size() == 1) {
+        const OutputRecord& o = a.rec->outputs.front();
+        const std::string abs = s_.paths.abs_of(o.path);
+        if (const auto st = s_.disk.stat(o.path, abs); st && *st == o.st) run.previous_output = abs;
+    }
+    const fs::path root = s_.p.root;
+    run.file_hash = [this, root](const fs::path& file) {
+        // Keyed as the parameters' files are (param_inputs.cpp): the key's hashing left them in the cache.
+        const std::string key =
+            base::path_within(file, root) ? file.lexically_relative(root).generic_string() : file.native();
+        return s_.store.file_hash(key, file);
+    };
 }
 
 void ActionExecution::commit_and_record(Action& a, const std::vector<ActionOutput>& outputs, bool from_cache) {

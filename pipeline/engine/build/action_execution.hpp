@@ -20,6 +20,8 @@ class TraceLog;
 
 namespace af::engine {
 
+struct ActionRun;
+
 class OutputCommit;
 class RemoteStep;
 struct Action;
@@ -55,6 +57,8 @@ class ActionExecution {
     std::vector<ActionOutput> produce(Action& a, std::optional<BudgetLease>& lease, bool& from_cache);
     std::vector<ActionOutput> run_here(Action& a, std::optional<BudgetLease>& lease);
     std::vector<steps::Item> read_inputs(Action& a);
+    steps::Item file_item(const Input& in);
+    void gather_services(const Action& a, ActionRun& run);
     void commit_and_record(Action& a, const std::vector<ActionOutput>& outputs, bool from_cache);
     ActionOutcome not_run(Action& a);
     ActionOutcome failed(Action& a, const std::exception& e);

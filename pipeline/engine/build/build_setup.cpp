@@ -12,6 +12,7 @@
 #include "remote/remote_client.hpp"
 #include "report/build_status.hpp"
 
+#include <algorithm>
 #include <sys/stat.h>
 
 #include <iostream>
@@ -197,7 +198,14 @@ base::BuildSummary BuildSession::run(const base::BuildOptions& in, const std::se
             std::lock_guard lk(k.mu);
             const Kept::Globbed& g = k.globs.at(j.name);
             if (per_pattern) *per_pattern = g.per_pattern; // what the patterns match is unchanged
-            if (k.whole.count(j.name)) return g.matches;
+            if (k.whole.count(j.name)) {
+                // Every file, for the gather it feeds; the saved ones first, so their actions are checked and run
+                // before the thousands of up-to-date checks: the game-ready file does not wait for those.
+                std::vector<base::GlobMatch> all = g.matches;
+                std::stable_partition(all.begin(), all.end(),
+                                      [only](const base::GlobMatch& m) { return only->count(m.path) > 0; });
+                return all;
+            }
             std::vector<base::GlobMatch> v;
             // A saved picture of a multi-surface texture rebuilds the texture: its action reads every picture.
             std::set<std::string> sets;

@@ -358,6 +358,35 @@ TEST_CASE("zip gather is byte-identical across clean builds and tracks its input
     CHECK(t.read("build/mod.zip") != zip1);
 }
 
+TEST_CASE("a zip gather updates only the members whose inputs changed, into the bytes of a fresh zip", "[zip]") {
+    TestProject t;
+    for (int i = 0; i < 12; ++i) t.write_png("src/t" + std::to_string(i) + ".png", 16, 16, i + 1);
+    const std::string yaml = pngs_then_package("{ zip: { manifest: manifest.json } }");
+    auto package = [](const BuildSummary& s) {
+        for (const auto& a : s.actions)
+            if (a.job == "package") return a;
+        FAIL("no package action");
+        return ActionResult{};
+    };
+    auto s1 = t.build(yaml);
+    CHECK(package(s1).results.zip_reused == 0u);
+    t.write_png("src/t3.png", 16, 16, 99);
+    t.write_png("src/t12.png", 8, 8, 5);
+    auto s2 = t.build(yaml);
+    CHECK(with_status(s2, "built") == Strings{"package:*", "pngs:src/t12.png", "pngs:src/t3.png"});
+    // 11 PNGs kept as stored; t3, t12 and the manifest compressed.
+    CHECK(package(s2).results.zip_reused == 11u);
+    CHECK(package(s2).results.zip_entries == 13u);
+    const std::string updated = t.read("build/mod.zip");
+    std::filesystem::remove_all(t.path("build"));
+    std::filesystem::remove_all(t.path(".assetforge"));
+    auto fresh = t.build(yaml);
+    CHECK(package(fresh).results.zip_reused == 0u);
+    CHECK(t.read("build/mod.zip") == updated);
+    // Nothing left in the scratch folder.
+    CHECK(std::filesystem::is_empty(t.path(".assetforge/scratch")));
+}
+
 TEST_CASE("gather does not run when an upstream action failed", "[zip][failure]") {
     TestProject t;
     three_inputs(t);
