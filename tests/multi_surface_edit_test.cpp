@@ -88,6 +88,16 @@ TEST_CASE("an unedited set of surface pictures gives the originals' bytes back, 
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("game_dds: 0 would run, 3 up to date") || Catch::Contains("4 up to date"));
+    // status counts the texture once, and clean removes what its one record holds.
+    r = run_cli("status configs/png-to-game-dds.yaml -D src=edit -D original=game -D out=mod -v", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("game_dds: 3 up to date"));
+    r = run_cli("clean configs/png-to-game-dds.yaml -D src=edit -D original=game -D out=mod", t.path());
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("removed 4 output(s) of 4 action(s)"));
+    CHECK_FALSE(fs::exists(t / "mod/env/sky.dds"));
 }
 
 TEST_CASE("editing one face rebuilds the whole cubemap, that face changed and the others as they were",
