@@ -64,7 +64,8 @@ void check_alike(const std::vector<SetMember>& m, std::string_view set) {
                                      "x" + std::to_string(d.height) + ", " + file_of(m.front().name) + " " +
                                      std::to_string(a.desc.width) + "x" + std::to_string(a.desc.height) +
                                      "; every surface of a texture has one size");
-        if (d.format != a.desc.format)
+        // An editor that drops a PNG's colour chunk changes its tag, not its values: sRGB twins are alike.
+        if (with_srgb(d.format, false) != with_srgb(a.desc.format, false))
             throw std::runtime_error(std::string(set) + ": " + file_of(x.name) + " holds " +
                                      std::string(format_info(d.format)->name) + ", " + file_of(m.front().name) + " " +
                                      std::string(format_info(a.desc.format)->name) +

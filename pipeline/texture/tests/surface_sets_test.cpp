@@ -78,6 +78,19 @@ TEST_CASE("assemble refuses a missing face, a gap, a double and unlike pictures,
     std::vector<tx::SetMember> sizes = {{"a.layer0.png", 0u, std::nullopt, std::nullopt, false, &layers[0].texture},
                                         {"a.layer1.png", 1u, std::nullopt, std::nullopt, false, &small}};
     CHECK_THROWS_WITH(tx::assemble(sizes, "a.png"), Catch::Contains("a.layer1.png is 2x2"));
+    // A picture whose colour tag an editor changed is still alike; a picture of another pixel kind is not.
+    Texture retagged = layers[1].texture;
+    retagged.desc.format = FMT_R8G8B8A8_UNORM_SRGB;
+    std::vector<tx::SetMember> tags = {{"a.layer0.png", 0u, std::nullopt, std::nullopt, false, &layers[0].texture},
+                                       {"a.layer1.png", 1u, std::nullopt, std::nullopt, false, &retagged}};
+    CHECK(tx::assemble(tags, "a.png").desc.layers == 2);
+    Texture wide = layers[1].texture;
+    wide.desc.format = FMT_R16G16B16A16_UNORM;
+    wide.data.resize(wide.data.size() * 2);
+    std::vector<tx::SetMember> kinds_of_pixel = {
+        {"a.layer0.png", 0u, std::nullopt, std::nullopt, false, &layers[0].texture},
+        {"a.layer1.png", 1u, std::nullopt, std::nullopt, false, &wide}};
+    CHECK_THROWS_WITH(tx::assemble(kinds_of_pixel, "a.png"), Catch::Contains("a.layer1.png holds R16G16B16A16_UNORM"));
     std::vector<tx::SetMember> kinds = {{"a.layer0.png", 0u, std::nullopt, std::nullopt, false, &layers[0].texture},
                                         {"a.face1.png", std::nullopt, 1u, std::nullopt, false, &layers[1].texture}};
     CHECK_THROWS_WITH(tx::assemble(kinds, "a.png"), Catch::Contains("name different kinds of surface"));
