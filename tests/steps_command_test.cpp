@@ -125,8 +125,10 @@ TEST_CASE("steps prints a readable listing, one step or all", "[steps][e2e]") {
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Contains("decode  (built in, map, texture)\n"
                                "  converts a texture to RGBA8, or RGBA32F for formats with more range (signed data "
-                               "mapped to 0..1); sets {edit_ext}: exr for float and BC6H textures, png for the rest\n"
-                               "    to  enum = auto  target pixel type [auto, rgba8, rgba32f]\n"));
+                               "mapped to 0..1); sets {edit_ext}: exr for float and BC6H textures, png for the "
+                               "rest; and {surface}: which surface an item is (docs/edit-formats.md)\n"
+                               "    to        enum = auto  target pixel type [auto, rgba8, rgba32f]\n"
+                               "    surfaces  enum = all   all: a texture of several layers, faces or depth slices "));
     CHECK_THAT(r.out, Contains("swizzle  (plugin xtf, map)\n"));
     CHECK_THAT(r.out, Contains("    width   integer, required  surface width in texels [1..65536]\n"));
 

@@ -433,3 +433,27 @@ TEST_CASE("a save rebuilds only the saved file's actions, from the kept records 
     require_nothing_to_build(t);
     CHECK(w.stop(SIGINT) == 130);
 }
+
+TEST_CASE("saving one picture of a cubemap's set rebuilds the whole texture from every picture") {
+    TempDir t;
+    const fs::path cube = fs::path(AF_SOURCE_DIR) / "plugins/xtf/tests/data/bgra8888_cube_16x16_mips";
+    for (int f = 0; f < 6; ++f)
+        t.copy(cube / ("source_face" + std::to_string(f) + ".png"), "src/sky.face" + std::to_string(f) + ".png");
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  cubes:\n    inputs: \"src/*.png\"\n"
+                             "    steps: [ { encode: { format: rgba8 } } ]\n    output: \"out/{stem}.dds\"\n");
+    Watch w(t.path(), {"-v", "--debounce", "30"});
+    REQUIRE(w.wait_for("Ctrl-C stops"));
+    CHECK(w.count("1 built, 0 up to date") == 1);
+    const std::string first = slurp(t / "out/sky.dds");
+    // A narrowed rebuild still reads the five pictures nobody saved.
+    t.copy(cube / "source_face0.png", "src/sky.face3.png");
+    REQUIRE(w.wait_for("s from the change", 1));
+    INFO(w.out());
+    CHECK(w.count("1 built, 0 up to date, 0 failed, 0 removed") == 2);
+    CHECK(w.count("FAILED") == 0);
+    CHECK(slurp(t / "out/sky.dds") != first);
+    CHECK(slurp(t / "out/sky.dds").size() == first.size());
+    w.settle();
+    require_nothing_to_build(t);
+    CHECK(w.stop(SIGINT) == 130);
+}

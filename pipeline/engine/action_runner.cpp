@@ -49,6 +49,22 @@ std::vector<steps::Item> run_step(const ActionRun& run, const load::StepUse& s, 
     return out;
 }
 
+// The pictures of a texture's surfaces, read and made one texture.
+std::vector<steps::Item> assemble_set(const ActionRun& run, std::vector<steps::Item> members, const std::string& label,
+                                      ActionTrail& trail) {
+    if (!run.steps.reader || !run.steps.assemble) throw std::runtime_error("no texture reader is available");
+    trail.step = "read";
+    const int64_t ts = run.trace.now_us();
+    for (auto& it : members)
+        if (!it.is_texture()) it = run.steps.reader(it, trail.tools);
+    trail.step = "assemble";
+    std::vector<steps::Item> one;
+    one.push_back(run.steps.assemble(std::move(members), run.surface_set));
+    if (run.keep_textures && !trail.source) trail.source = one.front().texture;
+    run.trace.add("assemble", run.job.name, label, ts, run.trace.now_us() - ts);
+    return one;
+}
+
 // The bytes of one item: a texture through its container's writer, other items as they are.
 void item_bytes(const ActionRun& run, steps::Item& it, ActionOutput& w, const std::string& label, ActionTrail& trail) {
     report::TraceLog& trace = run.trace;
@@ -106,8 +122,9 @@ std::vector<ActionOutput> place_items(const ActionRun& run, std::vector<steps::I
         w.abs = base::resolve_output(run.tpl, values, run.root).native();
         w.rel = run.paths.rel_of(w.abs);
         if (!mine.insert(w.abs).second)
-            throw std::runtime_error("two items map to the same output " + w.rel +
-                                     "; add {mip}/{face}/{layer} or similar to the output template");
+            throw std::runtime_error(
+                "two items map to the same output " + w.rel +
+                "; add {surface} (decode), {mip}/{face}/{layer} or similar to the output template");
         item_bytes(run, it, w, label, trail);
         const int64_t hts = run.trace.now_us();
         w.hash = hash_bytes(w.data());
@@ -126,6 +143,7 @@ std::vector<ActionOutput> run_action(const ActionRun& run, std::vector<steps::It
         run.steps.keep_plugin_notes ? run.steps.keep_plugin_notes(trail.results, input_name) : nullptr;
     std::string ext = fs::path(job.output).extension().string();
     if (!ext.empty()) ext = ext.substr(1);
+    if (!run.surface_set.empty()) items = assemble_set(run, std::move(items), label, trail);
     for (const auto& s : job.steps) {
         std::vector<steps::Item> next;
         for (auto& it : items) {

@@ -60,6 +60,9 @@ struct ActionRun {
     // left it, the stat-cached file hash.
     std::filesystem::path scratch_dir{}, previous_output{};
     std::function<Hash128(const std::filesystem::path&)> file_hash{};
+    // The action's inputs are the pictures of one texture's surfaces, assembled
+    // into one item of this name before the first step.
+    std::string surface_set = {};
 };
 
 // What the action did besides its outputs: the step it was in (named in an

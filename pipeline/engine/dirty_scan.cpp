@@ -52,7 +52,10 @@ DirtyScan::Key DirtyScan::key(const JobRun& j, std::vector<Input>& inputs) {
         hash_field(ih, *in.hash);
     }
     if (!j.param_reads.empty())
-        hash_param_reads(j.param_reads, *j.job, root_, store_, ih, inputs.size() == 1 ? inputs[0].name : "");
+        hash_param_reads(j.param_reads, *j.job, root_, store_, ih,
+                         !inputs[0].set.empty() ? inputs[0].set
+                         : inputs.size() == 1   ? inputs[0].name
+                                                : "");
     Key k;
     k.input_hash = ih.digest();
     Hasher kh;

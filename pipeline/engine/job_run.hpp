@@ -29,6 +29,9 @@ struct Input {
     bool counted = false;        // the progress total already expects an action to run on it
     uint64_t bytes = 0;          // its size, when the up-to-date check stat'ed it (0: not known): weighs the ETA
     std::optional<FileStat> st;  // taken as the inputs were globbed, while the state loaded: not taken again
+    // A picture of one surface of a texture (base/surface_names.hpp) in a job that assembles them: the
+    // texture's item name ("env/sky.png") and path, which name the one action of all its pictures.
+    std::string set, set_rel;
 };
 
 // A decided (and perhaps run) action and the outputs it hands downstream.

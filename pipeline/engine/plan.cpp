@@ -1,5 +1,6 @@
 #include "engine/plan.hpp"
 
+#include "base/surface_names.hpp"
 #include "engine/parallel_indices.hpp"
 #include "engine/reserved_paths.hpp"
 #include "load/pattern_overlap.hpp"
@@ -9,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 namespace af::engine {
 namespace fs = std::filesystem;
@@ -226,26 +228,34 @@ void Planning::predict(PlanJob& pj) {
 // wait for the plan.
 void Planning::predict_matches(PlanJob& pj) const {
     const load::Job& j = *pj.job;
+    const bool sets = assembles_surfaces(j);
     std::vector<std::optional<std::pair<std::string, std::string>>> slots(pj.matches.size());
+    std::vector<char> member(pj.matches.size(), 0); // a picture of a set (not a vector<bool>: threads write it)
     parallel_indices(pj.matches.size(), 1024, [&](size_t begin, size_t end) {
         std::string out;
         for (size_t i = begin; i != end; ++i) {
             const base::GlobMatch& m = pj.matches[i];
             if (!m.link_escape.empty()) continue;
-            if (pj.tpl.resolve_name_only(m.name, j.name, root.native(), out)) {
-                slots[i].emplace(out, rel(root, m.path));
+            // The pictures of one texture's surfaces are one action, with the texture's name and output.
+            const auto set = sets ? base::surface_name(m.name) : std::nullopt;
+            const std::string& name = set ? set->set : m.name;
+            const std::string input = set ? base::surface_name(rel(root, m.path))->set : rel(root, m.path);
+            member[i] = set.has_value();
+            if (pj.tpl.resolve_name_only(name, j.name, root.native(), out)) {
+                slots[i].emplace(out, input);
                 continue;
             }
             try {
-                slots[i].emplace(base::resolve_output(pj.tpl, values_for(m.name, j.name), root).native(),
-                                 rel(root, m.path));
+                slots[i].emplace(base::resolve_output(pj.tpl, values_for(name, j.name), root).native(), input);
             } catch (const std::exception&) {
                 // An unsafe name: its action fails when it runs, naming it.
             }
         }
     });
-    for (auto& s : slots)
-        if (s) pj.predicted.push_back(std::move(*s));
+    std::unordered_set<std::string> sets_seen; // a set's output once, not once per picture
+    for (size_t i = 0; i < slots.size(); ++i)
+        if (slots[i] && (!member[i] || sets_seen.insert(slots[i]->second).second))
+            pj.predicted.push_back(std::move(*slots[i]));
 }
 
 // Two actions writing one path: which one wins would change between runs.
@@ -266,7 +276,11 @@ void Planning::check_writers(const ReservedPaths* reserved) {
             if (fresh) continue;
             const PlanJob& other = jobs[it->second.first];
             const std::string& other_in = other.predicted[it->second.second].second;
-            if (&other == &pj)
+            if (&other == &pj && other_in == in) // a picture named as the texture its surfaces' pictures make
+                fail(2, "job '" + pj.job->name + "': '" + in + "' is given twice: as one picture and as pictures " +
+                            "of its surfaces (" + fs::path(in).stem().string() + ".face0" +
+                            fs::path(in).extension().string() + ", …; docs/edit-formats.md); keep one of them");
+            else if (&other == &pj)
                 fail(2, "job '" + pj.job->name + "': inputs '" + other_in + "' and '" + in + "' both map to '" +
                             rel(root, out) + "' through the output template '" + pj.job->output +
                             "'; add a placeholder that tells them apart (e.g. {ext} or {dir})");
@@ -448,6 +462,10 @@ Plan make_plan(std::vector<PlanJob>& jobs, const PlanState& state, const fs::pat
         pl.fail(2, over.first + (over.second ? " (and " + std::to_string(over.second) + " more of its outputs)" : ""));
     pl.check_empty();
     return std::move(pl.plan);
+}
+
+bool assembles_surfaces(const load::Job& j) {
+    return !j.is_gather() && !j.steps.empty() && j.steps.front().def && j.steps.front().def->takes_texture;
 }
 
 } // namespace af::engine

@@ -19,6 +19,10 @@
 
 namespace af::engine {
 
+// A job whose steps start on a texture builds the pictures of a multi-surface
+// texture (base/surface_names.hpp) it globs as one action on the texture's name.
+bool assembles_surfaces(const load::Job& j);
+
 struct PlanJob {
     const load::Job* job = nullptr;
     base::OutputTemplate tpl;

@@ -1,6 +1,8 @@
 #include "engine/scheduler.hpp"
 
 #include "assetforge/user_text.hpp"
+#include "base/surface_names.hpp"
+#include "engine/plan.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -221,6 +223,38 @@ void Scheduler::launch_locked(JobRun& j, std::vector<Input> inputs) {
     });
 }
 
+// One action per input, but one for all the pictures of a texture's surfaces
+// (Input::set), in name order so its key does not depend on the glob's order.
+// Globbed pictures were marked when globbed; a `from` job's are the ones an
+// action upstream wrote together (decode's of one texture), which arrive in
+// one batch.
+std::vector<std::vector<Input>> Scheduler::action_inputs(std::vector<Input> inputs, bool assemble) {
+    std::vector<std::vector<Input>> out;
+    out.reserve(inputs.size());
+    std::unordered_map<std::string, size_t> set_at;
+    for (auto& in : inputs) {
+        if (assemble && in.hash && in.set.empty())
+            if (auto s = base::surface_name(in.name)) {
+                in.set = std::move(s->set);
+                in.set_rel = base::surface_name(in.rel)->set;
+            }
+        if (in.set_rel.empty()) {
+            out.emplace_back().push_back(std::move(in));
+            continue;
+        }
+        auto [it, fresh] = set_at.try_emplace(in.set_rel, out.size());
+        if (fresh) out.emplace_back();
+        out[it->second].push_back(std::move(in));
+    }
+    for (const auto& [_, at] : set_at) {
+        auto& members = out[at];
+        const bool counted = members.front().counted;
+        std::sort(members.begin(), members.end(), [](const Input& a, const Input& b) { return a.name < b.name; });
+        members.front().counted = counted;
+    }
+    return out;
+}
+
 // One action per input. Up-to-date checks run in chunks, a task each,
 // recorded a chunk at a time (a no-op build is nothing but checks); each
 // action that must run becomes its own task as soon as its chunk is checked,
@@ -239,7 +273,8 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
         record_locked(j, skipped);
     }
     constexpr size_t kChunk = 16;
-    auto all = std::make_shared<std::vector<Input>>(std::move(inputs));
+    auto all =
+        std::make_shared<std::vector<std::vector<Input>>>(action_inputs(std::move(inputs), assembles_surfaces(*j.job)));
     for (size_t begin = 0; begin < all->size(); begin += kChunk) {
         const size_t end = std::min(all->size(), begin + kChunk);
         ++j.outstanding;
@@ -251,9 +286,8 @@ void Scheduler::spawn_many_locked(JobRun& j, std::vector<Input> inputs) {
             std::vector<ActionOutcome> checked;
             std::vector<std::vector<Input>> to_run;
             for (size_t i = begin; i != end; ++i) {
-                const bool counted = (*all)[i].counted;
-                std::vector<Input> one;
-                one.push_back(std::move((*all)[i]));
+                const bool counted = (*all)[i].front().counted;
+                std::vector<Input> one = std::move((*all)[i]);
                 ActionOutcome d = stop_ || cancelled() ? not_run(j, one, base::ActionStatus::NotRun, "build stopped")
                                                        : exec_.execute(j, std::move(one), true);
                 // The first pass counts what it holds back when it ends.

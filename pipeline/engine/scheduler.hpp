@@ -55,6 +55,9 @@ class Scheduler {
     void run();
     bool stopped() const { return stop_; }
 
+    // The inputs of each action of a map job: one each, but every picture of
+    // one texture's surfaces together (`assemble`: the job's steps take a texture).
+    static std::vector<std::vector<Input>> action_inputs(std::vector<Input> inputs, bool assemble);
     // For the executor: what an input the job has not seen before is named
     // below an upstream job's output folder.
     static std::string name_below(const std::string& abs, const std::string& base);

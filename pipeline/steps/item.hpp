@@ -28,6 +28,7 @@ struct Item {
     std::shared_ptr<const texture::TopLevel> top;
     std::map<std::string, std::string> meta; // template values beyond {dir}/{stem}/…
     std::string container;                   // set by `write`: container to encode with
+    bool surface_set = false; // assembled from the pictures of several surfaces (`match` names what is missing)
     Params write_options;
     // Neither bytes nor texture: a file, as a gather step that reads its files itself (StepDef::reads_files) gets
     // each input, unread: the absolute path, its size and content hash as the build recorded them. A step's own

@@ -134,6 +134,10 @@ class StepTable {
     TextureReader reader;
     TextureWriter writer;
     DeclaredReader declared;
+    // The pictures of one multi-surface texture (`members`: read, in any
+    // order, each named as base/surface_names.hpp says) as one texture item
+    // named `set`; throws naming what is missing. Unset without the plugin host.
+    std::function<Item(std::vector<Item> members, const std::string& set)> assemble;
     // Opens, on the calling thread, the keeping of what plugins say during one
     // action (log lines, read warnings; those of calls given no file name
     // `input`); destroying what it returns moves them into `results`

@@ -5,6 +5,7 @@
 #include "assetforge/formats.hpp"
 #include "base/glob.hpp"
 #include "base/output_template.hpp"
+#include "base/surface_names.hpp"
 #include "host/declared_dims.hpp"
 #include "host/texture_io.hpp"
 #include "steps/action_notes.hpp"
@@ -258,12 +259,48 @@ StepDef read_step(const PluginRegistry& reg) {
             .memory = read_memory};
 }
 
+// XTF and VTF layers are animation frames: their pictures are named `.frame<N>`.
+bool layers_are_frames(const std::string& name) {
+    const std::string ext = lower_ext(name);
+    return ext == ".xtf" || ext == ".vtf";
+}
+
+// `surfaces: all`: one item per top-level surface of a texture of several, `{surface}` saying which
+// (".face3"); a texture of one surface stays one item, `{surface}` "" so its picture keeps its plain name.
+std::vector<Item> decode_item(tx::Ops& ops, StepContext& ctx, Item it, tx::DecodeTo target, bool all) {
+    const Texture& t = need_texture(it);
+    // The edit format follows the format decoded from, which the decoded texture no longer shows.
+    const std::string edit(tx::edit_extension(t.desc.format));
+    std::vector<Item> out;
+    auto add = [&](const Item& from, const Texture& surface, const std::string& part) {
+        tx::Decoded d = tx::decode(ops, surface, target);
+        if (!d.note.empty()) ctx.results.note = d.note;
+        Item o = with_texture(from, std::move(d.texture));
+        o.meta["edit_ext"] = edit;
+        o.meta["surface"] = part;
+        out.push_back(std::move(o));
+    };
+    if (!all || (t.desc.layers == 1 && t.desc.faces == 1 && t.desc.depth <= 1)) {
+        add(it, t, "");
+        return out;
+    }
+    const bool frames = layers_are_frames(it.name);
+    for (const auto& s : tx::split_surfaces(t)) add(it, s.texture, tx::surface_part(t.desc, s.at, frames));
+    return out;
+}
+
 StepDef decode_step(const PluginRegistry& reg) {
     const PluginRegistry* r = &reg;
     return {.name = "decode",
             .description = "converts a texture to RGBA8, or RGBA32F for formats with more range (signed data mapped "
-                           "to 0..1); sets {edit_ext}: exr for float and BC6H textures, png for the rest",
-            .params = {enum_param("to", "auto", {"auto", "rgba8", "rgba32f"}, "target pixel type")},
+                           "to 0..1); sets {edit_ext}: exr for float and BC6H textures, png for the rest; and "
+                           "{surface}: which surface an item is (docs/edit-formats.md)",
+            .params = {enum_param("to", "auto", {"auto", "rgba8", "rgba32f"}, "target pixel type"),
+                       enum_param("surfaces", "all", {"all", "first"},
+                                  "all: a texture of several layers, faces or depth slices gives one item per "
+                                  "top-level surface, {surface} naming it (\".face3\", \".layer2\", \".frame1\", "
+                                  "\".slice4\"; \"\" for a texture of one surface); first: one item, the "
+                                  "texture whole (the writer takes its first surface)")},
             .takes_texture = true,
             .run =
                 [r](StepContext& ctx, std::vector<Item> items) {
@@ -272,21 +309,15 @@ StepDef decode_step(const PluginRegistry& reg) {
                     auto target = to == "rgba8"     ? tx::DecodeTo::Rgba8
                                   : to == "rgba32f" ? tx::DecodeTo::Rgba32f
                                                     : tx::DecodeTo::Auto;
+                    const bool all = ctx.params.at("surfaces") == "all";
                     std::vector<Item> out;
                     out.reserve(items.size());
-                    for (auto& it : items) {
-                        const Texture& t = need_texture(it);
-                        // The edit format follows the format decoded from, which the decoded texture no longer shows.
-                        const std::string edit(tx::edit_extension(t.desc.format));
-                        tx::Decoded d = tx::decode(so.ops, t, target);
-                        if (!d.note.empty()) ctx.results.note = d.note;
-                        Item o = with_texture(std::move(it), std::move(d.texture));
-                        o.meta["edit_ext"] = edit;
-                        out.push_back(std::move(o));
-                    }
+                    for (auto& it : items)
+                        for (auto& o : decode_item(so.ops, ctx, std::move(it), target, all))
+                            out.push_back(std::move(o));
                     return out;
                 },
-            .meta_keys = std::vector<std::string>{"edit_ext"},
+            .meta_keys = std::vector<std::string>{"edit_ext", "surface"},
             .memory = decode_memory};
 }
 
@@ -360,11 +391,12 @@ std::vector<Item> run_encode(const PluginRegistry& reg, StepContext& ctx, std::v
         const bool has_original = !original.empty() && original_exists(original);
         if (match && !has_original) throw std::runtime_error(no_original_text(original));
         if (has_original) target = tx::read_match_target(so.ops, original);
-        if (keep_unedited && target && tx::unedited_export(so.ops, t, target->texture)) {
+        if (keep_unedited && target && tx::unedited_export(so.ops, t, target->texture, it.surface_set)) {
             out.push_back(original_bytes(std::move(it), original, *target, ctx));
             continue;
         }
         req.like = match ? &*target : nullptr;
+        req.from_set = it.surface_set;
         tx::Encoded e = tx::encode(so.ops, t, req);
         ctx.results.format = format_info(e.format)->name;
         ctx.results.format_reason = e.why;
@@ -633,6 +665,18 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         Item out = it;
         for (const auto& [k, v] : res.texture.meta) out.meta.emplace(k, v);
         return with_texture(std::move(out), std::move(res.texture));
+    };
+    table.assemble = [](std::vector<Item> members, const std::string& set) {
+        std::vector<tx::SetMember> m;
+        for (const auto& it : members) {
+            const auto named = base::surface_name(it.name);
+            if (!named) throw std::runtime_error(it.name + ": not the picture of a surface"); // grouped by this name
+            m.push_back({it.name, named->layer, named->face, named->slice, named->frame, &need_texture(it)});
+        }
+        Item out = with_texture(members.front(), tx::assemble(m, set));
+        out.name = set;
+        out.surface_set = true;
+        return out;
     };
     table.keep_plugin_notes = [](base::StepResults& results, const std::string& input) {
         return std::make_shared<ActionNotes>(results, input);

@@ -26,17 +26,51 @@ std::string missing_surfaces(const TextureDesc& t, const TextureDesc& original) 
     return out;
 }
 
+// An XTF or VTF original's layers are animation frames, and its pictures are named so.
+bool frames_of(const std::string& path) {
+    std::string ext = path.substr(std::min(path.size(), path.rfind('.') + 1));
+    for (auto& c : ext) c = char(tolower(static_cast<unsigned char>(c)));
+    return ext == "xtf" || ext == "vtf";
+}
+
+// The pictures of the original's surfaces that `have` lacks (every one when
+// `have` is null), named as the export names them: "sky.face5.png", at most 8.
+std::string picture_names(const TextureDesc& original, const TextureDesc* have, std::string_view name, bool frames) {
+    const size_t slash = name.rfind('/');
+    const std::string file(slash == std::string_view::npos ? name : name.substr(slash + 1));
+    const size_t dot = file.rfind('.');
+    const std::string stem = dot == std::string::npos ? file : file.substr(0, dot);
+    const std::string ext = dot == std::string::npos ? "" : file.substr(dot);
+    std::string out;
+    size_t n = 0;
+    for (uint32_t l = 0; l < original.layers; ++l)
+        for (uint32_t f = 0; f < original.faces; ++f)
+            for (uint32_t s = 0; s < original.depth; ++s) {
+                if (have && l < have->layers && f < have->faces && s < have->depth) continue;
+                if (++n <= 8) out += (out.empty() ? "" : ", ") + stem + surface_part(original, {l, f, s}, frames) + ext;
+            }
+    if (n > 8) out += " and " + std::to_string(n - 8) + " more";
+    return out;
+}
+
 } // namespace
 
-void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name) {
+void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set) {
     // One edited picture cannot say which frame, face or layer it replaces:
     // writing it alone would give a file with fewer surfaces than the game's.
     const std::string missing = missing_surfaces(t.desc, like.texture.desc);
     if (missing.empty()) return;
-    sdk::unsupported(std::string(name) + ": format: match with " + like.path + ": the original holds " + missing +
-                     "; writing the input alone would drop the rest, so nothing is written (rebuilding a "
-                     "multi-surface original from one edited picture is not supported: give a texture with every "
-                     "surface, or an original of one surface)");
+    const bool frames = frames_of(like.path);
+    const std::string head =
+        std::string(name) + ": format: match with " + like.path + ": the original holds " + missing;
+    if (from_set)
+        sdk::unsupported(head + "; missing " + picture_names(like.texture.desc, &t.desc, name, frames) +
+                         ", so nothing is written (one picture per surface: docs/edit-formats.md)");
+    sdk::unsupported(head +
+                     "; writing the input alone would drop the rest, so nothing is written (one picture cannot "
+                     "say which surface it replaces: give one per surface, named " +
+                     picture_names(like.texture.desc, nullptr, name, frames) +
+                     " as the shipped export names them (docs/edit-formats.md), or an original of one surface)");
 }
 
 } // namespace af::texture

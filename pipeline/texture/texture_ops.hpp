@@ -123,7 +123,10 @@ MatchTarget read_match_target(Ops& ops, const std::string& path);
 // Refuses (unsupported, naming `name`, the original and the counts) a texture
 // holding fewer array layers or animation frames, cube faces or depth slices
 // than the original it must match: `match` never drops a surface silently.
-void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name);
+// `from_set`: `t` was assembled from surface pictures (`name` is the set's),
+// whose missing members are named; otherwise it is one picture, and the
+// message names the pictures that would rebuild the original.
+void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set = false);
 
 // What `format` asks for. The words (auto, match, keep, a format name) are
 // parsed once where the user wrote them: parse_encode_format.
@@ -161,6 +164,7 @@ struct EncodeRequest {
     std::string normal_map_why;                     // which pattern, for the report
     bool grey_in_red = false;                       // shader reads grey from red: auto may pick BC4
     const MatchTarget* like = nullptr;              // EncodeMode::Match
+    bool from_set = false;                          // the input was assembled from surface pictures
     OptionMap codec_options;                        // handed to the codec (quality added)
     bool measure = false;                           // PSNR of the top level against the source
     const TopLevel* known_top = nullptr;            // mips' findings: used when they describe the source
@@ -234,5 +238,33 @@ struct Piece {
     std::map<std::string, std::string> meta; // layer / face / mip / level
 };
 std::vector<Piece> extract(const Texture& t, ExtractWhat what);
+
+// ---- surface sets: one picture per surface (docs/edit-formats.md) -----------
+struct SurfaceIndex {
+    uint32_t layer = 0, face = 0, slice = 0;
+};
+struct SurfacePicture {
+    Texture texture; // the top level of one layer, face or depth slice
+    SurfaceIndex at;
+};
+// Every top-level surface of `t` as a texture of its own, layer → face → slice;
+// mip levels below the top are left out (a rebuild under `match` makes them again).
+std::vector<SurfacePicture> split_surfaces(const Texture& t);
+// The part of a surface picture's name that says which surface it is: ".face3", ".layer2",
+// ".layer2.face3", ".frame1" (`frames`: XTF/VTF animation frames), ".slice4"; "" for a texture of one surface.
+std::string surface_part(const TextureDesc& d, const SurfaceIndex& at, bool frames);
+
+struct SetMember {
+    std::string name; // the picture's file, for messages
+    std::optional<uint32_t> layer, face, slice;
+    bool frame = false; // its layer was named as a frame
+    const Texture* texture = nullptr;
+};
+// One texture of the pictures of a set (`set`: its name, "env/sky.png"): a
+// cubemap when faces are named, layers and depth slices as many as the
+// highest index names. Throws naming the pictures when one is missing (a gap,
+// or a cube face), two name one surface, they mix kinds of surface, or their
+// sizes or formats differ.
+Texture assemble(const std::vector<SetMember>& members, std::string_view set);
 
 } // namespace af::texture

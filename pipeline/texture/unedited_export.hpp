@@ -9,8 +9,12 @@
 
 namespace af::texture {
 
-// `edited`: the texture read from the editing copy (one surface is compared:
-// layer 0, face 0, mip 0). False whenever the sizes or pixel kinds differ.
-bool unedited_export(Ops& ops, const Texture& edited, const Texture& original);
+// `edited`: the texture read from the editing copy, or assembled from the
+// pictures of every surface (each top-level surface is compared); a lone
+// picture is compared with layer 0, face 0. False whenever the sizes, surface
+// counts or pixel kinds differ.
+// `from_set`: `edited` was assembled from surface pictures, so a set of one
+// surface is not taken for a lone picture of the first.
+bool unedited_export(Ops& ops, const Texture& edited, const Texture& original, bool from_set = false);
 
 } // namespace af::texture

@@ -42,13 +42,18 @@ struct Action {
     Action(JobRun& run, std::vector<Input> in, int64_t ts)
         : j(run), job(*run.job), inputs(std::move(in)), trace_ts(ts) {
         done.res.job = job.name;
-        done.res.input = job.is_gather() ? "*" : inputs.at(0).rel;
+        // A texture's surface pictures are one action, named by the texture.
+        done.res.input = job.is_gather()                 ? "*"
+                         : !inputs.at(0).set_rel.empty() ? inputs.at(0).set_rel
+                                                         : inputs.at(0).rel;
         origin = job.is_gather() ? "*" : inputs.at(0).origin;
         who = job.name + ": " + done.res.input;
         for (const auto& i : inputs) done.res.inputs.push_back(i.rel);
     }
     base::ActionResult& res() { return done.res; }
-    std::string input_name() const { return job.is_gather() ? std::string() : inputs.at(0).name; }
+    std::string input_name() const {
+        return job.is_gather() ? std::string() : !inputs.at(0).set.empty() ? inputs.at(0).set : inputs.at(0).name;
+    }
     RemoteAction remote() const { return {j, remote_key, done.res.input, input_name(), who, rec.get()}; }
 };
 
@@ -204,6 +209,7 @@ std::vector<ActionOutput> ActionExecution::run_here(Action& a, std::optional<Bud
     ActionRun run{a.job, a.j.tpl, s_.steps, s_.p.root, s_.paths, s_.trace, s_.opt.cancelled};
     run.keep_textures = s_.images != nullptr;
     if (a.job.is_gather()) gather_services(a, run);
+    if (!a.job.is_gather()) run.surface_set = a.inputs.at(0).set;
     if (s_.opt.verbose)
         run.on_step = [this, &a](const std::string& step, double ms) {
             char t[32];

@@ -1,6 +1,7 @@
 #include "engine/build/build_inputs.hpp"
 
 #include "assetforge/user_text.hpp"
+#include "base/surface_names.hpp"
 #include "engine/build.hpp"
 #include "engine/dirty_scan.hpp"
 #include "engine/disk.hpp"
@@ -106,7 +107,8 @@ std::vector<base::GlobMatch> BuildInputs::expand(const load::Job& j, std::vector
 }
 
 // Split across the cores: a no-op build of a large tree does little else meanwhile.
-std::vector<Input> BuildInputs::to_inputs(std::vector<base::GlobMatch> matches) const {
+std::vector<Input> BuildInputs::to_inputs(std::vector<base::GlobMatch> matches, const load::Job& j) const {
+    const bool sets = assembles_surfaces(j);
     std::vector<Input> v(matches.size());
     parallel_indices(matches.size(), 1024, [&](size_t begin, size_t end) {
         for (size_t i = begin; i != end; ++i) {
@@ -118,6 +120,12 @@ std::vector<Input> BuildInputs::to_inputs(std::vector<base::GlobMatch> matches) 
             in.name = std::move(m.name);
             in.link_escape = std::move(m.link_escape);
             if (m.stat_known) in.st = FileStat{m.size, m.mtime_ns, m.inode, m.ctime_ns};
+            if (!sets) continue;
+            if (auto s = base::surface_name(in.name)) {
+                in.set = std::move(s->set);
+                in.set_rel = base::surface_name(in.rel)->set;
+                in.origin = in.set_rel; // a texture's pictures stay in one shard
+            }
         }
     });
     return v;
@@ -129,7 +137,7 @@ std::vector<Input> BuildInputs::late_inputs(JobRun& j, const OutputCommit& commi
     pj.matches = expand(*j.job, &per_pattern);
     filter_matches(pj, plan_state_, commit.claims());
     if (auto empty = empty_patterns(*j.job, per_pattern); !empty.empty()) throw std::runtime_error(empty.front());
-    return to_inputs(std::move(pj.matches));
+    return to_inputs(std::move(pj.matches), *j.job);
 }
 
 // Every recorded output, by whom; returns other configurations' outputs
@@ -182,7 +190,7 @@ bool BuildInputs::plan(StateStore& store, Disk& disk, report::BuildStatus& statu
     size_t actions = 0;
     for (auto& j : runs_)
         if (!j.plan->late) {
-            j.prefetched = to_inputs(std::move(j.plan->matches));
+            j.prefetched = to_inputs(std::move(j.plan->matches), *j.job);
             j.has_prefetched = true;
             actions += j.prefetched.size();
         }

@@ -66,7 +66,7 @@ class BuildInputs {
   private:
     void setup_jobs();
     std::vector<base::GlobMatch> expand(const load::Job& j, std::vector<size_t>* per_pattern);
-    std::vector<Input> to_inputs(std::vector<base::GlobMatch> matches) const;
+    std::vector<Input> to_inputs(std::vector<base::GlobMatch> matches, const load::Job& j) const;
     std::vector<std::tuple<std::string, std::string, std::string, std::string>>
     load_recorded(const StateStore& store, const std::set<std::string>& names);
     void check_side_files();

@@ -2,6 +2,7 @@
 // state in its folder on disk, telling the terminal, sharing through the
 // remote cache the options name.
 #include "assetforge/user_text.hpp"
+#include "base/surface_names.hpp"
 #include "engine/build/build_services.hpp"
 #include "engine/build_lock.hpp"
 #include "engine/build_session.hpp"
@@ -206,8 +207,17 @@ base::BuildSummary BuildSession::run(const base::BuildOptions& in, const std::se
                 return all;
             }
             std::vector<base::GlobMatch> v;
+            // A saved picture of a multi-surface texture rebuilds the texture: its action reads every picture.
+            std::set<std::string> sets;
             for (const auto& m : g.matches)
-                if (only->count(m.path)) v.push_back(m);
+                if (only->count(m.path)) {
+                    v.push_back(m);
+                    if (auto s = base::surface_name(m.path)) sets.insert(std::move(s->set));
+                }
+            if (!sets.empty())
+                for (const auto& m : g.matches)
+                    if (auto s = base::surface_name(m.path); s && sets.count(s->set) && !only->count(m.path))
+                        v.push_back(m);
             return v;
         };
     } else {

@@ -335,6 +335,32 @@ TEST_CASE("scheduler: many jobs in a diamond on many threads finish every action
     CHECK(cs == 300);
 }
 
+TEST_CASE("scheduler: the pictures of one texture's surfaces are one action, in name order", "[scheduler]") {
+    auto from_upstream = [](const std::string& name) {
+        Input in = disk_input("/out/up/" + name, name);
+        in.hash = af::Hash128{};
+        return in;
+    };
+    Input globbed = disk_input("/src/arr.layer1.png", "arr.layer1.png");
+    globbed.set = "arr.png", globbed.set_rel = "/src/arr.png";
+    Input globbed0 = disk_input("/src/arr.layer0.png", "arr.layer0.png");
+    globbed0.set = "arr.png", globbed0.set_rel = "/src/arr.png";
+    std::vector<Input> in = {from_upstream("sky.face3.png"), globbed, disk_input("/src/plain.png", "plain.png"),
+                             from_upstream("sky.face0.png"), globbed0};
+    auto actions = Scheduler::action_inputs(in, true);
+    REQUIRE(actions.size() == 3);
+    REQUIRE(actions[0].size() == 2);
+    CHECK(actions[0][0].name == "sky.face0.png"); // sorted: the key does not follow the order they came in
+    CHECK(actions[0][0].set == "sky.png");
+    CHECK(actions[0][0].set_rel == "/out/up/sky.png");
+    REQUIRE(actions[1].size() == 2);
+    CHECK(actions[1][0].name == "arr.layer0.png");
+    CHECK(actions[2].size() == 1);
+    // A job whose steps take no texture: every file its own action (what upstream wrote is not marked).
+    in.erase(in.begin() + 4), in.erase(in.begin() + 1);
+    CHECK(Scheduler::action_inputs(in, false).size() == 3);
+}
+
 // A watch's rebuild of one saved file in a tree that feeds a gather: every action is checked for the gather, and
 // the saved one's output must not wait for all those checks.
 TEST_CASE("scheduler: run_at_once starts a stale action before the first pass has checked the rest") {
