@@ -24,7 +24,8 @@
 //   p  its probe never returns (the host must stop a probe by itself: it has no --action-timeout to go by)
 // And whatever a file holds, when its path contains "probe-crash" the probe dereferences NULL: a probe that crashes
 // on files other plugins read (a PNG), not only on its own.
-// Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
+// Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red
+// (the 'o' from the string "hostile-writer-mark:o", which a test patches to tell two copies of the plugin apart),
 // logging a line that names no file (the host adds the action's), and a warning when that red is 'W'.
 //
 // Its stage `hostile.stage` (one item in, two out) misbehaves on the same letters when given a file's bytes:
@@ -248,7 +249,12 @@ af_status write(const af_host* h, const af_texture* t, const af_options*, af_sin
     return af::sdk::guard(e, [&] {
         h->log(AF_LOG_INFO, "hostile writes");
         if (t->data && t->data_size && t->data[0] == 'W') h->log(AF_LOG_WARN, "hostile warns as it writes");
-        const uint8_t bytes[6] = {'H', 'S', 'T', 'L', 'o', t->data && t->data_size ? t->data[0] : uint8_t(0)};
+        // The 'o' is read from this string at run time, so a test can tell two copies of the plugin apart by
+        // patching it in one copy's bytes (watch_test: a plugin swapped while `watch` runs).
+        static const char kMark[] = "hostile-writer-mark:o";
+        const char* volatile mark = kMark;
+        const uint8_t bytes[6] = {
+            'H', 'S', 'T', 'L', uint8_t(mark[sizeof kMark - 2]), t->data && t->data_size ? t->data[0] : uint8_t(0)};
         const af_status st = out->write(out->ctx, bytes, sizeof bytes);
         if (st != AF_OK) af::sdk::fail(st, AF_NO_OFFSET, "the sink refused the bytes");
     });
