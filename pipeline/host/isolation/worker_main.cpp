@@ -4,6 +4,7 @@
 #include "host/host_services.hpp"
 #include "host/isolation/confinement.hpp"
 #include "host/isolation/container_proxy.hpp"
+#include "host/isolation/isolation.hpp"
 #include "host/isolation/plugin_description.hpp"
 #include "host/isolation/sandbox.hpp"
 #include "host/isolation/stage_worker.hpp"
@@ -35,7 +36,7 @@ namespace {
 bool g_sandboxed = false;
 
 constexpr int kSock = 3;
-constexpr int kLibrary = 4; // the plugin's library: the host's sealed copy of it, or (a bundled plugin) its file
+constexpr int kLibrary = 4; // the plugin's library: the host's sealed copy of it
 
 // af_host.alloc in a worker: a block past kInlineBytes is a memfd, so what the plugin hands over crosses to the
 // host as a descriptor, not as a copy. A smaller one is heap memory (fd -1): it crosses inside a message when it can
@@ -494,6 +495,11 @@ int run_plugin_worker(int argc, char** argv) {
 
     PluginRegistry reg;
     set_registry(&reg);
+    // A bundled plugin served under --isolate all comes from the host's copy (fd 4), not from its file: the file
+    // may hold other bytes by now than the host loaded and hashed, and the identity recorded for what this worker
+    // makes is the host's. The other bundled plugins below are read from their files as the worker starts.
+    if (!third_party(std::filesystem::path(path)))
+        reg.load_in_process(path, "/proc/self/fd/" + std::to_string(kLibrary));
     // The host's own plugins first (the environment is empty: no $ASSETFORGE_PLUGIN_PATH), trusted code loaded
     // before any confinement: their codecs serve af_host.convert here as they do in process, so a stage or a
     // writer that encodes BC through the host (xtf.write) works in a worker. The plugin this worker serves was

@@ -219,7 +219,7 @@ Worker spawn(const std::filesystem::path& library, int image_fd, std::string& wh
     return w;
 }
 
-// A worker for p: from p's sealed image, or (a bundled plugin under --isolate all) from its file.
+// A worker for p: from the sealed copy its identity was hashed from (every plugin the host loaded has one).
 Worker spawn(const LoadedPlugin& p, std::string& why) {
     const int fd = p.image_fd >= 0 ? p.image_fd : ::open(p.path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -269,6 +269,13 @@ class Pool {
         --live_;
         cv_.notify_one();
     }
+    void end_idle() {
+        std::lock_guard lock(m_);
+        for (Worker& w : idle_) reap(w, false);
+        live_ -= int(idle_.size());
+        idle_.clear();
+        cv_.notify_all();
+    }
 
   private:
     std::mutex m_;
@@ -277,11 +284,20 @@ class Pool {
     int live_ = 0;
 };
 
+struct Pools {
+    std::mutex m;
+    std::map<std::string, std::unique_ptr<Pool>> by_path;
+};
+
+Pools& pools() {
+    static Pools all;
+    return all;
+}
+
 Pool& pool_of(const LoadedPlugin& p) {
-    static std::mutex m;
-    static std::map<std::string, std::unique_ptr<Pool>> pools;
-    std::lock_guard lock(m);
-    auto& slot = pools[p.path.string()];
+    Pools& all = pools();
+    std::lock_guard lock(all.m);
+    auto& slot = all.by_path[p.path.string()];
     if (!slot) slot = std::make_unique<Pool>();
     return *slot;
 }
@@ -293,6 +309,12 @@ std::string seconds_text(double s) {
 }
 
 } // namespace
+
+void end_idle_workers() {
+    Pools& all = pools();
+    std::lock_guard lock(all.m);
+    for (auto& [path, pool] : all.by_path) pool->end_idle();
+}
 
 CallOutcome call_once(const std::filesystem::path& library, int image_fd, Op op, const std::vector<uint8_t>& body,
                       double seconds, std::string& confinement) {
