@@ -487,7 +487,12 @@ TEST_CASE("a plugin swapped while watch runs: every output is recorded under the
     CHECK(wait_until([&] { return fs::exists(t / "out/a.hostile") && slurp(t / "out/a.hostile") == "HSTLB\x30"; }));
     w.settle();
     INFO(w.out());
+    CHECK(w.out().find("hostile.so changed: starting again to load it") != std::string::npos);
     CHECK(w.stop(SIGINT) == 130);
+    // Recorded under the swapped plugin, which made it: up to date while that plugin is installed.
+    Run same = inst.run(t.path(), "build --isolate all");
+    INFO(same.out);
+    CHECK(same.out.find("0 built, 1 up to date") != std::string::npos);
 
     inst.install(inst.original);
     Run b = inst.run(t.path(), "build --isolate all");
