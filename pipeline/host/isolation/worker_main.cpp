@@ -472,9 +472,11 @@ const LoadedPlugin* load_sealed(PluginRegistry& reg, const std::string& path, bo
 int run_plugin_worker(int argc, char** argv) {
     // A worker never outlives its host, even one killed with SIGKILL.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    // Only stdin, stdout, stderr, the socket and the library: a descriptor the host had open (the state database,
-    // an output being written) must not be the plugin's to write.
-    ::close_range(kLibrary + 1, ~0u, 0);
+    // Only stdin, stdout, stderr, the socket, the library and the host's copies of its bundled plugins (one
+    // argument each after the eighth): a descriptor the host had open (the state database, an output being
+    // written) must not be the plugin's to write.
+    const unsigned copies = argc > 9 ? unsigned(argc - 9) : 0;
+    ::close_range(kLibrary + 1 + copies, ~0u, 0);
     // stdout is a pipe the host reads: a line at a time, so what a plugin prints arrives with its call.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     if (argc < 9) return 2;
@@ -495,17 +497,21 @@ int run_plugin_worker(int argc, char** argv) {
 
     PluginRegistry reg;
     set_registry(&reg);
-    // A bundled plugin served under --isolate all comes from the host's copy (fd 4), not from its file: the file
-    // may hold other bytes by now than the host loaded and hashed, and the identity recorded for what this worker
-    // makes is the host's. The other bundled plugins below are read from their files as the worker starts.
+    // The bundled plugins come from the host's copies, not from their files: a file may hold other bytes by now
+    // than the host loaded and hashed, and the identities recorded for what this worker makes are the host's. The
+    // plugin served (under --isolate all) is fd 4, the others "FD=PATH"; load_default skips what is loaded.
     if (!third_party(std::filesystem::path(path)))
         reg.load_in_process(path, "/proc/self/fd/" + std::to_string(kLibrary));
+    for (int i = 9; i < argc; ++i)
+        if (const char* eq = std::strchr(argv[i], '='))
+            reg.load_in_process(eq + 1, "/proc/self/fd/" + std::string(argv[i], size_t(eq - argv[i])));
     // The host's own plugins first (the environment is empty: no $ASSETFORGE_PLUGIN_PATH), trusted code loaded
     // before any confinement: their codecs serve af_host.convert here as they do in process, so a stage or a
     // writer that encodes BC through the host (xtf.write) works in a worker. The plugin this worker serves was
     // accepted by the host, so here it takes the place of a bundled plugin of its name (--plugin-override).
     reg.load_default();
     reg.serve_in_worker();
+    ::close_range(kLibrary + 1, ~0u, 0); // the copies are mapped by now
     Confinement held;
     std::string why;
     const LoadedPlugin* plugin = load_sealed(reg, path, allow_unconfined, held, why);
