@@ -204,7 +204,37 @@ TEST_CASE("plugin diagnostics: a third-party writer that changes the texels: the
         if (a.contains("metrics") && a["metrics"].contains("psnr_rgb")) psnr = a["metrics"]["psnr_rgb"].get<double>();
     INFO(json.dump());
     REQUIRE(psnr);
-    // RGB (16,32,48) and (64,80,96) read back as (16,16,16): about 11.6 dB, not the 99 (identical) of the RGBA8
+    // RGB (16,32,48) and (64,80,96) read back as (16,16,16): about 14.4 dB, not the 99 (identical) of the RGBA8
     // the writer was handed.
     CHECK(*psnr < 20);
+    // The format the file holds (the hostile reader knows no sRGB tag), and that its writer stored it.
+    const auto& metrics = json["actions"][0]["metrics"];
+    CHECK(metrics["format"] == "R8G8B8A8_UNORM");
+    CHECK_THAT(metrics["format_reason"].get<std::string>(), Catch::Contains("the writer stored R8G8B8A8_UNORM"));
+}
+
+TEST_CASE("plugin diagnostics: a writer that stores an encoding the format table has no name for: the build's report "
+          "and convert's summary name what its reader says the file holds",
+          "[diagnostics]") {
+    PluginPath path(AF_HOSTILE_PLUGIN_DIR);
+    TempDir t;
+    // A texture whose red is 'Q' is written as a 'q' file, which the reader decodes and names "HSTL-Q1".
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  stored:\n    inputs: \"src/*.hostile\"\n"
+                             "    steps: [ decode ]\n    output: \"out/{stem}.hostile\"\n");
+    t.write("src/a.hostile", "HSTLoQ");
+    Run r = run_in(t.path(), "build --report report.json");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    REQUIRE(slurp(t / "out/a.hostile") == "HSTLqQ");
+    const auto json = nlohmann::json::parse(slurp(t / "report.json"));
+    INFO(json.dump());
+    const auto& metrics = json["actions"][0]["metrics"];
+    CHECK(metrics["format"] == "HSTL-Q1");
+    CHECK(metrics["format_reason"] == "the container's writer stored it");
+
+    Run c = run_in(t.path(), "convert src/a.hostile b.hostile");
+    INFO(c.out);
+    CHECK(c.code == 0);
+    CHECK_THAT(c.out,
+               Catch::Contains("→ b.hostile: HSTL-Q1, read back as R8G8B8A8_UNORM (the hostile writer stored it"));
 }
