@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -171,4 +172,69 @@ TEST_CASE("plugin diagnostics: `plugins` exits 1 when two plugins clash", "[diag
     CHECK_THAT(r.out, Catch::Contains("CLASH") && Catch::Contains("twin.stage"));
     Run j = run_cli("plugins --json");
     CHECK(j.code == 1);
+}
+
+namespace {
+
+// A 2x2 RGBA8 PNG of two colours, (16,32,48) above (64,80,96), opaque.
+constexpr char kTwoColourPng[] =
+    "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x02\x00\x00\x00"
+    "\x02\x08\x06\x00\x00\x00\x72\xb6\x0d\x24\x00\x00\x00\x15\x49\x44\x41\x54\x78\x9c\x63\x10\x50"
+    "\x30\xf8\x0f\xc2\x0c\x0e\x01\x09\xff\x41\x18\x00\x31\x54\x06\x9d\x55\x45\xe6\x88\x00\x00\x00"
+    "\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+
+} // namespace
+
+TEST_CASE("plugin diagnostics: a third-party writer that changes the texels: the report's PSNR is of the file read "
+          "back through its container, not of what was handed to the writer",
+          "[diagnostics]") {
+    PluginPath path(AF_HOSTILE_PLUGIN_DIR);
+    TempDir t;
+    // The hostile writer keeps one byte of the texture: its file reads back as a 2x2 of that byte, every channel.
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  lossy:\n    inputs: \"src/*.png\"\n"
+                             "    steps: [ encode: { format: rgba8 } ]\n    output: \"out/{stem}.hostile\"\n");
+    t.write("src/a.png", std::string(kTwoColourPng, sizeof kTwoColourPng - 1));
+    Run r = run_in(t.path(), "build --report report.json");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    REQUIRE(slurp(t / "out/a.hostile") == "HSTLo\x10");
+    const auto json = nlohmann::json::parse(slurp(t / "report.json"));
+    std::optional<double> psnr;
+    for (const auto& a : json["actions"])
+        if (a.contains("metrics") && a["metrics"].contains("psnr_rgb")) psnr = a["metrics"]["psnr_rgb"].get<double>();
+    INFO(json.dump());
+    REQUIRE(psnr);
+    // RGB (16,32,48) and (64,80,96) read back as (16,16,16): about 14.4 dB, not the 99 (identical) of the RGBA8
+    // the writer was handed.
+    CHECK(*psnr < 20);
+    // The format the file holds (the hostile reader knows no sRGB tag), and that its writer stored it.
+    const auto& metrics = json["actions"][0]["metrics"];
+    CHECK(metrics["format"] == "R8G8B8A8_UNORM");
+    CHECK_THAT(metrics["format_reason"].get<std::string>(), Catch::Contains("the writer stored R8G8B8A8_UNORM"));
+}
+
+TEST_CASE("plugin diagnostics: a writer that stores an encoding the format table has no name for: the build's report "
+          "and convert's summary name what its reader says the file holds",
+          "[diagnostics]") {
+    PluginPath path(AF_HOSTILE_PLUGIN_DIR);
+    TempDir t;
+    // A texture whose red is 'Q' is written as a 'q' file, which the reader decodes and names "HSTL-Q1".
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  stored:\n    inputs: \"src/*.hostile\"\n"
+                             "    steps: [ decode ]\n    output: \"out/{stem}.hostile\"\n");
+    t.write("src/a.hostile", "HSTLoQ");
+    Run r = run_in(t.path(), "build --report report.json");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    REQUIRE(slurp(t / "out/a.hostile") == "HSTLqQ");
+    const auto json = nlohmann::json::parse(slurp(t / "report.json"));
+    INFO(json.dump());
+    const auto& metrics = json["actions"][0]["metrics"];
+    CHECK(metrics["format"] == "HSTL-Q1");
+    CHECK(metrics["format_reason"] == "the container's writer stored it");
+
+    Run c = run_in(t.path(), "convert src/a.hostile b.hostile");
+    INFO(c.out);
+    CHECK(c.code == 0);
+    CHECK_THAT(c.out,
+               Catch::Contains("→ b.hostile: HSTL-Q1, read back as R8G8B8A8_UNORM (the hostile writer stored it"));
 }

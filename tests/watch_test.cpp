@@ -39,13 +39,13 @@ jobs:
     output: "dist/mod.zip"
 )";
 
-// `assetforge watch ARGS` in `dir`, its output collected as it comes.
+// `assetforge watch ARGS` in `dir` (the executable `exe`), its output collected as it comes.
 class Watch {
   public:
-    Watch(const fs::path& dir, const std::vector<std::string>& args) {
+    Watch(const fs::path& dir, const std::vector<std::string>& args, const std::string& exe = AF_EXE) {
         int fds[2];
         REQUIRE(::pipe(fds) == 0);
-        std::vector<std::string> all = {AF_EXE, "watch"};
+        std::vector<std::string> all = {exe, "watch"};
         all.insert(all.end(), args.begin(), args.end());
         std::vector<char*> argv;
         for (auto& a : all) argv.push_back(a.data());
@@ -456,4 +456,71 @@ TEST_CASE("saving one picture of a cubemap's set rebuilds the whole texture from
     w.settle();
     require_nothing_to_build(t);
     CHECK(w.stop(SIGINT) == 130);
+}
+
+namespace {
+
+// An installation of its own: the executable, and the hostile test plugin in the executable's plugin folder, where
+// it counts as one of the host's own (bundled) plugins.
+struct Installation {
+    explicit Installation(const TempDir& t)
+        : exe(t / "inst/bin/assetforge"), plugin(t / "inst/lib/assetforge/plugins/hostile.so") {
+        fs::create_directories(exe.parent_path());
+        fs::create_directories(plugin.parent_path());
+        fs::copy_file(AF_EXE, exe);
+        fs::permissions(exe, fs::perms::owner_all);
+        original = slurp(fs::path(AF_HOSTILE_PLUGIN_DIR) / "hostile.so");
+        // The same plugin built otherwise: its writer's mark patched from 'o' to 'B'.
+        swapped = original;
+        const std::string mark = "hostile-writer-mark:o";
+        const size_t at = swapped.find(mark);
+        REQUIRE(at != std::string::npos);
+        swapped[at + mark.size() - 1] = 'B';
+        install(original);
+    }
+    // As an installer replaces a file: written beside it, renamed over it.
+    void install(const std::string& bytes) const {
+        const fs::path tmp = plugin.string() + ".new";
+        std::ofstream(tmp, std::ios::binary) << bytes;
+        fs::rename(tmp, plugin);
+    }
+    Run run(const fs::path& dir, const std::string& args) const {
+        return run_shell("cd '" + dir.string() + "' && '" + exe.string() + "' " + args);
+    }
+
+    fs::path exe, plugin;
+    std::string original, swapped;
+};
+
+} // namespace
+
+TEST_CASE("a plugin swapped while watch runs: every output is recorded under the binary that made it, so after the "
+          "old plugin is restored build rebuilds what the swapped one made") {
+    TempDir t;
+    Installation inst(t);
+    t.write("pipeline.yaml", "assetforge: 1\njobs:\n  copies:\n    inputs: \"src/*.hostile\"\n    allow_empty: true\n"
+                             "    steps: [ decode ]\n    output: \"out/{stem}.hostile\"\n");
+    fs::create_directories(t / "src");
+    // Under --isolate all the plugin's calls run in workers, started when a call first needs one: none before the
+    // swap here (nothing to build), so the first is started after it.
+    Watch w(t.path(), {"--isolate", "all", "--debounce", "30"}, inst.exe.string());
+    REQUIRE(w.wait_for("Ctrl-C stops"));
+    inst.install(inst.swapped);
+    t.write("src/a.hostile", "HSTLo\x30");
+    // Whatever the watch did about the swap, the output is the swapped plugin's once it settles.
+    CHECK(wait_until([&] { return fs::exists(t / "out/a.hostile") && slurp(t / "out/a.hostile") == "HSTLB\x30"; }));
+    w.settle();
+    INFO(w.out());
+    CHECK(w.out().find("hostile.so changed: starting again to load it") != std::string::npos);
+    CHECK(w.stop(SIGINT) == 130);
+    // Recorded under the swapped plugin, which made it: up to date while that plugin is installed.
+    Run same = inst.run(t.path(), "build --isolate all");
+    INFO(same.out);
+    CHECK(same.out.find("0 built, 1 up to date") != std::string::npos);
+
+    inst.install(inst.original);
+    Run b = inst.run(t.path(), "build --isolate all");
+    INFO(b.out);
+    CHECK(b.code == 0);
+    CHECK(slurp(t / "out/a.hostile") == "HSTLo\x30"); // made again, by the plugin installed now
 }

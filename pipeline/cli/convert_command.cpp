@@ -211,12 +211,17 @@ bool write_own_format(tx::Ops& ops, const Texture& input, const ConvertArgs& a) 
 }
 
 // The description of what `bytes` hold, read back by the container that
-// claims them; `encoded` when no container reads that format back.
+// claims them; `encoded` when no container reads that format back. `stored`
+// gets the encoding the reader names when it decoded one the format table
+// has no name for (AF_META_STORED_FORMAT: ETC1 read as RGBA8).
 TextureDesc written_desc(const host::PluginRegistry& reg, const fs::path& out, const std::vector<uint8_t>& bytes,
-                         const TextureDesc& encoded) {
+                         const TextureDesc& encoded, std::string* stored = nullptr) {
     auto c = reg.container_for(out, bytes.data(), std::min<uint64_t>(bytes.size(), 4096), bytes.size());
     if (!c || !(c.item->caps & AF_CAN_READ)) return encoded;
-    return host::read_texture_bytes(reg, out.string(), bytes).texture.desc;
+    const Texture back = host::read_texture_bytes(reg, out.string(), bytes).texture;
+    if (auto s = back.meta.find(AF_META_STORED_FORMAT); stored && s != back.meta.end())
+        *stored = sdk::printable(s->second) + ", read back as " + name_of(back.desc.format);
+    return back.desc;
 }
 
 // A picture container other than PNG (TGA): its writer gets the decoded
@@ -224,10 +229,12 @@ TextureDesc written_desc(const host::PluginRegistry& reg, const fs::path& out, c
 void write_picture(tx::Ops& ops, const Texture& t, const ConvertArgs& a, const std::string& container) {
     tx::Decoded d = tx::decode(ops, t);
     const std::vector<uint8_t> bytes = host::encode_texture(ops.reg, container, d.texture, a.containers.write);
-    const TextureDesc w = written_desc(ops.reg, a.out, bytes, d.texture.desc);
+    std::string stored;
+    const TextureDesc w = written_desc(ops.reg, a.out, bytes, d.texture.desc, &stored);
     sdk::write_file_atomic(a.out, bytes);
     std::printf("%s: %ux%u %s → %s: %s (the %s writer's own)\n", a.in.string().c_str(), t.desc.width, t.desc.height,
-                name_of(t.desc.format).c_str(), a.out.string().c_str(), name_of(w.format).c_str(), container.c_str());
+                name_of(t.desc.format).c_str(), a.out.string().c_str(),
+                stored.empty() ? name_of(w.format).c_str() : stored.c_str(), container.c_str());
     if (!d.note.empty()) std::printf("note: %s\n", d.note.c_str());
 }
 
@@ -280,7 +287,8 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
     const std::string container = writer.item->name;
     const std::vector<uint8_t> bytes =
         host::encode_texture(ops.reg, container, e.texture, with_defines({{"dx10", a.dx10}}, a.containers.write));
-    const TextureDesc d = written_desc(ops.reg, a.out, bytes, e.texture.desc);
+    std::string stored;
+    const TextureDesc d = written_desc(ops.reg, a.out, bytes, e.texture.desc, &stored);
     // A writer that stores its own way (one level, whatever it was handed) must not drop --mips silently.
     if (d.mips < e.texture.desc.mips &&
         !report_losses({"the " + container + " writer stored " + std::to_string(d.mips) + " of the " +
@@ -290,10 +298,12 @@ bool write_container(tx::Ops& ops, const Texture& input, const ConvertArgs& a) {
         return false;
     sdk::write_file_atomic(a.out, bytes);
     std::string why = e.why;
-    if (d.format != e.format) why = "the " + container + " writer stored it for " + name_of(e.format);
+    if (d.format != e.format || !stored.empty())
+        why = "the " + container + " writer stored it for " + name_of(e.format);
     std::printf("%s: %ux%u %s → %s: %s (%s), %u mip%s", a.in.string().c_str(), input.desc.width, input.desc.height,
-                name_of(input.desc.format).c_str(), a.out.string().c_str(), name_of(d.format).c_str(), why.c_str(),
-                d.mips, d.mips == 1 ? "" : "s");
+                name_of(input.desc.format).c_str(), a.out.string().c_str(),
+                stored.empty() ? name_of(d.format).c_str() : stored.c_str(), why.c_str(), d.mips,
+                d.mips == 1 ? "" : "s");
     if (d.layers > 1) std::printf(", %u layers", d.layers);
     if (d.faces == 6) std::printf(", cube");
     // The rule that decided, so a misnamed or misjudged normal map shows here.

@@ -365,7 +365,10 @@ int run_watch_command(host::PluginRegistry& reg, const po::variables_map& vm, co
         return l;
     };
     mallopt(M_TOP_PAD, 8 << 20); // as for `build` (run_with_interrupts)
-    return run_watch(loader, f.watch);
+    WatchOptions w = f.watch;
+    for (const auto& pl : reg.plugins())
+        if (pl->path != "<built-in>") w.plugin_files.push_back(pl->path);
+    return run_watch(loader, w);
 }
 
 } // namespace

@@ -7,14 +7,19 @@
 #include "engine/build.hpp"
 #include "engine/build_session.hpp"
 #include "host/host_services.hpp"
+#include "host/isolation/worker_pool.hpp"
 #include "host/probe_failures.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -96,6 +101,7 @@ class WatchLoop {
         if (!cur_) return 2;
         session_ = std::make_unique<engine::BuildSession>(cur_->p, cur_->steps);
         plan_.emplace(cur_->p, cur_->opt);
+        plan_->watch_plugins(w_.plugin_files);
         // Watching starts before the first build, so a save during it is not missed.
         watcher_.watch(plan_->roots(), plan_->skip());
         build(nullptr, Clock::now());
@@ -106,6 +112,7 @@ class WatchLoop {
             if (g_signal) break;
             if (ev.empty()) continue;
             if (!ev.rescan.empty()) watcher_.watch(plan_->roots(), plan_->skip());
+            start_again_if_plugin_changed(ev);
             reload_if_changed(ev);
             if (watcher_.polling() && watcher_.mechanism() != last_mechanism) {
                 last_mechanism = watcher_.mechanism();
@@ -143,6 +150,30 @@ class WatchLoop {
         return ev;
     }
 
+    // A plugin's file changed: this process goes on running the copy it loaded (and hashed), so the outputs the new
+    // plugin would make would wait until watch is started again. It starts itself again instead, with the same
+    // command line: the new process loads the plugin now on disk, and its first build rebuilds what the old copy
+    // made whenever the identity differs. When exec fails, the loaded copy stays in charge and says so.
+    void start_again_if_plugin_changed(WatchEvents& ev) {
+        auto changed = std::find_if(ev.paths.begin(), ev.paths.end(),
+                                    [&](const std::string& p) { return plan_->is_plugin_file(p); });
+        if (changed == ev.paths.end()) return;
+        say("plugin " + sdk::printable(plan_->rel(*changed)) + " changed: starting again to load it");
+        host::isolation::end_idle_workers();
+        std::fflush(nullptr);
+        std::ifstream in("/proc/self/cmdline", std::ios::binary);
+        std::vector<std::string> args;
+        for (std::string a; std::getline(in, a, '\0');) args.push_back(a);
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        if (!args.empty()) ::execv("/proc/self/exe", argv.data());
+        say(std::string("cannot start again (") + std::strerror(errno) +
+            "); still running the plugins loaded at the start: stop and start watch to load the new one");
+        for (auto it = ev.paths.begin(); it != ev.paths.end();)
+            it = plan_->is_plugin_file(*it) ? ev.paths.erase(it) : std::next(it);
+    }
+
     // A changed pipeline (or include) is loaded again; one that does not load
     // leaves the previous one in charge, and is not itself a change to build.
     void reload_if_changed(WatchEvents& ev) {
@@ -157,6 +188,7 @@ class WatchLoop {
             return;
         }
         WatchPlan next_plan(next->p, next->opt);
+        next_plan.watch_plugins(w_.plugin_files);
         next_plan.learn(last_);
         session_.reset(); // it refers to the pipeline it was made for
         cur_ = std::move(next);

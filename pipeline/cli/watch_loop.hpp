@@ -9,8 +9,10 @@
 #include "load/config.hpp"
 #include "steps/step.hpp"
 
+#include <filesystem>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace af::cli {
 
@@ -28,6 +30,9 @@ struct WatchOptions {
     bool poll = false;    // --poll: look every poll_ms instead of inotify
     int poll_ms = 500;    // the polling interval
     int debounce_ms = 60; // quiet time after the last change before a rebuild
+    // The files the loaded plugins came from: a change to one starts the process again (exec), so that what is
+    // built next is made by, and recorded under, the plugin now on disk.
+    std::vector<std::filesystem::path> plugin_files;
 };
 
 // Runs until SIGINT (exit 130) or SIGTERM (exit 0); 2 when the first load fails.

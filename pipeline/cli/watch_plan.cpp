@@ -77,6 +77,13 @@ WatchPlan::WatchPlan(const load::Pipeline& p, const base::BuildOptions& opt) : r
     if (!opt.report_file.empty()) skip_.insert(fs::absolute(opt.report_file + ".d").lexically_normal().native());
 }
 
+void WatchPlan::watch_plugins(const std::vector<fs::path>& files) {
+    for (const auto& f : files) {
+        const fs::path abs = fs::absolute(f).lexically_normal();
+        if (plugin_files_.insert(abs.native()).second) roots_.push_back({abs.parent_path(), false});
+    }
+}
+
 std::vector<WatchRoot> WatchPlan::roots() const {
     std::vector<WatchRoot> now;
     for (const auto& r : roots_) {
@@ -106,7 +113,7 @@ std::string WatchPlan::source_of(const std::string& rel_output) const {
 }
 
 bool WatchPlan::matters(const std::string& abs) const {
-    if (pipeline_files_.count(abs)) return true;
+    if (pipeline_files_.count(abs) || plugin_files_.count(abs)) return true;
     if (ignored_.count(abs) || outputs_.count(abs)) return false;
     const std::string name = fs::path(abs).filename().native();
     if (name.rfind(sdk::kTempPrefix, 0) == 0) return false; // an atomic write on its way to its name

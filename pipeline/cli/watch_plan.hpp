@@ -29,6 +29,9 @@ class WatchPlan {
     const std::set<std::string>& skip() const { return skip_; }
 
     bool is_pipeline_file(const std::string& abs) const { return pipeline_files_.count(abs) > 0; }
+    // The loaded plugins' files, watched through their folders (absolute).
+    void watch_plugins(const std::vector<std::filesystem::path>& files);
+    bool is_plugin_file(const std::string& abs) const { return plugin_files_.count(abs) > 0; }
     // Could a change of this file (absolute) change what a build reads?
     bool matters(const std::string& abs) const;
 
@@ -45,7 +48,7 @@ class WatchPlan {
 
     std::string root_;
     std::vector<WatchRoot> roots_;
-    std::set<std::string> skip_, pipeline_files_, param_files_, ignored_;
+    std::set<std::string> skip_, pipeline_files_, plugin_files_, param_files_, ignored_;
     std::vector<std::string> patterns_, param_folders_;
     std::unordered_set<std::string> inputs_, outputs_;
     std::unordered_map<std::string, std::string> sources_; // relative output → relative input (one-input actions)

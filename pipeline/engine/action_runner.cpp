@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <set>
 
 namespace af::engine {
@@ -65,15 +66,37 @@ std::vector<steps::Item> assemble_set(const ActionRun& run, std::vector<steps::I
     return one;
 }
 
+// A file read back through its container: its format and its loss are what the results report. Encode measured
+// against its own input, the writer's loss is against what encode made: both are real, so the lower figure is kept
+// (docs/cli.md, "What a report says of a texture output"). The HTML page measures the file against the source.
+void take_written(const steps::WrittenFile& f, base::StepResults& r) {
+    if (!f.back) return;
+    if (!f.format.empty() && f.format != r.format) {
+        r.format_reason =
+            r.format.empty() ? "the container's writer stored it"
+                             : r.format_reason + "; the writer stored " + f.format + " (" + r.format + " handed to it)";
+        r.format = f.format;
+    }
+    auto lower = [](std::optional<double>& mine, const std::optional<double>& file) {
+        if (mine && file) mine = std::min(*mine, *file);
+    };
+    lower(r.psnr_rgb, f.psnr_rgb);
+    lower(r.psnr_rgb_alpha_weighted, f.psnr_rgb_alpha_weighted);
+}
+
 // The bytes of one item: a texture through its container's writer, other items as they are.
 void item_bytes(const ActionRun& run, steps::Item& it, ActionOutput& w, const std::string& label, ActionTrail& trail) {
     report::TraceLog& trace = run.trace;
     if (it.is_texture()) {
         if (!run.steps.writer) throw std::runtime_error("no texture writer is available");
-        if (run.keep_textures && !trail.result) trail.result = it.texture;
+        const bool pictured = run.keep_textures && !trail.result;
+        if (pictured) trail.result = it.texture;
         const int64_t ts = trace.now_us();
-        std::vector<std::string> lost;
-        w.encoded = run.steps.writer(it, w.abs, trail.tools, lost);
+        steps::WrittenFile written;
+        w.encoded = run.steps.writer(it, w.abs, trail.tools, written);
+        if (written.back && pictured) trail.result = written.back; // the report's pictures and figures: the file's
+        take_written(written, trail.results);
+        std::vector<std::string>& lost = written.warnings;
         // An export for editing (keep_edits) is a copy the user edits, not what the build ships: what its format
         // cannot hold (HDR in a PNG) is noted with the action, and counted where an edit of it loses it (encode's
         // `match` against the original), so an unedited set passes --warnings-as-errors.

@@ -225,7 +225,9 @@ void PluginRegistry::load_files_in(const fs::path& dir) {
         if ((ext == ".so" || ext == ".dylib" || ext == ".dll") && e.is_regular_file(ec)) files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
-    for (const auto& f : files) load_file(f);
+    for (const auto& f : files)
+        // A worker has the plugin it serves already, loaded from the host's copy (worker_main.cpp).
+        if (std::none_of(plugins_.begin(), plugins_.end(), [&](const auto& p) { return p->path == f; })) load_file(f);
 }
 
 bool PluginRegistry::load_file(const fs::path& file) {
@@ -254,11 +256,29 @@ bool PluginRegistry::load_sealed(const fs::path& file) {
     return accept(std::move(lp));
 }
 
-bool PluginRegistry::load_in_process(const fs::path& file, const fs::path& open_as) {
+bool PluginRegistry::load_in_process(const fs::path& file, const fs::path& given) {
     auto refuse = [&](std::string why) {
         failures_.push_back({file, std::move(why)});
         return false;
     };
+    // What is hashed is what is loaded: a file is copied into a sealed memory file, the copy is hashed and the
+    // loader maps the copy. A plugin file replaced or rewritten while this process runs (a `watch`) then changes
+    // neither the code that runs nor the identity recorded for what it made, and a worker under --isolate all is
+    // handed the same copy. A descriptor handed over (`given`: a worker's, a trusted command's) is sealed already.
+    int image_fd = -1;
+    Hash128 hash;
+    fs::path open_as = given;
+    if (given == file) {
+        std::string why;
+        if (!isolation::seal_library(file, image_fd, hash, why)) return refuse(why);
+        // Never closed: the loader knows the library by this name, and a later memory file given the same number
+        // would be taken for it by the next dlopen of that name.
+        open_as = "/proc/self/fd/" + std::to_string(image_fd);
+        if (::access(open_as.c_str(), R_OK) != 0)
+            open_as = file; // no /proc (a bare container): the file, hashed a moment before (docs/plugin-isolation.md)
+        else if (std::string damage = library_file_damage(open_as); !damage.empty())
+            return refuse(damage); // changed since load_file looked at it
+    }
     auto lib = std::make_shared<boost::dll::shared_library>();
     boost::dll::fs::error_code ec;
     lib->load(boost::dll::fs::path(open_as.string()),
@@ -270,6 +290,9 @@ bool PluginRegistry::load_in_process(const fs::path& file, const fs::path& open_
             ::dlclose(h);
         else if (const char* e = ::dlerror())
             detail = e;
+        if (image_fd >= 0) // the user knows the file, not the copy's descriptor
+            for (size_t at; (at = detail.find(open_as.native())) != std::string::npos;)
+                detail.replace(at, open_as.native().size(), file.native());
         return refuse("cannot load: " + detail);
     }
     if (!lib->has(AF_ENTRY_SYMBOL))
@@ -293,8 +316,9 @@ bool PluginRegistry::load_in_process(const fs::path& file, const fs::path& open_
     lp->path = file;
     lp->api_major = table->api_major;
     lp->api_minor = table->api_minor;
+    lp->image_fd = image_fd;
     try {
-        lp->binary_hash = hash_file(open_as);
+        lp->binary_hash = image_fd >= 0 ? hash : hash_file(open_as);
     } catch (const std::exception& e) {
         return refuse(e.what());
     }

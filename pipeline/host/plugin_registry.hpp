@@ -22,8 +22,9 @@ struct LoadedPlugin {
     // Third-party and loaded only in workers: the host never mapped its code, it learnt the tables below from a
     // worker (isolation/plugin_description.hpp), and every entry point routes to a worker.
     bool sealed = false;
-    // Sealed: a sealed memory file holding the library's bytes as they were hashed into binary_hash; every worker
-    // loads the plugin from it, so what was hashed is what runs. Kept open by `image`.
+    // A sealed memory file holding the library's bytes as they were hashed into binary_hash: what this process
+    // mapped (loaded in process) and what every worker loads (sealed, or a bundled plugin under --isolate all), so
+    // what was hashed is what runs. Sealed: kept open by `image`; in process: open until the process exits.
     int image_fd = -1;
     std::shared_ptr<void> image;
     std::string confinement; // sealed: what held around the describing worker ("Landlock ABI 7, namespaces …")
@@ -73,9 +74,10 @@ class PluginRegistry {
     // A third-party library is loaded sealed (in a worker, never in this process) unless --isolate none; the
     // host's own plugins load in process. false → recorded in failures().
     bool load_file(const std::filesystem::path& file);
-    // Loads in this process whatever the library: the worker's own load (from /proc/self/fd/N: `open_as`), and a
-    // command of a plugin the user trusts (--plugin-trust). `file` is the name it is known by.
-    bool load_in_process(const std::filesystem::path& file, const std::filesystem::path& open_as);
+    // Loads in this process whatever the library: the worker's own load (from /proc/self/fd/N: `given`), and a
+    // command of a plugin the user trusts (--plugin-trust). `file` is the name it is known by. Given `file` itself,
+    // it loads a sealed copy of the file and hashes that copy (image_fd).
+    bool load_in_process(const std::filesystem::path& file, const std::filesystem::path& given);
 
     const std::vector<std::unique_ptr<LoadedPlugin>>& plugins() const { return plugins_; }
     const std::vector<LoadFailure>& failures() const { return failures_; }

@@ -98,12 +98,22 @@ struct StepDef {
 // Turns a byte item into a texture item (the implicit `read`), recording
 // the plugin it used in `tools`.
 using TextureReader = std::function<Item(const Item&, std::vector<std::string>& tools)>;
-// Encodes a texture item for an output path (the implicit `write`). A
-// container that picks its own format (XTF, VTF) may discard information:
-// `warnings` receives what (the action's results carry it into reports).
-using TextureWriter =
-    std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out, std::vector<std::string>& tools,
-                                       std::vector<std::string>& warnings)>;
+// What the implicit `write` learnt of the file it made, besides its bytes.
+struct WrittenFile {
+    // What the container discarded (one that picks its own format: XTF's RGB565 keeps no alpha); the action's
+    // results carry it into reports.
+    std::vector<std::string> warnings;
+    // Set when the file was read back through its container, because its writer may store other texels than it
+    // was handed (a third-party container, or one that picks its own format): what the file holds, its format's
+    // name, and the PSNR of its top level against the texture handed to the writer (99: identical; unset when the
+    // sizes differ), so reports describe the file, not what was handed to the writer.
+    std::shared_ptr<const Texture> back;
+    std::string format;
+    std::optional<double> psnr_rgb, psnr_rgb_alpha_weighted;
+};
+// Encodes a texture item for an output path (the implicit `write`).
+using TextureWriter = std::function<std::vector<uint8_t>(const Item&, const std::filesystem::path& out,
+                                                         std::vector<std::string>& tools, WrittenFile& written)>;
 
 // What a file's header declares, by the `dims` of the container plugin that
 // claims it (API 1.4), for the memory estimate; nothing when no such plugin

@@ -12,6 +12,7 @@
 #include "steps/plugin_params.hpp"
 #include "texture/edit_format.hpp"
 #include "texture/format_names.hpp"
+#include "texture/image_diff.hpp"
 #include "texture/information_loss.hpp"
 #include "texture/texture_ops.hpp"
 #include "texture/unedited_export.hpp"
@@ -117,6 +118,46 @@ bool picks_own_format(const af_container* c) {
     for (uint32_t i = 0; i < c->write_option_count; ++i)
         if (c->write_options[i] && std::string_view(c->write_options[i]->name) == "format") return true;
     return false;
+}
+
+// Whether a written file is read back through its container for what reports say of it. The host's own
+// containers store the surfaces they are handed (DDS, PNG, EXR), except those that pick their own format (XTF,
+// VTF); a third-party writer may encode as it writes (an ETC1 writer handed RGBA8), so its file is read back: one
+// more read of each of its outputs.
+bool reads_back(const host::Found<af_container>& c) {
+    return c && (picks_own_format(c.item) || (c.plugin && !c.plugin->bundled));
+}
+
+// What the file holds, read back: its format where it differs from what the writer was handed (or the encoding its
+// reader names), its PSNR against that, and (own_format) what the format the container chose discarded (XTF's
+// RGB565 keeps no alpha).
+void read_back(const PluginRegistry& reg, const Item& it, const std::filesystem::path& path,
+               const std::vector<uint8_t>& bytes, bool own_format, WrittenFile& written) {
+    const Texture& t = *it.texture;
+    host::ReadResult back = host::read_texture_bytes(reg, path.string(), bytes);
+    tx::Ops ops{reg};
+    const FormatInfo* to = format_info(back.texture.desc.format);
+    if (to && to->id != t.desc.format) {
+        written.format = to->name;
+        if (own_format) {
+            const bool known = it.top && it.top->describes(t) && it.top->content;
+            const tx::Content content = known ? *it.top->content : tx::analyse(tx::measured_image(ops, t, 0, 0, 0));
+            const bool normal = (t.desc.flags & AF_TEX_NORMAL_MAP) ||
+                                tx::normal_map_of(ops, t, it.name, tx::NormalMapMode::Auto, "", &content).yes;
+            written.warnings = tx::information_lost(content, format_info(t.desc.format), *to, normal);
+        }
+    }
+    // An encoding the format table has no name for (ETC1), decoded as it was read: named as the reader names it.
+    if (auto stored = back.texture.meta.find(AF_META_STORED_FORMAT); stored != back.texture.meta.end())
+        written.format = stored->second;
+    const Texture handed = tx::measured_image(ops, t, 0, 0, 0);
+    const Texture held = tx::measured_image(ops, back.texture, 0, 0, 0);
+    if (handed.desc.width == held.desc.width && handed.desc.height == held.desc.height) {
+        const tx::ImageDiff d = tx::diff_images(handed.surface(0, 0, 0), held.surface(0, 0, 0), {.ssim = false});
+        written.psnr_rgb = d.psnr_rgb.value_or(99.0);
+        if (d.has_alpha) written.psnr_rgb_alpha_weighted = d.psnr_rgb_alpha_weighted.value_or(99.0);
+    }
+    written.back = std::make_shared<const Texture>(std::move(back.texture));
 }
 
 // A PNG holds 0..1: what a decoded BC6H or float texture loses there is a
@@ -691,7 +732,7 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         return tx::measured_image(ops, t, 0, 0, 0); // SNORM as `decode` shows it
     };
     table.writer = [r](const Item& it, const std::filesystem::path& path, std::vector<std::string>& tools,
-                       std::vector<std::string>& warnings) {
+                       WrittenFile& written) {
         auto c = host::output_container(*r, it.container, path.extension().string());
         if (!c && it.container.empty())
             throw std::runtime_error("no container writes '" + lower_ext(path) +
@@ -699,20 +740,8 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         const std::string container = c ? c.item->name : it.container;
         use(tools, c.plugin);
         std::vector<uint8_t> bytes = host::encode_texture(*r, container, *it.texture, it.write_options);
-        if (container == "png") png_clip_warning(it, warnings);
-        if (picks_own_format(c.item)) {
-            // What the container chose shows in what it wrote (XTF's RGB565 keeps no alpha).
-            const Texture& t = *it.texture;
-            const host::ReadResult back = host::read_texture_bytes(*r, path.string(), bytes);
-            if (const FormatInfo* to = format_info(back.texture.desc.format); to && to->id != t.desc.format) {
-                tx::Ops ops{*r};
-                const bool known = it.top && it.top->describes(t) && it.top->content;
-                const tx::Content content = known ? *it.top->content : tx::analyse(tx::measured_image(ops, t, 0, 0, 0));
-                const bool normal = (t.desc.flags & AF_TEX_NORMAL_MAP) ||
-                                    tx::normal_map_of(ops, t, it.name, tx::NormalMapMode::Auto, "", &content).yes;
-                warnings = tx::information_lost(content, format_info(t.desc.format), *to, normal);
-            }
-        }
+        if (container == "png") png_clip_warning(it, written.warnings);
+        if (reads_back(c)) read_back(*r, it, path, bytes, picks_own_format(c.item), written);
         return bytes;
     };
 }

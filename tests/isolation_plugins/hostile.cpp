@@ -22,9 +22,12 @@
 //   n  makes empty memory files until it cannot (at most 2,000), logs "memory files N", then reads as 'o'
 //   i  logs "pid N" with its own process id (2 in a worker's PID namespace), then reads as 'o'
 //   p  its probe never returns (the host must stop a probe by itself: it has no --action-timeout to go by)
+//   q  reads as 'o', naming the encoding it "stored" in the metadata (AF_META_STORED_FORMAT: "HSTL-Q1"); the writer
+//      writes 'q' when the first texel's red is 'Q', as a writer that encodes as it writes
 // And whatever a file holds, when its path contains "probe-crash" the probe dereferences NULL: a probe that crashes
 // on files other plugins read (a PNG), not only on its own.
-// Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red,
+// Its dims (API 1.4) declare every file 2x2 RGBA8, what 'o' returns. It writes "HSTLo" and the first texel's red
+// (the 'o' from the string "hostile-writer-mark:o", which a test patches to tell two copies of the plugin apart),
 // logging a line that names no file (the host adds the action's), and a warning when that red is 'W'.
 //
 // Its stage `hostile.stage` (one item in, two out) misbehaves on the same letters when given a file's bytes:
@@ -72,10 +75,16 @@ int32_t probe_size(const uint8_t* head, uint64_t size, uint64_t file_size, const
     return file_size > (1u << 20) ? AF_PROBE_NO : probe(head, size, path);
 }
 
-void fill(const af_host* h, uint8_t value, af_texture* out) {
+// `stored`: the metadata names the encoding the file "stores" (the host copies the pairs; they outlive the call).
+void fill(const af_host* h, uint8_t value, af_texture* out, bool stored = false) {
     af::Texture t(af::TextureDesc{af::FMT_R8G8B8A8_UNORM, 2, 2});
     std::memset(t.data.data(), value, t.data.size());
     af::sdk::export_texture(h, t, out);
+    static const af_kv kStored[] = {{AF_META_STORED_FORMAT, "HSTL-Q1"}};
+    if (stored) {
+        out->meta = kStored;
+        out->meta_count = 1;
+    }
 }
 
 // Each call that a sandboxed worker must not be able to make, aimed at its parent (the host) or at `path`.
@@ -240,7 +249,7 @@ af_status read(const af_host* h, const af_input* in, const af_options*, af_textu
             break;
         }
         }
-        fill(h, value, out);
+        fill(h, value, out, in->data[4] == 'q');
     });
 }
 
@@ -248,7 +257,12 @@ af_status write(const af_host* h, const af_texture* t, const af_options*, af_sin
     return af::sdk::guard(e, [&] {
         h->log(AF_LOG_INFO, "hostile writes");
         if (t->data && t->data_size && t->data[0] == 'W') h->log(AF_LOG_WARN, "hostile warns as it writes");
-        const uint8_t bytes[6] = {'H', 'S', 'T', 'L', 'o', t->data && t->data_size ? t->data[0] : uint8_t(0)};
+        // The 'o' is read from this string at run time, so a test can tell two copies of the plugin apart by
+        // patching it in one copy's bytes (watch_test: a plugin swapped while `watch` runs).
+        static const char kMark[] = "hostile-writer-mark:o";
+        const char* volatile mark = kMark;
+        const uint8_t red = t->data && t->data_size ? t->data[0] : uint8_t(0);
+        const uint8_t bytes[6] = {'H', 'S', 'T', 'L', red == 'Q' ? uint8_t('q') : uint8_t(mark[sizeof kMark - 2]), red};
         const af_status st = out->write(out->ctx, bytes, sizeof bytes);
         if (st != AF_OK) af::sdk::fail(st, AF_NO_OFFSET, "the sink refused the bytes");
     });

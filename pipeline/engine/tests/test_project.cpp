@@ -33,7 +33,7 @@ steps::StepTable png_test_steps() {
         out.bytes.reset();
         return out;
     };
-    t.writer = [](const steps::Item& it, const fs::path&, std::vector<std::string>&, std::vector<std::string>&) {
+    t.writer = [](const steps::Item& it, const fs::path&, std::vector<std::string>&, steps::WrittenFile&) {
         Texture img = rgba8_picture(it.texture->desc.width, it.texture->desc.height);
         img.data.assign(it.texture->data.begin(), it.texture->data.begin() + img.data.size());
         return encode_png(img);

@@ -23,10 +23,13 @@ namespace {
 // How long a worker may take to load and describe a plugin: what the worker's hello already waits.
 constexpr double kDescribeSeconds = 30;
 
-int exec_memfd() {
-    const int fd = ::memfd_create("assetforge-plugin", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+// Named after the library ("/memfd:af_dds.so" in /proc/PID/maps, a debugger's and a sanitizer's stack traces), as
+// the loader knows it only by its descriptor.
+int exec_memfd(const std::filesystem::path& file) {
+    const std::string name = file.filename().string().substr(0, 200);
+    const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
     if (fd >= 0 || errno != EINVAL) return fd;
-    return ::memfd_create("assetforge-plugin", MFD_CLOEXEC | MFD_ALLOW_SEALING); // a kernel before 6.3
+    return ::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING); // a kernel before 6.3
 }
 
 } // namespace
@@ -40,7 +43,7 @@ bool seal_library(const std::filesystem::path& file, int& fd, Hash128& hash, std
         if (in >= 0) ::close(in);
         return false;
     }
-    const int out = exec_memfd();
+    const int out = exec_memfd(file);
     bool ok = out >= 0 && ::ftruncate(out, st.st_size) == 0;
     void* map = MAP_FAILED;
     if (ok && st.st_size) {

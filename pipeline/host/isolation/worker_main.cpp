@@ -4,6 +4,7 @@
 #include "host/host_services.hpp"
 #include "host/isolation/confinement.hpp"
 #include "host/isolation/container_proxy.hpp"
+#include "host/isolation/isolation.hpp"
 #include "host/isolation/plugin_description.hpp"
 #include "host/isolation/sandbox.hpp"
 #include "host/isolation/stage_worker.hpp"
@@ -35,7 +36,7 @@ namespace {
 bool g_sandboxed = false;
 
 constexpr int kSock = 3;
-constexpr int kLibrary = 4; // the plugin's library: the host's sealed copy of it, or (a bundled plugin) its file
+constexpr int kLibrary = 4; // the plugin's library: the host's sealed copy of it
 
 // af_host.alloc in a worker: a block past kInlineBytes is a memfd, so what the plugin hands over crosses to the
 // host as a descriptor, not as a copy. A smaller one is heap memory (fd -1): it crosses inside a message when it can
@@ -471,9 +472,11 @@ const LoadedPlugin* load_sealed(PluginRegistry& reg, const std::string& path, bo
 int run_plugin_worker(int argc, char** argv) {
     // A worker never outlives its host, even one killed with SIGKILL.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    // Only stdin, stdout, stderr, the socket and the library: a descriptor the host had open (the state database,
-    // an output being written) must not be the plugin's to write.
-    ::close_range(kLibrary + 1, ~0u, 0);
+    // Only stdin, stdout, stderr, the socket, the library and the host's copies of its bundled plugins (one
+    // argument each after the eighth): a descriptor the host had open (the state database, an output being
+    // written) must not be the plugin's to write.
+    const unsigned copies = argc > 9 ? unsigned(argc - 9) : 0;
+    ::close_range(kLibrary + 1 + copies, ~0u, 0);
     // stdout is a pipe the host reads: a line at a time, so what a plugin prints arrives with its call.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     if (argc < 9) return 2;
@@ -494,12 +497,21 @@ int run_plugin_worker(int argc, char** argv) {
 
     PluginRegistry reg;
     set_registry(&reg);
+    // The bundled plugins come from the host's copies, not from their files: a file may hold other bytes by now
+    // than the host loaded and hashed, and the identities recorded for what this worker makes are the host's. The
+    // plugin served (under --isolate all) is fd 4, the others "FD=PATH"; load_default skips what is loaded.
+    if (!third_party(std::filesystem::path(path)))
+        reg.load_in_process(path, "/proc/self/fd/" + std::to_string(kLibrary));
+    for (int i = 9; i < argc; ++i)
+        if (const char* eq = std::strchr(argv[i], '='))
+            reg.load_in_process(eq + 1, "/proc/self/fd/" + std::string(argv[i], size_t(eq - argv[i])));
     // The host's own plugins first (the environment is empty: no $ASSETFORGE_PLUGIN_PATH), trusted code loaded
     // before any confinement: their codecs serve af_host.convert here as they do in process, so a stage or a
     // writer that encodes BC through the host (xtf.write) works in a worker. The plugin this worker serves was
     // accepted by the host, so here it takes the place of a bundled plugin of its name (--plugin-override).
     reg.load_default();
     reg.serve_in_worker();
+    ::close_range(kLibrary + 1, ~0u, 0); // the copies are mapped by now
     Confinement held;
     std::string why;
     const LoadedPlugin* plugin = load_sealed(reg, path, allow_unconfined, held, why);

@@ -131,8 +131,22 @@ std::string self_exe() {
     return std::string(buf, size_t(n));
 }
 
-// Starts `assetforge __plugin-worker …` on a socketpair (its end as fd 3), with the library's bytes as fd 4, and
-// waits for it to say the plugin loaded; `confinement` gets what held around the loading.
+// The host's copies of its bundled plugins other than `library` (descriptors duplicated above the worker's numbers,
+// close-on-exec), which a worker loads instead of their files: the codecs af_host.convert reaches there are then
+// the bytes the host hashed too.
+std::vector<std::pair<int, std::string>> bundled_copies(const std::filesystem::path& library) {
+    std::vector<std::pair<int, std::string>> out;
+    if (const PluginRegistry* reg = host::registry())
+        for (const auto& p : reg->plugins())
+            if (p->bundled && p->image_fd >= 0 && p->path != library)
+                if (const int fd = ::fcntl(p->image_fd, F_DUPFD_CLOEXEC, 100); fd >= 0)
+                    out.emplace_back(fd, p->path.string());
+    return out;
+}
+
+// Starts `assetforge __plugin-worker …` on a socketpair (its end as fd 3), with the library's bytes as fd 4 and the
+// host's copies of its other bundled plugins from fd 5 on (each named by an argument "FD=PATH"), and waits for it
+// to say the plugin loaded; `confinement` gets what held around the loading.
 Worker spawn(const std::filesystem::path& library, int image_fd, std::string& why, std::string* confinement = nullptr) {
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -153,6 +167,8 @@ Worker spawn(const std::filesystem::path& library, int image_fd, std::string& wh
                                      std::to_string(hs.max_surfaces),
                                      std::to_string(hs.max_items),
                                      settings().allow_unconfined_load ? "unconfined-allowed" : "confined"};
+    const auto copies = bundled_copies(library);
+    for (size_t i = 0; i < copies.size(); ++i) args.push_back(std::to_string(5 + i) + "=" + copies[i].second);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -162,6 +178,7 @@ Worker spawn(const std::filesystem::path& library, int image_fd, std::string& wh
         ::close(sv[0]);
         ::close(sv[1]);
         if (image >= 0) ::close(image);
+        for (const auto& c : copies) ::close(c.first);
         return {};
     }
     ::fcntl(out[0], F_SETFL, O_NONBLOCK);
@@ -174,6 +191,7 @@ Worker spawn(const std::filesystem::path& library, int image_fd, std::string& wh
     posix_spawn_file_actions_adddup2(&fa, out[1], 2);
     posix_spawn_file_actions_adddup2(&fa, sv[1], 3); // dup2 clears FD_CLOEXEC on the copy
     posix_spawn_file_actions_adddup2(&fa, image, 4);
+    for (size_t i = 0; i < copies.size(); ++i) posix_spawn_file_actions_adddup2(&fa, copies[i].first, int(5 + i));
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
@@ -185,6 +203,7 @@ Worker spawn(const std::filesystem::path& library, int image_fd, std::string& wh
     ::close(sv[1]);
     ::close(out[1]);
     ::close(image);
+    for (const auto& c : copies) ::close(c.first);
     w.sock = sv[0];
     w.printed = out[0];
     if (rc != 0) {
@@ -219,7 +238,7 @@ Worker spawn(const std::filesystem::path& library, int image_fd, std::string& wh
     return w;
 }
 
-// A worker for p: from p's sealed image, or (a bundled plugin under --isolate all) from its file.
+// A worker for p: from the sealed copy its identity was hashed from (every plugin the host loaded has one).
 Worker spawn(const LoadedPlugin& p, std::string& why) {
     const int fd = p.image_fd >= 0 ? p.image_fd : ::open(p.path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -269,6 +288,13 @@ class Pool {
         --live_;
         cv_.notify_one();
     }
+    void end_idle() {
+        std::lock_guard lock(m_);
+        for (Worker& w : idle_) reap(w, false);
+        live_ -= int(idle_.size());
+        idle_.clear();
+        cv_.notify_all();
+    }
 
   private:
     std::mutex m_;
@@ -277,11 +303,20 @@ class Pool {
     int live_ = 0;
 };
 
+struct Pools {
+    std::mutex m;
+    std::map<std::string, std::unique_ptr<Pool>> by_path;
+};
+
+Pools& pools() {
+    static Pools all;
+    return all;
+}
+
 Pool& pool_of(const LoadedPlugin& p) {
-    static std::mutex m;
-    static std::map<std::string, std::unique_ptr<Pool>> pools;
-    std::lock_guard lock(m);
-    auto& slot = pools[p.path.string()];
+    Pools& all = pools();
+    std::lock_guard lock(all.m);
+    auto& slot = all.by_path[p.path.string()];
     if (!slot) slot = std::make_unique<Pool>();
     return *slot;
 }
@@ -293,6 +328,12 @@ std::string seconds_text(double s) {
 }
 
 } // namespace
+
+void end_idle_workers() {
+    Pools& all = pools();
+    std::lock_guard lock(all.m);
+    for (auto& [path, pool] : all.by_path) pool->end_idle();
+}
 
 CallOutcome call_once(const std::filesystem::path& library, int image_fd, Op op, const std::vector<uint8_t>& body,
                       double seconds, std::string& confinement) {

@@ -39,4 +39,8 @@ CallOutcome call_worker(const LoadedPlugin& plugin, Op op, const std::vector<uin
 CallOutcome call_once(const std::filesystem::path& library, int image_fd, Op op, const std::vector<uint8_t>& body,
                       double seconds, std::string& confinement);
 
+// Ends and reaps every idle worker: before `watch` replaces its process image (exec) to load changed plugins,
+// whose workers would otherwise be children the new image never waits for.
+void end_idle_workers();
+
 } // namespace af::host::isolation

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <link.h>
 #include <unistd.h>
 
 using namespace af;
@@ -141,18 +142,58 @@ TEST_CASE("the same plugin name twice keeps the first") {
 }
 
 TEST_CASE("an accepted plugin stays mapped after its registry is gone, a refused one is unloaded") {
+    // Loaded from sealed copies, which the loader knows as /proc/self/fd/N, not by the files' paths.
+    auto copies_mapped = [] {
+        int n = 0;
+        dl_iterate_phdr(
+            [](dl_phdr_info* info, size_t, void* count) {
+                if (std::string_view(info->dlpi_name).starts_with("/proc/self/fd/")) ++*static_cast<int*>(count);
+                return 0;
+            },
+            &n);
+        return n;
+    };
     auto mapped = [](const fs::path& p) {
         void* h = ::dlopen(p.c_str(), RTLD_NOW | RTLD_NOLOAD);
         if (h) ::dlclose(h);
         return h != nullptr;
     };
+    const int before = copies_mapped();
+    const void* code = nullptr; // a function of the accepted plugin's
     {
         PluginRegistry r;
         REQUIRE(r.load_file(plugin("abi_good")));
         CHECK_FALSE(r.load_file(plugin("abi_wrong_major")));
+        code = reinterpret_cast<const void*>(r.plugins().back()->containers.at(0).read);
+        CHECK(r.plugins().back()->image_fd >= 0);
     }
-    CHECK(mapped(plugin("abi_good")));
+    Dl_info info{};
+    CHECK(::dladdr(code, &info) != 0);
+    CHECK(copies_mapped() == before + 1); // the refused one is gone
+    // The files themselves were never handed to the loader.
+    CHECK_FALSE(mapped(plugin("abi_good")));
     CHECK_FALSE(mapped(plugin("abi_wrong_major")));
+}
+
+TEST_CASE("a plugin runs, and is known, by the bytes it was loaded from, whatever becomes of its file") {
+    const fs::path dir = fs::temp_directory_path() / ("af-rewritten-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path file = dir / "rewritten.so";
+    fs::copy_file(plugin("abi_good"), file, fs::copy_options::overwrite_existing);
+    PluginRegistry r;
+    REQUIRE(r.load_file(file));
+    const LoadedPlugin& p = *r.plugins().back();
+    const Hash128 loaded = hash_file(plugin("abi_good"));
+    CHECK(p.binary_hash == loaded);
+    // Rewritten in place (the same inode, as cp does) with another library: pages of a mapped file would change.
+    std::ifstream other(plugin("abi_old_minor"), std::ios::binary);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << other.rdbuf();
+    CHECK(hash_file(file) != loaded);
+    CHECK(p.binary_hash == loaded);
+    const uint8_t good[8] = {'G', 'O', 'O', 'D', 1, 2, 3, 4};
+    CHECK(read_texture_bytes(r, "t.good", good).texture.data == std::vector<uint8_t>{1, 2, 3, 4});
+    std::error_code ec;
+    fs::remove_all(dir, ec);
 }
 
 TEST_CASE("probing prefers magic bytes over the extension") {

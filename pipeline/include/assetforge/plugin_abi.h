@@ -242,6 +242,11 @@ typedef struct af_host {
 #define AF_CAN_READ 0x1u
 #define AF_CAN_WRITE 0x2u
 #define AF_CAN_INFO 0x4u
+
+/* Metadata key a container's read may set in af_texture.meta: the name of the encoding the file stores when the
+ * texture read is a decoding of it into a format of the table ("ETC1" read as R8G8B8A8_UNORM). No API change: a
+ * host that does not know the key keeps it as any other metadata. */
+#define AF_META_STORED_FORMAT "stored_format"
 /* API 1.3 (a bit older hosts ignore): the container's files are pictures for
  * people (PNG, TGA), not GPU-ready textures, so `convert` encodes them (its
  * `auto`) where it would keep a texture container's stored format. */
@@ -338,6 +343,8 @@ typedef struct af_container {
     uint32_t read_option_count;
     uint32_t write_option_count;
     const char* const* meta_keys;
+    /* (A read that decodes an encoding the format table has no name for, ETC1 or ASTC say, into a format it has:
+     * AF_META_STORED_FORMAT names the encoding the file holds, so reports and `convert` name it too.) */
     /* API 1.4 (optional): fills `out` from the header alone. in->data holds
      * the first bytes of the file (64 KiB, or all of a smaller file) and
      * in->size how many; the host does not give the rest. The host's memory
