@@ -66,11 +66,11 @@ void exported_levels(const TempDir& t) {
 
 // Whether level `mip` of face `face` of `dds` has exactly the size and texels of the picture `png`.
 bool same_level(const TempDir& t, const std::string& dds, int face, int mip, const std::string& png) {
-    const std::string out = "level-" + std::to_string(face) + "-" + std::to_string(mip) + "-of-" +
-                            fs::path(dds).stem().string() + ".png";
-    Run r = run_cli("convert " + dds + " " + out + " -y --face " + std::to_string(face) + " --mip " +
-                        std::to_string(mip),
-                    t.path());
+    const std::string out =
+        "level-" + std::to_string(face) + "-" + std::to_string(mip) + "-of-" + fs::path(dds).stem().string() + ".png";
+    Run r =
+        run_cli("convert " + dds + " " + out + " -y --face " + std::to_string(face) + " --mip " + std::to_string(mip),
+                t.path());
     INFO(r.out);
     REQUIRE(r.code == 0);
     return run_cli("compare " + out + " " + png + " --max-error 0", t.path()).code == 0;

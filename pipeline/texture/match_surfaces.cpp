@@ -2,6 +2,8 @@
 
 #include "assetforge/plugin.hpp"
 
+#include <algorithm>
+
 namespace af::texture {
 namespace {
 
@@ -53,7 +55,45 @@ std::string picture_names(const TextureDesc& original, const TextureDesc* have, 
     return out;
 }
 
+// The pictures of levels [from, to) of every surface of `d`, named as `decode` with `mips: all` names them.
+std::string level_names(const TextureDesc& d, uint32_t from, uint32_t to, std::string_view name, bool frames) {
+    const size_t slash = name.rfind('/');
+    const std::string file(slash == std::string_view::npos ? name : name.substr(slash + 1));
+    const size_t dot = file.rfind('.');
+    const std::string stem = dot == std::string::npos ? file : file.substr(0, dot);
+    const std::string ext = dot == std::string::npos ? "" : file.substr(dot);
+    std::string out;
+    size_t n = 0;
+    for (uint32_t l = 0; l < d.layers; ++l)
+        for (uint32_t f = 0; f < d.faces; ++f)
+            for (uint32_t m = from; m < to; ++m)
+                for (uint32_t s = 0; s < mip_extent(d.depth, m); ++s)
+                    if (++n <= 8)
+                        out += (out.empty() ? "" : ", ") + stem + surface_part(d, {l, f, s, m}, frames, true) + ext;
+    if (n > 8) out += " and " + std::to_string(n - 8) + " more";
+    return out;
+}
+
 } // namespace
+
+void check_match_levels(const Texture& t, const MatchTarget& like, std::string_view name) {
+    // Drawn levels are kept as drawn: making the missing ones from the top, or dropping extra ones, would give
+    // a chain nobody drew, so a count other than the original's is refused.
+    const uint32_t have = t.desc.mips, want = like.mips;
+    if (have == want) return;
+    const bool frames = frames_of(like.path);
+    const std::string head = std::string(name) + ": format: match with " + like.path + ": the original has " +
+                             count_text(want, "mip level", "mip levels") + ", the pictures " + std::to_string(have);
+    TextureDesc d = t.desc;
+    d.mips = std::max(have, want);
+    if (have < want)
+        sdk::unsupported(head + "; missing " + level_names(d, have, want, name, frames) +
+                         " (every level of every surface is a picture when levels are edited: docs/edit-formats.md), "
+                         "so nothing is written");
+    sdk::unsupported(head + "; " + level_names(d, want, have, name, frames) +
+                     " past the original's last level: remove them, or encode with a format of your own, so "
+                     "nothing is written");
+}
 
 void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set) {
     // One edited picture cannot say which frame, face or layer it replaces:
