@@ -182,3 +182,22 @@ TEST_CASE("a set of levels with one missing, of a wrong size or more than the or
     CHECK_THAT(r.out, Catch::Contains("3 mip levels"));
     CHECK_FALSE(fs::exists(t / "mod/rock.dds"));
 }
+
+TEST_CASE("a set of levels lacking a whole layer the original has is refused, naming that layer's levels",
+          "[authored-mips][e2e]") {
+    TempDir t("af-am-layer");
+    const fs::path anim = fs::path(AF_SOURCE_DIR) / "plugins/xtf/tests/data/dxt1_32x32_anim2_mips_nofallback/"
+                                                    "dxt1_32x32_anim2_mips_nofallback.xtf";
+    REQUIRE(run_cli("convert '" + anim.string() + "' game/arr.dds", t.path()).code == 0);
+    t.write("export.yaml", kExport);
+    t.write("rebuild.yaml", kRebuild);
+    REQUIRE(run_cli("build export.yaml", t.path()).code == 0);
+    REQUIRE(fs::exists(t / "edit/arr.layer1.mip0.png"));
+    for (const auto& e : fs::directory_iterator(t / "edit"))
+        if (e.path().filename().string().rfind("arr.layer1.", 0) == 0) fs::remove(e.path());
+    Run r = run_cli("build rebuild.yaml", t.path());
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("missing arr.layer1.mip0.png, arr.layer1.mip1.png"));
+    CHECK_FALSE(fs::exists(t / "mod/arr.dds"));
+}

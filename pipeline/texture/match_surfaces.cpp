@@ -36,8 +36,10 @@ bool frames_of(const std::string& path) {
 }
 
 // The pictures of the original's surfaces that `have` lacks (every one when
-// `have` is null), named as the export names them: "sky.face5.png", at most 8.
-std::string picture_names(const TextureDesc& original, const TextureDesc* have, std::string_view name, bool frames) {
+// `have` is null), named as the export names them: "sky.face5.png", at most 8;
+// with `levels`, every level of each ("sky.face5.mip0.png", …).
+std::string picture_names(const TextureDesc& original, const TextureDesc* have, std::string_view name, bool frames,
+                          bool levels = false) {
     const size_t slash = name.rfind('/');
     const std::string file(slash == std::string_view::npos ? name : name.substr(slash + 1));
     const size_t dot = file.rfind('.');
@@ -47,10 +49,13 @@ std::string picture_names(const TextureDesc& original, const TextureDesc* have, 
     size_t n = 0;
     for (uint32_t l = 0; l < original.layers; ++l)
         for (uint32_t f = 0; f < original.faces; ++f)
-            for (uint32_t s = 0; s < original.depth; ++s) {
-                if (have && l < have->layers && f < have->faces && s < have->depth) continue;
-                if (++n <= 8) out += (out.empty() ? "" : ", ") + stem + surface_part(original, {l, f, s}, frames) + ext;
-            }
+            for (uint32_t m = 0; m < (levels ? original.mips : 1); ++m)
+                for (uint32_t s = 0; s < mip_extent(original.depth, m); ++s) {
+                    if (have && l < have->layers && f < have->faces && s < have->depth) continue;
+                    if (++n <= 8)
+                        out += (out.empty() ? "" : ", ") + stem + surface_part(original, {l, f, s, m}, frames, levels) +
+                               ext;
+                }
     if (n > 8) out += " and " + std::to_string(n - 8) + " more";
     return out;
 }
@@ -95,7 +100,8 @@ void check_match_levels(const Texture& t, const MatchTarget& like, std::string_v
                      "nothing is written");
 }
 
-void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set) {
+void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set,
+                          bool levels) {
     // One edited picture cannot say which frame, face or layer it replaces:
     // writing it alone would give a file with fewer surfaces than the game's.
     const std::string missing = missing_surfaces(t.desc, like.texture.desc);
@@ -104,7 +110,7 @@ void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string
     const std::string head =
         std::string(name) + ": format: match with " + like.path + ": the original holds " + missing;
     if (from_set)
-        sdk::unsupported(head + "; missing " + picture_names(like.texture.desc, &t.desc, name, frames) +
+        sdk::unsupported(head + "; missing " + picture_names(like.texture.desc, &t.desc, name, frames, levels) +
                          ", so nothing is written (one picture per surface: docs/edit-formats.md)");
     sdk::unsupported(head +
                      "; writing the input alone would drop the rest, so nothing is written (one picture cannot "

@@ -125,8 +125,10 @@ MatchTarget read_match_target(Ops& ops, const std::string& path);
 // than the original it must match: `match` never drops a surface silently.
 // `from_set`: `t` was assembled from surface pictures (`name` is the set's),
 // whose missing members are named; otherwise it is one picture, and the
-// message names the pictures that would rebuild the original.
-void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set = false);
+// message names the pictures that would rebuild the original. `levels`: the
+// set's levels were pictures, and the missing ones are named with theirs.
+void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set = false,
+                          bool levels = false);
 // Refuses a set whose levels were drawn (`name.mip<N>` pictures) when they are
 // not as many as the original's, naming the missing or the extra pictures.
 void check_match_levels(const Texture& t, const MatchTarget& like, std::string_view name);
