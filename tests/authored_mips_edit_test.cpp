@@ -45,6 +45,26 @@ void write_levels_dds(const fs::path& p, uint32_t size, const std::vector<Rgba>&
     }
 }
 
+// An R8G8B8A8_UNORM volume DDS of 8×8×4 texels and 3 levels, each slice of each level a flat colour of its own.
+void write_volume_dds(const fs::path& p) {
+    std::vector<uint32_t> head(37, 0);
+    std::memcpy(&head[0], "DDS ", 4);
+    head[1] = 124, head[2] = 0x1 | 0x2 | 0x4 | 0x1000 | 0x20000 | 0x800000, head[3] = 8, head[4] = 8;
+    head[5] = 32, head[6] = 4, head[7] = 3;
+    head[19] = 32, head[20] = 0x4;
+    std::memcpy(&head[21], "DX10", 4);
+    head[27] = 0x1000 | 0x8 | 0x400000, head[28] = 0x200000 /* VOLUME */;
+    head[32] = 28 /* R8G8B8A8_UNORM */, head[33] = 4 /* 3D */, head[35] = 1;
+    fs::create_directories(p.parent_path());
+    std::ofstream f(p, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(head.data()), std::streamsize(head.size() * 4));
+    for (uint32_t m = 0; m < 3; ++m)
+        for (uint32_t z = 0; z < std::max(1u, 4u >> m); ++z) {
+            const Rgba c{{uint8_t(40 * m + 10 * z), 100, uint8_t(200 - 40 * m), 255}};
+            for (uint32_t i = 0; i < (8u >> m) * (8u >> m); ++i) f.write(reinterpret_cast<const char*>(c.data()), 4);
+        }
+}
+
 const std::vector<Rgba> kLevels = {{{200, 30, 30, 255}}, {{30, 200, 30, 255}}, {{30, 30, 200, 255}}};
 
 const char* kExport = "assetforge: 1\noutput_root: edit\njobs:\n  x:\n    inputs: \"game/*.dds\"\n"
@@ -200,4 +220,30 @@ TEST_CASE("a set of levels lacking a whole layer the original has is refused, na
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("missing arr.layer1.mip0.png, arr.layer1.mip1.png"));
     CHECK_FALSE(fs::exists(t / "mod/arr.dds"));
+}
+
+TEST_CASE("a volume's levels export with max(1, depth >> L) slices each and come back without making mips",
+          "[authored-mips][e2e]") {
+    TempDir t("af-am-volume");
+    write_volume_dds(t / "game/fog.dds");
+    t.write("export.yaml", kExport);
+    t.write("rebuild.yaml", kRebuild);
+    REQUIRE(run_cli("build export.yaml", t.path()).code == 0);
+    CHECK(fs::exists(t / "edit/fog.slice3.mip0.png"));
+    CHECK(fs::exists(t / "edit/fog.slice1.mip1.png"));
+    CHECK(fs::exists(t / "edit/fog.slice0.mip2.png"));
+    CHECK_FALSE(fs::exists(t / "edit/fog.slice2.mip1.png"));
+    Run r = run_cli("build rebuild.yaml", t.path());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK(slurp(t / "mod/fog.dds") == slurp(t / "game/fog.dds"));
+    // An edit of one slice of level 1: the volume is rebuilt (a volume's mips are never made), that slice changed.
+    t.copy(t / "edit/fog.slice0.mip1.png", "edit/fog.slice1.mip1.png");
+    r = run_cli("build rebuild.yaml", t.path());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK(slurp(t / "mod/fog.dds") != slurp(t / "game/fog.dds"));
+    r = run_cli("info mod/fog.dds", t.path());
+    INFO(r.out);
+    CHECK_THAT(r.out, Catch::Contains("volume 8") && Catch::Contains("3 mips"));
 }
