@@ -42,7 +42,7 @@ std::optional<SurfaceName> surface_name(std::string_view name) {
         if (!wn) break;
         const auto [word, n] = *wn;
         const bool last = first == ext_dot;
-        const bool only_mip_after = !s.face && !s.layer && !s.slice; // a face or slice precedes only a level
+        const bool only_mip_after = !s.face && !s.layer && !s.slice; // nothing but a level follows a face or slice
         if (word == "mip" && last)
             s.mip = n;
         else if (word == "face" && only_mip_after)
