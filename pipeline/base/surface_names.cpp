@@ -35,18 +35,21 @@ std::optional<SurfaceName> surface_name(std::string_view name) {
     const size_t ext_dot = dots.back();
     SurfaceName s;
     size_t first = ext_dot; // where the surface part starts
-    // At most two parts (layer then face); walk back from the extension.
-    for (size_t k = dots.size() - 1, taken = 0; k-- > 0 && taken < 2; ++taken) {
+    // At most three parts (layer, face, mip level); walk back from the extension.
+    for (size_t k = dots.size() - 1, taken = 0; k-- > 0 && taken < 3; ++taken) {
         if (dots[k] == 0) break;
         auto wn = word_number(file.substr(dots[k] + 1, first - dots[k] - 1));
         if (!wn) break;
         const auto [word, n] = *wn;
         const bool last = first == ext_dot;
-        if (word == "face" && last && !s.face)
+        const bool only_mip_after = !s.face && !s.layer && !s.slice; // nothing but a level follows a face or slice
+        if (word == "mip" && last)
+            s.mip = n;
+        else if (word == "face" && only_mip_after)
             s.face = n;
         else if ((word == "layer" || word == "frame") && !s.layer && !s.slice)
             s.layer = n, s.frame = word == "frame";
-        else if (word == "slice" && last)
+        else if (word == "slice" && only_mip_after)
             s.slice = n;
         else
             break;

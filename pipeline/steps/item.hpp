@@ -29,6 +29,8 @@ struct Item {
     std::map<std::string, std::string> meta; // template values beyond {dir}/{stem}/…
     std::string container;                   // set by `write`: container to encode with
     bool surface_set = false; // assembled from the pictures of several surfaces (`match` names what is missing)
+    // Its levels were pictures of their own (`name.mip<N>`): kept as drawn, never made again from the top.
+    bool authored_mips = false;
     Params write_options;
     // Neither bytes nor texture: a file, as a gather step that reads its files itself (StepDef::reads_files) gets
     // each input, unread: the absolute path, its size and content hash as the build recorded them. A step's own

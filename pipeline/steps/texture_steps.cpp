@@ -85,7 +85,11 @@ Item with_texture(Item it, Texture t) {
 template <class Op> std::vector<Item> each(std::vector<Item> items, Op op) {
     std::vector<Item> out;
     out.reserve(items.size());
-    for (auto& it : items) out.push_back(with_texture(it, op(it, need_texture(it))));
+    for (auto& it : items) {
+        out.push_back(with_texture(it, op(it, need_texture(it))));
+        // Levels made again (resize gives one) are no longer the ones drawn: `match` may make its own.
+        if (out.back().texture->desc.mips != it.texture->desc.mips) out.back().authored_mips = false;
+    }
     return out;
 }
 
@@ -308,7 +312,8 @@ bool layers_are_frames(const std::string& name) {
 
 // `surfaces: all`: one item per top-level surface of a texture of several, `{surface}` saying which
 // (".face3"); a texture of one surface stays one item, `{surface}` "" so its picture keeps its plain name.
-std::vector<Item> decode_item(tx::Ops& ops, StepContext& ctx, Item it, tx::DecodeTo target, bool all) {
+// `levels` (`mips: all`): one per level of every surface of a texture of several levels (".mip2", ".face3.mip1").
+std::vector<Item> decode_item(tx::Ops& ops, StepContext& ctx, Item it, tx::DecodeTo target, bool all, bool levels) {
     const Texture& t = need_texture(it);
     // The edit format follows the format decoded from, which the decoded texture no longer shows.
     const std::string edit(tx::edit_extension(t.desc.format));
@@ -321,12 +326,14 @@ std::vector<Item> decode_item(tx::Ops& ops, StepContext& ctx, Item it, tx::Decod
         o.meta["surface"] = part;
         out.push_back(std::move(o));
     };
-    if (!all || (t.desc.layers == 1 && t.desc.faces == 1 && t.desc.depth <= 1)) {
+    levels = levels && t.desc.mips > 1;
+    if (!all || (t.desc.layers == 1 && t.desc.faces == 1 && t.desc.depth <= 1 && !levels)) {
         add(it, t, "");
         return out;
     }
     const bool frames = layers_are_frames(it.name);
-    for (const auto& s : tx::split_surfaces(t)) add(it, s.texture, tx::surface_part(t.desc, s.at, frames));
+    for (const auto& s : tx::split_surfaces(t, levels))
+        add(it, s.texture, tx::surface_part(t.desc, s.at, frames, levels));
     return out;
 }
 
@@ -341,7 +348,12 @@ StepDef decode_step(const PluginRegistry& reg) {
                                   "all: a texture of several layers, faces or depth slices gives one item per "
                                   "top-level surface, {surface} naming it (\".face3\", \".layer2\", \".frame1\", "
                                   "\".slice4\"; \"\" for a texture of one surface); first: one item, the "
-                                  "texture whole (the writer takes its first surface)")},
+                                  "texture whole (the writer takes its first surface)"),
+                       enum_param("mips", "top", {"top", "all"},
+                                  "top: each surface's top level (a rebuild under format: match makes the levels "
+                                  "again); all: every level of a texture of several, {surface} ending in its level "
+                                  "(\".mip0\", \".face3.mip2\"), so hand-made levels are edited and kept; needs "
+                                  "surfaces: all")},
             .takes_texture = true,
             .run =
                 [r](StepContext& ctx, std::vector<Item> items) {
@@ -351,10 +363,14 @@ StepDef decode_step(const PluginRegistry& reg) {
                                   : to == "rgba32f" ? tx::DecodeTo::Rgba32f
                                                     : tx::DecodeTo::Auto;
                     const bool all = ctx.params.at("surfaces") == "all";
+                    const bool levels = ctx.params.at("mips") == "all";
+                    if (levels && !all)
+                        throw std::runtime_error("decode: mips: all writes every level of every surface; it needs "
+                                                 "surfaces: all");
                     std::vector<Item> out;
                     out.reserve(items.size());
                     for (auto& it : items)
-                        for (auto& o : decode_item(so.ops, ctx, std::move(it), target, all))
+                        for (auto& o : decode_item(so.ops, ctx, std::move(it), target, all, levels))
                             out.push_back(std::move(o));
                     return out;
                 },
@@ -432,12 +448,14 @@ std::vector<Item> run_encode(const PluginRegistry& reg, StepContext& ctx, std::v
         const bool has_original = !original.empty() && original_exists(original);
         if (match && !has_original) throw std::runtime_error(no_original_text(original));
         if (has_original) target = tx::read_match_target(so.ops, original);
-        if (keep_unedited && target && tx::unedited_export(so.ops, t, target->texture, it.surface_set)) {
+        if (keep_unedited && target &&
+            tx::unedited_export(so.ops, t, target->texture, it.surface_set, it.authored_mips)) {
             out.push_back(original_bytes(std::move(it), original, *target, ctx));
             continue;
         }
         req.like = match ? &*target : nullptr;
         req.from_set = it.surface_set;
+        req.authored_mips = it.authored_mips;
         tx::Encoded e = tx::encode(so.ops, t, req);
         ctx.results.format = format_info(e.format)->name;
         ctx.results.format_reason = e.why;
@@ -533,6 +551,7 @@ StepDef mips_step(const PluginRegistry& reg) {
                         }
                         auto top = std::make_shared<tx::TopLevel>();
                         Item mipped = with_texture(it, tx::mips(so.ops, need_texture(it), one, top.get()));
+                        mipped.authored_mips = false; // the chain is made here, not drawn
                         ctx.results.set_normal_map(top->verdict.yes, top->verdict.rule);
                         mipped.top = std::move(top); // describes mipped.texture: moving a texture keeps its data
                         out.push_back(std::move(mipped));
@@ -712,11 +731,13 @@ void add_texture_steps(StepTable& table, const PluginRegistry& reg) {
         for (const auto& it : members) {
             const auto named = base::surface_name(it.name);
             if (!named) throw std::runtime_error(it.name + ": not the picture of a surface"); // grouped by this name
-            m.push_back({it.name, named->layer, named->face, named->slice, named->frame, &need_texture(it)});
+            m.push_back(
+                {it.name, named->layer, named->face, named->slice, named->frame, &need_texture(it), named->mip});
         }
         Item out = with_texture(members.front(), tx::assemble(m, set));
         out.name = set;
         out.surface_set = true;
+        out.authored_mips = m.front().mip.has_value();
         return out;
     };
     table.keep_plugin_notes = [](base::StepResults& results, const std::string& input) {

@@ -62,9 +62,13 @@ void choose_auto(Top& top, const EncodeRequest& req, Encoded& e) {
 // to that count when it differs.
 std::optional<Texture> choose_match(Ops& ops, const Texture& t, const EncodeRequest& req, Encoded& e) {
     if (!req.like) sdk::usage("format: match needs the original to match (like: …)");
-    check_match_surfaces(t, *req.like, req.name, req.from_set);
+    check_match_surfaces(t, *req.like, req.name, req.from_set, req.authored_mips);
     e.format = req.like->format;
     e.why = "matches " + req.like->path;
+    if (req.authored_mips) {
+        check_match_levels(t, *req.like, req.name);
+        return std::nullopt; // the levels as drawn, each encoded as it is
+    }
     const uint32_t want = std::min(req.like->mips, full_mip_count(t.desc.width, t.desc.height, t.desc.depth));
     if (t.desc.mips > want) return first_levels(t, want);
     if (t.desc.mips == want) return std::nullopt;

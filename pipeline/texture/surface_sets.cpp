@@ -1,8 +1,11 @@
 #include "texture/texture_ops.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 namespace af::texture {
 namespace {
@@ -38,7 +41,8 @@ std::string file_of(std::string_view path) {
 void check_kinds(const std::vector<SetMember>& m, std::string_view set) {
     for (const auto& x : m) {
         const SetMember& a = m.front();
-        if (bool(x.layer) != bool(a.layer) || bool(x.face) != bool(a.face) || bool(x.slice) != bool(a.slice))
+        if (bool(x.layer) != bool(a.layer) || bool(x.face) != bool(a.face) || bool(x.slice) != bool(a.slice) ||
+            bool(x.mip) != bool(a.mip))
             throw std::runtime_error(std::string(set) + ": " + file_of(a.name) + " and " + file_of(x.name) +
                                      " name different kinds of surface; every picture of one texture is named alike "
                                      "(docs/edit-formats.md)");
@@ -50,7 +54,7 @@ void check_kinds(const std::vector<SetMember>& m, std::string_view set) {
     }
 }
 
-// Each picture is one surface of one size and format, as the first.
+// Each picture is one surface, of one pixel format as the first (sizes: check_sizes, by level).
 void check_alike(const std::vector<SetMember>& m, std::string_view set) {
     const Texture& a = *m.front().texture;
     for (const auto& x : m) {
@@ -59,11 +63,6 @@ void check_alike(const std::vector<SetMember>& m, std::string_view set) {
             throw std::runtime_error(file_of(x.name) + ": a surface picture holds one surface; it holds " +
                                      std::to_string(d.layers) + " layer(s), " + std::to_string(d.faces) +
                                      " face(s), depth " + std::to_string(d.depth));
-        if (d.width != a.desc.width || d.height != a.desc.height)
-            throw std::runtime_error(std::string(set) + ": " + file_of(x.name) + " is " + std::to_string(d.width) +
-                                     "x" + std::to_string(d.height) + ", " + file_of(m.front().name) + " " +
-                                     std::to_string(a.desc.width) + "x" + std::to_string(a.desc.height) +
-                                     "; every surface of a texture has one size");
         // An editor that drops a PNG's colour chunk changes its tag, not its values: sRGB twins are alike.
         if (with_srgb(d.format, false) != with_srgb(a.desc.format, false))
             throw std::runtime_error(std::string(set) + ": " + file_of(x.name) + " holds " +
@@ -82,13 +81,123 @@ std::string surface_words(const SetMember& m) {
     add(m.frame ? "frame" : "layer", m.layer);
     add("face", m.face);
     add("slice", m.slice);
+    add("level", m.mip);
     return out;
+}
+
+// layer, face, level, slice: where a picture goes.
+using Key = std::array<uint32_t, 4>;
+using Slots = std::map<Key, const SetMember*>;
+
+Key key_of(const SetMember& m) {
+    return {m.layer.value_or(0), m.face.value_or(0), m.mip.value_or(0), m.slice.value_or(0)};
+}
+
+// The texture the members' indices describe: as many layers and levels as the highest index names, six faces
+// when faces are named, the depth of level 0's slices (of any level's when level 0 has none).
+TextureDesc set_shape(const std::vector<SetMember>& members) {
+    const SetMember& first = members.front();
+    TextureDesc d = first.texture->desc;
+    d.mips = d.layers = d.faces = d.depth = 1;
+    uint32_t top_depth = 0;
+    for (const auto& m : members) {
+        if (m.layer) d.layers = std::max(d.layers, *m.layer + 1);
+        if (m.mip) d.mips = std::max(d.mips, *m.mip + 1);
+        if (m.slice) d.depth = std::max(d.depth, *m.slice + 1);
+        if (m.slice && m.mip.value_or(0) == 0) top_depth = std::max(top_depth, *m.slice + 1);
+    }
+    if (top_depth) d.depth = top_depth;
+    if (first.face) d.faces = 6, d.flags |= AF_TEX_CUBE;
+    if (d.depth > 1) d.flags |= AF_TEX_VOLUME;
+    return d;
+}
+
+// Each member in its slot: two of one surface, or a slice a level of the volume has not, are refused.
+Slots place(const std::vector<SetMember>& members, const TextureDesc& d, std::string_view set) {
+    Slots slot;
+    for (const auto& m : members) {
+        const Key k = key_of(m);
+        if (const uint32_t depth = mip_extent(d.depth, k[2]); k[3] >= depth)
+            throw std::runtime_error(std::string(set) + ": " + file_of(m.name) + " names slice " +
+                                     std::to_string(k[3]) + " of level " + std::to_string(k[2]) + ", which has " +
+                                     std::to_string(depth) + " (a volume's level N has max(1, depth >> N) slices)");
+        const SetMember*& s = slot[k];
+        if (s)
+            throw std::runtime_error(std::string(set) + ": " + file_of(s->name) + " and " + file_of(m.name) +
+                                     " are both " + surface_words(m) + "; keep one of them");
+        s = &m;
+    }
+    return slot;
+}
+
+// Every surface of every level has its picture, or the missing ones are named.
+void check_missing(const Slots& slot, const TextureDesc& d, const SetMember& first, std::string_view set) {
+    const auto [stem, ext] = stem_ext(file_of(set));
+    std::string missing;
+    size_t n_missing = 0, expected = 0;
+    for (uint32_t l = 0; l < d.layers; ++l)
+        for (uint32_t f = 0; f < d.faces; ++f)
+            for (uint32_t m = 0; m < d.mips; ++m)
+                for (uint32_t s = 0; s < mip_extent(d.depth, m); ++s) {
+                    ++expected;
+                    if (slot.count({l, f, m, s})) continue;
+                    if (++n_missing <= 8)
+                        missing += (missing.empty() ? "" : ", ") + stem +
+                                   surface_part(d, {l, f, s, m}, first.frame, first.mip.has_value()) + ext;
+                }
+    if (n_missing)
+        throw std::runtime_error(
+            std::string(set) + ": " + std::to_string(slot.size()) + " of " + std::to_string(expected) +
+            " surfaces given (" + (first.face ? "a cubemap has 6 faces" : "indices count from 0") +
+            (first.mip ? ", and every level of every surface is a picture" : "") + "), missing " + missing +
+            (n_missing > 8 ? " and " + std::to_string(n_missing - 8) + " more" : "") + "; nothing is written");
+}
+
+// The level-0 pictures are of one size; level N's are max(1, size >> N), and no level is past the last a
+// texture of that size has. Returns the top level's size.
+std::pair<uint32_t, uint32_t> check_sizes(const Slots& slot, const TextureDesc& d, std::string_view set) {
+    const SetMember& top = *slot.begin()->second; // layer 0, face 0, level 0, slice 0
+    const uint32_t w = top.texture->desc.width, h = top.texture->desc.height;
+    auto size = [](uint32_t x, uint32_t y) { return std::to_string(x) + "x" + std::to_string(y); };
+    for (const auto& [k, m] : slot) {
+        const TextureDesc& x = m->texture->desc;
+        const uint32_t lw = mip_extent(w, k[2]), lh = mip_extent(h, k[2]);
+        if (x.width == lw && x.height == lh) continue;
+        if (k[2] == 0)
+            throw std::runtime_error(std::string(set) + ": " + file_of(m->name) + " is " + size(x.width, x.height) +
+                                     ", " + file_of(top.name) + " " + size(w, h) +
+                                     "; every surface of a texture has one size");
+        throw std::runtime_error(std::string(set) + ": " + file_of(m->name) + " is " + size(x.width, x.height) +
+                                 "; level " + std::to_string(k[2]) + " of a " + size(w, h) + " texture (" +
+                                 file_of(top.name) + ") is " + size(lw, lh) + " (max(1, size >> level))");
+    }
+    if (const uint32_t full = full_mip_count(w, h, d.depth); d.mips > full) {
+        const auto [stem, ext] = stem_ext(file_of(set));
+        throw std::runtime_error(std::string(set) + ": " + stem + ".mip" + std::to_string(d.mips - 1) + ext + ": a " +
+                                 size(w, h) + " texture has " + std::to_string(full) + " levels (mip0 to mip" +
+                                 std::to_string(full - 1) + ")");
+    }
+    return {w, h};
 }
 
 } // namespace
 
-std::vector<SurfacePicture> split_surfaces(const Texture& t) {
+std::vector<SurfacePicture> split_surfaces(const Texture& t, bool levels) {
     std::vector<SurfacePicture> out;
+    if (levels && t.desc.mips > 1) {
+        // Each level a picture of its own: a hand-made chain comes back as drawn (mips as authored).
+        for (uint32_t l = 0; l < t.desc.layers; ++l)
+            for (uint32_t f = 0; f < t.desc.faces; ++f)
+                for (uint32_t m = 0; m < t.desc.mips; ++m) {
+                    Texture level = single_surface(t, l, f, m);
+                    if (t.desc.depth <= 1) {
+                        out.push_back({std::move(level), {l, f, 0, m}});
+                        continue;
+                    }
+                    for (uint32_t s = 0; s < level.desc.depth; ++s) out.push_back({slice_of(level, s), {l, f, s, m}});
+                }
+        return out;
+    }
     const bool several = t.desc.layers > 1 || t.desc.faces > 1;
     std::vector<Piece> pieces;
     if (several) {
@@ -109,11 +218,12 @@ std::vector<SurfacePicture> split_surfaces(const Texture& t) {
     return out;
 }
 
-std::string surface_part(const TextureDesc& d, const SurfaceIndex& at, bool frames) {
+std::string surface_part(const TextureDesc& d, const SurfaceIndex& at, bool frames, bool levels) {
     std::string out;
     if (d.layers > 1) out += (frames ? ".frame" : ".layer") + std::to_string(at.layer);
     if (d.faces > 1) out += ".face" + std::to_string(at.face);
     if (d.depth > 1) out += ".slice" + std::to_string(at.slice);
+    if (levels) out += ".mip" + std::to_string(at.mip);
     return out;
 }
 
@@ -122,47 +232,16 @@ Texture assemble(const std::vector<SetMember>& members, std::string_view set) {
     check_kinds(members, set);
     check_alike(members, set);
     const SetMember& first = members.front();
-    TextureDesc d = first.texture->desc;
-    d.mips = 1;
-    d.layers = d.faces = d.depth = 1;
-    for (const auto& m : members) {
-        if (m.layer) d.layers = std::max(d.layers, *m.layer + 1);
-        if (m.slice) d.depth = std::max(d.depth, *m.slice + 1);
-    }
-    if (first.face) d.faces = 6, d.flags |= AF_TEX_CUBE;
-    if (d.depth > 1) d.flags |= AF_TEX_VOLUME;
-    std::vector<const SetMember*> slot(size_t(d.layers) * d.faces * d.depth, nullptr);
-    for (const auto& m : members) {
-        const SurfaceIndex at{m.layer.value_or(0), m.face.value_or(0), m.slice.value_or(0)};
-        const SetMember*& s = slot[(size_t(at.layer) * d.faces + at.face) * d.depth + at.slice];
-        if (s)
-            throw std::runtime_error(std::string(set) + ": " + file_of(s->name) + " and " + file_of(m.name) +
-                                     " are both " + surface_words(m) + "; keep one of them");
-        s = &m;
-    }
-    const auto [stem, ext] = stem_ext(file_of(set));
-    std::string missing;
-    size_t n_missing = 0;
-    for (size_t i = 0; i < slot.size(); ++i) {
-        if (slot[i]) continue;
-        const SurfaceIndex at{uint32_t(i / (size_t(d.faces) * d.depth)), uint32_t(i / d.depth % d.faces),
-                              uint32_t(i % d.depth)};
-        if (++n_missing <= 8) missing += (missing.empty() ? "" : ", ") + stem + surface_part(d, at, first.frame) + ext;
-    }
-    if (n_missing)
-        throw std::runtime_error(std::string(set) + ": " + std::to_string(members.size()) + " of " +
-                                 std::to_string(slot.size()) + " surfaces given (" +
-                                 (first.face ? "a cubemap has 6 faces" : "indices count from 0") + "), missing " +
-                                 missing + (n_missing > 8 ? " and " + std::to_string(n_missing - 8) + " more" : "") +
-                                 "; nothing is written");
+    TextureDesc d = set_shape(members);
+    const Slots slot = place(members, d, set);
+    check_missing(slot, d, first, set);
+    std::tie(d.width, d.height) = check_sizes(slot, d, set);
     Texture out(d);
     out.meta = first.texture->meta;
-    const size_t slice_bytes = first.texture->surface(0, 0, 0).size;
-    for (size_t i = 0; i < slot.size(); ++i) {
-        const uint32_t layer = uint32_t(i / (size_t(d.faces) * d.depth)), face = uint32_t(i / d.depth % d.faces),
-                       s = uint32_t(i % d.depth);
-        std::memcpy(out.surface(layer, face, 0).data + size_t(s) * slice_bytes, slot[i]->texture->surface(0, 0, 0).data,
-                    slice_bytes);
+    for (const auto& [k, m] : slot) {
+        const ImageView level = out.surface(k[0], k[1], k[2]);
+        const size_t slice_bytes = level.size / level.depth;
+        std::memcpy(level.data + size_t(k[3]) * slice_bytes, m->texture->surface(0, 0, 0).data, slice_bytes);
     }
     return out;
 }

@@ -125,8 +125,13 @@ MatchTarget read_match_target(Ops& ops, const std::string& path);
 // than the original it must match: `match` never drops a surface silently.
 // `from_set`: `t` was assembled from surface pictures (`name` is the set's),
 // whose missing members are named; otherwise it is one picture, and the
-// message names the pictures that would rebuild the original.
-void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set = false);
+// message names the pictures that would rebuild the original. `levels`: the
+// set's levels were pictures, and the missing ones are named with theirs.
+void check_match_surfaces(const Texture& t, const MatchTarget& like, std::string_view name, bool from_set = false,
+                          bool levels = false);
+// Refuses a set whose levels were drawn (`name.mip<N>` pictures) when they are
+// not as many as the original's, naming the missing or the extra pictures.
+void check_match_levels(const Texture& t, const MatchTarget& like, std::string_view name);
 
 // What `format` asks for. The words (auto, match, keep, a format name) are
 // parsed once where the user wrote them: parse_encode_format.
@@ -165,6 +170,7 @@ struct EncodeRequest {
     bool grey_in_red = false;                       // shader reads grey from red: auto may pick BC4
     const MatchTarget* like = nullptr;              // EncodeMode::Match
     bool from_set = false;                          // the input was assembled from surface pictures
+    bool authored_mips = false;                     // … with its levels as pictures: `match` keeps them
     OptionMap codec_options;                        // handed to the codec (quality added)
     bool measure = false;                           // PSNR of the top level against the source
     const TopLevel* known_top = nullptr;            // mips' findings: used when they describe the source
@@ -242,29 +248,36 @@ std::vector<Piece> extract(const Texture& t, ExtractWhat what);
 // ---- surface sets: one picture per surface (docs/edit-formats.md) -----------
 struct SurfaceIndex {
     uint32_t layer = 0, face = 0, slice = 0;
+    uint32_t mip = 0; // named only when every level is a picture (mips as authored)
 };
 struct SurfacePicture {
-    Texture texture; // the top level of one layer, face or depth slice
+    Texture texture; // one level (the top one unless every level is asked) of one layer, face or depth slice
     SurfaceIndex at;
 };
 // Every top-level surface of `t` as a texture of its own, layer → face → slice;
 // mip levels below the top are left out (a rebuild under `match` makes them again).
-std::vector<SurfacePicture> split_surfaces(const Texture& t);
+// `levels` (and more than one level): every level of every surface instead, layer → face → level → slice,
+// so hand-made levels can be edited and kept.
+std::vector<SurfacePicture> split_surfaces(const Texture& t, bool levels = false);
 // The part of a surface picture's name that says which surface it is: ".face3", ".layer2",
 // ".layer2.face3", ".frame1" (`frames`: XTF/VTF animation frames), ".slice4"; "" for a texture of one surface.
-std::string surface_part(const TextureDesc& d, const SurfaceIndex& at, bool frames);
+// `levels`: the level follows, every one named (".mip0", ".face3.mip2").
+std::string surface_part(const TextureDesc& d, const SurfaceIndex& at, bool frames, bool levels = false);
 
 struct SetMember {
     std::string name; // the picture's file, for messages
     std::optional<uint32_t> layer, face, slice;
     bool frame = false; // its layer was named as a frame
     const Texture* texture = nullptr;
+    std::optional<uint32_t> mip = std::nullopt; // its level, when the set's levels are pictures (mips as authored)
 };
 // One texture of the pictures of a set (`set`: its name, "env/sky.png"): a
 // cubemap when faces are named, layers and depth slices as many as the
-// highest index names. Throws naming the pictures when one is missing (a gap,
-// or a cube face), two name one surface, they mix kinds of surface, or their
-// sizes or formats differ.
+// highest index names; with levels named (`.mip<N>`), as many levels as the
+// highest names, each kept as drawn. Throws naming the pictures when one is
+// missing (a gap, a cube face, a level of any surface), two name one surface,
+// they mix kinds of surface, their formats differ or a size is not its
+// level's (level N of W×H is max(1, W >> N) × max(1, H >> N)).
 Texture assemble(const std::vector<SetMember>& members, std::string_view set);
 
 } // namespace af::texture

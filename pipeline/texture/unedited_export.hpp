@@ -15,6 +15,9 @@ namespace af::texture {
 // counts or pixel kinds differ.
 // `from_set`: `edited` was assembled from surface pictures, so a set of one
 // surface is not taken for a lone picture of the first.
-bool unedited_export(Ops& ops, const Texture& edited, const Texture& original, bool from_set = false);
+// `levels`: the set's levels were pictures too (`name.mip<N>`): every level of
+// every surface is compared, and the level counts must agree.
+bool unedited_export(Ops& ops, const Texture& edited, const Texture& original, bool from_set = false,
+                     bool levels = false);
 
 } // namespace af::texture

@@ -34,3 +34,35 @@ TEST_CASE("surface names: plain names and near misses are not members", "[surfac
                           "sky.face3", "sky.Face3.png", "sky.layer99999999.png", "dir.face1/sky.png"})
         CHECK_FALSE(surface_name(n).has_value());
 }
+
+TEST_CASE("surface names: a mip level comes last, after the surface or alone", "[surface-names]") {
+    auto s = surface_name("rock.mip2.png");
+    REQUIRE(s);
+    CHECK(s->set == "rock.png");
+    CHECK(s->surface == ".mip2");
+    CHECK(s->mip == 2u);
+    CHECK_FALSE(s->face);
+    s = surface_name("env/sky.face3.mip1.png");
+    REQUIRE(s);
+    CHECK(s->set == "env/sky.png");
+    CHECK(s->surface == ".face3.mip1");
+    CHECK(s->face == 3u);
+    CHECK(s->mip == 1u);
+    s = surface_name("arr.layer2.mip0.png");
+    REQUIRE(s);
+    CHECK(s->set == "arr.png");
+    CHECK(s->layer == 2u);
+    CHECK(s->mip == 0u);
+    s = surface_name("env.frame1.face5.mip3.exr");
+    REQUIRE(s);
+    CHECK(s->set == "env.exr");
+    CHECK((s->frame && s->layer == 1u && s->face == 5u && s->mip == 3u));
+    s = surface_name("fog.slice1.mip1.exr");
+    REQUIRE(s);
+    CHECK((s->slice == 1u && s->mip == 1u));
+    s = surface_name("sky.face3.png");
+    REQUIRE(s);
+    CHECK_FALSE(s->mip);
+    for (const char* n : {"mip2.png", "rock.mip02.png", "rock.mip.png", "rock.Mip2.png"})
+        CHECK_FALSE(surface_name(n).has_value());
+}

@@ -95,3 +95,43 @@ TEST_CASE("assemble refuses a missing face, a gap, a double and unlike pictures,
                                         {"a.face1.png", std::nullopt, 1u, std::nullopt, false, &layers[1].texture}};
     CHECK_THROWS_WITH(tx::assemble(kinds, "a.png"), Catch::Contains("name different kinds of surface"));
 }
+
+TEST_CASE("split_surfaces with levels: every level of every surface and slice, and assemble keeps each as given") {
+    // A volume of 4 slices and 3 levels whose every byte says its level and slice.
+    TextureDesc d;
+    d.format = FMT_R8G8B8A8_UNORM;
+    d.width = 8, d.height = 4, d.depth = 4, d.mips = 3, d.flags = AF_TEX_VOLUME;
+    Texture vol(d);
+    for (uint32_t m = 0; m < 3; ++m) {
+        ImageView s = vol.surface(0, 0, m);
+        const size_t slice = s.size / s.depth;
+        for (uint32_t z = 0; z < s.depth; ++z) std::memset(s.data + z * slice, int(16 * m + z + 1), slice);
+    }
+    const auto pictures = tx::split_surfaces(vol, true);
+    REQUIRE(pictures.size() == 4 + 2 + 1); // level L has max(1, 4 >> L) slices
+    CHECK(pictures[5].at.mip == 1);
+    CHECK(pictures[5].at.slice == 1);
+    CHECK(pictures[5].texture.desc.width == 4);
+    CHECK(pictures[5].texture.desc.height == 2);
+    CHECK(pictures[5].texture.surface(0, 0, 0).data[0] == 16 + 2);
+    CHECK(tx::surface_part(vol.desc, pictures[5].at, false, true) == ".slice1.mip1");
+    CHECK(tx::split_surfaces(vol).size() == 4); // the top level only, as before
+
+    std::vector<tx::SetMember> members;
+    for (const auto& p : pictures)
+        members.push_back({"p", std::nullopt, std::nullopt, p.at.slice, false, &p.texture, p.at.mip});
+    const Texture back = tx::assemble(members, "fog.exr");
+    CHECK(back.desc.mips == 3);
+    CHECK(back.desc.depth == 4);
+    CHECK(back.desc.width == 8);
+    CHECK(back.data == vol.data);
+
+    // A level of the wrong size, and one missing, are named.
+    members.erase(members.begin() + 5);
+    CHECK_THROWS_WITH(tx::assemble(members, "fog.exr"), Catch::Contains("missing fog.slice1.mip1.exr"));
+    Texture wrong = pictures[0].texture;
+    members.push_back({"fog.slice1.mip1.exr", std::nullopt, std::nullopt, 1u, false, &wrong, 1u});
+    CHECK_THROWS_WITH(tx::assemble(members, "fog.exr"),
+                      Catch::Contains("fog.slice1.mip1.exr is 8x4; level 1 of a 8x4 texture") &&
+                          Catch::Contains("is 4x2"));
+}
