@@ -35,7 +35,10 @@ Texture top_with_room(Ops& ops, const Texture& t, uint32_t layer, uint32_t face)
 } // namespace
 
 Texture mips(Ops& ops, const Texture& t, const MipRequest& req, TopLevel* top_level) {
-    if (t.desc.depth > 1) sdk::unsupported(sdk::format("mips of volume textures (depth %u)", t.desc.depth));
+    if (t.desc.depth > 1)
+        sdk::unsupported(sdk::format("mips of volume textures (depth %u): give every level as drawn instead (an export "
+                                     "with decode: { mips: all }, or a volume of one level)",
+                                     t.desc.depth));
     if (t.desc.format == FMT_P8 && t.palette.empty()) sdk::unsupported("mips of P8 textures without a palette");
     std::vector<std::vector<Texture>> levels;
     bool normal = req.normal_map == NormalMapMode::Yes;
