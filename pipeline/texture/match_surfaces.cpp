@@ -35,33 +35,10 @@ bool frames_of(const std::string& path) {
     return ext == "xtf" || ext == "vtf";
 }
 
-// The pictures of the original's surfaces that `have` lacks (every one when
-// `have` is null), named as the export names them: "sky.face5.png", at most 8;
-// with `levels`, every level of each ("sky.face5.mip0.png", …).
-std::string picture_names(const TextureDesc& original, const TextureDesc* have, std::string_view name, bool frames,
-                          bool levels = false) {
-    const size_t slash = name.rfind('/');
-    const std::string file(slash == std::string_view::npos ? name : name.substr(slash + 1));
-    const size_t dot = file.rfind('.');
-    const std::string stem = dot == std::string::npos ? file : file.substr(0, dot);
-    const std::string ext = dot == std::string::npos ? "" : file.substr(dot);
-    std::string out;
-    size_t n = 0;
-    for (uint32_t l = 0; l < original.layers; ++l)
-        for (uint32_t f = 0; f < original.faces; ++f)
-            for (uint32_t m = 0; m < (levels ? original.mips : 1); ++m)
-                for (uint32_t s = 0; s < mip_extent(original.depth, m); ++s) {
-                    if (have && l < have->layers && f < have->faces && s < have->depth) continue;
-                    if (++n <= 8)
-                        out += (out.empty() ? "" : ", ") + stem + surface_part(original, {l, f, s, m}, frames, levels) +
-                               ext;
-                }
-    if (n > 8) out += " and " + std::to_string(n - 8) + " more";
-    return out;
-}
-
-// The pictures of levels [from, to) of every surface of `d`, named as `decode` with `mips: all` names them.
-std::string level_names(const TextureDesc& d, uint32_t from, uint32_t to, std::string_view name, bool frames) {
+// The pictures of levels [from, to) of every surface of `d` that `have` lacks (every one when `have` is null),
+// named as the export names them ("sky.face5.png"; with `levels`, every level: "sky.face5.mip0.png"), at most 8.
+std::string picture_names(const TextureDesc& d, const TextureDesc* have, std::string_view name, bool frames,
+                          bool levels, uint32_t from, uint32_t to) {
     const size_t slash = name.rfind('/');
     const std::string file(slash == std::string_view::npos ? name : name.substr(slash + 1));
     const size_t dot = file.rfind('.');
@@ -72,11 +49,24 @@ std::string level_names(const TextureDesc& d, uint32_t from, uint32_t to, std::s
     for (uint32_t l = 0; l < d.layers; ++l)
         for (uint32_t f = 0; f < d.faces; ++f)
             for (uint32_t m = from; m < to; ++m)
-                for (uint32_t s = 0; s < mip_extent(d.depth, m); ++s)
+                for (uint32_t s = 0; s < mip_extent(d.depth, m); ++s) {
+                    if (have && l < have->layers && f < have->faces && s < have->depth) continue;
                     if (++n <= 8)
-                        out += (out.empty() ? "" : ", ") + stem + surface_part(d, {l, f, s, m}, frames, true) + ext;
+                        out += (out.empty() ? "" : ", ") + stem + surface_part(d, {l, f, s, m}, frames, levels) + ext;
+                }
     if (n > 8) out += " and " + std::to_string(n - 8) + " more";
     return out;
+}
+
+// The surfaces' pictures (the top level's, or with `levels` every level's) of the original that `have` lacks.
+std::string picture_names(const TextureDesc& original, const TextureDesc* have, std::string_view name, bool frames,
+                          bool levels = false) {
+    return picture_names(original, have, name, frames, levels, 0, levels ? original.mips : 1);
+}
+
+// The pictures of levels [from, to) of every surface of `d`, named as `decode` with `mips: all` names them.
+std::string level_names(const TextureDesc& d, uint32_t from, uint32_t to, std::string_view name, bool frames) {
+    return picture_names(d, nullptr, name, frames, true, from, to);
 }
 
 } // namespace
