@@ -132,24 +132,10 @@ struct Bc6hResult {
         0; // of the values themselves, peak = the source's largest: what a linear-error encoder minimises
 };
 
-Bc6hResult run_bc6h(const std::vector<float>& rgb, int w, int h, int level, bool is_signed) {
+// `blocks` (an encoder's, row by row) decoded by our decoder against `rgb`: PSNR of log2(1 + x) and of x.
+Bc6hResult measure_bc6h(const std::vector<float>& rgb, int w, int h, const std::vector<uint8_t>& blocks, bool is_signed,
+                        double secs) {
     const int bw = (w + 3) / 4, bh = (h + 3) / 4;
-    std::vector<uint8_t> blocks(size_t(bw) * bh * 16);
-    af::bc::Bc6hOptions opt;
-    opt.level = level;
-    opt.is_signed = is_signed;
-    const auto t0 = Clock::now();
-    for (int by = 0; by < bh; ++by)
-        for (int bx = 0; bx < bw; ++bx) {
-            float px[48];
-            for (int y = 0; y < 4; ++y)
-                for (int x = 0; x < 4; ++x) {
-                    const int ix = std::min(bx * 4 + x, w - 1), iy = std::min(by * 4 + y, h - 1);
-                    memcpy(px + 3 * (4 * y + x), &rgb[3 * (size_t(iy) * w + ix)], 12);
-                }
-            af::bc::encode_bc6h_block(px, &blocks[16 * (size_t(by) * bw + bx)], opt);
-        }
-    const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
     double se = 0, peak = 0, se_lin = 0, peak_lin = 0;
     for (float v : rgb)
         peak = std::max(peak, std::log2(1.0 + std::max(0.0f, v))), peak_lin = std::max(peak_lin, double(v));
@@ -172,6 +158,26 @@ Bc6hResult run_bc6h(const std::vector<float>& rgb, int w, int h, int level, bool
         }
     const double n = double(w) * h;
     return {psnr(se / (3 * n), peak), secs, n / 1e6, psnr(se_lin / (3 * n), peak_lin)};
+}
+
+Bc6hResult run_bc6h(const std::vector<float>& rgb, int w, int h, int level, bool is_signed) {
+    const int bw = (w + 3) / 4, bh = (h + 3) / 4;
+    std::vector<uint8_t> blocks(size_t(bw) * bh * 16);
+    af::bc::Bc6hOptions opt;
+    opt.level = level;
+    opt.is_signed = is_signed;
+    const auto t0 = Clock::now();
+    for (int by = 0; by < bh; ++by)
+        for (int bx = 0; bx < bw; ++bx) {
+            float px[48];
+            for (int y = 0; y < 4; ++y)
+                for (int x = 0; x < 4; ++x) {
+                    const int ix = std::min(bx * 4 + x, w - 1), iy = std::min(by * 4 + y, h - 1);
+                    memcpy(px + 3 * (4 * y + x), &rgb[3 * (size_t(iy) * w + ix)], 12);
+                }
+            af::bc::encode_bc6h_block(px, &blocks[16 * (size_t(by) * bw + bx)], opt);
+        }
+    return measure_bc6h(rgb, w, h, blocks, is_signed, std::chrono::duration<double>(Clock::now() - t0).count());
 }
 
 #ifdef AF_WITH_CVTT
@@ -201,11 +207,8 @@ CvttResult run_bc6h_cvtt(const std::vector<float>& rgb, int w, int h, uint32_t f
     const auto t0 = Clock::now();
     for (size_t i = 0; i < in.size(); i += cvtt::NumParallelBlocks)
         (is_signed ? cvtt::Kernels::EncodeBC6HS : cvtt::Kernels::EncodeBC6HU)(&blocks[16 * i], &in[i], opt);
-    const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
     CvttResult out;
-    double se = 0, peak = 0, se_lin = 0, peak_lin = 0;
-    for (float v : rgb)
-        peak = std::max(peak, std::log2(1.0 + std::max(0.0f, v))), peak_lin = std::max(peak_lin, double(v));
+    out.r = measure_bc6h(rgb, w, h, blocks, is_signed, std::chrono::duration<double>(Clock::now() - t0).count());
     std::vector<cvtt::PixelBlockF16> theirs(cvtt::NumParallelBlocks);
     for (size_t i = 0; i < n; ++i) {
         uint16_t half[48];
@@ -218,22 +221,7 @@ CvttResult run_bc6h_cvtt(const std::vector<float>& rgb, int w, int h, uint32_t f
             for (int c = 0; c < 3; ++c) same = same && uint16_t(t.m_pixels[k][c]) == half[3 * k + c];
         out.decode_differs += !same;
         ++out.blocks;
-        const int bx = int(i % size_t(bw)), by = int(i / size_t(bw));
-        for (int y = 0; y < 4; ++y)
-            for (int x = 0; x < 4; ++x) {
-                const int ix = bx * 4 + x, iy = by * 4 + y;
-                if (ix >= w || iy >= h) continue;
-                for (int c = 0; c < 3; ++c) {
-                    const float va = rgb[3 * (size_t(iy) * w + ix) + c],
-                                vb = af::half_to_float(half[3 * (4 * y + x) + c]);
-                    const double a = std::log2(1.0 + std::max(0.0f, va)), b = std::log2(1.0 + std::max(0.0f, vb));
-                    se += (a - b) * (a - b);
-                    se_lin += double(va - vb) * double(va - vb);
-                }
-            }
     }
-    const double texels = double(w) * h;
-    out.r = {psnr(se / (3 * texels), peak), secs, texels / 1e6, psnr(se_lin / (3 * texels), peak_lin)};
     return out;
 }
 #endif
