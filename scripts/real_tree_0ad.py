@@ -28,11 +28,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from watch_latency import Output, stamp  # noqa: E402  the watch's output drained, a file's identity
 
 
 def fetch_tree(cache):
@@ -127,40 +128,10 @@ def report_width(html, work):
     return json.loads(m.replace("&quot;", '"'))
 
 
-class Output:
-    """The watch's output, drained by a thread (a full pipe would stop it)."""
-
-    def __init__(self, proc):
-        self.proc, self.text, self.lock = proc, "", threading.Lock()
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self):
-        for line in iter(self.proc.stdout.readline, b""):
-            with self.lock:
-                self.text += line.decode("utf-8", "replace")
-
-    def wait_for(self, pattern, secs):
-        until = time.monotonic() + secs
-        while time.monotonic() < until and self.proc.poll() is None:
-            with self.lock:
-                if re.search(pattern, self.text):
-                    return
-            time.sleep(0.02)
-        sys.exit("watch: no %r within %.0f s:\n%s" % (pattern, secs, self.text[-4000:]))
-
-
-def stamp(path):
-    try:
-        st = os.stat(path)
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
-    except FileNotFoundError:
-        return None
-
-
 def watch_saves(exe, game_args, edits, mod, zip_path, saves):
     proc = subprocess.Popen([exe, "watch"] + game_args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     out = Output(proc)
-    out.wait_for(r"Ctrl-C stops", 600)
+    out.wait_for(r"Ctrl-C stops", 0, 600)
     to_dds, to_zip = [], []
     for k in range(saves):
         time.sleep(1.0)
