@@ -59,7 +59,7 @@ struct ActionRun {
     // For the gather step (steps::StepContext has the same): the scratch folder, the output as the last build
     // left it, the stat-cached file hash.
     std::filesystem::path scratch_dir{}, previous_output{};
-    std::function<Hash128(const std::filesystem::path&)> file_hash{};
+    std::function<std::optional<Hash128>(const std::filesystem::path&)> file_hash{};
     // The action's inputs are the pictures of one texture's surfaces, assembled
     // into one item of this name before the first step.
     std::string surface_set = {};

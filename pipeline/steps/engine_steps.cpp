@@ -13,22 +13,26 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <stdexcept>
 
 namespace af::steps {
 namespace {
 
+// The content hash of the regular file at `path`, or nothing (missing, or not a file): outside a build.
+std::optional<Hash128> hash_if_file(const std::filesystem::path& path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return hash_file(path);
+}
+
 // Whether `it` holds exactly the file at `path` (a missing file is a difference: the item is new to the game). Hashes
 // go through the build's stat cache, which hashed the original's files as the action's key was made: a rebuild of
 // a few edits reads none of the game's files again, and none of the items' either.
 bool same_as_file(StepContext& ctx, const std::filesystem::path& path, const Item& it) {
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-    const uint64_t size = it.is_file() ? it.file_size : it.bytes->size();
-    if (uint64_t(st.st_size) != size) return false;
-    const Hash128 mine = it.is_file() ? it.file_hash : hash_bytes(*it.bytes);
-    return (ctx.file_hash ? ctx.file_hash(path) : hash_file(path)) == mine;
+    const std::optional<Hash128> theirs = ctx.file_hash ? ctx.file_hash(path) : hash_if_file(path);
+    return theirs && *theirs == (it.is_file() ? it.file_hash : hash_bytes(*it.bytes));
 }
 
 // `only: changed`: the items whose bytes differ from the same name under `original` — the game's own files a mod

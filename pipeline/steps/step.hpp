@@ -29,10 +29,10 @@ struct StepContext {
     std::function<bool()> cancelled;
     // Gathers: a folder on the outputs' disk (the state folder) for a file the step writes whole before the build
     // takes it over; the job's output as the last build left it, unedited since (empty: none), which the step may
-    // update rather than make afresh; and a file's content hash through the build's stat cache (the file is read
-    // only when it changed since it was last hashed).
+    // update rather than make afresh; and a regular file's content hash through the build's stat cache (the file is
+    // read only when it changed since it was last hashed), nothing when there is no such file.
     std::filesystem::path scratch_dir{}, previous_output{};
-    std::function<Hash128(const std::filesystem::path&)> file_hash{};
+    std::function<std::optional<Hash128>(const std::filesystem::path&)> file_hash{};
 };
 
 enum class StepKind { Map, Gather };

@@ -236,14 +236,16 @@ void ActionExecution::gather_services(const Action& a, ActionRun& run) {
     if (a.rec && a.rec->outputs.size() == 1) {
         const OutputRecord& o = a.rec->outputs.front();
         const std::string abs = s_.paths.abs_of(o.path);
-        if (const auto st = s_.disk.stat(o.path, abs); st && *st == o.st) run.previous_output = abs;
+        if (s_.disk.stat(o.path, abs) && holds_what_was_written(s_.disk, o, abs)) run.previous_output = abs;
     }
     const fs::path root = s_.p.root;
-    run.file_hash = [this, root](const fs::path& file) {
+    run.file_hash = [this, root](const fs::path& file) -> std::optional<Hash128> {
+        const auto st = stat_file(file); // regular files only
+        if (!st) return std::nullopt;
         // Keyed as the parameters' files are (param_inputs.cpp): the key's hashing left them in the cache.
         const std::string key =
             base::path_within(file, root) ? file.lexically_relative(root).generic_string() : file.native();
-        return s_.store.file_hash(key, file);
+        return s_.store.file_hash(key, file, *st);
     };
 }
 
